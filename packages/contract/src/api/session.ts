@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { Id, PasswordDigest, RequiredLine, ShopRef } from '../common';
+import { Permission, Role } from '../roles';
+
+export const LoginBody = z.object({ username: RequiredLine(64), password: PasswordDigest });
+export const LoginData = z.object({ token: z.string() });
+
+export const Shop = z.object({ id: z.number().int(), name: z.string(), key: z.string() });
+export type Shop = z.infer<typeof Shop>;
+
+export const InfoData = z.object({
+  roles: z.array(Role),
+  name: z.string(),
+  username: z.string(),
+  /** Absolute URL: the server's public address + the avatar path; empty when none is set. */
+  avatar: z.string(),
+  introduction: z.string(),
+  shop: z.array(Shop),
+  curshop: ShopRef.nullable(),
+  tenant: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  /** What this user may do on the server; the console renders from it. */
+  permissions: z.array(Permission),
+});
+export type InfoData = z.infer<typeof InfoData>;
+
+/** JSON or form body: `curshop` is the store id. */
+export const SetCurrShopBody = z.object({ curshop: Id });
+export const SetCurrShopData = z.object({ curshop: ShopRef });
+
+/** The PDA configuration the navbar turns into a QR code. */
+export const PdaConfigData = z.object({
+  server: z.string(),
+  tenant: z.object({ id: z.number().int(), name: z.string() }),
+  store: z.object({ id: z.number().int(), name: z.string(), code: z.string() }).nullable(),
+  version: z.literal(1),
+});
+export type PdaConfigData = z.infer<typeof PdaConfigData>;
+
+export const AvatarData = z.object({ avatar: z.string() });

@@ -1,0 +1,250 @@
+import { z } from 'zod';
+import { OpLog, OpLogListBody, SysLog, SysLogListBody } from './api/logs';
+import {
+  AvatarData,
+  InfoData,
+  LoginBody,
+  LoginData,
+  PdaConfigData,
+  SetCurrShopBody,
+  SetCurrShopData,
+} from './api/session';
+import {
+  AddStoreBody,
+  AlterStoreBody,
+  GetStoreParamsBody,
+  SetStoreParamsBody,
+  Store,
+  StoreListBody,
+  StoreParamsData,
+} from './api/stores';
+import {
+  AddTenantBody,
+  FirmwareListBody,
+  FirmwareVersion,
+  RenewKeyBody,
+  ResetAccountPwdBody,
+  Tenant,
+  TenantListBody,
+} from './api/tenants';
+import {
+  AddUserBody,
+  AlterAppIdBody,
+  AlterTenantInfoBody,
+  AlterUserBody,
+  ApiKeyData,
+  TenantBaseInfo,
+  User,
+  UserListBody,
+} from './api/users';
+import { DeleteBody, DeleteData, Empty, Nothing } from './common';
+import type { Permission } from './roles';
+
+/**
+ * Who may make a call: anyone, any signed-in user, or a user whose roles grant the permission.
+ * `self` calls act on the caller's own account and are open to every signed-in user.
+ */
+export type Access = 'public' | 'session' | Permission;
+
+export interface CallDef<B extends z.ZodType = z.ZodType, D extends z.ZodType = z.ZodType> {
+  path: string;
+  access: Access;
+  body: B;
+  data: D;
+  /** List calls answer `data` as an array of rows plus `count`. */
+  list: boolean;
+  /** False until the issue that builds it lands: the server answers NOT_AVAILABLE. */
+  ready: boolean;
+  summary: string;
+  /** The call changes data, so it writes an operation-log row. */
+  changes: boolean;
+}
+
+function call<B extends z.ZodType, D extends z.ZodType>(
+  path: string,
+  access: Access,
+  body: B,
+  data: D,
+  summary: string,
+  opts: { list?: boolean; ready?: boolean; changes?: boolean } = {},
+): CallDef<B, D> {
+  return {
+    path,
+    access,
+    body,
+    data,
+    summary,
+    list: opts.list ?? false,
+    ready: opts.ready ?? true,
+    changes: opts.changes ?? false,
+  };
+}
+
+const pending = (path: string, access: Access, summary: string, changes = false) =>
+  call(path, access, z.object({}).loose(), z.unknown(), summary, { ready: false, changes });
+
+const list = { list: true } as const;
+const change = { changes: true } as const;
+
+/** Every call of SPEC.md §7 (paths under /api), plus the few the console needs whose path SPEC.md leaves open. */
+export const CALLS = {
+  // Session and account
+  login: call('/user/login', 'public', LoginBody, LoginData, 'Sign in; answers a session token'),
+  info: call('/user/info', 'session', Empty, InfoData, 'The signed-in user, their stores and current store'),
+  logout: call('/user/logout', 'session', Empty, Nothing, 'Revoke the current session', change),
+  setCurrShop: call(
+    '/user/setcurrshop',
+    'session',
+    SetCurrShopBody,
+    SetCurrShopData,
+    'Set the current store (JSON or form body)',
+    change,
+  ),
+  avatar: call(
+    '/user/avatar',
+    'session',
+    Empty,
+    AvatarData,
+    'Upload the avatar (multipart, JPG or PNG ≤ 2 MB)',
+    change,
+  ),
+  pdaConfig: call('/user/pdaconf', 'session', Empty, PdaConfigData, 'PDA configuration for the navbar QR code'),
+  // Users and tenant parameters
+  userList: call('/user/UserList', 'user.read', UserListBody, User, 'List users', list),
+  addUser: call('/user/addusr', 'user.write', AddUserBody, User, 'Add a user', change),
+  delUser: call('/user/delusr', 'user.write', DeleteBody, DeleteData, 'Delete users', change),
+  alterUser: call('/user/alertusr', 'session', AlterUserBody, User, 'Update a user (others need user.write)', change),
+  baseInfo: call('/user/getbaseinfo', 'tenant.config', Empty, TenantBaseInfo, 'Tenant information and keys'),
+  recreateKey: call('/user/recreatecksk', 'tenant.config', Empty, ApiKeyData, 'Regenerate the API key', change),
+  alterAppId: call('/user/alertappid', 'tenant.config', AlterAppIdBody, TenantBaseInfo, 'Set the WeChat APPID', change),
+  alterTenantInfo: call(
+    '/user/alerttenantinfo',
+    'tenant.config',
+    AlterTenantInfoBody,
+    TenantBaseInfo,
+    'Update tenant information',
+    change,
+  ),
+  // Stores
+  storeList: call('/mgr/station/list', 'store.read', StoreListBody, Store, 'List stores visible to the user', list),
+  addStore: call('/mgr/station/add', 'store.write', AddStoreBody, Store, 'Add a store', change),
+  alterStore: call('/mgr/station/alert', 'store.write', AlterStoreBody, Store, 'Update a store', change),
+  delStore: call('/mgr/station/delete', 'store.write', DeleteBody, DeleteData, 'Delete stores', change),
+  getStoreParams: call('/mgr/station/getparame', 'store.read', GetStoreParamsBody, StoreParamsData, 'Store parameters'),
+  setStoreParams: call(
+    '/mgr/station/setparame',
+    'store.params',
+    SetStoreParamsBody,
+    StoreParamsData,
+    'Set store parameters',
+    change,
+  ),
+  getStoreConf: call(
+    '/mgr/station/getconf',
+    'session',
+    Empty,
+    PdaConfigData,
+    'Connection configuration of the current store',
+  ),
+  // Logs
+  opLog: call('/log/taglog/oplist', 'log.read', OpLogListBody, OpLog, 'Operation log', list),
+  sysLog: call('/log/taglog/syslist', 'log.read', SysLogListBody, SysLog, 'System log', list),
+  tagTaskLog: pending('/log/taglog/esltasklist', 'log.read', 'Tag task log'),
+  // Platform operator
+  tenantList: call('/saas/sa/getlist', 'platform.tenants', TenantListBody, Tenant, 'List tenants', list),
+  addTenant: call(
+    '/saas/sa/addtenant',
+    'platform.tenants',
+    AddTenantBody,
+    Tenant,
+    'Add a tenant and its administrator',
+    change,
+  ),
+  renewTenantKey: call(
+    '/saas/sa/renewcksk',
+    'platform.tenants',
+    RenewKeyBody,
+    ApiKeyData,
+    "Renew a tenant's API key",
+    change,
+  ),
+  resetAccountPwd: call(
+    '/saas/sa/resetaccountpwd',
+    'platform.tenants',
+    ResetAccountPwdBody,
+    Nothing,
+    "Reset a tenant administrator's password",
+    change,
+  ),
+  delTenant: call(
+    '/saas/sa/sadeltenant',
+    'platform.tenants',
+    DeleteBody,
+    DeleteData,
+    'Delete tenants and all their data',
+    change,
+  ),
+  firmwareList: call(
+    '/saas/sa/getuploadverlist',
+    'platform.tenants',
+    FirmwareListBody,
+    FirmwareVersion,
+    'Uploaded firmware versions',
+    list,
+  ),
+  // Dashboard
+  shopStatic: pending('/sumary/getshopstatic', 'dashboard.read', 'Store statistics'),
+  tagModelDistribution: pending('/sumary/gettagmodeldistribution', 'dashboard.read', 'Tags per model'),
+  tagShopDistribution: pending('/sumary/gettagshopdistribution', 'dashboard.read', 'Tags per store'),
+  tagChangeStat: pending('/sumary/gettagchanglogsatat', 'dashboard.read', 'Tag changes over time'),
+  // Templates
+  dataKeyMap: pending('/mgr/templ/getdatekeymap', 'template.read', 'Data-key field mapping'),
+  alterKeyMap: pending('/mgr/templ/Alterkeymap', 'template.write', 'Change one field mapping', true),
+  updateDataKeyMap: pending('/mgr/templ/UpdateDataKeyMap', 'template.write', 'Replace the field mapping', true),
+  templateList: pending('/mgr/templ/list', 'template.read', 'List templates'),
+  templateData: pending('/mgr/templ/gettempledata', 'template.read', 'A template document'),
+  addTemplate: pending('/mgr/templ/addtemple', 'template.write', 'Add a template', true),
+  delTemplate: pending('/mgr/templ/delete', 'template.write', 'Delete templates', true),
+  alterTemplateData: pending('/mgr/templ/alerttempData', 'template.write', 'Save a template document', true),
+  copyTemplate: pending('/mgr/templ/TemplateCopy', 'template.write', 'Copy a template', true),
+  updateDeviceTemplates: pending('/mgr/templ/updatedevtmpl', 'template.write', 'Send templates to devices', true),
+  updateDeviceFonts: pending('/mgr/templ/updatedevfonts', 'template.write', 'Send fonts to devices', true),
+  // Base stations
+  addStation: pending('/mgr/ap/add', 'station.write', 'Add a base station', true),
+  delStation: pending('/mgr/ap/delete', 'station.write', 'Delete base stations', true),
+  stationRuntime: pending('/mgr/ap/runtimelist', 'station.read', 'Base stations with runtime figures'),
+  openCmdWindow: pending('/mgr/ap/opencmdwindow', 'station.operate', 'Open a command window on a base station', true),
+  // Tags
+  tagList: pending('/mgr/tag/list', 'tag.read', 'List tags'),
+  addTag: pending('/mgr/tag/add', 'tag.write', 'Add tags', true),
+  delTag: pending('/mgr/tag/delete', 'tag.write', 'Delete tags', true),
+  bindTag: pending('/mgr/tag/bindesl', 'tag.bind', 'Bind a tag to a product', true),
+  unbindTag: pending('/mgr/tag/unbindesl', 'tag.bind', 'Unbind tags', true),
+  refreshTag: pending('/mgr/tag/flashesl', 'tag.operate', 'Refresh tags', true),
+  refreshAllTags: pending('/mgr/tag/flashallesl', 'tag.operate', 'Refresh every tag of the store', true),
+  rollCallTag: pending('/mgr/tag/echoesl', 'tag.operate', 'Roll-call tags', true),
+  rollCallAllTags: pending('/mgr/tag/echoallesl', 'tag.operate', 'Roll-call every tag of the store', true),
+  // Products
+  productFieldMap: pending('/mgr/product/mapfield', 'product.read', 'Import field mapping'),
+  findProduct: pending('/mgr/product/find', 'product.read', 'Find a product by barcode'),
+  productList: pending('/mgr/product/list', 'product.read', 'List products'),
+  addProduct: pending('/mgr/product/add', 'product.write', 'Add a product', true),
+  alterProduct: pending('/mgr/product/alert', 'product.write', 'Update a product', true),
+  delProduct: pending('/mgr/product/delete', 'product.write', 'Delete products', true),
+  // Upgrades
+  upgradeModules: pending('/res/update/onupdatemodules', 'firmware.upgrade', 'Upgrade base-station modules', true),
+  upgradeStations: pending('/res/update/onUpdateap', 'firmware.upgrade', 'Upgrade base stations', true),
+  upgradeTags: pending('/res/update/onUpdateesl', 'firmware.upgrade', 'Upgrade tags', true),
+  stopTagUpgrade: pending('/res/update/onstopupdateesl', 'firmware.upgrade', 'Stop a tag upgrade', true),
+  // Data log
+  pushLog: pending('/data/pushexp/List', 'log.read', 'Data push log'),
+} as const;
+
+export type Calls = typeof CALLS;
+export type CallName = keyof Calls;
+export type BodyOf<N extends CallName> = z.input<Calls[N]['body']>;
+export type ParsedBodyOf<N extends CallName> = z.output<Calls[N]['body']>;
+export type DataOf<N extends CallName> = z.output<Calls[N]['data']>;
+
+export const API_BASE = '/api';
+export const ALL_CALLS: readonly CallDef[] = Object.values(CALLS);

@@ -1,0 +1,84 @@
+/** Stable response codes. 0 is success; every other code has a message in both languages. */
+export const ErrorCode = {
+  OK: 0,
+  /** The session is missing, malformed, expired or revoked (SPEC.md §8). */
+  SESSION_EXPIRED: 800,
+  VALIDATION: 1001,
+  NOT_FOUND: 1002,
+  FORBIDDEN: 1003,
+  CONFLICT: 1004,
+  RATE_LIMITED: 1005,
+  LOGIN_FAILED: 1006,
+  NOT_AVAILABLE: 1007,
+  STORE_NOT_SET: 1008,
+  BAD_FILE: 1009,
+  DELIVERY_UNAVAILABLE: 1010,
+  IN_USE: 1011,
+  TOO_MANY_REQUESTS: 1012,
+  IMPORT_FAILED: 1013,
+  INTERNAL: 1500,
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export const LANGUAGES = ['zh-CN', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = 'zh-CN';
+
+export type Messages = Record<Language, string>;
+
+/** Messages per code. `{field}` and `{detail}` are filled in where the code names them. */
+export const ERROR_MESSAGES: Record<ErrorCode, Messages> = {
+  0: { 'zh-CN': '成功', en: 'Success' },
+  800: { 'zh-CN': '登录已过期，请重新登录', en: 'Your session has expired, please log in again' },
+  1001: { 'zh-CN': '字段 {field} 无效：{detail}', en: 'Invalid field {field}: {detail}' },
+  1002: { 'zh-CN': '记录不存在', en: 'Not found' },
+  1003: { 'zh-CN': '没有权限执行此操作', en: 'You do not have permission to do this' },
+  1004: { 'zh-CN': '记录已存在：{detail}', en: 'Already exists: {detail}' },
+  1005: {
+    'zh-CN': '登录失败次数过多，请 {detail} 秒后再试',
+    en: 'Too many failed logins, try again in {detail} seconds',
+  },
+  1006: { 'zh-CN': '用户名或密码错误', en: 'Wrong username or password' },
+  1007: { 'zh-CN': '该功能暂未开放', en: 'This function is not available yet' },
+  1008: { 'zh-CN': '请先设置门店', en: 'Please set store first' },
+  1009: { 'zh-CN': '文件无效：{detail}', en: 'Invalid file: {detail}' },
+  1010: {
+    'zh-CN': '请求已记录，但下发通道尚未开放',
+    en: 'Request recorded, but delivery to tags is not available yet',
+  },
+  1011: { 'zh-CN': '仍在使用中，无法删除：{detail}', en: 'Still in use, cannot delete: {detail}' },
+  1012: { 'zh-CN': '请求过于频繁，请稍后再试', en: 'Too many requests, please slow down' },
+  1013: { 'zh-CN': '导入失败，没有写入任何数据', en: 'Import failed, nothing was written' },
+  1500: { 'zh-CN': '服务器内部错误', en: 'Internal server error' },
+};
+
+/** Details used inside validation messages, so a field's problem reads well in both languages. */
+export const VALIDATION_DETAILS: Record<string, Messages> = {
+  required: { 'zh-CN': '不能为空', en: 'cannot be empty' },
+  invalid: { 'zh-CN': '格式不正确', en: 'has the wrong format' },
+  tooLong: { 'zh-CN': '过长', en: 'is too long' },
+  tooSmall: { 'zh-CN': '过小', en: 'is too small' },
+  tooBig: { 'zh-CN': '过大', en: 'is too large' },
+  lineBreak: { 'zh-CN': '不允许换行', en: 'no line breaks allowed' },
+  mismatch: { 'zh-CN': '两次输入的密码不一致', en: 'passwords do not match' },
+  role: { 'zh-CN': '请选择角色', en: 'please select a role' },
+  store: { 'zh-CN': '请选择门店', en: 'please select a store' },
+  digest: { 'zh-CN': '必须是密码摘要', en: 'must be a password digest' },
+  modelOrId: { 'zh-CN': '请选择型号或填写 ID', en: 'please select a model or an ID' },
+};
+
+export function formatMessage(code: ErrorCode, lang: Language, vars: Record<string, string> = {}): string {
+  const template = ERROR_MESSAGES[code]?.[lang] ?? ERROR_MESSAGES[1500][lang];
+  return template.replace(/\{(\w+)\}/g, (_, key: string) => vars[key] ?? '');
+}
+
+/** Picks a supported language from an Accept-Language style header; zh-CN when nothing matches. */
+export function pickLanguage(header: string | undefined | null): Language {
+  if (!header) return DEFAULT_LANGUAGE;
+  for (const part of header.split(',')) {
+    const tag = part.split(';')[0]?.trim().toLowerCase() ?? '';
+    if (tag.startsWith('en')) return 'en';
+    if (tag.startsWith('zh')) return 'zh-CN';
+  }
+  return DEFAULT_LANGUAGE;
+}
