@@ -9,6 +9,8 @@ export const Shop = z.object({ id: z.number().int(), name: z.string(), key: z.st
 export type Shop = z.infer<typeof Shop>;
 
 export const InfoData = z.object({
+  /** The signed-in user's own id: account settings alter it through /user/alertusr. */
+  id: z.number().int(),
   roles: z.array(Role),
   name: z.string(),
   username: z.string(),
