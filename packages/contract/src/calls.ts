@@ -60,24 +60,34 @@ export interface CallDef<B extends z.ZodType = z.ZodType, D extends z.ZodType = 
   changes: boolean;
 }
 
-function call<B extends z.ZodType, D extends z.ZodType>(
+interface CallOpts {
+  list?: boolean;
+  ready?: boolean;
+  changes?: boolean;
+}
+
+/** A call whose `list` flag is known to the type system, so handlers of list calls must answer rows. */
+export type TypedCallDef<B extends z.ZodType, D extends z.ZodType, L extends boolean> = CallDef<B, D> & { list: L };
+
+function call<B extends z.ZodType, D extends z.ZodType, O extends CallOpts = Record<never, never>>(
   path: string,
   access: Access,
   body: B,
   data: D,
   summary: string,
-  opts: { list?: boolean; ready?: boolean; changes?: boolean } = {},
-): CallDef<B, D> {
-  return {
+  opts?: O,
+): TypedCallDef<B, D, O['list'] extends true ? true : false> {
+  const def: CallDef<B, D> = {
     path,
     access,
     body,
     data,
     summary,
-    list: opts.list ?? false,
-    ready: opts.ready ?? true,
-    changes: opts.changes ?? false,
+    list: opts?.list ?? false,
+    ready: opts?.ready ?? true,
+    changes: opts?.changes ?? false,
   };
+  return def as TypedCallDef<B, D, O['list'] extends true ? true : false>;
 }
 
 const pending = (path: string, access: Access, summary: string, changes = false) =>
@@ -245,6 +255,8 @@ export type CallName = keyof Calls;
 export type BodyOf<N extends CallName> = z.input<Calls[N]['body']>;
 export type ParsedBodyOf<N extends CallName> = z.output<Calls[N]['body']>;
 export type DataOf<N extends CallName> = z.output<Calls[N]['data']>;
+/** Names of the calls that answer a page of rows plus `count`. */
+export type ListCallName = { [N in CallName]: Calls[N]['list'] extends true ? N : never }[CallName];
 
 export const API_BASE = '/api';
 export const ALL_CALLS: readonly CallDef[] = Object.values(CALLS);

@@ -65,6 +65,11 @@ export const VALIDATION_DETAILS: Record<string, Messages> = {
   store: { 'zh-CN': '请选择门店', en: 'please select a store' },
   digest: { 'zh-CN': '必须是密码摘要', en: 'must be a password digest' },
   modelOrId: { 'zh-CN': '请选择型号或填写 ID', en: 'please select a model or an ID' },
+  body: { 'zh-CN': '请求体必须是 JSON 对象', en: 'the request body must be a JSON object' },
+  fileMissing: { 'zh-CN': '请在字段 file 中上传一个文件', en: 'send one file in the multipart field file' },
+  fileType: { 'zh-CN': '头像只能是 JPG 或 PNG 格式', en: 'the avatar must be a JPG or PNG image' },
+  fileSize: { 'zh-CN': '头像大小不能超过 2MB', en: 'the avatar cannot exceed 2MB' },
+  self: { 'zh-CN': '不能对自己的账号执行此操作', en: 'not allowed on your own account' },
 };
 
 export function formatMessage(code: ErrorCode, lang: Language, vars: Record<string, string> = {}): string {
