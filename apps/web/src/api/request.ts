@@ -1,0 +1,146 @@
+import {
+  API_BASE,
+  type BodyOf,
+  CALLS,
+  type CallName,
+  type DataOf,
+  ErrorCode,
+  MESSAGE_DURATION_MS,
+  REQUEST_TIMEOUT_MS,
+} from '@esl/contract';
+import axios, { type AxiosResponse } from 'axios';
+import { feedback } from '../app/feedback';
+import { i18n } from '../app/i18n';
+import { getToken, removeToken } from '../utils/auth';
+
+/** A call that answered with a code other than 0, or did not answer at all (code -1). */
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface RequestOptions {
+  /** Do not show the error message or the expiry box: the caller reports the failure itself. */
+  quiet?: boolean;
+}
+
+interface Answer {
+  code: number;
+  msg?: string;
+  data?: unknown;
+  count?: number;
+}
+
+const MESSAGE_SECONDS = MESSAGE_DURATION_MS / 1000;
+
+export const http = axios.create({ baseURL: API_BASE, timeout: REQUEST_TIMEOUT_MS });
+
+http.interceptors.request.use((config) => {
+  const token = getToken();
+  if (token) {
+    config.headers.set('token', token);
+    config.headers.set('Authorization', `Bearer ${token}`);
+  }
+  config.headers.set('Accept-Language', i18n.language);
+  return config;
+});
+
+let expiryBoxOpen = false;
+
+/**
+ * Code 800 (SPEC.md §8): the session is gone. One box at a time, its text in Chinese as the
+ * spec shows it (with the English line added when the console is in English).
+ */
+function showExpiryBox(): void {
+  if (expiryBoxOpen) return;
+  expiryBoxOpen = true;
+  const t = i18n.getFixedT(null, 'errors');
+  const zh = i18n.getFixedT('zh-CN', 'errors');
+  const english = i18n.language === 'en';
+  feedback().confirm({
+    title: t('expiredTitle'),
+    content: english ? `${zh('expired')} (${t('expired')})` : zh('expired'),
+    okText: t('relogin'),
+    cancelText: t('cancel'),
+    onOk: () => {
+      removeToken();
+      window.location.reload();
+    },
+    afterClose: () => {
+      expiryBoxOpen = false;
+    },
+  });
+}
+
+function failHttp(error: unknown, quiet: boolean): never {
+  const t = i18n.getFixedT(null, 'errors');
+  let text = t('network');
+  if (axios.isAxiosError(error)) {
+    if (error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT') text = t('timeout');
+    else if (error.response) text = t('http', { status: error.response.status });
+  }
+  if (!quiet) feedback().message.error({ content: text, duration: MESSAGE_SECONDS });
+  throw new ApiError(-1, text);
+}
+
+function check(res: AxiosResponse<Answer>, quiet: boolean): Answer {
+  const answer = res.data;
+  if (answer && typeof answer === 'object' && answer.code === ErrorCode.OK) return answer;
+  const code = typeof answer?.code === 'number' ? answer.code : -1;
+  const text = answer?.msg || 'Error';
+  if (!quiet) {
+    if (code === ErrorCode.SESSION_EXPIRED) showExpiryBox();
+    else feedback().message.error({ content: text, duration: MESSAGE_SECONDS });
+  }
+  throw new ApiError(code, text);
+}
+
+async function send(path: string, body: unknown, quiet: boolean): Promise<Answer> {
+  let res: AxiosResponse<Answer>;
+  try {
+    res = await http.post<Answer>(path, body ?? {});
+  } catch (error) {
+    failHttp(error, quiet);
+  }
+  return check(res, quiet);
+}
+
+/** Makes one call of the contract; resolves with its `data`, rejects with an ApiError. */
+export async function request<N extends CallName>(
+  name: N,
+  body?: BodyOf<N>,
+  options: RequestOptions = {},
+): Promise<DataOf<N>> {
+  const answer = await send(CALLS[name].path, body, options.quiet ?? false);
+  return answer.data as DataOf<N>;
+}
+
+/** A list call: its rows and the total count before paging. */
+export async function requestList<N extends CallName>(
+  name: N,
+  body?: BodyOf<N>,
+  options: RequestOptions = {},
+): Promise<{ rows: DataOf<N>[]; count: number }> {
+  const answer = await send(CALLS[name].path, body, options.quiet ?? false);
+  const rows = Array.isArray(answer.data) ? (answer.data as DataOf<N>[]) : [];
+  return { rows, count: answer.count ?? rows.length };
+}
+
+/** Multipart upload of one file in field `file`, e.g. upload('/user/avatar', file). */
+export async function upload(path: string, file: File, options: RequestOptions = {}): Promise<unknown> {
+  const form = new FormData();
+  form.append('file', file);
+  const quiet = options.quiet ?? false;
+  let res: AxiosResponse<Answer>;
+  try {
+    res = await http.post<Answer>(path, form);
+  } catch (error) {
+    failHttp(error, quiet);
+  }
+  return check(res, quiet).data;
+}

@@ -1,0 +1,37 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import { useEffect } from 'react';
+import { RouterProvider } from 'react-router';
+import { useAppStore } from '../store/app';
+import { useSettingsStore } from '../store/settings';
+import { setFeedback } from './feedback';
+import { language } from './i18n';
+import { queryClient } from './query';
+import { router } from './router';
+import { themeFor } from './theme';
+
+/** Hands antd's context-aware message and modal APIs to code outside React. */
+function FeedbackBridge() {
+  const { message, modal } = AntApp.useApp();
+  useEffect(() => {
+    setFeedback({ message, confirm: (props) => modal.confirm(props) });
+  }, [message, modal]);
+  return null;
+}
+
+export function App() {
+  const size = useAppStore((s) => s.size);
+  const colour = useSettingsStore((s) => s.theme);
+  return (
+    <ConfigProvider locale={language === 'en' ? enUS : zhCN} theme={themeFor(size, colour)} componentSize="middle">
+      <AntApp message={{ maxCount: 3 }}>
+        <FeedbackBridge />
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}

@@ -1,0 +1,89 @@
+import { MOBILE_BREAKPOINT_PX } from '@esl/contract';
+import { Suspense, useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { Loading } from '../components/Loading';
+import { useAppStore } from '../store/app';
+import { useSettingsStore } from '../store/settings';
+import { Navbar } from './Navbar';
+import { Sidebar } from './Sidebar';
+import { TagsView } from './TagsView';
+import './layout.css';
+
+/** Below 992 px the layout is in mobile mode (SPEC.md §2). */
+export function isMobileWidth(width: number): boolean {
+  return width - 1 < MOBILE_BREAKPOINT_PX;
+}
+
+/** Keeps the device in step with the window width; entering mobile mode closes the sidebar. */
+function useResponsive() {
+  const { pathname } = useLocation();
+  const device = useAppStore((s) => s.device);
+  const opened = useAppStore((s) => s.sidebarOpened);
+
+  useEffect(() => {
+    const apply = () => {
+      const mobile = isMobileWidth(document.body.getBoundingClientRect().width);
+      const { device, setDevice, closeSidebar } = useAppStore.getState();
+      if (mobile && device !== 'mobile') {
+        setDevice('mobile');
+        closeSidebar(true);
+      } else if (!mobile && device !== 'desktop') {
+        setDevice('desktop');
+      }
+    };
+    apply();
+    window.addEventListener('resize', apply);
+    return () => window.removeEventListener('resize', apply);
+  }, []);
+
+  // On a phone the menu closes once a page is chosen.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation only
+  useEffect(() => {
+    if (device === 'mobile' && opened) useAppStore.getState().closeSidebar(false);
+  }, [pathname]);
+}
+
+/** The main layout: sidebar, navbar, tags view and the page. */
+export default function Layout() {
+  useResponsive();
+  const opened = useAppStore((s) => s.sidebarOpened);
+  const withoutAnimation = useAppStore((s) => s.withoutAnimation);
+  const device = useAppStore((s) => s.device);
+  const closeSidebar = useAppStore((s) => s.closeSidebar);
+  const { tagsView, fixedHeader } = useSettingsStore();
+  const classes = [
+    'app-wrapper',
+    opened ? 'openSidebar' : 'hideSidebar',
+    withoutAnimation ? 'withoutAnimation' : '',
+    device === 'mobile' ? 'mobile' : '',
+    tagsView ? 'hasTagsView' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+
+  return (
+    <div className={classes} data-testid="layout" data-device={device} data-sidebar={opened ? 'open' : 'closed'}>
+      {device === 'mobile' && opened && (
+        <button
+          type="button"
+          className="drawer-bg"
+          aria-label="close"
+          data-testid="drawer-bg"
+          onClick={() => closeSidebar(false)}
+        />
+      )}
+      <Sidebar />
+      <div className="main-container">
+        <div className={fixedHeader ? 'fixed-header' : ''}>
+          <Navbar />
+          {tagsView && <TagsView />}
+        </div>
+        <main className="app-main" data-testid="app-main">
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+import { useMemo } from 'react';
+import { filterRoutes, homePath, menuRoutes } from '../app/permission';
+import { type AppRoute, routes } from '../app/routes';
+import { useUserStore } from '../store/user';
+
+/** The signed-in user's view of the route table. */
+export function usePermittedRoutes(): { permitted: AppRoute[]; menu: AppRoute[]; home: string } {
+  const roles = useUserStore((s) => s.roles);
+  return useMemo(
+    () => ({ permitted: filterRoutes(routes, roles), menu: menuRoutes(routes, roles), home: homePath(roles) }),
+    [roles],
+  );
+}

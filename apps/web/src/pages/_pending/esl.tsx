@@ -1,0 +1,5 @@
+import { Pending } from './Pending';
+
+export default function PendingPage() {
+  return <Pending name="esl" />;
+}

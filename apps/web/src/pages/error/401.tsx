@@ -1,0 +1,5 @@
+import { ErrorPage } from './ErrorPage';
+
+export default function ForbiddenPage() {
+  return <ErrorPage status={401} />;
+}
