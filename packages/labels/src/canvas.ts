@@ -1,0 +1,63 @@
+/**
+ * The part of CanvasRenderingContext2D the renderer uses. A browser canvas context and an
+ * @napi-rs/canvas context both satisfy it, so the same drawing code runs in the editor and on the
+ * server. Styles are typed loosely (`unknown`) because the two libraries type them differently;
+ * the renderer only ever assigns CSS colour strings.
+ */
+export interface Canvas2D {
+  fillStyle: unknown;
+  strokeStyle: unknown;
+  lineWidth: number;
+  lineCap: string;
+  font: string;
+  textBaseline: string;
+  imageSmoothingEnabled: boolean;
+  save(): void;
+  restore(): void;
+  beginPath(): void;
+  rect(x: number, y: number, w: number, h: number): void;
+  clip(): void;
+  moveTo(x: number, y: number): void;
+  lineTo(x: number, y: number): void;
+  stroke(): void;
+  fillRect(x: number, y: number, w: number, h: number): void;
+  fillText(text: string, x: number, y: number): void;
+  measureText(text: string): TextMeasure;
+  drawImage(image: LabelImage, dx: number, dy: number, dw: number, dh: number): void;
+  drawImage(
+    image: LabelImage,
+    sx: number,
+    sy: number,
+    sw: number,
+    sh: number,
+    dx: number,
+    dy: number,
+    dw: number,
+    dh: number,
+  ): void;
+  getImageData(x: number, y: number, w: number, h: number): RgbaImage;
+}
+
+export interface TextMeasure {
+  readonly width: number;
+  readonly actualBoundingBoxAscent: number;
+  readonly actualBoundingBoxDescent: number;
+}
+
+/** A decoded image the canvas can draw (HTMLImageElement, ImageBitmap, @napi-rs/canvas Image). */
+export interface LabelImage {
+  readonly width: number;
+  readonly height: number;
+}
+
+/** Pixels as ImageData holds them: RGBA, 4 bytes a pixel, rows top to bottom. */
+export interface RgbaImage {
+  readonly width: number;
+  readonly height: number;
+  readonly data: Uint8ClampedArray | Uint8Array;
+}
+
+/** Makes canvases: `document.createElement('canvas')` in a browser, @napi-rs/canvas on a server. */
+export interface CanvasFactory {
+  createCanvas(width: number, height: number): { getContext(kind: '2d'): Canvas2D | null };
+}

@@ -1,0 +1,244 @@
+import { z } from 'zod';
+import { ColourType, Ink } from './colours';
+
+/** Version of the template document this code writes. `migrate` upgrades older ones. */
+export const TEMPLATE_VERSION = 2;
+
+export const FONT_FAMILY = 'Noto Sans SC';
+
+/** Standard product fields a template can bind to; any other key names a custom field. */
+export const DATA_KEYS = [
+  'name',
+  'price',
+  'originalPrice',
+  'barcode',
+  'qrcode',
+  'unit',
+  'spec',
+  'origin',
+  'grade',
+] as const;
+export type StandardDataKey = (typeof DATA_KEYS)[number];
+
+/** A data key: a standard field or a custom one (letters, digits, underscore; starts with a letter). */
+export const DataKey = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'a data key is a letter then letters, digits or _');
+
+/** How a bound value becomes text: as is, upper/lower case, or a number with 0–2 decimals. */
+export const TEXT_FORMATS = ['plain', 'upper', 'lower', 'fixed0', 'fixed1', 'fixed2'] as const;
+export const TextFormat = z.enum(TEXT_FORMATS);
+export type TextFormat = z.infer<typeof TextFormat>;
+
+export const Binding = z
+  .object({
+    key: DataKey,
+    format: TextFormat.default('plain'),
+    prefix: z.string().max(200).default(''),
+    suffix: z.string().max(200).default(''),
+  })
+  .readonly();
+export type Binding = z.infer<typeof Binding>;
+
+export const Font = z
+  .object({
+    family: z.string().min(1).max(100).default(FONT_FAMILY),
+    /** Pixel size (the em size), before any shrinking to fit. */
+    size: z.number().min(4).max(1000).default(16),
+    weight: z.enum(['normal', 'bold']).default('normal'),
+  })
+  .readonly();
+export type Font = z.infer<typeof Font>;
+
+const Align = z.enum(['left', 'center', 'right']);
+const VAlign = z.enum(['top', 'middle', 'bottom']);
+const coordinate = z.number().min(-10_000).max(10_000);
+const length = z.number().min(0).max(10_000);
+
+/** Fields every element has. `colour` is the foreground ink, `fill` an optional box background. */
+const base = {
+  id: z.string().min(1).max(100),
+  x: coordinate,
+  y: coordinate,
+  w: length,
+  h: length,
+  colour: Ink.default('black'),
+  fill: Ink.nullable().default(null),
+  font: Font.default(Font.parse({})),
+  align: Align.default('left'),
+  valign: VAlign.default('middle'),
+  binding: Binding.nullable().default(null),
+};
+
+export const TextElement = z
+  .object({
+    ...base,
+    type: z.literal('text'),
+    /** Shown when there is no binding, or the bound value is empty. */
+    text: z.string().max(2000).default(''),
+    /** What happens when the text is too wide: shrink the font (down to a floor), or cut with "…". */
+    fit: z.enum(['shrink', 'ellipsis']).default('shrink'),
+    /** Most lines the text may wrap onto. */
+    lines: z.number().int().min(1).max(20).default(1),
+  })
+  .readonly();
+
+export const PriceElement = z
+  .object({
+    ...base,
+    type: z.literal('price'),
+    /** Shown when there is no binding. */
+    value: z.number().nullable().default(null),
+    currency: z.string().max(8).default('¥'),
+    decimals: z.number().int().min(0).max(3).default(2),
+    /** Size of the currency sign and decimals relative to the integer part. */
+    minorScale: z.number().min(0.2).max(1).default(0.5),
+    /** Decimals set at the top of the integer digits (shelf-label style) or on the baseline. */
+    minorPosition: z.enum(['top', 'baseline']).default('top'),
+    /** Draw a line through the price (an original price next to the current one). */
+    strike: z.boolean().default(false),
+    /** Show only when this price is above the value of that key (e.g. original above `price`). */
+    onlyIfAbove: DataKey.nullable().default(null),
+  })
+  .readonly();
+
+export const SYMBOLOGIES = ['ean13', 'ean8', 'code128', 'upca'] as const;
+export const Symbology = z.enum(SYMBOLOGIES);
+export type Symbology = z.infer<typeof Symbology>;
+
+export const BarcodeElement = z
+  .object({
+    ...base,
+    type: z.literal('barcode'),
+    symbology: Symbology.default('ean13'),
+    value: z.string().max(200).default(''),
+    /** Print the human-readable digits under the bars, in `font`. */
+    showText: z.boolean().default(true),
+  })
+  .readonly();
+
+export const QrElement = z
+  .object({
+    ...base,
+    type: z.literal('qrcode'),
+    value: z.string().max(2000).default(''),
+    errorCorrection: z.enum(['L', 'M', 'Q', 'H']).default('M'),
+    /** Quiet zone in modules around the symbol, when the box leaves room for it. */
+    margin: z.number().int().min(0).max(8).default(1),
+  })
+  .readonly();
+
+export const RectElement = z
+  .object({
+    ...base,
+    type: z.literal('rect'),
+    /** Border width in pixels, drawn inside the box in `colour`; 0 for none. */
+    strokeWidth: z.number().int().min(0).max(100).default(1),
+  })
+  .readonly();
+
+export const LineElement = z
+  .object({
+    ...base,
+    type: z.literal('line'),
+    /**
+     * The line runs from (x, y) to (x + w, y + h), or from (x, y + h) to (x + w, y) when flipped.
+     * h = 0 is horizontal (rows y … y + strokeWidth − 1), w = 0 vertical; both are pixel-exact.
+     */
+    flip: z.boolean().default(false),
+    strokeWidth: z.number().int().min(1).max(100).default(1),
+  })
+  .readonly();
+
+export const ImageElement = z
+  .object({
+    ...base,
+    type: z.literal('image'),
+    /** A data URL (PNG, JPEG); a binding supplies one instead. */
+    src: z.string().max(5_000_000).default(''),
+    fit: z.enum(['contain', 'cover', 'stretch']).default('contain'),
+  })
+  .readonly();
+
+export const Element = z.discriminatedUnion('type', [
+  TextElement,
+  PriceElement,
+  BarcodeElement,
+  QrElement,
+  RectElement,
+  LineElement,
+  ImageElement,
+]);
+export type Element = z.infer<typeof Element>;
+export type ElementType = Element['type'];
+export type TextElement = z.infer<typeof TextElement>;
+export type PriceElement = z.infer<typeof PriceElement>;
+export type BarcodeElement = z.infer<typeof BarcodeElement>;
+export type QrElement = z.infer<typeof QrElement>;
+export type RectElement = z.infer<typeof RectElement>;
+export type LineElement = z.infer<typeof LineElement>;
+export type ImageElement = z.infer<typeof ImageElement>;
+/** What an editor passes in: defaults may be left out. */
+export type ElementInput = z.input<typeof Element>;
+
+export const ELEMENT_TYPES: readonly ElementType[] = ['text', 'price', 'barcode', 'qrcode', 'rect', 'line', 'image'];
+
+export const DITHER_MODES = ['none', 'ordered', 'diffusion'] as const;
+export const DitherMode = z.enum(DITHER_MODES);
+export type DitherMode = z.infer<typeof DitherMode>;
+
+export const Rotation = z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]);
+export type Rotation = z.infer<typeof Rotation>;
+
+export const LabelSize = z
+  .object({
+    /** Tag model code from the catalogue (two hex digits), when the template is made for one. */
+    model: z
+      .string()
+      .regex(/^[0-9A-Fa-f]{2}$/)
+      .transform((s) => s.toUpperCase())
+      .nullable()
+      .default(null),
+    /** Panel pixels, width × height, as the panel is driven. */
+    w: z.number().int().min(1).max(4096),
+    h: z.number().int().min(1).max(4096),
+  })
+  .readonly();
+export type LabelSize = z.infer<typeof LabelSize>;
+
+export const TemplateDocument = z
+  .object({
+    version: z.literal(TEMPLATE_VERSION),
+    size: LabelSize,
+    colourType: ColourType,
+    /** Clockwise turn from the design (what a reader sees) to the panel; 90/270 swap width and height. */
+    rotation: Rotation.default(0),
+    background: Ink.default('white'),
+    dither: DitherMode.default('none'),
+    elements: z.array(Element).max(500).default([]),
+  })
+  .readonly();
+export type TemplateDocument = z.infer<typeof TemplateDocument>;
+export type TemplateDocumentInput = z.input<typeof TemplateDocument>;
+
+/** The drawing area a designer works in: the panel turned back by the rotation. */
+export function designSize(doc: Pick<TemplateDocument, 'size' | 'rotation'>): { w: number; h: number } {
+  const { w, h } = doc.size;
+  return doc.rotation === 90 || doc.rotation === 270 ? { w: h, h: w } : { w, h };
+}
+
+/** Product data a label is drawn from: field key → value. */
+export type LabelData = Readonly<Record<string, string | number | null | undefined>>;
+
+/** Values shown when a template is previewed without a product. */
+export const SAMPLE_DATA: LabelData = {
+  name: '有机红富士苹果',
+  price: 12.8,
+  originalPrice: 15.9,
+  barcode: '6901234567892',
+  qrcode: 'https://example.com/p/6901234567892',
+  unit: '500g',
+  spec: '特级 · 约 4 个',
+  origin: '山东烟台',
+  grade: '一级',
+};

@@ -1,0 +1,327 @@
+import type { Canvas2D, LabelImage } from './canvas';
+import { type ColourType, type Ink, inkCss, inkInSet } from './colours';
+import {
+  type BarcodeElement,
+  designSize,
+  type Element,
+  type ImageElement,
+  type LabelData,
+  type LineElement,
+  type PriceElement,
+  type QrElement,
+  type RectElement,
+  type TemplateDocument,
+  type TextElement,
+} from './document';
+import { encodeLinear, encodeQr } from './symbols';
+import { cssFont, ellipsize, fontMetrics, layoutText, MIN_FONT_SIZE } from './text';
+import { elementText, resolveValue, toNumber } from './values';
+
+export interface DrawOptions {
+  /** Decoded images by their source (data URL), as `imageSources` lists them. */
+  readonly images?: ReadonlyMap<string, LabelImage>;
+}
+
+/** Something an element could not draw; the rest of the label is still drawn. */
+export interface RenderProblem {
+  readonly elementId: string;
+  readonly message: string;
+}
+
+interface Box {
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+}
+
+interface Scene {
+  readonly ctx: Canvas2D;
+  readonly data: LabelData;
+  readonly colourType: ColourType;
+  readonly options: DrawOptions;
+  readonly problems: RenderProblem[];
+}
+
+/**
+ * Draws a template with data on a context of the design size (`designSize(doc)`), in design
+ * orientation. Elements are drawn in order, each clipped to its box, at whole-pixel positions.
+ */
+export function drawTemplate(ctx: Canvas2D, doc: TemplateDocument, data: LabelData, options: DrawOptions = {}) {
+  const { w, h } = designSize(doc);
+  const scene: Scene = { ctx, data, colourType: doc.colourType, options, problems: [] };
+  ctx.fillStyle = inkCss(inkInSet(doc.background, doc.colourType));
+  ctx.fillRect(0, 0, w, h);
+  for (const element of doc.elements) {
+    const box = pixelBox(element);
+    if (box.w <= 0 && box.h <= 0) continue;
+    ctx.save();
+    if (element.type !== 'line') {
+      ctx.beginPath();
+      ctx.rect(box.x, box.y, box.w, box.h);
+      ctx.clip();
+    }
+    if (element.fill !== null && element.type !== 'line') {
+      ctx.fillStyle = ink(scene, element.fill);
+      ctx.fillRect(box.x, box.y, box.w, box.h);
+    }
+    try {
+      drawElement(scene, element, box);
+    } catch (error) {
+      scene.problems.push({ elementId: element.id, message: (error as Error).message });
+    }
+    ctx.restore();
+  }
+  return { problems: scene.problems };
+}
+
+/** Image sources a template needs decoded before drawing (data URLs), for DrawOptions.images. */
+export function imageSources(doc: TemplateDocument, data: LabelData): string[] {
+  const sources = new Set<string>();
+  for (const element of doc.elements) {
+    if (element.type !== 'image') continue;
+    const value = resolveValue(element, data);
+    if (value !== null) sources.add(String(value.value));
+  }
+  return [...sources];
+}
+
+function pixelBox(element: Element): Box {
+  const x = Math.round(element.x);
+  const y = Math.round(element.y);
+  return { x, y, w: Math.round(element.x + element.w) - x, h: Math.round(element.y + element.h) - y };
+}
+
+function ink(scene: Scene, colour: Ink): string {
+  return inkCss(inkInSet(colour, scene.colourType));
+}
+
+function drawElement(scene: Scene, element: Element, box: Box): void {
+  switch (element.type) {
+    case 'text':
+      drawText(scene, element, box);
+      break;
+    case 'price':
+      drawPrice(scene, element, box);
+      break;
+    case 'barcode':
+      drawBarcode(scene, element, box);
+      break;
+    case 'qrcode':
+      drawQr(scene, element, box);
+      break;
+    case 'rect':
+      drawRect(scene, element, box);
+      break;
+    case 'line':
+      drawLine(scene, element, box);
+      break;
+    case 'image':
+      drawImage(scene, element, box);
+      break;
+  }
+}
+
+function alignX(box: Box, width: number, align: Element['align']): number {
+  if (align === 'center') return box.x + Math.round((box.w - width) / 2);
+  if (align === 'right') return box.x + Math.round(box.w - width);
+  return box.x;
+}
+
+function alignY(box: Box, height: number, valign: Element['valign']): number {
+  if (valign === 'middle') return box.y + Math.round((box.h - height) / 2);
+  if (valign === 'bottom') return box.y + box.h - height;
+  return box.y;
+}
+
+function drawText(scene: Scene, element: TextElement, box: Box): void {
+  const text = elementText(element, scene.data);
+  if (text === null) return;
+  const { ctx } = scene;
+  const layout = layoutText(ctx, text, element.font, box, element.fit, element.lines);
+  const { ascent, descent } = layout.metrics;
+  const height = ascent + descent + (layout.lines.length - 1) * layout.pitch;
+  let baseline = alignY(box, height, element.valign) + ascent;
+  ctx.fillStyle = ink(scene, element.colour);
+  ctx.textBaseline = 'alphabetic';
+  for (const line of layout.lines) {
+    ctx.fillText(line, alignX(box, ctx.measureText(line).width, element.align), baseline);
+    baseline += layout.pitch;
+  }
+}
+
+function drawPrice(scene: Scene, element: PriceElement, box: Box): void {
+  const resolved = resolveValue(element, scene.data);
+  if (resolved === null) return;
+  const amount = toNumber(resolved.value);
+  if (amount === null) throw new Error(`price "${resolved.value}" is not a number`);
+  if (element.onlyIfAbove !== null) {
+    const other = toNumber(scene.data[element.onlyIfAbove]);
+    if (other !== null && !(amount > other)) return;
+  }
+  const { ctx } = scene;
+  const fixed = amount.toFixed(element.decimals);
+  const point = fixed.indexOf('.');
+  const major = point < 0 ? fixed : fixed.slice(0, point);
+  const minor = point < 0 ? '' : fixed.slice(point);
+  const sign = element.currency;
+  const k = element.minorScale;
+
+  const measure = (size: number) => {
+    const minorSize = Math.max(1, Math.round(size * k));
+    ctx.font = cssFont(element.font, minorSize);
+    const signWidth = sign === '' ? 0 : ctx.measureText(sign).width;
+    const minorWidth = minor === '' ? 0 : ctx.measureText(minor).width;
+    const minorDigits = fontMetrics(ctx).digitHeight;
+    ctx.font = cssFont(element.font, size);
+    const majorWidth = ctx.measureText(major).width;
+    const gap = sign === '' ? 0 : Math.max(1, Math.round(size * 0.04));
+    const digitHeight = fontMetrics(ctx).digitHeight;
+    return { size, minorSize, signWidth, minorWidth, majorWidth, gap, digitHeight, minorDigits };
+  };
+  const widthOf = (m: ReturnType<typeof measure>) => m.signWidth + m.gap + m.majorWidth + m.minorWidth;
+
+  // Largest size from the font's size down whose digits fit the box: width scales with the size.
+  let size = Math.round(element.font.size);
+  let m = measure(size);
+  const scale = Math.min(box.w / Math.max(1, widthOf(m)), box.h / Math.max(1, m.digitHeight));
+  if (scale < 1) {
+    size = Math.max(MIN_FONT_SIZE, Math.min(size, Math.floor(size * scale) + 1));
+    m = measure(size);
+  }
+  while (size > MIN_FONT_SIZE && (widthOf(m) > box.w || m.digitHeight > box.h)) m = measure(--size);
+
+  const width = widthOf(m);
+  const left = alignX(box, width, element.align);
+  const top = alignY(box, m.digitHeight, element.valign);
+  const baseline = top + m.digitHeight;
+  const minorBaseline = element.minorPosition === 'top' ? top + m.minorDigits : baseline;
+  ctx.fillStyle = ink(scene, element.colour);
+  ctx.textBaseline = 'alphabetic';
+  ctx.font = cssFont(element.font, m.minorSize);
+  if (sign !== '') ctx.fillText(sign, left, baseline);
+  if (minor !== '') ctx.fillText(minor, Math.round(left + m.signWidth + m.gap + m.majorWidth), minorBaseline);
+  ctx.font = cssFont(element.font, m.size);
+  ctx.fillText(major, Math.round(left + m.signWidth + m.gap), baseline);
+  if (element.strike) {
+    const thickness = Math.max(1, Math.round(m.size / 14));
+    const y = Math.round(top + m.digitHeight / 2 - thickness / 2);
+    ctx.fillRect(left, y, Math.ceil(width), thickness);
+  }
+}
+
+function drawBarcode(scene: Scene, element: BarcodeElement, box: Box): void {
+  const text = elementText(element, scene.data);
+  if (text === null) return;
+  const symbol = encodeLinear(element.symbology, text);
+  const { ctx } = scene;
+  let textHeight = 0;
+  let label = '';
+  if (element.showText) {
+    ctx.font = cssFont(element.font, Math.round(element.font.size));
+    const metrics = fontMetrics(ctx);
+    textHeight = metrics.digitHeight + Math.max(1, Math.round(element.font.size * 0.2));
+    label = ellipsize(ctx, symbol.text, box.w);
+  }
+  const barHeight = box.h - textHeight;
+  if (barHeight < 1) throw new Error('the box is too low for the bars');
+  const [quietLeft, quietRight] = symbol.quiet;
+  let module = Math.floor(box.w / (symbol.modules + quietLeft + quietRight));
+  if (module < 1) module = Math.floor(box.w / symbol.modules);
+  if (module < 1) throw new Error(`the box is ${box.w} px wide; the symbol needs ${symbol.modules}`);
+  const width = symbol.modules * module;
+  let x = box.x + Math.floor((box.w - width) / 2);
+  ctx.fillStyle = ink(scene, element.colour);
+  symbol.widths.forEach((modules, i) => {
+    if (i % 2 === 0) ctx.fillRect(x, box.y, modules * module, barHeight);
+    x += modules * module;
+  });
+  if (label !== '') {
+    ctx.textBaseline = 'alphabetic';
+    const labelWidth = ctx.measureText(label).width;
+    ctx.fillText(label, box.x + Math.round((box.w - labelWidth) / 2), box.y + box.h);
+  }
+}
+
+function drawQr(scene: Scene, element: QrElement, box: Box): void {
+  const text = elementText(element, scene.data);
+  if (text === null) return;
+  const symbol = encodeQr(text, element.errorCorrection);
+  const side = Math.min(box.w, box.h);
+  let scale = Math.floor(side / (symbol.size + 2 * element.margin));
+  if (scale < 1) scale = Math.floor(side / symbol.size);
+  if (scale < 1) throw new Error(`the box is ${side} px; the QR code needs ${symbol.size}`);
+  const extent = symbol.size * scale;
+  const left = alignX(box, extent, element.align);
+  const top = alignY(box, extent, element.valign);
+  const { ctx } = scene;
+  ctx.fillStyle = ink(scene, element.colour);
+  const n = symbol.size;
+  for (let row = 0; row < n; row++) {
+    // One rectangle per run of dark modules in the row.
+    let col = 0;
+    while (col < n) {
+      if (symbol.modules[row * n + col] === 0) {
+        col++;
+        continue;
+      }
+      const start = col;
+      while (col < n && symbol.modules[row * n + col] !== 0) col++;
+      ctx.fillRect(left + start * scale, top + row * scale, (col - start) * scale, scale);
+    }
+  }
+}
+
+function drawRect(scene: Scene, element: RectElement, box: Box): void {
+  const t = Math.min(element.strokeWidth, Math.ceil(box.w / 2), Math.ceil(box.h / 2));
+  if (t <= 0) return;
+  const { ctx } = scene;
+  ctx.fillStyle = ink(scene, element.colour);
+  ctx.fillRect(box.x, box.y, box.w, t);
+  ctx.fillRect(box.x, box.y + box.h - t, box.w, t);
+  ctx.fillRect(box.x, box.y + t, t, box.h - 2 * t);
+  ctx.fillRect(box.x + box.w - t, box.y + t, t, box.h - 2 * t);
+}
+
+function drawLine(scene: Scene, element: LineElement, box: Box): void {
+  const { ctx } = scene;
+  const t = element.strokeWidth;
+  ctx.fillStyle = ink(scene, element.colour);
+  if (box.h === 0 || box.w === 0) {
+    ctx.fillRect(box.x, box.y, box.h === 0 ? box.w : t, box.h === 0 ? t : box.h);
+    return;
+  }
+  ctx.strokeStyle = ink(scene, element.colour);
+  ctx.lineWidth = t;
+  ctx.lineCap = 'butt';
+  ctx.beginPath();
+  if (element.flip) {
+    ctx.moveTo(box.x, box.y + box.h);
+    ctx.lineTo(box.x + box.w, box.y);
+  } else {
+    ctx.moveTo(box.x, box.y);
+    ctx.lineTo(box.x + box.w, box.y + box.h);
+  }
+  ctx.stroke();
+}
+
+function drawImage(scene: Scene, element: ImageElement, box: Box): void {
+  const resolved = resolveValue(element, scene.data);
+  if (resolved === null) return;
+  const image = scene.options.images?.get(String(resolved.value));
+  if (!image) throw new Error('image not loaded (pass it in DrawOptions.images)');
+  if (image.width <= 0 || image.height <= 0) return;
+  const { ctx } = scene;
+  ctx.imageSmoothingEnabled = true;
+  if (element.fit === 'stretch') {
+    ctx.drawImage(image, box.x, box.y, box.w, box.h);
+    return;
+  }
+  const scale =
+    element.fit === 'contain'
+      ? Math.min(box.w / image.width, box.h / image.height)
+      : Math.max(box.w / image.width, box.h / image.height);
+  const w = Math.round(image.width * scale);
+  const h = Math.round(image.height * scale);
+  ctx.drawImage(image, alignX(box, w, element.align), alignY(box, h, element.valign), w, h);
+}

@@ -1,0 +1,93 @@
+// Node-only helpers: @napi-rs/canvas and the fonts from npm. Never import this from browser code.
+import { createRequire } from 'node:module';
+import { type Canvas, createCanvas, GlobalFonts, type Image, loadImage } from '@napi-rs/canvas';
+import type { Canvas2D, CanvasFactory, LabelImage } from './canvas';
+import { FONT_FAMILY, type LabelData, type TemplateDocument } from './document';
+import { imageSources } from './draw';
+import type { Padding } from './pack';
+import { type Preview, previewLabel, type RenderEnv, renderForTag, type TagRender } from './pipeline';
+
+const require = createRequire(import.meta.url);
+
+/** The TTF files shipped by @expo-google-fonts/noto-sans-sc, regular and bold. */
+export const FONT_FILES: readonly string[] = [
+  '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
+  '@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf',
+];
+
+let registered = false;
+
+/**
+ * Registers Noto Sans SC (regular and bold, Latin and CJK) with @napi-rs/canvas under the family
+ * name FONT_FAMILY, so labels render the same on any machine, with or without system fonts.
+ */
+export function registerFonts(): void {
+  if (registered) return;
+  for (const file of FONT_FILES) {
+    if (GlobalFonts.registerFromPath(require.resolve(file), FONT_FAMILY) === null) {
+      throw new Error(`could not register the font ${file}`);
+    }
+  }
+  registered = true;
+}
+
+/**
+ * Canvases from @napi-rs/canvas, one kept per size and reused: drawing and reading back is
+ * synchronous, so one render never sees another's pixels.
+ */
+export function nodeCanvasFactory(): CanvasFactory {
+  registerFonts();
+  const bySize = new Map<string, Canvas>();
+  return {
+    createCanvas(width: number, height: number) {
+      const key = `${width}x${height}`;
+      let canvas = bySize.get(key);
+      if (!canvas) {
+        canvas = createCanvas(width, height);
+        bySize.set(key, canvas);
+      }
+      const ctx: Canvas2D = canvas.getContext('2d');
+      return { getContext: () => ctx };
+    },
+  };
+}
+
+let shared: CanvasFactory | undefined;
+
+/** Decodes the images a template uses (data URLs); failures are left out and reported by the renderer. */
+export async function loadTemplateImages(doc: TemplateDocument, data: LabelData): Promise<Map<string, LabelImage>> {
+  const images = new Map<string, LabelImage>();
+  for (const src of imageSources(doc, data)) {
+    try {
+      const image: Image = await loadImage(src);
+      images.set(src, image);
+    } catch {
+      // An image that cannot be decoded is drawn as nothing; drawTemplate reports it.
+    }
+  }
+  return images;
+}
+
+async function nodeEnv(doc: TemplateDocument, data: LabelData, env: Partial<RenderEnv>): Promise<RenderEnv> {
+  shared ??= nodeCanvasFactory();
+  return { canvas: env.canvas ?? shared, images: env.images ?? (await loadTemplateImages(doc, data)), ...env };
+}
+
+/** Renders on the server: the quantised preview (RGBA and palette PNG) in design orientation. */
+export async function renderToPng(
+  doc: TemplateDocument,
+  data: LabelData,
+  env: Partial<RenderEnv> = {},
+): Promise<Preview> {
+  return previewLabel(doc, data, await nodeEnv(doc, data, env));
+}
+
+/** Renders on the server for a tag: packed with the model's padding, compressed and hashed. */
+export async function renderTagImage(
+  doc: TemplateDocument,
+  data: LabelData,
+  padding?: Padding,
+  env: Partial<RenderEnv> = {},
+): Promise<TagRender> {
+  return renderForTag(doc, data, await nodeEnv(doc, data, env), padding);
+}

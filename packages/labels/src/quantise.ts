@@ -1,0 +1,241 @@
+import type { RgbaImage } from './canvas';
+import { COLOUR_SETS, type ColourType, paletteRgb } from './colours';
+import type { DitherMode, Rotation } from './document';
+
+/** One palette index a pixel, row by row; the indexes point into COLOUR_SETS[colourType]. */
+export interface IndexImage {
+  readonly width: number;
+  readonly height: number;
+  readonly colourType: ColourType;
+  readonly data: Uint8Array;
+}
+
+// Distance is squared difference weighted by luma (299, 587, 114). Near-greys (anti-aliased black
+// text) are matched against black and white only, so they never turn into a colour ink (orange in
+// the seven-colour set is otherwise nearer to mid greys than black or white).
+const WR = 299;
+const WG = 587;
+const WB = 114;
+
+/** Pixels whose channels differ by less than this are greys: they take only black or white. */
+export const GREY_CHROMA = 24;
+
+function nearestIndex(palette: Uint8Array, inks: number, r: number, g: number, b: number): number {
+  // Palette index 0 is white and 1 black in every colour set.
+  const chroma = Math.max(r, g, b) - Math.min(r, g, b);
+  const count = chroma < GREY_CHROMA ? 2 : inks;
+  let best = 0;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (let i = 0, p = 0; i < count; i++, p += 3) {
+    const dr = r - palette[p];
+    const dg = g - palette[p + 1];
+    const db = b - palette[p + 2];
+    const d = WR * dr * dr + WG * dg * dg + WB * db * db;
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = i;
+    }
+  }
+  return best;
+}
+
+/** 8 × 8 Bayer threshold matrix, values 0–63, built by M(2n) = [[4M, 4M+2], [4M+3, 4M+1]]. */
+const BAYER8 = (() => {
+  let m = [[0]];
+  while (m.length < 8) {
+    const n = m.length;
+    const next = Array.from({ length: 2 * n }, () => new Array<number>(2 * n).fill(0));
+    for (let y = 0; y < n; y++) {
+      for (let x = 0; x < n; x++) {
+        const v = 4 * m[y][x];
+        next[y][x] = v;
+        next[y][x + n] = v + 2;
+        next[y + n][x] = v + 3;
+        next[y + n][x + n] = v + 1;
+      }
+    }
+    m = next;
+  }
+  return Uint8Array.from(m.flat());
+})();
+
+export function bayerMatrix(): Uint8Array {
+  return BAYER8.slice();
+}
+
+/**
+ * Maps an RGBA image to the colour set's palette. Transparent pixels are laid on white first.
+ * - none: every pixel takes the nearest ink after INK_GAIN (crisp text and symbols; a flat grey
+ *   becomes one ink);
+ * - ordered: an 8 × 8 Bayer threshold (±half the 0–255 range) is added to each channel first;
+ * - diffusion: Floyd–Steinberg, left to right on every row, error 7/16 right, 3/16 down-left,
+ *   5/16 down, 1/16 down-right, working values clamped to 0–255.
+ */
+export function quantise(image: RgbaImage, colourType: ColourType, dither: DitherMode = 'none'): IndexImage {
+  const { width, height } = image;
+  const src = image.data;
+  if (src.length < width * height * 4) throw new RangeError('RGBA data is shorter than width × height × 4');
+  const palette = paletteRgb(colourType);
+  const count = COLOUR_SETS[colourType].length;
+  const out = new Uint8Array(width * height);
+  if (dither === 'diffusion') diffuse(src, width, height, palette, count, out);
+  else if (dither === 'ordered') ordered(src, width, height, palette, count, out);
+  else nearest(src, width * height, palette, count, out);
+  return { width, height, colourType, data: out };
+}
+
+/**
+ * In `none` mode a colour that is not an ink is first pushed away from white by INK_GAIN
+ * (c → 255 − 1.5 × (255 − c)), so an anti-aliased edge pixel a third covered or more becomes ink:
+ * thin strokes of small text stay whole on the tag. Exact inks map to themselves.
+ */
+export const INK_GAIN = 1.5;
+
+function gain(c: number): number {
+  const v = 255 - INK_GAIN * (255 - c);
+  return Math.max(v, 0);
+}
+
+function nearest(src: RgbaImage['data'], pixels: number, palette: Uint8Array, count: number, out: Uint8Array): void {
+  const exact = new Map<number, number>();
+  for (let i = count - 1; i >= 0; i--)
+    exact.set((palette[i * 3] << 16) | (palette[i * 3 + 1] << 8) | palette[i * 3 + 2], i);
+  // Labels are mostly runs of exact ink colours: remember the last colour and its index.
+  let lastKey = -1;
+  let lastIndex = 0;
+  for (let i = 0, p = 0; i < pixels; i++, p += 4) {
+    const a = src[p + 3];
+    let r = src[p];
+    let g = src[p + 1];
+    let b = src[p + 2];
+    if (a !== 255) {
+      r = over(r, a);
+      g = over(g, a);
+      b = over(b, a);
+    }
+    const key = (r << 16) | (g << 8) | b;
+    if (key !== lastKey) {
+      lastKey = key;
+      lastIndex = exact.get(key) ?? nearestIndex(palette, count, gain(r), gain(g), gain(b));
+    }
+    out[i] = lastIndex;
+  }
+}
+
+function ordered(
+  src: RgbaImage['data'],
+  width: number,
+  height: number,
+  palette: Uint8Array,
+  count: number,
+  out: Uint8Array,
+): void {
+  const offsets = new Float64Array(64);
+  for (let i = 0; i < 64; i++) offsets[i] = ((BAYER8[i] + 0.5) / 64 - 0.5) * 255;
+  for (let y = 0, i = 0; y < height; y++) {
+    const row = (y & 7) * 8;
+    for (let x = 0; x < width; x++, i++) {
+      const p = i * 4;
+      const a = src[p + 3];
+      const o = offsets[row + (x & 7)];
+      const r = (a === 255 ? src[p] : over(src[p], a)) + o;
+      const g = (a === 255 ? src[p + 1] : over(src[p + 1], a)) + o;
+      const b = (a === 255 ? src[p + 2] : over(src[p + 2], a)) + o;
+      out[i] = nearestIndex(palette, count, r, g, b);
+    }
+  }
+}
+
+function diffuse(
+  src: RgbaImage['data'],
+  width: number,
+  height: number,
+  palette: Uint8Array,
+  count: number,
+  out: Uint8Array,
+): void {
+  // Error of the current and the next row, 3 channels, one pixel of margin each side.
+  const stride = (width + 2) * 3;
+  let current = new Float32Array(stride);
+  let next = new Float32Array(stride);
+  for (let y = 0, i = 0; y < height; y++) {
+    for (let x = 0; x < width; x++, i++) {
+      const p = i * 4;
+      const a = src[p + 3];
+      const e = (x + 1) * 3;
+      const r = clamp((a === 255 ? src[p] : over(src[p], a)) + current[e]);
+      const g = clamp((a === 255 ? src[p + 1] : over(src[p + 1], a)) + current[e + 1]);
+      const b = clamp((a === 255 ? src[p + 2] : over(src[p + 2], a)) + current[e + 2]);
+      const index = nearestIndex(palette, count, r, g, b);
+      out[i] = index;
+      const er = r - palette[index * 3];
+      const eg = g - palette[index * 3 + 1];
+      const eb = b - palette[index * 3 + 2];
+      current[e + 3] += (er * 7) / 16;
+      current[e + 4] += (eg * 7) / 16;
+      current[e + 5] += (eb * 7) / 16;
+      next[e - 3] += (er * 3) / 16;
+      next[e - 2] += (eg * 3) / 16;
+      next[e - 1] += (eb * 3) / 16;
+      next[e] += (er * 5) / 16;
+      next[e + 1] += (eg * 5) / 16;
+      next[e + 2] += (eb * 5) / 16;
+      next[e + 3] += er / 16;
+      next[e + 4] += eg / 16;
+      next[e + 5] += eb / 16;
+    }
+    const done = current;
+    current = next;
+    next = done;
+    next.fill(0);
+  }
+}
+
+function over(channel: number, alpha: number): number {
+  return Math.round((channel * alpha + 255 * (255 - alpha)) / 255);
+}
+
+function clamp(v: number): number {
+  return v < 0 ? 0 : Math.min(v, 255);
+}
+
+/** The RGBA picture of an index image: what the tag shows. */
+export function indexToRgba(image: IndexImage): Uint8ClampedArray {
+  const palette = paletteRgb(image.colourType);
+  const out = new Uint8ClampedArray(image.width * image.height * 4);
+  const { data } = image;
+  for (let i = 0, p = 0; i < data.length; i++, p += 4) {
+    const c = data[i] * 3;
+    out[p] = palette[c];
+    out[p + 1] = palette[c + 1];
+    out[p + 2] = palette[c + 2];
+    out[p + 3] = 255;
+  }
+  return out;
+}
+
+/** Turns an index image clockwise by 0, 90, 180 or 270 degrees (design → panel orientation). */
+export function rotateIndex(image: IndexImage, rotation: Rotation): IndexImage {
+  if (rotation === 0) return image;
+  const { width: w, height: h, data } = image;
+  const turned = rotation === 180 ? { width: w, height: h } : { width: h, height: w };
+  const out = new Uint8Array(data.length);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let tx: number;
+      let ty: number;
+      if (rotation === 90) {
+        tx = h - 1 - y;
+        ty = x;
+      } else if (rotation === 180) {
+        tx = w - 1 - x;
+        ty = h - 1 - y;
+      } else {
+        tx = y;
+        ty = w - 1 - x;
+      }
+      out[ty * turned.width + tx] = data[y * w + x];
+    }
+  }
+  return { ...turned, colourType: image.colourType, data: out };
+}
