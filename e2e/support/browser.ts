@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
+import { CHROMIUM_PATH, DEMO_PASSWORD } from './context';
+
+export type Lang = 'zh-CN' | 'en';
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
+
+/** The running server (built console + API) from the global setup. */
+export function baseUrl(): string {
+  return inject('baseUrl');
+}
+
+/** Why browser tests are skipped here, or '' when they run. */
+export function skipReason(): string {
+  return inject('skipReason');
+}
+
+/**
+ * `describe` for browser tests: skipped, with the reason in its name, when Chromium is absent.
+ */
+export function describeBrowser(name: string, fn: () => void): void {
+  const reason = skipReason();
+  if (reason) describe.skip(`${name} (${reason})`, fn);
+  else describe(name, fn);
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+/**
+ * One Chromium for the file, launched before its tests and closed after:
+ * `const browser = useBrowser();` then `browser()` inside tests.
+ */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('the browser is not running (is the test inside describeBrowser?)');
+    return browser;
+  };
+}
+
+export interface PageOptions {
+  /** Interface language set before the first load (default zh-CN, the product's default). */
+  lang?: Lang;
+  viewport?: { width: number; height: number };
+}
+
+/** A fresh context (own cookies and storage) and page against the test server. */
+export async function newPage(
+  browser: Browser,
+  options: PageOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: baseUrl(),
+    viewport: options.viewport ?? { width: 1366, height: 800 },
+    locale: options.lang === 'en' ? 'en-US' : 'zh-CN',
+  });
+  const lang = options.lang ?? 'zh-CN';
+  // Only sets the language when none is chosen, so a switch made in the page survives reloads.
+  await context.addInitScript((lng: string) => {
+    if (!window.localStorage.getItem('change-language')) window.localStorage.setItem('change-language', lng);
+  }, lang);
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return { context, page };
+}
+
+/** The password digest the console sends (SHA-256 hex). */
+export function digest(plain: string): string {
+  return createHash('sha256').update(plain).digest('hex');
+}
+
+interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+  count?: number;
+}
+
+/** Calls the API directly (outside the browser), with a token when given. */
+export async function api<T = unknown>(path: string, body: unknown = {}, token?: string): Promise<Envelope<T>> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (token) headers.token = token;
+  const res = await fetch(`${baseUrl()}/api${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  return (await res.json()) as Envelope<T>;
+}
+
+/** Signs in through the API and answers the token. */
+export async function apiLogin(username: string, password = DEMO_PASSWORD): Promise<string> {
+  const answer = await api<{ token: string }>('/user/login', { username, password: digest(password) });
+  if (answer.code !== 0) throw new Error(`login ${username} failed: ${answer.code} ${answer.msg}`);
+  return answer.data.token;
+}
+
+/** The session token the page holds (cookie ESL-Token). */
+export async function pageToken(page: Page): Promise<string | undefined> {
+  const cookies = await page.context().cookies();
+  return cookies.find((c) => c.name === 'ESL-Token')?.value;
+}
+
+/**
+ * Signs in through the login page, as a user would, and waits until the console has left
+ * /login. `path` is where to start (a guarded path leads to /login?redirect=…).
+ */
+export async function login(page: Page, username: string, options: { password?: string; path?: string } = {}) {
+  await page.goto(options.path ?? '/login');
+  await page.locator('input[name="username"]').waitFor();
+  await page.fill('input[name="username"]', username);
+  await page.fill('input[name="password"]', options.password ?? DEMO_PASSWORD);
+  await page.click('[data-testid="login-submit"]');
+  await page.waitForURL((url) => url.pathname !== '/login');
+  await page.locator('[data-testid="layout"]').waitFor();
+}
+
+/** Waits until the app's page content has rendered (the route's chunk loaded). */
+export async function waitForShell(page: Page): Promise<void> {
+  await page.locator('[data-testid="layout"]').waitFor();
+  await page.waitForLoadState('networkidle');
+}
+
+/** The path (with query) the page shows. */
+export function pathOf(page: Page): string {
+  const url = new URL(page.url());
+  return `${url.pathname}${url.search}`;
+}
+
+/**
+ * Saves a screenshot to e2e/artifacts/<name>.png once fonts (the shipped Noto Sans SC for
+ * Chinese) have loaded, and checks Chinese text really drew with a CJK font.
+ */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+  });
+  const file = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: false });
+  return file;
+}
+
+/** True when the page has loaded a font face able to draw Chinese (the shipped Noto Sans SC). */
+export async function chineseFontLoaded(page: Page): Promise<boolean> {
+  return page.evaluate(async () => {
+    await document.fonts.ready;
+    return (
+      document.fonts.check('16px "Noto Sans SC"', '电子价签') &&
+      [...document.fonts].some((f) => f.family.includes('Noto Sans SC') && f.status === 'loaded')
+    );
+  });
+}
+
+export { expect };

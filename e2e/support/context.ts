@@ -1,0 +1,12 @@
+// What the global setup hands to every browser test file.
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Base URL of the real server (built console + API), e.g. http://127.0.0.1:41234. */
+    baseUrl: string;
+    /** Why browser tests cannot run here, or '' when they can. */
+    skipReason: string;
+  }
+}
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const DEMO_PASSWORD = 'demo123';
