@@ -1,0 +1,64 @@
+import type { Language, Role } from '@esl/contract';
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config';
+import type { Dialect } from '../db/database';
+import type { Database } from '../db/schema';
+import type { Notices } from '../notice/notices';
+import { forbidden, sessionExpired } from './errors';
+
+/** What every handler can reach: the database, the configuration, the notice hub. */
+export interface Services {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  config: Config;
+  notices: Notices;
+}
+
+/** The signed-in user behind a request, read from the session row. */
+export interface Caller {
+  sessionId: string;
+  userId: number;
+  username: string;
+  name: string;
+  introduction: string;
+  avatarKey: string | null;
+  roles: Role[];
+  /** Null for platform operators. */
+  tenantId: number | null;
+  tenantName: string;
+  /** The session's current store; null when none is set. */
+  storeId: number | null;
+}
+
+export interface TenantCaller extends Caller {
+  tenantId: number;
+}
+
+export interface CallContext {
+  services: Services;
+  lang: Language;
+  ip: string;
+  request: FastifyRequest;
+  caller: Caller | null;
+  /** Time of the request (config.now), Unix ms. */
+  now: number;
+  /** What the call acted on, for the operation log; handlers may set it. */
+  target: string;
+}
+
+export function requireCaller(ctx: CallContext): Caller {
+  if (!ctx.caller) throw sessionExpired();
+  return ctx.caller;
+}
+
+/** The caller as a member of a tenant; platform operators are refused. */
+export function requireTenant(ctx: CallContext): TenantCaller {
+  const caller = requireCaller(ctx);
+  if (caller.tenantId === null) throw forbidden();
+  return caller as TenantCaller;
+}
+
+export function isAdmin(caller: Caller): boolean {
+  return caller.roles.includes('admin');
+}

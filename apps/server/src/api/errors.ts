@@ -1,0 +1,34 @@
+import { ErrorCode, formatMessage, type Language, VALIDATION_DETAILS } from '@esl/contract';
+
+export type DetailKey = keyof typeof VALIDATION_DETAILS;
+
+/**
+ * A refusal with a stable code. `detail` is a key of VALIDATION_DETAILS (translated when the
+ * message is built) or a literal such as a username or a number of seconds.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly vars: { field?: string; detail?: string } = {},
+  ) {
+    super(`code ${code}`);
+    this.name = 'AppError';
+  }
+}
+
+export function messageOf(code: ErrorCode, lang: Language, vars: { field?: string; detail?: string } = {}): string {
+  const detail = vars.detail === undefined ? '' : (VALIDATION_DETAILS[vars.detail]?.[lang] ?? vars.detail);
+  return formatMessage(code, lang, { field: vars.field ?? '', detail });
+}
+
+export const sessionExpired = () => new AppError(ErrorCode.SESSION_EXPIRED);
+export const invalidField = (field: string, detail: DetailKey) => new AppError(ErrorCode.VALIDATION, { field, detail });
+export const notFound = () => new AppError(ErrorCode.NOT_FOUND);
+export const forbidden = () => new AppError(ErrorCode.FORBIDDEN);
+export const conflict = (detail: string) => new AppError(ErrorCode.CONFLICT, { detail });
+export const rateLimited = (seconds: number) => new AppError(ErrorCode.RATE_LIMITED, { detail: String(seconds) });
+export const loginFailed = () => new AppError(ErrorCode.LOGIN_FAILED);
+export const notAvailable = () => new AppError(ErrorCode.NOT_AVAILABLE);
+export const storeNotSet = () => new AppError(ErrorCode.STORE_NOT_SET);
+export const badFile = (detail: DetailKey) => new AppError(ErrorCode.BAD_FILE, { detail });
+export const tooManyRequests = () => new AppError(ErrorCode.TOO_MANY_REQUESTS);

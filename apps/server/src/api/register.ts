@@ -1,0 +1,106 @@
+import {
+  API_BASE,
+  CALLS,
+  type CallDef,
+  type CallName,
+  type Envelope,
+  hasPermission,
+  pickLanguage,
+} from '@esl/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { insertOpLog } from '../modules/logs/repository';
+import { resolveCaller, tokenOf } from '../modules/session/service';
+import type { CallContext, Services } from './context';
+import { AppError, forbidden, messageOf, notAvailable } from './errors';
+import type { HandlerMap, ListResult } from './handlers';
+import { validationError } from './validation';
+
+type LooseHandler = (ctx: CallContext, body: unknown) => Promise<unknown>;
+
+/**
+ * One POST route per contract call: session → permission → availability → body validation →
+ * handler → envelope. Calls that change data leave one operation-log row, refused ones included.
+ */
+export function registerCalls(
+  app: FastifyInstance,
+  services: Services,
+  handlers: HandlerMap,
+  routeConfig: Partial<Record<CallName, object>> = {},
+): void {
+  for (const name of Object.keys(CALLS) as CallName[]) {
+    const def: CallDef = CALLS[name];
+    const handler = handlers[name] as LooseHandler | undefined;
+    if (def.ready && !handler) throw new Error(`call ${name} (${def.path}) is ready but has no handler`);
+    app.post(API_BASE + def.path, { config: routeConfig[name] ?? {} }, (request) =>
+      runCall(def, handler, services, request),
+    );
+  }
+}
+
+async function runCall(
+  def: CallDef,
+  handler: LooseHandler | undefined,
+  services: Services,
+  request: FastifyRequest,
+): Promise<Envelope<unknown>> {
+  const lang = pickLanguage(request.headers['accept-language']);
+  const now = services.config.now();
+  const ctx: CallContext = { services, lang, ip: request.ip, request, caller: null, now, target: '' };
+  let envelope: Envelope<unknown>;
+  try {
+    if (def.access !== 'public') ctx.caller = await resolveCaller(services, tokenOf(request), now);
+    if (ctx.caller && def.access !== 'public' && def.access !== 'session') {
+      if (!hasPermission(ctx.caller.roles, def.access)) throw forbidden();
+    }
+    if (!def.ready || !handler) throw notAvailable();
+    const parsed = def.body.safeParse(request.body ?? {}, { reportInput: true });
+    if (!parsed.success) throw validationError(parsed.error);
+    const result = await handler(ctx, parsed.data);
+    const msg = messageOf(0, lang);
+    if (def.list) {
+      const { rows, count } = result as ListResult<unknown>;
+      envelope = { code: 0, msg, data: rows, count };
+    } else {
+      envelope = { code: 0, msg, data: result };
+    }
+  } catch (err) {
+    if (!(err instanceof AppError)) {
+      if (def.changes) await logOperation(ctx, def, 1500, messageOf(1500, lang));
+      throw err;
+    }
+    envelope = { code: err.code, msg: messageOf(err.code, lang, err.vars), data: null };
+    if (def.list) envelope.count = 0;
+  }
+  if (def.changes) await logOperation(ctx, def, envelope.code, envelope.msg);
+  return envelope;
+}
+
+/** Refusals before a session is known (code 800) are not logged: there is no one to name. */
+async function logOperation(ctx: CallContext, def: CallDef, code: number, msg: string): Promise<void> {
+  const caller = ctx.caller;
+  if (!caller) return;
+  await insertOpLog(ctx.services.db, {
+    tenant_id: caller.tenantId,
+    store_id: caller.storeId,
+    user_id: caller.userId,
+    username: caller.username,
+    call: def.path,
+    target: (ctx.target || targetOf(ctx.request.body)).slice(0, 200),
+    code,
+    msg,
+    ip: ctx.ip,
+    time: ctx.now,
+  });
+}
+
+/** A readable target from the raw body when the handler named none (e.g. the call was refused). */
+function targetOf(body: unknown): string {
+  if (!body || typeof body !== 'object') return '';
+  const b = body as Record<string, unknown>;
+  if (Array.isArray(b.ids)) return `#${b.ids.slice(0, 20).map(String).join(',')}`;
+  for (const key of ['id', 'curshop', 'username', 'account', 'code', 'name']) {
+    const v = b[key];
+    if (typeof v === 'string' || typeof v === 'number') return key === 'id' ? `#${v}` : String(v);
+  }
+  return '';
+}

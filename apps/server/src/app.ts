@@ -1,0 +1,125 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { API_BASE, ErrorCode, pickLanguage } from '@esl/contract';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Services } from './api/context';
+import { messageOf } from './api/errors';
+import { registerCalls } from './api/register';
+import type { Config } from './config';
+import { type Db, openDatabase } from './db/database';
+import { handlers } from './modules';
+import { writeSysLog } from './modules/logs/service';
+import { registerAvatarRoute } from './modules/session/avatar';
+import { Notices } from './notice/notices';
+import { registerNoticeSocket } from './notice/socket';
+import { registerOpenApi } from './openapi/routes';
+import { placeholderPage } from './web/placeholder';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+const isApi = (url: string) => url === API_BASE || url.startsWith(`${API_BASE}/`) || url.startsWith(`${API_BASE}?`);
+
+/**
+ * The whole server: infrastructure → the API → OpenAPI → static console. The database must be
+ * migrated already (main.ts and the test harness do it); the app closes it on close.
+ */
+export async function buildApp(config: Config, database: Db = openDatabase(config.databaseUrl)) {
+  const app = Fastify({ logger: config.logger, bodyLimit: 4 * 1024 * 1024 });
+  const services: Services = { db: database.db, dialect: database.dialect, config, notices: new Notices() };
+  app.decorate('services', services);
+  app.addHook('onClose', () => database.close());
+
+  // Infrastructure
+  acceptEmptyJson(app);
+  await app.register(cookie);
+  await app.register(formbody);
+  await app.register(multipart, { limits: { files: 1, fields: 10 } });
+  await app.register(rateLimit, { global: false });
+  await app.register(websocket);
+  app.setErrorHandler((err: FastifyError, request, reply) => handleError(services, err, request, reply));
+
+  // The API
+  registerCalls(app, services, handlers, {
+    login: { rateLimit: { max: config.loginRateLimitPerMinute, timeWindow: 60_000 } },
+  });
+  registerAvatarRoute(app, services.db);
+  registerNoticeSocket(app, services);
+
+  // OpenAPI document and reference page
+  registerOpenApi(app);
+
+  // The console
+  const hasConsole = existsSync(join(config.webDist, 'index.html'));
+  if (hasConsole) await app.register(fastifyStatic, { root: config.webDist, wildcard: true });
+  app.setNotFoundHandler((request, reply) => notFound(request, reply, hasConsole));
+
+  return app;
+}
+
+/** The console sends POSTs without a body; treat an empty JSON body as `{}`. */
+function acceptEmptyJson(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(Object.assign(new Error('invalid JSON body'), { statusCode: 400 }), undefined);
+    }
+  });
+}
+
+function notFound(request: FastifyRequest, reply: FastifyReply, hasConsole: boolean) {
+  const path = request.url.split('?')[0] ?? '/';
+  if (isApi(path)) {
+    const lang = pickLanguage(request.headers['accept-language']);
+    return reply.send({ code: ErrorCode.NOT_FOUND, msg: messageOf(ErrorCode.NOT_FOUND, lang), data: null });
+  }
+  const lastSegment = path.slice(path.lastIndexOf('/') + 1);
+  const historyRoute =
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    !path.startsWith('/uploads/') &&
+    !lastSegment.includes('.');
+  if (historyRoute) {
+    if (hasConsole) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.type('text/html; charset=utf-8').send(placeholderPage());
+  }
+  return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+}
+
+/**
+ * Client mistakes under /api (bad JSON, unsupported body type, too many login attempts) answer
+ * the envelope with HTTP 200; anything else is a crash: HTTP 500, a generic message, a system-log row.
+ */
+async function handleError(services: Services, err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const lang = pickLanguage(request.headers['accept-language']);
+  const status = err.statusCode ?? 500;
+  const api = isApi(request.url);
+  if (status < 500) {
+    if (!api) return reply.code(status).type('text/plain; charset=utf-8').send(err.message);
+    const code = status === 429 ? ErrorCode.TOO_MANY_REQUESTS : ErrorCode.VALIDATION;
+    const vars = code === ErrorCode.VALIDATION ? { field: 'body', detail: 'body' } : {};
+    return reply.code(200).send({ code, msg: messageOf(code, lang, vars), data: null });
+  }
+  request.log.error(err);
+  await writeSysLog(services, {
+    tenantId: null,
+    level: 'error',
+    event: 'server.error',
+    message: `${request.method} ${request.url.split('?')[0]}: ${err.message}`,
+    time: services.config.now(),
+  });
+  const msg = messageOf(ErrorCode.INTERNAL, lang);
+  return reply.code(500).send(api ? { code: ErrorCode.INTERNAL, msg, data: null } : msg);
+}

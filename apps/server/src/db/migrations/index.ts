@@ -1,0 +1,13 @@
+import type { Migration } from 'kysely';
+import type { Dialect } from '../database';
+import { initial } from './001_initial';
+
+/**
+ * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
+ * `(dialect) => Migration` and list it here; never edit one that has shipped.
+ */
+export function migrations(dialect: Dialect): Record<string, Migration> {
+  return {
+    '001_initial': initial(dialect),
+  };
+}

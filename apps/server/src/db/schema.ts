@@ -1,0 +1,140 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/** Table shapes as Kysely sees them. Times are Unix milliseconds. */
+export interface Database {
+  tenants: TenantTable;
+  users: UserTable;
+  user_stores: UserStoreTable;
+  stores: StoreTable;
+  store_params: StoreParamsTable;
+  sessions: SessionTable;
+  login_attempts: LoginAttemptTable;
+  op_logs: OpLogTable;
+  sys_logs: SysLogTable;
+  avatars: AvatarTable;
+  firmware: FirmwareTable;
+}
+
+export interface TenantTable {
+  id: Generated<number>;
+  name: string;
+  company: string;
+  description: string;
+  /** Username of the administrator created with the tenant. */
+  account: string;
+  appid: string;
+  ck: string;
+  sk: string;
+  created_at: number;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  /** Null for platform operators. */
+  tenant_id: number | null;
+  /** Lower case, unique across the platform (login names no tenant). */
+  username: string;
+  name: string;
+  password_hash: string;
+  /** Comma-separated role names. */
+  roles: string;
+  introduction: string;
+  avatar_key: string | null;
+  created_at: number;
+  last_login_at: number | null;
+}
+
+export interface UserStoreTable {
+  tenant_id: number;
+  user_id: number;
+  store_id: number;
+}
+
+export interface StoreTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  code: string;
+  address: string;
+  contact: string;
+  phone: string;
+  remark: string;
+  created_at: number;
+}
+
+export interface StoreParamsTable {
+  store_id: number;
+  tenant_id: number;
+  /** JSON of the contract's StoreParams. */
+  params: string;
+  updated_at: number;
+}
+
+export interface SessionTable {
+  /** sha256 hex of the token; the token itself is never stored. */
+  id: string;
+  user_id: number;
+  tenant_id: number | null;
+  store_id: number | null;
+  created_at: number;
+  expires_at: number;
+  ip: string;
+}
+
+export interface LoginAttemptTable {
+  id: Generated<number>;
+  /** Lower-cased username as typed, whether or not such a user exists. */
+  username: string;
+  ip: string;
+  time: number;
+}
+
+export interface OpLogTable {
+  id: Generated<number>;
+  tenant_id: number | null;
+  store_id: number | null;
+  user_id: number | null;
+  username: string;
+  call: string;
+  target: string;
+  code: number;
+  msg: string;
+  ip: string;
+  time: number;
+}
+
+export interface SysLogTable {
+  id: Generated<number>;
+  /** Null for platform-wide events (start, stop, crashes). */
+  tenant_id: number | null;
+  level: 'info' | 'warn' | 'error';
+  event: string;
+  message: string;
+  time: number;
+}
+
+export interface AvatarTable {
+  /** Random hex, part of the public URL. */
+  key: string;
+  tenant_id: number | null;
+  user_id: number;
+  mime: string;
+  bytes: Uint8Array;
+  created_at: number;
+}
+
+export interface FirmwareTable {
+  id: Generated<number>;
+  kind: 'ap' | 'module' | 'tag';
+  version: string;
+  name: string;
+  size: number;
+  bytes: Uint8Array;
+  created_at: number;
+}
+
+export type TenantRow = Selectable<TenantTable>;
+export type UserRow = Selectable<UserTable>;
+export type StoreRow = Selectable<StoreTable>;
+export type NewUser = Insertable<UserTable>;
+export type NewStore = Insertable<StoreTable>;

@@ -1,0 +1,15 @@
+import type { HandlerMap } from '../api/handlers';
+import { logHandlers } from './logs/routes';
+import { sessionHandlers } from './session/routes';
+import { storeHandlers } from './stores/routes';
+import { tenantHandlers } from './tenants/routes';
+import { userHandlers } from './users/routes';
+
+/** Every implemented call. A new area adds its `routes.ts` map here (see docs/SERVER.md). */
+export const handlers: HandlerMap = {
+  ...sessionHandlers,
+  ...userHandlers,
+  ...storeHandlers,
+  ...logHandlers,
+  ...tenantHandlers,
+};

@@ -1,0 +1,66 @@
+import { AVATAR_MAX_BYTES } from '@esl/contract';
+import type {} from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { type CallContext, requireCaller } from '../../api/context';
+import { badFile } from '../../api/errors';
+import type { Database } from '../../db/schema';
+import { randomHex } from '../../lib/random';
+
+export const AVATAR_PATH = '/uploads/avatars';
+
+/** The image type by its first bytes; the file name and the declared type are not trusted. */
+export function imageType(bytes: Uint8Array): 'image/png' | 'image/jpeg' | null {
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (bytes.length >= 8 && png.every((b, i) => bytes[i] === b)) return 'image/png';
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  return null;
+}
+
+async function readUpload(ctx: CallContext): Promise<Buffer> {
+  if (!ctx.request.isMultipart()) throw badFile('fileMissing');
+  const part = await ctx.request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
+  if (part?.fieldname !== 'file') throw badFile('fileMissing');
+  try {
+    return await part.toBuffer();
+  } catch (err) {
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw badFile('fileSize');
+    throw err;
+  }
+}
+
+/** Stores the caller's new avatar in the database (so any server process can serve it). */
+export async function uploadAvatar(ctx: CallContext): Promise<string> {
+  const caller = requireCaller(ctx);
+  ctx.target = `avatar of ${caller.username}`;
+  const bytes = await readUpload(ctx);
+  if (bytes.length > AVATAR_MAX_BYTES) throw badFile('fileSize');
+  const mime = imageType(bytes);
+  if (!mime) throw badFile('fileType');
+  const key = randomHex(16);
+  await ctx.services.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('avatars')
+      .values({ key, tenant_id: caller.tenantId, user_id: caller.userId, mime, bytes, created_at: ctx.now })
+      .execute();
+    await trx.updateTable('users').set({ avatar_key: key }).where('id', '=', caller.userId).execute();
+    await trx.deleteFrom('avatars').where('user_id', '=', caller.userId).where('key', '!=', key).execute();
+  });
+  return key;
+}
+
+/** GET /uploads/avatars/:key — public, like any image URL; keys are random and change per upload. */
+export function registerAvatarRoute(app: FastifyInstance, db: Kysely<Database>): void {
+  app.get<{ Params: { key: string } }>(`${AVATAR_PATH}/:key`, async (request, reply) => {
+    const { key } = request.params;
+    const row = /^[0-9a-f]{32}$/.test(key)
+      ? await db.selectFrom('avatars').select(['mime', 'bytes']).where('key', '=', key).executeTakeFirst()
+      : undefined;
+    if (!row) return reply.code(404).type('text/plain').send('Not found');
+    return reply
+      .type(row.mime)
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('x-content-type-options', 'nosniff')
+      .send(Buffer.from(row.bytes));
+  });
+}

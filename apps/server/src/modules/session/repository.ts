@@ -1,0 +1,98 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+
+/** The session row with the user and tenant fields a request needs, in one query. */
+export function findSession(db: Kysely<Database>, id: string) {
+  return db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .leftJoin('tenants as t', 't.id', 'u.tenant_id')
+    .select(['s.id', 's.expires_at', 's.store_id', 'u.id as user_id', 'u.username', 'u.name', 'u.introduction'])
+    .select(['u.avatar_key', 'u.roles', 'u.tenant_id', 't.name as tenant_name'])
+    .where('s.id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function insertSession(
+  db: Kysely<Database>,
+  row: {
+    id: string;
+    userId: number;
+    tenantId: number | null;
+    storeId: number | null;
+    now: number;
+    expiresAt: number;
+    ip: string;
+  },
+): Promise<void> {
+  await db
+    .insertInto('sessions')
+    .values({
+      id: row.id,
+      user_id: row.userId,
+      tenant_id: row.tenantId,
+      store_id: row.storeId,
+      created_at: row.now,
+      expires_at: row.expiresAt,
+      ip: row.ip,
+    })
+    .execute();
+}
+
+export async function extendSession(db: Kysely<Database>, id: string, expiresAt: number): Promise<void> {
+  await db.updateTable('sessions').set({ expires_at: expiresAt }).where('id', '=', id).execute();
+}
+
+export async function setSessionStore(db: Kysely<Database>, id: string, storeId: number): Promise<void> {
+  await db.updateTable('sessions').set({ store_id: storeId }).where('id', '=', id).execute();
+}
+
+export async function deleteSession(db: Kysely<Database>, id: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id', '=', id).execute();
+}
+
+/** Signs a user out everywhere (password reset, deletion), except the session given. */
+export async function deleteUserSessions(db: Kysely<Database>, userId: number, except = ''): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).where('id', '!=', except).execute();
+}
+
+export function findLoginUser(db: Kysely<Database>, username: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'tenant_id', 'password_hash', 'roles'])
+    .where('username', '=', username)
+    .executeTakeFirst();
+}
+
+export async function markLogin(db: Kysely<Database>, userId: number, now: number): Promise<void> {
+  await db.updateTable('users').set({ last_login_at: now }).where('id', '=', userId).execute();
+}
+
+/** Times of the latest failed logins for a username since `since`, newest first. */
+export async function recentFailures(db: Kysely<Database>, username: string, since: number, limit: number) {
+  const rows = await db
+    .selectFrom('login_attempts')
+    .select('time')
+    .where('username', '=', username)
+    .where('time', '>', since)
+    .orderBy('time', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => Number(r.time));
+}
+
+export async function recordFailure(
+  db: Kysely<Database>,
+  username: string,
+  ip: string,
+  now: number,
+  keepSince: number,
+) {
+  await db.insertInto('login_attempts').values({ username, ip, time: now }).execute();
+  // Old attempts no longer count; dropping them here keeps the table small without a timer.
+  await db.deleteFrom('login_attempts').where('time', '<=', keepSince).execute();
+}
+
+export async function clearFailures(db: Kysely<Database>, username: string): Promise<void> {
+  await db.deleteFrom('login_attempts').where('username', '=', username).execute();
+}

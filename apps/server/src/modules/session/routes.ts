@@ -1,0 +1,20 @@
+import { defineHandlers } from '../../api/handlers';
+import { uploadAvatar } from './avatar';
+import { presentInfo } from './presenter';
+import * as session from './service';
+
+export const sessionHandlers = defineHandlers({
+  login: async (ctx, { username, password }) => ({ token: await session.login(ctx, username, password) }),
+  info: async (ctx) => {
+    const { caller, shops, current, permissions } = await session.info(ctx);
+    return presentInfo(caller, session.avatarUrl(ctx, caller.avatarKey), shops, current, permissions);
+  },
+  logout: async (ctx) => {
+    await session.logout(ctx);
+    return null;
+  },
+  setCurrShop: async (ctx, { curshop }) => ({ curshop: await session.setCurrentStore(ctx, curshop) }),
+  avatar: async (ctx) => ({ avatar: session.avatarUrl(ctx, await uploadAvatar(ctx)) }),
+  pdaConfig: (ctx) => session.pdaConfig(ctx),
+  getStoreConf: (ctx) => session.pdaConfig(ctx),
+});

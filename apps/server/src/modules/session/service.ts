@@ -1,0 +1,158 @@
+import { type PdaConfigData, permissionsOf, Role } from '@esl/contract';
+import type { FastifyRequest } from 'fastify';
+import { type CallContext, type Caller, requireCaller, requireTenant, type Services } from '../../api/context';
+import { forbidden, loginFailed, notFound, rateLimited, sessionExpired } from '../../api/errors';
+import { randomHex, sha256Hex } from '../../lib/random';
+import { writeSysLog } from '../logs/service';
+import * as stores from '../stores/repository';
+import { scopeOf } from '../stores/service';
+import { decoyHash, verifyPassword } from './passwords';
+import * as repo from './repository';
+
+const TOKEN = /^[0-9a-f]{64}$/;
+const MINUTE = 60_000;
+export const LOGIN_WINDOW_MS = 15 * MINUTE;
+export const LOGIN_MAX_FAILURES = 5;
+
+/** The token from the `token` header or `Authorization: Bearer`, if any. */
+export function tokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.token;
+  if (typeof header === 'string' && header) return header;
+  const auth = request.headers.authorization;
+  if (auth?.startsWith('Bearer ')) return auth.slice(7).trim();
+  return undefined;
+}
+
+function parseRoles(text: string): Role[] {
+  return text.split(',').filter((r): r is Role => Role.safeParse(r).success);
+}
+
+/**
+ * The caller behind a token, or code 800. Expiry slides with use, but the new expiry is only
+ * written when it moved by more than a minute, so a burst of reads stays reads.
+ */
+export async function resolveCaller(services: Services, token: string | undefined, now: number): Promise<Caller> {
+  if (!token || !TOKEN.test(token)) throw sessionExpired();
+  const id = sha256Hex(token);
+  const row = await repo.findSession(services.db, id);
+  if (!row) throw sessionExpired();
+  if (Number(row.expires_at) <= now) {
+    await repo.deleteSession(services.db, id);
+    throw sessionExpired();
+  }
+  const expiresAt = now + services.config.sessionTtlHours * 3_600_000;
+  if (expiresAt - Number(row.expires_at) > MINUTE) await repo.extendSession(services.db, id, expiresAt);
+  return {
+    sessionId: id,
+    userId: row.user_id,
+    username: row.username,
+    name: row.name,
+    introduction: row.introduction,
+    avatarKey: row.avatar_key,
+    roles: parseRoles(row.roles),
+    tenantId: row.tenant_id,
+    tenantName: row.tenant_name ?? '',
+    storeId: row.store_id,
+  };
+}
+
+/**
+ * Signs in. Five failures for one username within 15 minutes lock it for the rest of the window,
+ * whether or not the user exists, and every refusal reads the same.
+ */
+export async function login(ctx: CallContext, username: string, digest: string): Promise<string> {
+  const { db, config } = ctx.services;
+  const name = username.toLowerCase();
+  const since = ctx.now - LOGIN_WINDOW_MS;
+  const failures = await repo.recentFailures(db, name, since, LOGIN_MAX_FAILURES);
+  if (failures.length >= LOGIN_MAX_FAILURES) {
+    const unlockAt = failures[LOGIN_MAX_FAILURES - 1] + LOGIN_WINDOW_MS;
+    throw rateLimited(Math.max(1, Math.ceil((unlockAt - ctx.now) / 1000)));
+  }
+  const user = await repo.findLoginUser(db, name);
+  const ok = user ? await verifyPassword(user.password_hash, digest) : await verifyPassword(await decoyHash(), digest);
+  if (!user || !ok) {
+    await repo.recordFailure(db, name, ctx.ip, ctx.now, since);
+    if (failures.length + 1 >= LOGIN_MAX_FAILURES) {
+      await writeSysLog(ctx.services, {
+        tenantId: user?.tenant_id ?? null,
+        level: 'warn',
+        event: 'login.lockout',
+        message: `login locked for ${name} after ${LOGIN_MAX_FAILURES} failures (last from ${ctx.ip})`,
+        time: ctx.now,
+      });
+    }
+    throw loginFailed();
+  }
+  await repo.clearFailures(db, name);
+  let storeId: number | null = null;
+  if (user.tenant_id !== null) {
+    const roles = parseRoles(user.roles);
+    const scope = { tenantId: user.tenant_id, userId: roles.includes('admin') ? null : user.id };
+    storeId = (await stores.listStoreRefs(db, scope))[0]?.id ?? null;
+  }
+  const token = randomHex(32);
+  await repo.insertSession(db, {
+    id: sha256Hex(token),
+    userId: user.id,
+    tenantId: user.tenant_id,
+    storeId,
+    now: ctx.now,
+    expiresAt: ctx.now + config.sessionTtlHours * 3_600_000,
+    ip: ctx.ip,
+  });
+  await repo.markLogin(db, user.id, ctx.now);
+  return token;
+}
+
+export async function logout(ctx: CallContext): Promise<void> {
+  const caller = requireCaller(ctx);
+  ctx.target = `session of ${caller.username}`;
+  await repo.deleteSession(ctx.services.db, caller.sessionId);
+}
+
+/** The public address of this server: PUBLIC_URL, else the request's own protocol and host. */
+export function publicBase(ctx: CallContext): string {
+  return ctx.services.config.publicUrl || `${ctx.request.protocol}://${ctx.request.host}`;
+}
+
+export function avatarUrl(ctx: CallContext, key: string | null): string {
+  return key ? `${publicBase(ctx)}/uploads/avatars/${key}` : '';
+}
+
+export async function info(ctx: CallContext) {
+  const caller = requireCaller(ctx);
+  const shops =
+    caller.tenantId === null ? [] : await stores.listStoreRefs(ctx.services.db, scopeOf(requireTenant(ctx)));
+  const current = shops.find((s) => s.id === caller.storeId) ?? null;
+  return {
+    caller,
+    shops,
+    current,
+    permissions: [...permissionsOf(caller.roles)],
+  };
+}
+
+export async function setCurrentStore(ctx: CallContext, storeId: number) {
+  const caller = requireTenant(ctx);
+  ctx.target = `store ${storeId}`;
+  const store = await stores.findStore(ctx.services.db, scopeOf(caller), storeId);
+  if (!store) throw notFound();
+  await repo.setSessionStore(ctx.services.db, caller.sessionId, store.id);
+  return { id: store.id, name: store.name };
+}
+
+/** The PDA configuration: where the server is, whose tenant, which store (SPEC.md §2 navbar). */
+export async function pdaConfig(ctx: CallContext): Promise<PdaConfigData> {
+  const caller = requireCaller(ctx);
+  if (caller.tenantId === null) throw forbidden();
+  const tenant = requireTenant(ctx);
+  const store =
+    caller.storeId === null ? undefined : await stores.findStore(ctx.services.db, scopeOf(tenant), caller.storeId);
+  return {
+    server: publicBase(ctx),
+    tenant: { id: tenant.tenantId, name: tenant.tenantName },
+    store: store ? { id: store.id, name: store.name, code: store.code } : null,
+    version: 1,
+  };
+}

@@ -1,0 +1,86 @@
+import { StoreParams } from '@esl/contract';
+import { type CallContext, isAdmin, requireTenant, type TenantCaller } from '../../api/context';
+import { conflict, notFound } from '../../api/errors';
+import * as repo from './repository';
+
+/** Administrators reach every store of their tenant; everyone else only their assigned stores. */
+export function scopeOf(caller: TenantCaller): repo.StoreScope {
+  return { tenantId: caller.tenantId, userId: isAdmin(caller) ? null : caller.userId };
+}
+
+export async function visibleStore(ctx: CallContext, id: number) {
+  const caller = requireTenant(ctx);
+  const store = await repo.findStore(ctx.services.db, scopeOf(caller), id);
+  if (!store) throw notFound();
+  return store;
+}
+
+export function list(ctx: CallContext, f: repo.StoreFilter) {
+  return repo.listStores(ctx.services.db, scopeOf(requireTenant(ctx)), f);
+}
+
+interface StoreFields {
+  name: string;
+  code: string;
+  address: string;
+  contact: string;
+  phone: string;
+  remark: string;
+}
+
+export async function add(ctx: CallContext, fields: StoreFields) {
+  const { tenantId } = requireTenant(ctx);
+  const { db } = ctx.services;
+  ctx.target = `store ${fields.code}`;
+  if (await repo.codeTaken(db, tenantId, fields.code)) throw conflict(fields.code);
+  return repo.insertStore(db, { ...fields, tenant_id: tenantId, created_at: ctx.now });
+}
+
+export async function alter(ctx: CallContext, id: number, patch: Partial<StoreFields>) {
+  const { tenantId } = requireTenant(ctx);
+  const { db } = ctx.services;
+  ctx.target = `store ${id}`;
+  await visibleStore(ctx, id);
+  if (patch.code !== undefined && (await repo.codeTaken(db, tenantId, patch.code, id))) throw conflict(patch.code);
+  const row = Object.keys(patch).length ? await repo.updateStore(db, tenantId, id, patch) : await visibleStore(ctx, id);
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function remove(ctx: CallContext, ids: readonly number[]) {
+  const caller = requireTenant(ctx);
+  const unique = [...new Set(ids)];
+  ctx.target = `stores ${unique.join(',')}`;
+  return ctx.services.db.transaction().execute(async (trx) => {
+    const scope = scopeOf(caller);
+    const reachable = await repo.listStoreRefs(trx, scope);
+    const mine = new Set(reachable.map((s) => s.id));
+    // All or nothing: one id of another tenant (or unknown) refuses the whole call.
+    if (!unique.every((id) => mine.has(id))) throw notFound();
+    return repo.deleteStores(trx, caller.tenantId, unique);
+  });
+}
+
+export async function getParams(ctx: CallContext, id: number) {
+  const { tenantId } = requireTenant(ctx);
+  await visibleStore(ctx, id);
+  const saved = await repo.findParams(ctx.services.db, tenantId, id);
+  return readParams(saved);
+}
+
+export async function setParams(ctx: CallContext, id: number, params: StoreParams) {
+  const { tenantId } = requireTenant(ctx);
+  ctx.target = `store ${id}`;
+  await visibleStore(ctx, id);
+  await repo.saveParams(ctx.services.db, tenantId, id, JSON.stringify(params), ctx.now);
+  return params;
+}
+
+/** Saved parameters, repaired with defaults for fields added since they were saved. */
+function readParams(saved: string | undefined): StoreParams {
+  if (saved) {
+    const parsed = StoreParams.safeParse(JSON.parse(saved));
+    if (parsed.success) return parsed.data;
+  }
+  return StoreParams.parse({});
+}

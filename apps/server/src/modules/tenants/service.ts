@@ -1,0 +1,97 @@
+import type { CallContext } from '../../api/context';
+import { requireTenant } from '../../api/context';
+import { conflict, notFound } from '../../api/errors';
+import { randomHex } from '../../lib/random';
+import { hashPassword } from '../session/passwords';
+import { deleteUserSessions } from '../session/repository';
+import { insertUser, usernameTaken } from '../users/repository';
+import * as repo from './repository';
+
+/** A fresh API key pair: ck identifies the tenant to ERP/POS integrations, sk signs their calls. */
+export function newKeys() {
+  return { ck: randomHex(8), sk: randomHex(32) };
+}
+
+export async function addTenant(
+  ctx: CallContext,
+  body: { name: string; company: string; description: string; account: string; sapwd: string },
+) {
+  const account = body.account.toLowerCase();
+  ctx.target = `tenant ${body.name}`;
+  const passwordHash = await hashPassword(body.sapwd);
+  return ctx.services.db.transaction().execute(async (trx) => {
+    if (await usernameTaken(trx, account)) throw conflict(account);
+    const tenant = await repo.insertTenant(trx, {
+      name: body.name,
+      company: body.company,
+      description: body.description,
+      account,
+      appid: '',
+      ...newKeys(),
+      created_at: ctx.now,
+    });
+    await insertUser(trx, {
+      tenant_id: tenant.id,
+      username: account,
+      name: body.name,
+      password_hash: passwordHash,
+      roles: 'admin',
+      introduction: '',
+      avatar_key: null,
+      created_at: ctx.now,
+      last_login_at: null,
+    });
+    return { ...tenant, store_count: 0, user_count: 1 };
+  });
+}
+
+export async function renewKeys(ctx: CallContext, id: number) {
+  ctx.target = `tenant #${id}`;
+  const keys = newKeys();
+  const row = (await repo.findTenant(ctx.services.db, id)) && (await repo.updateTenant(ctx.services.db, id, keys));
+  if (!row) throw notFound();
+  return keys;
+}
+
+export async function resetAccountPassword(ctx: CallContext, id: number, digest: string) {
+  ctx.target = `tenant #${id}`;
+  const { db } = ctx.services;
+  const tenant = await repo.findTenant(db, id);
+  if (!tenant) throw notFound();
+  const account = await repo.findAccount(db, id, tenant.account);
+  if (!account) throw notFound();
+  ctx.target = `tenant #${id} account ${tenant.account}`;
+  const passwordHash = await hashPassword(digest);
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', account.id).execute();
+    await deleteUserSessions(trx, account.id);
+  });
+}
+
+export async function deleteTenants(ctx: CallContext, ids: readonly number[]) {
+  const unique = [...new Set(ids)];
+  ctx.target = `tenants #${unique.join(',')}`;
+  return ctx.services.db.transaction().execute(async (trx) => {
+    if ((await repo.countTenants(trx, unique)) !== unique.length) throw notFound();
+    return repo.deleteTenants(trx, unique);
+  });
+}
+
+/** The caller's own tenant (tenant.config calls). */
+export async function ownTenant(ctx: CallContext) {
+  const { tenantId } = requireTenant(ctx);
+  const row = await repo.findTenant(ctx.services.db, tenantId);
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function alterOwnTenant(
+  ctx: CallContext,
+  patch: { name?: string; company?: string; description?: string; appid?: string; ck?: string; sk?: string },
+) {
+  const { tenantId } = requireTenant(ctx);
+  ctx.target = `tenant #${tenantId}`;
+  const row = await repo.updateTenant(ctx.services.db, tenantId, patch);
+  if (!row) throw notFound();
+  return row;
+}

@@ -1,0 +1,97 @@
+import { ALL_CALLS, API_BASE, type CallDef, ERROR_MESSAGES, PRODUCT_TITLE } from '@esl/contract';
+import { z } from 'zod';
+
+type JsonSchema = Record<string, unknown>;
+
+function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+export function bodySchema(def: CallDef): JsonSchema {
+  return schemaOf(def.body, 'input');
+}
+
+/** The envelope around the call's data: `{ code, msg, data }`, plus `count` for list calls. */
+export function answerSchema(def: CallDef): JsonSchema {
+  const data = schemaOf(def.data, 'output');
+  const properties: Record<string, JsonSchema> = {
+    code: { type: 'integer', description: '0 on success; see the error codes in info.description' },
+    msg: { type: 'string' },
+    data: def.list ? { type: 'array', items: data } : data,
+  };
+  if (def.list) properties.count = { type: 'integer', description: 'Rows before paging' };
+  return { type: 'object', properties, required: Object.keys(properties) };
+}
+
+function requestBody(def: CallDef) {
+  const json = { schema: bodySchema(def) };
+  if (def.path === '/user/avatar') {
+    return {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] },
+        },
+      },
+    };
+  }
+  const content: Record<string, unknown> = { 'application/json': json };
+  if (def.path === '/user/setcurrshop') content['application/x-www-form-urlencoded'] = json;
+  return { required: false, content };
+}
+
+function errorCodes(): string {
+  return Object.entries(ERROR_MESSAGES)
+    .map(([code, m]) => `- \`${code}\`: ${m.en}`)
+    .join('\n');
+}
+
+let cached: JsonSchema | undefined;
+
+/** OpenAPI 3.1 generated from the contract's CALLS, built once per process. */
+export function openApiDocument(): JsonSchema {
+  if (cached) return cached;
+  const paths: Record<string, unknown> = {};
+  for (const def of ALL_CALLS) {
+    const area = def.path.split('/')[1] ?? 'api';
+    paths[API_BASE + def.path] = {
+      post: {
+        summary: def.summary,
+        tags: [area],
+        description: [
+          `Access: \`${def.access}\`.`,
+          def.ready ? '' : 'Not available yet: answers code 1007.',
+          def.changes ? 'Writes an operation-log row.' : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
+        'x-access': def.access,
+        'x-ready': def.ready,
+        security: def.access === 'public' ? [] : [{ token: [] }, { bearer: [] }],
+        requestBody: requestBody(def),
+        responses: {
+          '200': { description: 'The envelope', content: { 'application/json': { schema: answerSchema(def) } } },
+          '500': { description: 'A crash; a generic message only' },
+        },
+      },
+    };
+  }
+  cached = {
+    openapi: '3.1.0',
+    info: {
+      title: `${PRODUCT_TITLE} API`,
+      version: '1',
+      description: `Every call is POST with a JSON body and answers HTTP 200 with an envelope.\n\nCodes:\n${errorCodes()}`,
+    },
+    servers: [{ url: '/' }],
+    components: {
+      securitySchemes: {
+        token: { type: 'apiKey', in: 'header', name: 'token' },
+        bearer: { type: 'http', scheme: 'bearer' },
+      },
+    },
+    paths,
+  };
+  return cached;
+}
