@@ -70,6 +70,8 @@ export function bayerMatrix(): Uint8Array {
  * - ordered: an 8 × 8 Bayer threshold (±half the 0–255 range) is added to each channel first;
  * - diffusion: Floyd–Steinberg, left to right on every row, error 7/16 right, 3/16 down-left,
  *   5/16 down, 1/16 down-right, working values clamped to 0–255.
+ * In the dithering modes, pixels of exactly an ink's colour are that ink and are not dithered
+ * (diffusion passes no error through them), so text and symbols stay crisp beside photos.
  */
 export function quantise(image: RgbaImage, colourType: ColourType, dither: DitherMode = 'none'): IndexImage {
   const { width, height } = image;
@@ -96,10 +98,17 @@ function gain(c: number): number {
   return Math.max(v, 0);
 }
 
-function nearest(src: RgbaImage['data'], pixels: number, palette: Uint8Array, count: number, out: Uint8Array): void {
+/** Opaque pixels of exactly an ink's colour → that ink's index. */
+function exactInks(palette: Uint8Array, count: number): Map<number, number> {
   const exact = new Map<number, number>();
-  for (let i = count - 1; i >= 0; i--)
+  for (let i = count - 1; i >= 0; i--) {
     exact.set((palette[i * 3] << 16) | (palette[i * 3 + 1] << 8) | palette[i * 3 + 2], i);
+  }
+  return exact;
+}
+
+function nearest(src: RgbaImage['data'], pixels: number, palette: Uint8Array, count: number, out: Uint8Array): void {
+  const exact = exactInks(palette, count);
   // Labels are mostly runs of exact ink colours: remember the last colour and its index.
   let lastKey = -1;
   let lastIndex = 0;
@@ -132,11 +141,17 @@ function ordered(
 ): void {
   const offsets = new Float64Array(64);
   for (let i = 0; i < 64; i++) offsets[i] = ((BAYER8[i] + 0.5) / 64 - 0.5) * 255;
+  const exact = exactInks(palette, count);
   for (let y = 0, i = 0; y < height; y++) {
     const row = (y & 7) * 8;
     for (let x = 0; x < width; x++, i++) {
       const p = i * 4;
       const a = src[p + 3];
+      const ink = a === 255 ? exact.get((src[p] << 16) | (src[p + 1] << 8) | src[p + 2]) : undefined;
+      if (ink !== undefined) {
+        out[i] = ink;
+        continue;
+      }
       const o = offsets[row + (x & 7)];
       const r = (a === 255 ? src[p] : over(src[p], a)) + o;
       const g = (a === 255 ? src[p + 1] : over(src[p + 1], a)) + o;
@@ -158,11 +173,18 @@ function diffuse(
   const stride = (width + 2) * 3;
   let current = new Float32Array(stride);
   let next = new Float32Array(stride);
+  const exact = exactInks(palette, count);
   for (let y = 0, i = 0; y < height; y++) {
     for (let x = 0; x < width; x++, i++) {
       const p = i * 4;
       const a = src[p + 3];
       const e = (x + 1) * 3;
+      const ink = a === 255 ? exact.get((src[p] << 16) | (src[p + 1] << 8) | src[p + 2]) : undefined;
+      if (ink !== undefined) {
+        // Flat ink (text, symbols, shapes) stays clean: it takes no error and passes none on.
+        out[i] = ink;
+        continue;
+      }
       const r = clamp((a === 255 ? src[p] : over(src[p], a)) + current[e]);
       const g = clamp((a === 255 ? src[p + 1] : over(src[p + 1], a)) + current[e + 1]);
       const b = clamp((a === 255 ? src[p + 2] : over(src[p + 2], a)) + current[e + 2]);

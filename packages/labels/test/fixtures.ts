@@ -7,6 +7,7 @@ import {
   TemplateDocument,
   type TemplateDocumentInput,
 } from '../src/document';
+import { rgbaToPng } from '../src/png';
 
 /** A product as the server would pass it: Chinese name, discounted price, EAN-13, QR link. */
 export const PRODUCT: LabelData = {
@@ -153,4 +154,28 @@ export function priceLabel(
     });
   }
   return doc({ size: { model: options.model ?? null, w, h }, colourType, rotation, elements });
+}
+
+let photo: string | undefined;
+
+/**
+ * A 96 × 64 synthetic "photo" as a PNG data URL: a grey ramp left to right over a colour ramp top
+ * to bottom, so dithering has tones and hues to work on.
+ */
+export function photoDataUrl(): string {
+  if (photo) return photo;
+  const w = 96;
+  const h = 64;
+  const rgba = new Uint8Array(w * h * 4);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const grey = Math.round((x / (w - 1)) * 255);
+      const t = y / (h - 1);
+      const p = (y * w + x) * 4;
+      if (y < h / 2) rgba.set([grey, grey, grey, 255], p);
+      else rgba.set([Math.round(255 * t), Math.round(grey * (1 - t)), Math.round(255 * (1 - t) * (x / w)), 255], p);
+    }
+  }
+  photo = `data:image/png;base64,${Buffer.from(rgbaToPng(w, h, rgba)).toString('base64')}`;
+  return photo;
 }
