@@ -18,7 +18,7 @@ describe('bindings', () => {
       formatValue('Abc', Element.parse({ type: 'text', id: 't', x: 0, y: 0, w: 1, h: 1, binding: b('upper') }).binding),
     ).toBe('<ABC>');
     expect(formatValue('Abc', { key: 'k', format: 'lower', prefix: '', suffix: '' })).toBe('abc');
-    expect(formatValue(3.14159, { key: 'k', format: 'fixed2', prefix: '¥', suffix: '' })).toBe('¥3.14');
+    expect(formatValue(1.23456, { key: 'k', format: 'fixed2', prefix: '¥', suffix: '' })).toBe('¥1.23');
     expect(formatValue('2.5', { key: 'k', format: 'fixed0', prefix: '', suffix: ' kg' })).toBe('3 kg');
     expect(formatValue('n/a', { key: 'k', format: 'fixed1', prefix: '', suffix: '' })).toBe('n/a');
     expect(elementText(text({ binding: { key: 'origin', prefix: '产地 ' } }), { origin: '山东' })).toBe('产地 山东');
