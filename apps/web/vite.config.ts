@@ -13,6 +13,20 @@ export default defineConfig({
     emptyOutDir: true,
     manifest: true,
     chunkSizeWarningLimit: 1500,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // zod and the contract's schemas in a chunk of their own, so a screen that only
+            // needs the contract's constants (the login page) does not load them.
+            {
+              name: 'contract',
+              test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]packages[\\/]contract[\\/]src[\\/](api[\\/]|calls|common|roles|models)/,
+            },
+          ],
+        },
+      },
+    },
   },
   server: {
     host: '127.0.0.1',

@@ -1,7 +1,5 @@
 import {
-  API_BASE,
   type BodyOf,
-  CALLS,
   type CallName,
   type DataOf,
   ErrorCode,
@@ -12,6 +10,7 @@ import axios, { type AxiosResponse } from 'axios';
 import { feedback } from '../app/feedback';
 import { i18n } from '../app/i18n';
 import { getToken, removeToken } from '../utils/auth';
+import { API_BASE, CALL_PATHS } from './callPaths';
 
 /** A call that answered with a code other than 0, or did not answer at all (code -1). */
 export class ApiError extends Error {
@@ -116,7 +115,7 @@ export async function request<N extends CallName>(
   body?: BodyOf<N>,
   options: RequestOptions = {},
 ): Promise<DataOf<N>> {
-  const answer = await send(CALLS[name].path, body, options.quiet ?? false);
+  const answer = await send(CALL_PATHS[name], body, options.quiet ?? false);
   return answer.data as DataOf<N>;
 }
 
@@ -126,7 +125,7 @@ export async function requestList<N extends CallName>(
   body?: BodyOf<N>,
   options: RequestOptions = {},
 ): Promise<{ rows: DataOf<N>[]; count: number }> {
-  const answer = await send(CALLS[name].path, body, options.quiet ?? false);
+  const answer = await send(CALL_PATHS[name], body, options.quiet ?? false);
   const rows = Array.isArray(answer.data) ? (answer.data as DataOf<N>[]) : [];
   return { rows, count: answer.count ?? rows.length };
 }

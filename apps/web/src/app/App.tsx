@@ -1,4 +1,3 @@
-import { QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
@@ -8,7 +7,6 @@ import { useAppStore } from '../store/app';
 import { useSettingsStore } from '../store/settings';
 import { setFeedback } from './feedback';
 import { language } from './i18n';
-import { queryClient } from './query';
 import { router } from './router';
 import { themeFor } from './theme';
 
@@ -28,9 +26,7 @@ export function App() {
     <ConfigProvider locale={language === 'en' ? enUS : zhCN} theme={themeFor(size, colour)} componentSize="middle">
       <AntApp message={{ maxCount: 3 }}>
         <FeedbackBridge />
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
+        <RouterProvider router={router} />
       </AntApp>
     </ConfigProvider>
   );

@@ -1,25 +1,6 @@
-import {
-  ApartmentOutlined,
-  AppstoreOutlined,
-  AuditOutlined,
-  CloudUploadOutlined,
-  ControlOutlined,
-  DashboardOutlined,
-  EditOutlined,
-  FileSearchOutlined,
-  FileTextOutlined,
-  IdcardOutlined,
-  LayoutOutlined,
-  ProfileOutlined,
-  SettingOutlined,
-  ShopOutlined,
-  ShoppingOutlined,
-  TagsOutlined,
-  TeamOutlined,
-  WifiOutlined,
-} from '@ant-design/icons';
 import type { Role } from '@esl/contract';
 import type { ComponentType } from 'react';
+import type { IconName } from '../layout/icons';
 
 export type PageModule = { default: ComponentType };
 
@@ -32,7 +13,8 @@ export interface AppRoute {
   path: string;
   /** i18n key in namespace `route`. */
   name: string;
-  icon?: ComponentType;
+  /** Menu icon, by name (the icons load with the layout, not with the first screen). */
+  icon?: IconName;
   /** Roles that may open it (SPEC.md §6); none = every tenant user. */
   roles?: readonly Role[];
   /** Platform-operator screens: only role `superadmin`, and no tenant screen for that role. */
@@ -56,42 +38,42 @@ export const routes: AppRoute[] = [
   {
     path: '/dashboard',
     name: 'dashboard',
-    icon: DashboardOutlined,
+    icon: 'dashboard',
     affix: true,
     page: () => import('../pages/dashboard/index'),
   },
   {
     path: '/basemgr',
     name: 'basemgr',
-    icon: ShopOutlined,
+    icon: 'shop',
     roles: GROUP_ROLES,
     redirect: '/basemgr/station',
     children: [
       {
         path: '/basemgr/station',
         name: 'station',
-        icon: ShopOutlined,
+        icon: 'shop',
         roles: PAGE_ROLES,
         page: () => import('../pages/basemgr/station/index'),
       },
       {
         path: '/basemgr/ap',
         name: 'ap',
-        icon: WifiOutlined,
+        icon: 'wifi',
         roles: PAGE_ROLES,
         page: () => import('../pages/_pending/ap'),
       },
       {
         path: '/basemgr/esl',
         name: 'esl',
-        icon: TagsOutlined,
+        icon: 'tags',
         roles: PAGE_ROLES,
         page: () => import('../pages/_pending/esl'),
       },
       {
         path: '/basemgr/product',
         name: 'product',
-        icon: ShoppingOutlined,
+        icon: 'shopping',
         roles: PAGE_ROLES,
         page: () => import('../pages/_pending/product'),
       },
@@ -100,35 +82,35 @@ export const routes: AppRoute[] = [
   {
     path: '/logmgr',
     name: 'logmgr',
-    icon: FileSearchOutlined,
+    icon: 'fileSearch',
     roles: GROUP_ROLES,
     redirect: '/logmgr/sys',
     children: [
       {
         path: '/logmgr/sys',
         name: 'sysLog',
-        icon: FileTextOutlined,
+        icon: 'fileText',
         roles: PAGE_ROLES,
         page: () => import('../pages/logmgr/sys/index'),
       },
       {
         path: '/logmgr/esl',
         name: 'eslLog',
-        icon: ProfileOutlined,
+        icon: 'profile',
         roles: PAGE_ROLES,
         page: () => import('../pages/_pending/eslLog'),
       },
       {
         path: '/logmgr/op',
         name: 'opLog',
-        icon: AuditOutlined,
+        icon: 'audit',
         roles: PAGE_ROLES,
         page: () => import('../pages/logmgr/op/index'),
       },
       {
         path: '/logmgr/push',
         name: 'pushLog',
-        icon: CloudUploadOutlined,
+        icon: 'cloudUpload',
         roles: PAGE_ROLES,
         page: () => import('../pages/_pending/pushLog'),
       },
@@ -137,21 +119,21 @@ export const routes: AppRoute[] = [
   {
     path: '/tmpl',
     name: 'tmpl',
-    icon: LayoutOutlined,
+    icon: 'layout',
     roles: GROUP_ROLES,
     redirect: '/tmpl/index',
     children: [
       {
         path: '/tmpl/index',
         name: 'tmplIndex',
-        icon: AppstoreOutlined,
+        icon: 'appstore',
         roles: PAGE_ROLES,
         page: () => import('../pages/_pending/tmpl'),
       },
       {
         path: '/tmpl/tmpledit',
         name: 'tmplEdit',
-        icon: EditOutlined,
+        icon: 'edit',
         roles: PAGE_ROLES,
         hidden: true,
         page: () => import('../pages/_pending/tmplEdit'),
@@ -161,28 +143,28 @@ export const routes: AppRoute[] = [
   {
     path: '/system',
     name: 'system',
-    icon: SettingOutlined,
+    icon: 'setting',
     roles: GROUP_ROLES,
     redirect: '/system/index',
     children: [
       {
         path: '/system/index',
         name: 'users',
-        icon: TeamOutlined,
+        icon: 'team',
         roles: PAGE_ROLES,
         page: () => import('../pages/system/index/index'),
       },
       {
         path: '/system/conf',
         name: 'conf',
-        icon: ControlOutlined,
+        icon: 'control',
         roles: PAGE_ROLES,
         page: () => import('../pages/system/conf/index'),
       },
       {
         path: '/system/setme',
         name: 'setme',
-        icon: IdcardOutlined,
+        icon: 'idcard',
         roles: PAGE_ROLES,
         hidden: true,
         page: () => import('../pages/system/setme/index'),
@@ -192,7 +174,7 @@ export const routes: AppRoute[] = [
   {
     path: '/saadmin/sa/adm',
     name: 'tenants',
-    icon: ApartmentOutlined,
+    icon: 'apartment',
     roles: ['superadmin'],
     platform: true,
     hidden: true,

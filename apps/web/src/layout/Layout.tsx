@@ -1,6 +1,8 @@
 import { MOBILE_BREAKPOINT_PX } from '@esl/contract';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { queryClient } from '../app/query';
 import { Loading } from '../components/Loading';
 import { useAppStore } from '../store/app';
 import { useSettingsStore } from '../store/settings';
@@ -62,28 +64,30 @@ export default function Layout() {
     .join(' ');
 
   return (
-    <div className={classes} data-testid="layout" data-device={device} data-sidebar={opened ? 'open' : 'closed'}>
-      {device === 'mobile' && opened && (
-        <button
-          type="button"
-          className="drawer-bg"
-          aria-label="close"
-          data-testid="drawer-bg"
-          onClick={() => closeSidebar(false)}
-        />
-      )}
-      <Sidebar />
-      <div className="main-container">
-        <div className={fixedHeader ? 'fixed-header' : ''}>
-          <Navbar />
-          {tagsView && <TagsView />}
+    <QueryClientProvider client={queryClient}>
+      <div className={classes} data-testid="layout" data-device={device} data-sidebar={opened ? 'open' : 'closed'}>
+        {device === 'mobile' && opened && (
+          <button
+            type="button"
+            className="drawer-bg"
+            aria-label="close"
+            data-testid="drawer-bg"
+            onClick={() => closeSidebar(false)}
+          />
+        )}
+        <Sidebar />
+        <div className="main-container">
+          <div className={fixedHeader ? 'fixed-header' : ''}>
+            <Navbar />
+            {tagsView && <TagsView />}
+          </div>
+          <main className="app-main" data-testid="app-main">
+            <Suspense fallback={<Loading />}>
+              <Outlet />
+            </Suspense>
+          </main>
         </div>
-        <main className="app-main" data-testid="app-main">
-          <Suspense fallback={<Loading />}>
-            <Outlet />
-          </Suspense>
-        </main>
       </div>
-    </div>
+    </QueryClientProvider>
   );
 }

@@ -6,6 +6,7 @@ import { findChain, normalisePath } from '../app/permission';
 import { type AppRoute, routes } from '../app/routes';
 import { useAppStore } from '../store/app';
 import { useSettingsStore } from '../store/settings';
+import { ICONS } from './icons';
 import { usePermittedRoutes } from './usePermittedRoutes';
 
 type Item = Required<MenuProps>['items'][number];
@@ -13,7 +14,7 @@ type Item = Required<MenuProps>['items'][number];
 function toItems(table: AppRoute[], t: (key: string) => string): Item[] {
   return table.map((route) => ({
     key: route.path,
-    icon: route.icon ? createElement(route.icon) : undefined,
+    icon: route.icon ? createElement(ICONS[route.icon]) : undefined,
     label: <span data-testid={`menu-${route.name}`}>{t(`route:${route.name}`)}</span>,
     children: route.children ? toItems(route.children, t) : undefined,
   }));
