@@ -74,7 +74,7 @@ export function StoreFormModal({ open, store, onClose, onSaved }: Props) {
       forceRender
       width={600}
     >
-      <Form<StoreFormValues> form={form} layout="vertical" onFinish={(v) => save.mutate(v)}>
+      <Form<StoreFormValues> form={form} name="store" layout="vertical" onFinish={(v) => save.mutate(v)}>
         <Row gutter={16}>
           <Col span={14}>
             <Form.Item

@@ -57,6 +57,7 @@ export function StoreParamsModal({ store, editable, onClose }: Props) {
       {params.isPending && store !== null && <Skeleton active paragraph={{ rows: 6 }} />}
       <Form<StoreParams>
         form={form}
+        name="storeParams"
         layout="vertical"
         disabled={!editable}
         hidden={!params.data}

@@ -59,22 +59,22 @@ export default function StoresPage() {
   });
 
   const columns: ColumnsType<Store> = [
-    { title: t('col.name'), dataIndex: 'name', width: 180, ellipsis: true },
+    { title: t('col.name'), dataIndex: 'name', width: 170, ellipsis: true },
     {
       title: t('col.code'),
       dataIndex: 'code',
-      width: 120,
+      width: 100,
       render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
     },
     { title: t('col.address'), dataIndex: 'address', ellipsis: true },
-    { title: t('col.contact'), dataIndex: 'contact', width: 110, ellipsis: true },
-    { title: t('col.phone'), dataIndex: 'phone', width: 130, ellipsis: true },
-    { title: t('col.remark'), dataIndex: 'remark', width: 160, ellipsis: true },
-    { title: t('col.created'), dataIndex: 'createdAt', width: 170, render: (v: number) => parseTime(v) },
+    { title: t('col.contact'), dataIndex: 'contact', width: 100, ellipsis: true },
+    { title: t('col.phone'), dataIndex: 'phone', width: 125, ellipsis: true },
+    { title: t('col.remark'), dataIndex: 'remark', ellipsis: true },
+    { title: t('col.created'), dataIndex: 'createdAt', width: 160, render: (v: number) => parseTime(v) },
     {
       title: t('col.actions'),
       key: 'actions',
-      width: canWrite ? 230 : 110,
+      width: canWrite ? 220 : 100,
       fixed: 'right',
       render: (_, row) => (
         <Space size={0}>
@@ -121,7 +121,7 @@ export default function StoresPage() {
   return (
     <Space orientation="vertical" size="middle" style={{ display: 'flex' }}>
       <Card size="small">
-        <Form form={filterForm} layout="inline" onFinish={search} style={{ rowGap: 8 }}>
+        <Form form={filterForm} name="storeFilter" layout="inline" onFinish={search} style={{ rowGap: 8 }}>
           <Form.Item name="name" label={t('filter.name')}>
             <Input allowClear placeholder={t('filter.namePlaceholder')} style={{ width: 200 }} />
           </Form.Item>
@@ -170,7 +170,7 @@ export default function StoresPage() {
           columns={columns}
           dataSource={stores.data?.rows ?? []}
           loading={stores.isFetching}
-          scroll={{ x: 1200 }}
+          scroll={{ x: 1050 }}
           locale={{ emptyText: stores.isError ? t('loadFailed') : t('empty') }}
           pagination={{
             current: paging.page,

@@ -107,7 +107,7 @@ export default function OpLogPage() {
   return (
     <Space orientation="vertical" size="middle" style={{ display: 'flex' }}>
       <Card size="small">
-        <Form form={form} layout="inline" onFinish={search} style={{ rowGap: 8 }}>
+        <Form form={form} name="opLogFilter" layout="inline" onFinish={search} style={{ rowGap: 8 }}>
           <Form.Item name="username" label={t('filter.username')}>
             <Input allowClear placeholder={t('filter.usernamePlaceholder')} style={{ width: 150 }} />
           </Form.Item>

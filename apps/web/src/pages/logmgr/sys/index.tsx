@@ -70,7 +70,7 @@ export default function SysLogPage() {
   return (
     <Space orientation="vertical" size="middle" style={{ display: 'flex' }}>
       <Card size="small">
-        <Form form={form} layout="inline" onFinish={search} style={{ rowGap: 8 }}>
+        <Form form={form} name="sysLogFilter" layout="inline" onFinish={search} style={{ rowGap: 8 }}>
           <Form.Item name="level" label={t('filter.level')}>
             <Select
               allowClear

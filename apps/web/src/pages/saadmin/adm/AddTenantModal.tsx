@@ -49,7 +49,13 @@ export function AddTenantModal({ open, onClose, onSaved }: Props) {
       forceRender
       width={560}
     >
-      <Form<TenantFormValues> form={form} layout="vertical" autoComplete="off" onFinish={(v) => save.mutate(v)}>
+      <Form<TenantFormValues>
+        form={form}
+        name="tenant"
+        layout="vertical"
+        autoComplete="off"
+        onFinish={(v) => save.mutate(v)}
+      >
         <Form.Item
           name="name"
           label={t('field.name')}

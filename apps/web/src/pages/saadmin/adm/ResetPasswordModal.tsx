@@ -63,7 +63,7 @@ export function ResetPasswordModal({ tenant, onClose }: Props) {
       <Typography.Paragraph type="secondary">
         {t('resetFor', { account: tenant?.account ?? '', name: tenant?.name ?? '' })}
       </Typography.Paragraph>
-      <Form<Values> form={form} layout="vertical" autoComplete="off" onFinish={confirm}>
+      <Form<Values> form={form} name="resetPwd" layout="vertical" autoComplete="off" onFinish={confirm}>
         <Form.Item name="pwd" label={t('field.newPassword')} rules={[{ required: true, message: t('rule.password') }]}>
           <Input.Password autoComplete="new-password" />
         </Form.Item>

@@ -103,7 +103,7 @@ function TenantsTable() {
     {
       title: t('col.actions'),
       key: 'actions',
-      width: 300,
+      width: 350,
       fixed: 'right',
       render: (_, row) => (
         <Space size={0}>
@@ -146,7 +146,7 @@ function TenantsTable() {
   return (
     <Space orientation="vertical" size="middle" style={{ display: 'flex' }}>
       <Card size="small">
-        <Form form={filterForm} layout="inline" onFinish={search} style={{ rowGap: 8 }}>
+        <Form form={filterForm} name="tenantFilter" layout="inline" onFinish={search} style={{ rowGap: 8 }}>
           <Form.Item name="name" label={t('filter.name')}>
             <Input allowClear placeholder={t('filter.namePlaceholder')} style={{ width: 220 }} />
           </Form.Item>
@@ -183,7 +183,7 @@ function TenantsTable() {
           columns={columns}
           dataSource={tenants.data?.rows ?? []}
           loading={tenants.isFetching}
-          scroll={{ x: 1400 }}
+          scroll={{ x: 1500 }}
           locale={{ emptyText: tenants.isError ? t('loadFailed') : t('empty') }}
           pagination={{
             current: paging.page,

@@ -79,7 +79,7 @@ function TenantInfoCard({ info }: { info: TenantBaseInfo }) {
 
   return (
     <Card title={t('tenant.title')} size="small">
-      <Form<TenantInfoValues> form={form} layout="vertical" onFinish={(v) => save.mutate(v)}>
+      <Form<TenantInfoValues> form={form} name="tenantInfo" layout="vertical" onFinish={(v) => save.mutate(v)}>
         <Form.Item
           name="name"
           label={t('tenant.name')}
@@ -122,7 +122,7 @@ function AppIdCard({ info }: { info: TenantBaseInfo }) {
 
   return (
     <Card title={t('wechat.title')} size="small">
-      <Form form={form} layout="vertical" onFinish={(v) => save.mutate(v.appid ?? '')}>
+      <Form form={form} name="appid" layout="vertical" onFinish={(v) => save.mutate(v.appid ?? '')}>
         <Form.Item name="appid" label={t('wechat.appid')} extra={t('wechat.hint')} rules={[noLineBreak]}>
           <Input maxLength={64} allowClear placeholder={t('wechat.placeholder')} />
         </Form.Item>

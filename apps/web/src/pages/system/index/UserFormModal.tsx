@@ -72,6 +72,7 @@ export function UserFormModal({ open, user, stores, storesLoading, onClose, onSa
     >
       <Form<UserFormValues>
         form={form}
+        name="user"
         layout="vertical"
         autoComplete="off"
         onFinish={(values) => save.mutate(values)}

@@ -29,6 +29,7 @@ export default function UsersPage() {
   const queryClient = useQueryClient();
   const permissions = useUserStore((s) => s.permissions);
   const canWrite = permissions.includes('user.write');
+  const ownUsername = useUserStore((s) => s.username);
   const lang = i18n.language === 'en' ? 'en' : 'zh-CN';
 
   const [filterForm] = Form.useForm<Filter>();
@@ -59,12 +60,12 @@ export default function UsersPage() {
   const roleLabel = (role: TenantRole) => ROLE_LABELS[role][lang];
 
   const columns: ColumnsType<User> = [
-    { title: t('col.username'), dataIndex: 'username', width: 140, ellipsis: true },
-    { title: t('col.name'), dataIndex: 'name', width: 140, ellipsis: true },
+    { title: t('col.username'), dataIndex: 'username', width: 130, ellipsis: true },
+    { title: t('col.name'), dataIndex: 'name', width: 150, ellipsis: true },
     {
       title: t('col.roles'),
       dataIndex: 'roles',
-      width: 200,
+      width: 180,
       render: (roles: TenantRole[]) => (
         <Space size={[0, 4]} wrap>
           {roles.map((r) => (
@@ -89,13 +90,13 @@ export default function UsersPage() {
     {
       title: t('col.created'),
       dataIndex: 'createdAt',
-      width: 170,
+      width: 160,
       render: (v: number) => parseTime(v),
     },
     {
       title: t('col.lastLogin'),
       dataIndex: 'lastLoginAt',
-      width: 170,
+      width: 160,
       render: (v: number | null) =>
         v === null ? <Typography.Text type="secondary">{t('neverLoggedIn')}</Typography.Text> : parseTime(v),
     },
@@ -104,7 +105,7 @@ export default function UsersPage() {
     columns.push({
       title: t('col.actions'),
       key: 'actions',
-      width: 170,
+      width: 160,
       fixed: 'right',
       render: (_, row) => (
         <Space size="small">
@@ -119,18 +120,26 @@ export default function UsersPage() {
           >
             {t('edit')}
           </Button>
-          <Popconfirm
-            title={t('deleteTitle')}
-            description={t('deleteConfirm', { name: row.username })}
-            okText={t('delete')}
-            okButtonProps={{ danger: true }}
-            cancelText={t('cancel')}
-            onConfirm={() => remove.mutateAsync(row.id).catch(() => undefined)}
-          >
-            <Button type="link" size="small" danger icon={<DeleteOutlined />}>
-              {t('delete')}
-            </Button>
-          </Popconfirm>
+          {row.username === ownUsername ? (
+            <Tooltip title={t('deleteSelf')}>
+              <Button type="link" size="small" danger disabled icon={<DeleteOutlined />}>
+                {t('delete')}
+              </Button>
+            </Tooltip>
+          ) : (
+            <Popconfirm
+              title={t('deleteTitle')}
+              description={t('deleteConfirm', { name: row.username })}
+              okText={t('delete')}
+              okButtonProps={{ danger: true }}
+              cancelText={t('cancel')}
+              onConfirm={() => remove.mutateAsync(row.id).catch(() => undefined)}
+            >
+              <Button type="link" size="small" danger icon={<DeleteOutlined />}>
+                {t('delete')}
+              </Button>
+            </Popconfirm>
+          )}
         </Space>
       ),
     });
@@ -144,7 +153,7 @@ export default function UsersPage() {
   return (
     <Space orientation="vertical" size="middle" style={{ display: 'flex' }}>
       <Card size="small">
-        <Form form={filterForm} layout="inline" onFinish={search} style={{ rowGap: 8 }}>
+        <Form form={filterForm} name="userFilter" layout="inline" onFinish={search} style={{ rowGap: 8 }}>
           <Form.Item name="name" label={t('filter.name')}>
             <Input allowClear placeholder={t('filter.namePlaceholder')} style={{ width: 200 }} />
           </Form.Item>

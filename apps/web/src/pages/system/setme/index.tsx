@@ -1,10 +1,10 @@
 import { LockOutlined, SaveOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons';
-import { CALLS } from '@esl/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Avatar, Button, Card, Col, Form, Input, Result, Row, Skeleton, Space, Typography, Upload } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CALL_PATHS } from '../../../api/callPaths';
 import { request, upload } from '../../../api/request';
 import { useUserStore } from '../../../store/user';
 import { digestPassword } from '../../../utils/digest';
@@ -79,7 +79,7 @@ function ProfileCard({ id }: { id: number }) {
   });
 
   const sendAvatar = useMutation({
-    mutationFn: (file: File) => upload(CALLS.avatar.path, file),
+    mutationFn: (file: File) => upload(CALL_PATHS.avatar, file),
     onSuccess: async () => {
       message.success(t('avatar.done'));
       await reload();
@@ -118,7 +118,7 @@ function ProfileCard({ id }: { id: number }) {
           <Typography.Text type="secondary">{t('avatar.hint')}</Typography.Text>
         </Space>
       </Space>
-      <Form<ProfileValues> form={form} layout="vertical" onFinish={(v) => save.mutate(v)}>
+      <Form<ProfileValues> form={form} name="profile" layout="vertical" onFinish={(v) => save.mutate(v)}>
         <Form.Item
           name="name"
           label={t('profile.name')}
@@ -153,7 +153,13 @@ function PasswordCard({ id }: { id: number }) {
 
   return (
     <Card title={t('password.title')} size="small">
-      <Form<PasswordValues> form={form} layout="vertical" autoComplete="off" onFinish={(v) => save.mutate(v)}>
+      <Form<PasswordValues>
+        form={form}
+        name="password"
+        layout="vertical"
+        autoComplete="off"
+        onFinish={(v) => save.mutate(v)}
+      >
         <Form.Item name="password" label={t('password.new')} rules={[{ required: true, message: t('rule.password') }]}>
           <Input.Password prefix={<LockOutlined />} autoComplete="new-password" />
         </Form.Item>
