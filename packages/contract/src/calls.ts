@@ -37,6 +37,7 @@ import {
   User,
   UserListBody,
 } from './api/users';
+import { TEMPLATE_CALLS } from './calls/templates';
 import { DeleteBody, DeleteData, Empty, Nothing } from './common';
 import type { Permission } from './roles';
 
@@ -207,18 +208,8 @@ export const CALLS = {
   tagModelDistribution: pending('/sumary/gettagmodeldistribution', 'dashboard.read', 'Tags per model'),
   tagShopDistribution: pending('/sumary/gettagshopdistribution', 'dashboard.read', 'Tags per store'),
   tagChangeStat: pending('/sumary/gettagchanglogsatat', 'dashboard.read', 'Tag changes over time'),
-  // Templates
-  dataKeyMap: pending('/mgr/templ/getdatekeymap', 'template.read', 'Data-key field mapping'),
-  alterKeyMap: pending('/mgr/templ/Alterkeymap', 'template.write', 'Change one field mapping', true),
-  updateDataKeyMap: pending('/mgr/templ/UpdateDataKeyMap', 'template.write', 'Replace the field mapping', true),
-  templateList: pending('/mgr/templ/list', 'template.read', 'List templates'),
-  templateData: pending('/mgr/templ/gettempledata', 'template.read', 'A template document'),
-  addTemplate: pending('/mgr/templ/addtemple', 'template.write', 'Add a template', true),
-  delTemplate: pending('/mgr/templ/delete', 'template.write', 'Delete templates', true),
-  alterTemplateData: pending('/mgr/templ/alerttempData', 'template.write', 'Save a template document', true),
-  copyTemplate: pending('/mgr/templ/TemplateCopy', 'template.write', 'Copy a template', true),
-  updateDeviceTemplates: pending('/mgr/templ/updatedevtmpl', 'template.write', 'Send templates to devices', true),
-  updateDeviceFonts: pending('/mgr/templ/updatedevfonts', 'template.write', 'Send fonts to devices', true),
+  // Templates, field mapping, label preview (issue 5)
+  ...TEMPLATE_CALLS,
   // Base stations
   addStation: pending('/mgr/ap/add', 'station.write', 'Add a base station', true),
   delStation: pending('/mgr/ap/delete', 'station.write', 'Delete base stations', true),

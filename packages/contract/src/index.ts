@@ -1,6 +1,7 @@
 export * from './api/logs';
 export * from './api/session';
 export * from './api/stores';
+export * from './api/templates';
 export * from './api/tenants';
 export * from './api/users';
 export * from './calls';

@@ -1,0 +1,216 @@
+import type { DitherMode, TemplateDocument, TemplateDocumentInput } from '@esl/labels';
+import { z } from 'zod';
+import { Id, Ids, Line, Paging, RequiredLine } from '../common';
+import { findTagModel, TagColourType } from '../models';
+
+// The template document itself is defined once, in @esl/labels (DESIGN.md §6). The contract only
+// checks that a JSON object arrives; the server validates it with the labels schema and answers a
+// VALIDATION error naming the field (e.g. `doc.elements.2.colour`). Only its type is borrowed here,
+// so importing the contract never pulls the renderer into a bundle.
+const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A template document as sent by the editor (defaults may be left out); validated on the server. */
+export const TemplateDocBody = z
+  .custom<TemplateDocumentInput>(isObject, 'invalid')
+  .meta({ description: 'A template document: TemplateDocument of @esl/labels (docs/TEMPLATES.md)' });
+/** A template document as the server answers it: current version, every default filled in. */
+export const TemplateDoc = z
+  .custom<TemplateDocument>(isObject, 'invalid')
+  .meta({ description: 'A template document: TemplateDocument of @esl/labels, current version' });
+
+/** Two hex digits of a model in the tag-model catalogue, upper-cased. */
+export const TemplateModelCode = z
+  .string()
+  .trim()
+  .transform((s) => s.toUpperCase())
+  .refine((code) => findTagModel(code) !== undefined, 'invalid');
+
+/** Panel pixels along one side. */
+const Pixels = z.coerce.number().int().min(1).max(4096);
+const TemplateRotation = z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]);
+
+/** A row of the template list (also the answer of add, copy and save). */
+export const Template = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** Tag model code from the catalogue, or null for a free width × length template. */
+  model: z.string().nullable(),
+  /** Catalogue name of the model (e.g. "2.66L"); empty for a free size. */
+  modelName: z.string(),
+  /** Panel pixels, as the panel is driven (the document's size). */
+  width: z.number().int(),
+  length: z.number().int(),
+  colourType: TagColourType,
+  /** Clockwise turn from the design to the panel; 90/270 mean a portrait design on a landscape panel. */
+  rotation: TemplateRotation,
+  /** Goes up by one on every save of the document. */
+  revision: z.number().int(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+  /**
+   * URL of a PNG of the label drawn with sample data, quantised as the tag shows it (GET, no
+   * session needed; the random key changes with every revision, so it can be cached forever).
+   */
+  thumbnail: z.string(),
+});
+export type Template = z.infer<typeof Template>;
+
+export const TemplateListBody = Paging.extend({
+  name: Line(64).optional(),
+  model: TemplateModelCode.optional(),
+  colourType: TagColourType.optional(),
+});
+
+/**
+ * A new template: a model from the catalogue (its size, and a colour type it is made in; the
+ * model's usual one when left out) or a free width × length with a colour type (bwr when left out).
+ */
+export const AddTemplateBody = z
+  .object({
+    name: RequiredLine(64),
+    model: TemplateModelCode.optional(),
+    width: Pixels.optional(),
+    length: Pixels.optional(),
+    colourType: TagColourType.optional(),
+    rotation: TemplateRotation.default(0),
+  })
+  .superRefine((b, ctx) => {
+    const model = b.model ? findTagModel(b.model) : undefined;
+    if (!model) {
+      if (b.width === undefined) ctx.addIssue({ code: 'custom', path: ['width'], message: 'required' });
+      else if (b.length === undefined) ctx.addIssue({ code: 'custom', path: ['length'], message: 'required' });
+      return;
+    }
+    if (b.colourType && !model.colours.includes(b.colourType)) {
+      ctx.addIssue({ code: 'custom', path: ['colourType'], message: 'invalid' });
+    }
+  });
+
+export const TemplateIdBody = z.object({ id: Id });
+
+/** Copy a template; the copy is named "<name> - copy" (numbered when taken) unless a name is given. */
+export const CopyTemplateBody = z.object({ id: Id, name: RequiredLine(64).optional() });
+
+/** The document of a template, migrated to the current version on load. */
+export const TemplateData = Template.extend({
+  doc: TemplateDoc,
+  /** What loading repaired in the stored document (one sentence each); empty when nothing. */
+  repairs: z.array(z.string()),
+});
+export type TemplateData = z.infer<typeof TemplateData>;
+
+/**
+ * Save a template's document (and optionally rename it). `revision`, when given, must be the
+ * revision the editor loaded; a newer one on the server answers CONFLICT instead of overwriting.
+ */
+export const SaveTemplateBody = z.object({
+  id: Id,
+  doc: TemplateDocBody,
+  name: RequiredLine(64).optional(),
+  revision: z.number().int().min(0).optional(),
+});
+
+/** Product data for a preview: data key → value (what a product supplies). */
+export const SampleData = z.record(z.string().max(64), z.union([z.string().max(2000), z.number(), z.null()]));
+export type SampleData = z.infer<typeof SampleData>;
+
+const Dither = z.enum(['none', 'ordered', 'diffusion']) satisfies z.ZodType<DitherMode>;
+
+/**
+ * Preview a label exactly as the tag will show it. The template: a saved one (`id`) or an unsaved
+ * document (`doc`, wins over `id`). The data: a product of the current store (`productId`), else
+ * `data`, else the built-in sample data; `data` given with a product overrides its fields.
+ */
+export const PreviewBody = z
+  .object({
+    id: Id.optional(),
+    doc: TemplateDocBody.optional(),
+    productId: Id.optional(),
+    data: SampleData.optional(),
+    /** Overrides the document's dithering. */
+    dither: Dither.optional(),
+  })
+  .refine((b) => b.id !== undefined || b.doc !== undefined, { path: ['id'], message: 'required' });
+
+export const PreviewProblem = z.object({ element: z.string(), message: z.string() });
+
+export const PreviewData = z.object({
+  /** `data:image/png;base64,…`: a palette PNG holding only the colours of the template's colour set. */
+  png: z.string(),
+  /** Design size (what a reader sees): the panel size turned back by the rotation. */
+  width: z.number().int(),
+  height: z.number().int(),
+  colourType: TagColourType,
+  /** What could not be drawn as asked (a bad barcode value, an image that did not load, …). */
+  problems: z.array(PreviewProblem),
+});
+export type PreviewData = z.infer<typeof PreviewData>;
+
+/** Ask base stations to load template resources on the tags (recorded; delivery comes later). */
+export const DeviceTemplatesBody = z.object({ ids: Ids });
+/** Ask base stations to load the label fonts on the tags (recorded; delivery comes later). */
+export const DeviceFontsBody = z.object({}).loose();
+
+/** A data key a template element can bind to: a letter, then letters, digits or _. */
+export const DataKeyName = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'invalid');
+
+/** Standard product fields every tenant has (the same keys as @esl/labels DATA_KEYS). */
+export const STANDARD_DATA_KEYS = [
+  'name',
+  'price',
+  'originalPrice',
+  'barcode',
+  'qrcode',
+  'unit',
+  'spec',
+  'origin',
+  'grade',
+] as const;
+export type StandardDataKeyName = (typeof STANDARD_DATA_KEYS)[number];
+
+/** Display names of the standard keys until a tenant renames them, per interface language. */
+export const DEFAULT_KEY_NAMES: Record<StandardDataKeyName, { 'zh-CN': string; en: string }> = {
+  name: { 'zh-CN': '商品名称', en: 'Name' },
+  price: { 'zh-CN': '价格', en: 'Price' },
+  originalPrice: { 'zh-CN': '原价', en: 'Original price' },
+  barcode: { 'zh-CN': '条码', en: 'Barcode' },
+  qrcode: { 'zh-CN': '二维码', en: 'QR code' },
+  unit: { 'zh-CN': '单位', en: 'Unit' },
+  spec: { 'zh-CN': '规格', en: 'Specification' },
+  origin: { 'zh-CN': '产地', en: 'Origin' },
+  grade: { 'zh-CN': '等级', en: 'Grade' },
+};
+
+/** One entry of a tenant's field mapping: data key `name` ↔ display name `tField`. */
+export const DataKeyMapping = z.object({
+  name: z.string(),
+  tField: z.string(),
+  /** True for the standard product fields (always present, can be renamed, never removed). */
+  standard: z.boolean(),
+});
+export type DataKeyMapping = z.infer<typeof DataKeyMapping>;
+
+const MappingInput = z.object({ name: DataKeyName, tField: RequiredLine(32) });
+
+/** Rename one key, or add a custom key when the name is new. Answers the entry. */
+export const AlterKeyMapBody = MappingInput;
+
+/**
+ * Replace the whole mapping: custom keys not listed are removed; standard keys not listed go back
+ * to their default display names. Answers the whole mapping.
+ */
+export const UpdateKeyMapBody = z.object({
+  keys: z
+    .array(MappingInput)
+    .max(200)
+    .superRefine((keys, ctx) => {
+      const seen = new Set<string>();
+      keys.forEach((k, i) => {
+        if (seen.has(k.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: 'invalid' });
+        seen.add(k.name);
+      });
+    }),
+});
