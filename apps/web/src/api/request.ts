@@ -10,6 +10,7 @@ import axios, { type AxiosResponse } from 'axios';
 import { feedback } from '../app/feedback';
 import { i18n } from '../app/i18n';
 import { getToken, removeToken } from '../utils/auth';
+import { dispositionFilename } from '../utils/download';
 import { API_BASE, CALL_PATHS } from './callPaths';
 
 /** A call that answered with a code other than 0, or did not answer at all (code -1). */
@@ -17,6 +18,8 @@ export class ApiError extends Error {
   constructor(
     readonly code: number,
     message: string,
+    /** The refusal's `data`, when it carries details (e.g. the bad rows of an import). */
+    readonly data?: unknown,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -26,6 +29,14 @@ export class ApiError extends Error {
 export interface RequestOptions {
   /** Do not show the error message or the expiry box: the caller reports the failure itself. */
   quiet?: boolean;
+}
+
+/** Options of file transfers, which may take longer than a call (a large import or export). */
+export interface TransferOptions extends RequestOptions {
+  /** Milliseconds; default the client's REQUEST_TIMEOUT_MS. */
+  timeout?: number;
+  /** Called with the share sent so far, 0 to 1. */
+  onProgress?: (fraction: number) => void;
 }
 
 interface Answer {
@@ -96,7 +107,7 @@ function check(res: AxiosResponse<Answer>, quiet: boolean): Answer {
     if (code === ErrorCode.SESSION_EXPIRED) showExpiryBox();
     else feedback().message.error({ content: text, duration: MESSAGE_SECONDS });
   }
-  throw new ApiError(code, text);
+  throw new ApiError(code, text, answer?.data);
 }
 
 async function send(path: string, body: unknown, quiet: boolean): Promise<Answer> {
@@ -131,15 +142,53 @@ export async function requestList<N extends CallName>(
 }
 
 /** Multipart upload of one file in field `file`, e.g. upload('/user/avatar', file). */
-export async function upload(path: string, file: File, options: RequestOptions = {}): Promise<unknown> {
+export async function upload(path: string, file: File, options: TransferOptions = {}): Promise<unknown> {
   const form = new FormData();
   form.append('file', file);
   const quiet = options.quiet ?? false;
+  const { onProgress } = options;
   let res: AxiosResponse<Answer>;
   try {
-    res = await http.post<Answer>(path, form);
+    res = await http.post<Answer>(path, form, {
+      timeout: options.timeout ?? REQUEST_TIMEOUT_MS,
+      onUploadProgress: onProgress ? (e) => onProgress(e.total ? e.loaded / e.total : 0) : undefined,
+    });
   } catch (error) {
     failHttp(error, quiet);
   }
   return check(res, quiet).data;
+}
+
+/** A file the server answered, with the name it suggested (Content-Disposition), if any. */
+export interface Download {
+  blob: Blob;
+  filename: string | undefined;
+}
+
+/**
+ * POSTs a JSON body to a path that answers a file (an export). A refusal comes back as the usual
+ * JSON envelope and is reported like any call's.
+ */
+export async function download(path: string, body: unknown, options: TransferOptions = {}): Promise<Download> {
+  const quiet = options.quiet ?? false;
+  let res: AxiosResponse<Blob>;
+  try {
+    res = await http.post<Blob>(path, body ?? {}, {
+      responseType: 'blob',
+      timeout: options.timeout ?? REQUEST_TIMEOUT_MS,
+    });
+  } catch (error) {
+    failHttp(error, quiet);
+  }
+  const type = String(res.headers['content-type'] ?? '');
+  if (type.includes('application/json')) {
+    let answer: Answer;
+    try {
+      answer = JSON.parse(await res.data.text()) as Answer;
+    } catch {
+      answer = { code: -1 };
+    }
+    check({ ...res, data: answer }, quiet);
+  }
+  return { blob: res.data, filename: dispositionFilename(res.headers['content-disposition'] as string | undefined) };
 }
