@@ -37,6 +37,7 @@ import {
   User,
   UserListBody,
 } from './api/users';
+import { BUSINESS_CALLS } from './calls/business';
 import { TEMPLATE_CALLS } from './calls/templates';
 import { DeleteBody, DeleteData, Empty, Nothing } from './common';
 import type { Permission } from './roles';
@@ -210,28 +211,8 @@ export const CALLS = {
   tagChangeStat: pending('/sumary/gettagchanglogsatat', 'dashboard.read', 'Tag changes over time'),
   // Templates, field mapping, label preview (issue 5)
   ...TEMPLATE_CALLS,
-  // Base stations
-  addStation: pending('/mgr/ap/add', 'station.write', 'Add a base station', true),
-  delStation: pending('/mgr/ap/delete', 'station.write', 'Delete base stations', true),
-  stationRuntime: pending('/mgr/ap/runtimelist', 'station.read', 'Base stations with runtime figures'),
-  openCmdWindow: pending('/mgr/ap/opencmdwindow', 'station.operate', 'Open a command window on a base station', true),
-  // Tags
-  tagList: pending('/mgr/tag/list', 'tag.read', 'List tags'),
-  addTag: pending('/mgr/tag/add', 'tag.write', 'Add tags', true),
-  delTag: pending('/mgr/tag/delete', 'tag.write', 'Delete tags', true),
-  bindTag: pending('/mgr/tag/bindesl', 'tag.bind', 'Bind a tag to a product', true),
-  unbindTag: pending('/mgr/tag/unbindesl', 'tag.bind', 'Unbind tags', true),
-  refreshTag: pending('/mgr/tag/flashesl', 'tag.operate', 'Refresh tags', true),
-  refreshAllTags: pending('/mgr/tag/flashallesl', 'tag.operate', 'Refresh every tag of the store', true),
-  rollCallTag: pending('/mgr/tag/echoesl', 'tag.operate', 'Roll-call tags', true),
-  rollCallAllTags: pending('/mgr/tag/echoallesl', 'tag.operate', 'Roll-call every tag of the store', true),
-  // Products
-  productFieldMap: pending('/mgr/product/mapfield', 'product.read', 'Import field mapping'),
-  findProduct: pending('/mgr/product/find', 'product.read', 'Find a product by barcode'),
-  productList: pending('/mgr/product/list', 'product.read', 'List products'),
-  addProduct: pending('/mgr/product/add', 'product.write', 'Add a product', true),
-  alterProduct: pending('/mgr/product/alert', 'product.write', 'Update a product', true),
-  delProduct: pending('/mgr/product/delete', 'product.write', 'Delete products', true),
+  // Base stations, tags, products (issue 4)
+  ...BUSINESS_CALLS,
   // Upgrades
   upgradeModules: pending('/res/update/onupdatemodules', 'firmware.upgrade', 'Upgrade base-station modules', true),
   upgradeStations: pending('/res/update/onUpdateap', 'firmware.upgrade', 'Upgrade base stations', true),

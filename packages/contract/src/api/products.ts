@@ -1,0 +1,217 @@
+import { z } from 'zod';
+import { Id, Line, Paging, RequiredLine } from '../common';
+import type { Messages } from '../errors';
+import { SortOrder } from './tags';
+
+/**
+ * Prices cross the wire as decimal strings with at most two fraction digits ("12.5", "12.50");
+ * a JSON number is accepted and read through its decimal text. The server keeps integer cents
+ * and answers strings with exactly two fraction digits, so no price ever passes through a float.
+ */
+export const PRICE_PATTERN = /^\d{1,10}(\.\d{1,2})?$/;
+export const Price = z
+  .union([z.string(), z.number()], { error: 'required' })
+  .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
+  .pipe(z.string().min(1, 'required').regex(PRICE_PATTERN, 'invalid'));
+
+/** Letters, digits and . _ - (EAN, UPC, internal codes). */
+export const BARCODE_PATTERN = /^[0-9A-Za-z._-]{1,64}$/;
+export const Barcode = z
+  .string({ error: 'required' })
+  .trim()
+  .min(1, 'required')
+  .max(64)
+  .regex(BARCODE_PATTERN, 'invalid');
+
+/** Custom field keys: letters, digits, '_'; at most 50 per product. */
+export const CUSTOM_KEY_PATTERN = /^[A-Za-z0-9_]{1,32}$/;
+export const CustomFields = z
+  .record(z.string().regex(CUSTOM_KEY_PATTERN, 'invalid'), Line(500))
+  .refine((r) => Object.keys(r).length <= 50, 'tooBig');
+
+/** The standard product fields, in the order forms, exports and the field mapping list them. */
+export const PRODUCT_FIELDS = [
+  'barcode',
+  'name',
+  'price',
+  'originalPrice',
+  'unit',
+  'spec',
+  'origin',
+  'grade',
+  'qrcode',
+] as const;
+export type ProductField = (typeof PRODUCT_FIELDS)[number];
+/** Fields every imported row must have. */
+export const REQUIRED_PRODUCT_FIELDS: readonly ProductField[] = ['barcode', 'name', 'price'];
+
+export const PRODUCT_FIELD_LABELS: Record<ProductField, Messages> = {
+  barcode: { 'zh-CN': '条码', en: 'barcode' },
+  name: { 'zh-CN': '名称', en: 'name' },
+  price: { 'zh-CN': '价格', en: 'price' },
+  originalPrice: { 'zh-CN': '原价', en: 'original price' },
+  unit: { 'zh-CN': '单位', en: 'unit' },
+  spec: { 'zh-CN': '规格', en: 'spec' },
+  origin: { 'zh-CN': '产地', en: 'origin' },
+  grade: { 'zh-CN': '等级', en: 'grade' },
+  qrcode: { 'zh-CN': '二维码', en: 'QR code' },
+};
+
+export const Product = z.object({
+  id: z.number().int(),
+  barcode: z.string(),
+  qrcode: z.string(),
+  name: z.string(),
+  /** Decimal string with two fraction digits, e.g. "12.50". */
+  price: z.string(),
+  originalPrice: z.string().nullable(),
+  unit: z.string(),
+  spec: z.string(),
+  origin: z.string(),
+  grade: z.string(),
+  custom: z.record(z.string(), z.string()),
+  /** How many times the price changed since the product was created. */
+  priceChanges: z.number().int(),
+  /** How many tags show this product. */
+  tags: z.number().int(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+});
+export type Product = z.infer<typeof Product>;
+
+const ProductFields = {
+  barcode: Barcode,
+  name: RequiredLine(200),
+  price: Price,
+  /** Empty or null clears it. */
+  originalPrice: Price.nullable().optional(),
+  unit: Line(20).default(''),
+  spec: Line(64).default(''),
+  origin: Line(64).default(''),
+  grade: Line(32).default(''),
+  qrcode: Line(500).default(''),
+  custom: CustomFields.default({}),
+};
+
+export const AddProductBody = z.object(ProductFields);
+
+/** Only the fields given change; `custom`, when given, replaces the whole set. */
+export const AlterProductBody = z.object({
+  id: Id,
+  barcode: Barcode.optional(),
+  name: RequiredLine(200).optional(),
+  price: Price.optional(),
+  originalPrice: Price.nullable().optional(),
+  unit: Line(20).optional(),
+  spec: Line(64).optional(),
+  origin: Line(64).optional(),
+  grade: Line(32).optional(),
+  qrcode: Line(500).optional(),
+  custom: CustomFields.optional(),
+});
+
+export const FindProductBody = z.object({ barcode: Barcode });
+
+export const PRODUCT_SORTS = ['id', 'barcode', 'name', 'price', 'priceChanges', 'updatedAt'] as const;
+
+/** The filters of the product list; export takes the same ones without paging. */
+export const ProductFilter = z.object({
+  /** Contained in the barcode or the name, case-insensitive. */
+  text: Line(64).optional(),
+  /** true: only products shown on at least one tag; false: only products on no tag. */
+  bound: z.boolean().optional(),
+  /** Default: newest first (id desc). */
+  sort: z.enum(PRODUCT_SORTS).default('id'),
+  order: SortOrder.default('desc'),
+});
+export const ProductListBody = Paging.extend(ProductFilter.shape);
+export const ProductExportBody = ProductFilter;
+
+/**
+ * The tenant's import field mapping: each entry maps the file column titled `tField` to the
+ * product field `name` — a standard field (PRODUCT_FIELDS) or `custom.<key>`. Titles match
+ * trimmed and case-insensitively; a standard field with no entry also matches a column titled
+ * with its own name (e.g. "barcode").
+ */
+export const CUSTOM_FIELD_PATTERN = /^custom\.[A-Za-z0-9_]{1,32}$/;
+export const FieldMapName = z
+  .string()
+  .trim()
+  .refine((s) => (PRODUCT_FIELDS as readonly string[]).includes(s) || CUSTOM_FIELD_PATTERN.test(s), 'invalid');
+export const FieldMap = z.object({ name: FieldMapName, tField: RequiredLine(64) });
+export type FieldMap = z.infer<typeof FieldMap>;
+
+/** Without `fields`: read the mapping. With `fields`: replace it (needs product.import). */
+export const MapFieldBody = z.object({
+  fields: z
+    .array(FieldMap)
+    .max(100)
+    .refine((a) => new Set(a.map((f) => f.name)).size === a.length, 'invalid')
+    .refine((a) => new Set(a.map((f) => f.tField.toLowerCase())).size === a.length, 'invalid')
+    .optional(),
+});
+/** The mapping in effect: every standard field (with its default title when never set), then custom ones. */
+export const MapFieldData = z.object({ fields: z.array(FieldMap) });
+
+/** The titles a new tenant's mapping starts with. */
+export const DEFAULT_FIELD_TITLES: Record<ProductField, string> = {
+  barcode: '条码',
+  name: '名称',
+  price: '价格',
+  originalPrice: '原价',
+  unit: '单位',
+  spec: '规格',
+  origin: '产地',
+  grade: '等级',
+  qrcode: '二维码',
+};
+
+// Import and export: POST multipart (field `file`) to /api/mgr/product/import; POST the list
+// filters as JSON to /api/mgr/product/export, which answers an XLSX file (or the envelope on error).
+export const PRODUCT_EXPORT_PATH = '/mgr/product/export';
+export const PRODUCT_IMPORT_MAX_BYTES = 64 * 1024 * 1024;
+export const PRODUCT_IMPORT_MAX_ROWS = 200_000;
+
+export const ImportData = z.object({
+  /** Product rows in the file. */
+  total: z.number().int(),
+  inserted: z.number().int(),
+  updated: z.number().int(),
+});
+export type ImportData = z.infer<typeof ImportData>;
+
+/** One bad row of a refused import (code 1013 answers `data` as an array of these). */
+export const ImportError = z.object({
+  /** Line number in the file: the title row is line 1 (a CSV record spanning lines counts from its first). */
+  line: z.number().int(),
+  /** The product field (or `custom.<key>`), or '' for a problem of the whole row or file. */
+  field: z.string(),
+  /** Why, in the caller's language. */
+  reason: z.string(),
+});
+export type ImportError = z.infer<typeof ImportError>;
+
+/** Reasons an import row is refused; `{detail}` is filled in (a line number, a column title). */
+export const IMPORT_REASONS = {
+  required: { 'zh-CN': '{field}不能为空', en: '{field} cannot be empty' },
+  invalid: { 'zh-CN': '{field}格式不正确', en: '{field} has the wrong format' },
+  tooLong: { 'zh-CN': '{field}过长', en: '{field} is too long' },
+  lineBreak: { 'zh-CN': '{field}不允许换行', en: '{field}: no line breaks allowed' },
+  duplicate: {
+    'zh-CN': '条码与第 {detail} 行重复',
+    en: 'the barcode repeats the one on line {detail}',
+  },
+  missingColumn: { 'zh-CN': '缺少列：{detail}', en: 'missing column: {detail}' },
+  noRows: { 'zh-CN': '文件中没有商品行', en: 'the file has no product rows' },
+  tooManyRows: { 'zh-CN': '行数超过上限 {detail}', en: 'more rows than the limit of {detail}' },
+  columns: { 'zh-CN': '列数与标题行不一致', en: 'the number of columns differs from the title row' },
+} as const satisfies Record<string, Messages>;
+export type ImportReason = keyof typeof IMPORT_REASONS;
+
+/** Why a file is refused before its rows are read (code 1009, in `{detail}`). */
+export const IMPORT_FILE_PROBLEMS = {
+  type: { 'zh-CN': '只能导入 CSV 或 XLSX 文件', en: 'only CSV or XLSX files can be imported' },
+  encoding: { 'zh-CN': 'CSV 文件必须是 UTF-8 编码', en: 'a CSV file must be UTF-8 text' },
+  size: { 'zh-CN': '文件过大', en: 'the file is too large' },
+  unreadable: { 'zh-CN': '无法读取文件', en: 'the file cannot be read' },
+} as const satisfies Record<string, Messages>;

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { Ids, Line, Paging } from '../common';
+import { findTagModel, TagColourType } from '../models';
+
+/**
+ * Operating status of a tag (SPEC.md §4): online, offline, normal, unknown, tag lost,
+ * communication interruption, abnormal disconnection.
+ */
+export const TAG_STATUSES = ['online', 'offline', 'normal', 'unknown', 'lost', 'interrupted', 'disconnected'] as const;
+export const TagStatus = z.enum(TAG_STATUSES);
+export type TagStatus = z.infer<typeof TagStatus>;
+
+export const TAG_STATUS_LABELS: Record<TagStatus, { 'zh-CN': string; en: string }> = {
+  online: { 'zh-CN': '在线', en: 'online' },
+  offline: { 'zh-CN': '离线', en: 'offline' },
+  normal: { 'zh-CN': '正常', en: 'normal' },
+  unknown: { 'zh-CN': '未知', en: 'unknown' },
+  lost: { 'zh-CN': '标签丢失', en: 'tag lost' },
+  interrupted: { 'zh-CN': '通讯中断', en: 'communication interruption' },
+  disconnected: { 'zh-CN': '异常断开', en: 'abnormal disconnection' },
+};
+
+/** A tag's hardware ID: 8 to 16 hex characters, stored and answered upper case. */
+export const HardwareId = z
+  .string({ error: 'modelOrId' })
+  .trim()
+  .regex(/^[0-9A-Fa-f]{8,16}$/, 'invalid')
+  .transform((s) => s.toUpperCase());
+
+/** A catalogue model code ('01'–'44'), answered upper case. */
+export const TagModelCode = z
+  .string({ error: 'modelOrId' })
+  .trim()
+  .min(1, 'modelOrId')
+  .transform((s) => s.toUpperCase())
+  .refine((s) => findTagModel(s) !== undefined, 'invalid');
+
+/** The product a tag shows, as the tag list presents it. */
+export const TagProduct = z.object({
+  id: z.number().int(),
+  barcode: z.string(),
+  name: z.string(),
+  /** Decimal string, two fraction digits. */
+  price: z.string(),
+});
+
+export const Tag = z.object({
+  id: z.number().int(),
+  hardwareId: z.string(),
+  /** Catalogue code (see TAG_MODELS); `modelName` is its name, e.g. '2.13L'. */
+  model: z.string(),
+  modelName: z.string(),
+  colour: TagColourType,
+  status: TagStatus,
+  /** Signal strength in dBm (negative); null until reported. */
+  signal: z.number().int().nullable(),
+  /** Battery in percent, 0–100; null until reported. */
+  battery: z.number().int().nullable(),
+  /** Degrees Celsius; null until reported. */
+  temperature: z.number().int().nullable(),
+  /** The hardware model the tag reports (free text); empty until reported. */
+  hardwareModel: z.string(),
+  /** Serial number of the base station that heard the tag last; null until reported. */
+  stationSn: z.string().nullable(),
+  /** Unix ms when a base station heard the tag last; null until reported. */
+  lastSeen: z.number().int().nullable(),
+  product: TagProduct.nullable(),
+  createdAt: z.number().int(),
+});
+export type Tag = z.infer<typeof Tag>;
+
+export const TAG_SORTS = ['id', 'hardwareId', 'model', 'status', 'signal', 'battery', 'lastSeen'] as const;
+export const SortOrder = z.enum(['asc', 'desc']);
+
+export const TagListBody = Paging.extend({
+  status: TagStatus.optional(),
+  model: z
+    .string()
+    .trim()
+    .regex(/^[0-9A-Fa-f]{2}$/, 'invalid')
+    .transform((s) => s.toUpperCase())
+    .optional(),
+  /** true: only tags showing a product; false: only tags without one. */
+  bound: z.boolean().optional(),
+  /** Contained in the hardware ID, or in the bound product's name or barcode; case-insensitive. */
+  text: Line(64).optional(),
+  /** Default: newest first (id desc). */
+  sort: z.enum(TAG_SORTS).default('id'),
+  order: SortOrder.default('desc'),
+});
+
+/** One ID or many (a scanner adds in bulk); a string may hold several IDs split by spaces, commas or lines. */
+const HardwareIds = z.preprocess(
+  (v) => (typeof v === 'string' ? v.split(/[\s,;]+/).filter(Boolean) : v),
+  z.array(HardwareId, { error: 'modelOrId' }).min(1, 'modelOrId').max(2000),
+);
+
+export const AddTagsBody = z
+  .object({
+    model: TagModelCode,
+    /** One of the model's colour types; the model's usual one when left out. */
+    colour: TagColourType.optional(),
+    hardwareIds: HardwareIds,
+  })
+  .refine((b) => b.colour === undefined || (findTagModel(b.model)?.colours ?? []).includes(b.colour), {
+    path: ['colour'],
+    message: 'invalid',
+  });
+
+export const AddTagsData = z.object({ added: z.number().int(), tags: z.array(Tag) });
+
+/** The handheld flow: scan the tag, scan the product. */
+export const BindTagBody = z.object({
+  hardwareId: HardwareId,
+  barcode: z.string({ error: 'required' }).trim().min(1, 'required').max(64),
+});
+
+export const UnbindTagsBody = z.object({ ids: Ids });
+export const UnbindTagsData = z.object({ unbound: z.number().int() });
+
+/** Refresh or roll-call some tags of the current store. */
+export const TagOperationBody = z.object({ ids: Ids });
