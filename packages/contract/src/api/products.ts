@@ -23,12 +23,6 @@ export const Barcode = z
   .max(64)
   .regex(BARCODE_PATTERN, 'invalid');
 
-/** Custom field keys: letters, digits, '_'; at most 50 per product. */
-export const CUSTOM_KEY_PATTERN = /^[A-Za-z0-9_]{1,32}$/;
-export const CustomFields = z
-  .record(z.string().regex(CUSTOM_KEY_PATTERN, 'invalid'), Line(500))
-  .refine((r) => Object.keys(r).length <= 50, 'tooBig');
-
 /** The standard product fields, in the order forms, exports and the field mapping list them. */
 export const PRODUCT_FIELDS = [
   'barcode',
@@ -44,6 +38,17 @@ export const PRODUCT_FIELDS = [
 export type ProductField = (typeof PRODUCT_FIELDS)[number];
 /** Fields every imported row must have. */
 export const REQUIRED_PRODUCT_FIELDS: readonly ProductField[] = ['barcode', 'name', 'price'];
+
+/**
+ * Custom field keys: a letter, then letters, digits or '_' (a template binds them as data keys,
+ * like the standard fields); never a standard field's name; at most 50 per product.
+ */
+export const CUSTOM_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
+export const isCustomKey = (key: string): boolean =>
+  CUSTOM_KEY_PATTERN.test(key) && !(PRODUCT_FIELDS as readonly string[]).includes(key);
+export const CustomFields = z
+  .record(z.string().refine(isCustomKey, 'invalid'), Line(500))
+  .refine((r) => Object.keys(r).length <= 50, 'tooBig');
 
 export const PRODUCT_FIELD_LABELS: Record<ProductField, Messages> = {
   barcode: { 'zh-CN': '条码', en: 'barcode' },
@@ -129,15 +134,14 @@ export const ProductExportBody = ProductFilter;
 
 /**
  * The tenant's import field mapping: each entry maps the file column titled `tField` to the
- * product field `name` — a standard field (PRODUCT_FIELDS) or `custom.<key>`. Titles match
+ * product field `name` — a standard field (PRODUCT_FIELDS) or a custom field key. Titles match
  * trimmed and case-insensitively; a standard field with no entry also matches a column titled
  * with its own name (e.g. "barcode").
  */
-export const CUSTOM_FIELD_PATTERN = /^custom\.[A-Za-z0-9_]{1,32}$/;
 export const FieldMapName = z
   .string()
   .trim()
-  .refine((s) => (PRODUCT_FIELDS as readonly string[]).includes(s) || CUSTOM_FIELD_PATTERN.test(s), 'invalid');
+  .refine((s) => (PRODUCT_FIELDS as readonly string[]).includes(s) || isCustomKey(s), 'invalid');
 export const FieldMap = z.object({ name: FieldMapName, tField: RequiredLine(64) });
 export type FieldMap = z.infer<typeof FieldMap>;
 
@@ -184,7 +188,7 @@ export type ImportData = z.infer<typeof ImportData>;
 export const ImportError = z.object({
   /** Line number in the file: the title row is line 1 (a CSV record spanning lines counts from its first). */
   line: z.number().int(),
-  /** The product field (or `custom.<key>`), or '' for a problem of the whole row or file. */
+  /** The product field or custom key, or '' for a problem of the whole row or file. */
   field: z.string(),
   /** Why, in the caller's language. */
   reason: z.string(),
