@@ -124,8 +124,7 @@ export default function OpLogPage() {
             <Form.Item name="storeId" label={t('filter.store')}>
               <Select
                 allowClear
-                showSearch
-                optionFilterProp="label"
+                showSearch={{ optionFilterProp: 'label' }}
                 placeholder={t('filter.allStores')}
                 loading={stores.isFetching}
                 style={{ width: 180 }}

@@ -127,6 +127,7 @@ export function UserFormModal({ open, user, stores, storesLoading, onClose, onSa
         >
           <Select
             mode="multiple"
+            showSearch={{ optionFilterProp: 'label' }}
             placeholder={t('field.rolesPlaceholder')}
             options={TENANT_ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r][lang] }))}
           />
@@ -150,7 +151,7 @@ export function UserFormModal({ open, user, stores, storesLoading, onClose, onSa
             mode="multiple"
             loading={storesLoading}
             placeholder={t('field.storesPlaceholder')}
-            optionFilterProp="label"
+            showSearch={{ optionFilterProp: 'label' }}
             options={stores.map((s) => ({ value: s.id, label: `${s.name} (${s.code})` }))}
           />
         </Form.Item>
