@@ -61,7 +61,7 @@ describeBrowser('stores page (/basemgr/station)', () => {
 
       // Filter by code: only the new store is left.
       await page.fill('#storeFilter_code', storeCode);
-      await page.getByRole('button', { name: 'Search' }).click();
+      await page.locator('form#storeFilter').getByRole('button', { name: 'Search' }).click();
       await expect.poll(() => page.locator('.ant-table-row').count()).toBe(1);
       await row.waitFor();
 

@@ -68,7 +68,7 @@ describeBrowser('tenant management (/saadmin/sa/adm)', () => {
       // Renew the key, confirmed; the new key is shown and replaces the old one.
       await row.getByRole('button', { name: 'Renew key' }).click();
       await page.locator('.ant-popconfirm').getByRole('button', { name: 'Renew key' }).click();
-      await page.getByText(`New API key of ${tenantName}`).waitFor();
+      await page.locator('.ant-modal-confirm-title', { hasText: `New API key of ${tenantName}` }).waitFor();
       await expect.poll(async () => (await findTenant())?.ck).not.toBe(added?.ck);
       const renewed = await findTenant();
       expect(await page.locator('.ant-modal-confirm').textContent()).toContain(renewed?.ck);
