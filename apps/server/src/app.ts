@@ -16,6 +16,7 @@ import { type Db, openDatabase } from './db/database';
 import { handlers } from './modules';
 import { writeSysLog } from './modules/logs/service';
 import { registerAvatarRoute } from './modules/session/avatar';
+import { registerTemplateAssets } from './modules/templates/assets';
 import { Notices } from './notice/notices';
 import { registerNoticeSocket } from './notice/socket';
 import { registerOpenApi } from './openapi/routes';
@@ -53,6 +54,7 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
     login: { rateLimit: { max: config.loginRateLimitPerMinute, timeWindow: 60_000 } },
   });
   registerAvatarRoute(app, services.db);
+  registerTemplateAssets(app, services.db);
   registerNoticeSocket(app, services);
 
   // OpenAPI document and reference page

@@ -13,6 +13,9 @@ export interface Database {
   sys_logs: SysLogTable;
   avatars: AvatarTable;
   firmware: FirmwareTable;
+  templates: TemplateTable;
+  template_thumbs: TemplateThumbTable;
+  data_keys: DataKeyTable;
 }
 
 export interface TenantTable {
@@ -133,8 +136,45 @@ export interface FirmwareTable {
   created_at: number;
 }
 
+export interface TemplateTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  /** Tag model code, or null for a free width × height. The next four mirror the document. */
+  model: string | null;
+  width: number;
+  height: number;
+  colour_type: string;
+  rotation: number;
+  /** JSON of the @esl/labels TemplateDocument, as saved (migrated when read). */
+  document: string;
+  revision: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The PNG a template's list row shows: drawn with sample data at the template's revision. */
+export interface TemplateThumbTable {
+  template_id: number;
+  tenant_id: number;
+  /** Random hex, part of the public URL; changes with every revision. */
+  key: string;
+  png: Uint8Array;
+  revision: number;
+}
+
+/** A tenant's display name for a data key; standard keys have a row only once renamed. */
+export interface DataKeyTable {
+  tenant_id: number;
+  name: string;
+  t_field: string;
+  position: number;
+}
+
 export type TenantRow = Selectable<TenantTable>;
 export type UserRow = Selectable<UserTable>;
 export type StoreRow = Selectable<StoreTable>;
 export type NewUser = Insertable<UserTable>;
 export type NewStore = Insertable<StoreTable>;
+export type TemplateRow = Selectable<TemplateTable>;
+export type NewTemplate = Insertable<TemplateTable>;

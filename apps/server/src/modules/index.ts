@@ -2,6 +2,7 @@ import type { HandlerMap } from '../api/handlers';
 import { logHandlers } from './logs/routes';
 import { sessionHandlers } from './session/routes';
 import { storeHandlers } from './stores/routes';
+import { templateHandlers } from './templates/routes';
 import { tenantHandlers } from './tenants/routes';
 import { userHandlers } from './users/routes';
 
@@ -12,4 +13,5 @@ export const handlers: HandlerMap = {
   ...storeHandlers,
   ...logHandlers,
   ...tenantHandlers,
+  ...templateHandlers,
 };

@@ -8,14 +8,15 @@ import { findTagModel, TagColourType } from '../models';
 // VALIDATION error naming the field (e.g. `doc.elements.2.colour`). Only its type is borrowed here,
 // so importing the contract never pulls the renderer into a bundle.
 const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const objectError = { error: (issue: { input?: unknown }) => (issue.input == null ? 'required' : 'invalid') };
 
 /** A template document as sent by the editor (defaults may be left out); validated on the server. */
 export const TemplateDocBody = z
-  .custom<TemplateDocumentInput>(isObject, 'invalid')
+  .custom<TemplateDocumentInput>(isObject, objectError)
   .meta({ description: 'A template document: TemplateDocument of @esl/labels (docs/TEMPLATES.md)' });
 /** A template document as the server answers it: current version, every default filled in. */
 export const TemplateDoc = z
-  .custom<TemplateDocument>(isObject, 'invalid')
+  .custom<TemplateDocument>(isObject, objectError)
   .meta({ description: 'A template document: TemplateDocument of @esl/labels, current version' });
 
 /** Two hex digits of a model in the tag-model catalogue, upper-cased. */
@@ -214,3 +215,13 @@ export const UpdateKeyMapBody = z.object({
       });
     }),
 });
+
+/**
+ * The font files labels are drawn with, served by the server under /fonts/ (the same files the
+ * server canvas registers), so the browser editor draws text exactly as the tag will show it:
+ * `new FontFace(f.family, `url(${f.url})`, { weight: f.weight })`.
+ */
+export const LABEL_FONTS = [
+  { family: 'Noto Sans SC', weight: '400', url: '/fonts/NotoSansSC_400Regular.ttf' },
+  { family: 'Noto Sans SC', weight: '700', url: '/fonts/NotoSansSC_700Bold.ttf' },
+] as const;

@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import type { Dialect } from '../database';
 import { initial } from './001_initial';
+import { templates } from './002_templates';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -9,5 +10,6 @@ import { initial } from './001_initial';
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '001_initial': initial(dialect),
+    '002_templates': templates(dialect),
   };
 }

@@ -1,0 +1,252 @@
+import {
+  type DataKeyMapping,
+  DEFAULT_KEY_NAMES,
+  ErrorCode,
+  type SampleData,
+  STANDARD_DATA_KEYS,
+  type StandardDataKeyName,
+  type TagColourType,
+  type TemplateData,
+} from '@esl/contract';
+import { type DitherMode, type LabelData, type Rotation, SAMPLE_DATA, type TemplateDocument } from '@esl/labels';
+import { type CallContext, requireTenant } from '../../api/context';
+import { AppError, conflict, invalidField, notFound } from '../../api/errors';
+import { randomHex } from '../../lib/random';
+import { checkDocument, newDocument, readDocument } from './documents';
+import { presentTemplate } from './presenter';
+import { productData } from './product-data';
+import { renderPreview, renderThumbnail } from './render';
+import * as repo from './repository';
+
+const deliveryUnavailable = () => new AppError(ErrorCode.DELIVERY_UNAVAILABLE);
+
+/** The columns that mirror a document, so the list can filter and show sizes without parsing it. */
+function documentColumns(doc: TemplateDocument) {
+  return {
+    model: doc.size.model,
+    width: doc.size.w,
+    height: doc.size.h,
+    colour_type: doc.colourType,
+    rotation: doc.rotation,
+    document: JSON.stringify(doc),
+  };
+}
+
+async function presented(ctx: CallContext, tenantId: number, id: number) {
+  const row = await repo.findTemplateRow(ctx.services.db, tenantId, id);
+  if (!row) throw notFound();
+  return presentTemplate(row);
+}
+
+async function ownTemplate(ctx: CallContext, id: number) {
+  const { tenantId } = requireTenant(ctx);
+  const row = await repo.findTemplate(ctx.services.db, tenantId, id);
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function list(ctx: CallContext, filter: repo.TemplateFilter) {
+  const { tenantId } = requireTenant(ctx);
+  const { rows, count } = await repo.listTemplates(ctx.services.db, tenantId, filter);
+  return { rows: rows.map(presentTemplate), count };
+}
+
+/** Inserts a template with its thumbnail; names are unique within a tenant. */
+async function create(ctx: CallContext, tenantId: number, name: string, doc: TemplateDocument) {
+  const { db } = ctx.services;
+  const png = await renderThumbnail(doc);
+  const id = await db.transaction().execute(async (trx) => {
+    if (await repo.nameTaken(trx, tenantId, name)) throw conflict(name);
+    const { id } = await repo.insertTemplate(trx, {
+      tenant_id: tenantId,
+      name,
+      ...documentColumns(doc),
+      revision: 1,
+      created_at: ctx.now,
+      updated_at: ctx.now,
+    });
+    await repo.saveThumb(trx, { template_id: id, tenant_id: tenantId, key: randomHex(16), png, revision: 1 });
+    return id;
+  });
+  ctx.target = `template ${id} ${name}`;
+  return presented(ctx, tenantId, id);
+}
+
+export interface AddFields {
+  name: string;
+  model?: string;
+  width?: number;
+  length?: number;
+  colourType?: TagColourType;
+  rotation: Rotation;
+}
+
+export async function add(ctx: CallContext, fields: AddFields) {
+  const { tenantId } = requireTenant(ctx);
+  ctx.target = `template ${fields.name}`;
+  return create(ctx, tenantId, fields.name, newDocument(fields));
+}
+
+const COPY_WORD = { 'zh-CN': '副本', en: 'copy' } as const;
+
+export async function copy(ctx: CallContext, id: number, name?: string) {
+  const { tenantId } = requireTenant(ctx);
+  ctx.target = `template ${id}`;
+  const source = await ownTemplate(ctx, id);
+  const { doc } = readDocument(source.document, { ...source, colourType: source.colour_type });
+  return create(ctx, tenantId, name ?? (await copyName(ctx, tenantId, source.name)), doc);
+}
+
+/** "<name> - copy", then "<name> - copy 2", … the first that is free (within 64 characters). */
+async function copyName(ctx: CallContext, tenantId: number, name: string): Promise<string> {
+  const suffix = ` - ${COPY_WORD[ctx.lang]}`;
+  for (let n = 1; ; n++) {
+    const tail = n === 1 ? suffix : `${suffix} ${n}`;
+    const candidate = name.slice(0, 64 - tail.length) + tail;
+    if (!(await repo.nameTaken(ctx.services.db, tenantId, candidate))) return candidate;
+  }
+}
+
+/**
+ * Deletes templates, all or nothing: one id that is not the tenant's refuses the whole call.
+ * Nothing binds a template to tags or products yet, so nothing is IN_USE (docs/TEMPLATES.md).
+ */
+export async function remove(ctx: CallContext, ids: readonly number[]) {
+  const { tenantId } = requireTenant(ctx);
+  const unique = [...new Set(ids)];
+  ctx.target = `templates ${unique.join(',')}`;
+  return ctx.services.db.transaction().execute(async (trx) => {
+    if ((await repo.countTemplates(trx, tenantId, unique)) !== unique.length) throw notFound();
+    return repo.deleteTemplates(trx, tenantId, unique);
+  });
+}
+
+export async function load(ctx: CallContext, id: number): Promise<TemplateData> {
+  const { tenantId } = requireTenant(ctx);
+  const row = await ownTemplate(ctx, id);
+  const { doc, repairs } = readDocument(row.document, { ...row, colourType: row.colour_type });
+  return { ...(await presented(ctx, tenantId, id)), doc, repairs: [...repairs] };
+}
+
+export interface SaveFields {
+  id: number;
+  doc: unknown;
+  name?: string;
+  revision?: number;
+}
+
+/**
+ * Saves a document checked by the labels schema, bumps the revision and redraws the thumbnail.
+ * A `revision` older than the stored one answers CONFLICT (someone saved in between).
+ */
+export async function save(ctx: CallContext, fields: SaveFields, body: unknown) {
+  const { tenantId } = requireTenant(ctx);
+  const { db } = ctx.services;
+  ctx.target = `template ${fields.id}`;
+  await ownTemplate(ctx, fields.id);
+  const doc = checkDocument(fields.doc, body);
+  const png = await renderThumbnail(doc);
+  await db.transaction().execute(async (trx) => {
+    const current = await repo.findTemplate(trx, tenantId, fields.id);
+    if (!current) throw notFound();
+    if (fields.revision !== undefined && fields.revision !== current.revision) {
+      throw conflict(`revision ${current.revision}`);
+    }
+    if (fields.name !== undefined && (await repo.nameTaken(trx, tenantId, fields.name, fields.id))) {
+      throw conflict(fields.name);
+    }
+    const revision = current.revision + 1;
+    await repo.updateTemplate(trx, tenantId, fields.id, {
+      ...(fields.name === undefined ? {} : { name: fields.name }),
+      ...documentColumns(doc),
+      revision,
+      updated_at: ctx.now,
+    });
+    await repo.saveThumb(trx, { template_id: fields.id, tenant_id: tenantId, key: randomHex(16), png, revision });
+  });
+  return presented(ctx, tenantId, fields.id);
+}
+
+/** Accepted and recorded (the operation log), but there is no delivery to tags yet. */
+export async function sendTemplatesToDevices(ctx: CallContext, ids: readonly number[]): Promise<never> {
+  const { tenantId } = requireTenant(ctx);
+  const unique = [...new Set(ids)];
+  ctx.target = `templates ${unique.join(',')}`;
+  if ((await repo.countTemplates(ctx.services.db, tenantId, unique)) !== unique.length) throw notFound();
+  throw deliveryUnavailable();
+}
+
+export async function sendFontsToDevices(ctx: CallContext): Promise<never> {
+  requireTenant(ctx);
+  ctx.target = 'fonts';
+  throw deliveryUnavailable();
+}
+
+const isStandard = (name: string): name is StandardDataKeyName =>
+  (STANDARD_DATA_KEYS as readonly string[]).includes(name);
+
+/** Most custom data keys a tenant may have. */
+export const MAX_CUSTOM_KEYS = 200;
+
+/** Standard keys first (renamed or with their default name in the caller's language), then custom keys. */
+export async function keyMap(ctx: CallContext): Promise<DataKeyMapping[]> {
+  const { tenantId } = requireTenant(ctx);
+  const rows = await repo.listDataKeys(ctx.services.db, tenantId);
+  const named = new Map(rows.map((r) => [r.name, r.t_field]));
+  const standard = STANDARD_DATA_KEYS.map((name) => ({
+    name,
+    tField: named.get(name) ?? DEFAULT_KEY_NAMES[name][ctx.lang],
+    standard: true,
+  }));
+  const custom = rows
+    .filter((r) => !isStandard(r.name))
+    .map((r) => ({ name: r.name, tField: r.t_field, standard: false }));
+  return [...standard, ...custom];
+}
+
+export async function alterKey(ctx: CallContext, name: string, tField: string): Promise<DataKeyMapping> {
+  const { tenantId } = requireTenant(ctx);
+  ctx.target = `data key ${name}`;
+  await ctx.services.db.transaction().execute(async (trx) => {
+    const rows = await repo.listDataKeys(trx, tenantId);
+    const custom = rows.filter((r) => !isStandard(r.name));
+    const known = rows.some((r) => r.name === name);
+    if (!isStandard(name) && !known && custom.length >= MAX_CUSTOM_KEYS) throw invalidField('name', 'tooBig');
+    const position = Math.max(0, ...rows.map((r) => r.position)) + 1;
+    await repo.upsertDataKey(trx, tenantId, name, tField, position);
+  });
+  return { name, tField, standard: isStandard(name) };
+}
+
+export async function replaceKeys(ctx: CallContext, keys: readonly { name: string; tField: string }[]) {
+  const { tenantId } = requireTenant(ctx);
+  ctx.target = `data keys (${keys.length})`;
+  const custom = keys.filter((k) => !isStandard(k.name));
+  if (custom.length > MAX_CUSTOM_KEYS) throw invalidField('keys', 'tooBig');
+  await ctx.services.db.transaction().execute((trx) =>
+    repo.replaceDataKeys(
+      trx,
+      tenantId,
+      keys.map((k, position) => ({ ...k, position })),
+    ),
+  );
+  return keyMap(ctx);
+}
+
+export interface PreviewFields {
+  id?: number;
+  doc?: unknown;
+  productId?: number;
+  data?: SampleData;
+  dither?: DitherMode;
+}
+
+/** The label as the tag will show it, from a saved or unsaved document and a product or sample data. */
+export async function preview(ctx: CallContext, fields: PreviewFields, body: unknown) {
+  requireTenant(ctx);
+  let doc = fields.doc !== undefined ? checkDocument(fields.doc, body) : (await load(ctx, fields.id ?? 0)).doc;
+  if (fields.dither) doc = { ...doc, dither: fields.dither };
+  const base: LabelData = fields.productId !== undefined ? await productData(ctx, fields.productId) : SAMPLE_DATA;
+  const rendered = await renderPreview(doc, { ...base, ...fields.data });
+  return { ...rendered, colourType: doc.colourType };
+}
