@@ -162,7 +162,7 @@ function ApiKeyCard({ info }: { info: TenantBaseInfo }) {
           cancelText={t('cancel')}
           onConfirm={() => regenerate.mutateAsync().catch(() => undefined)}
         >
-          <Button danger icon={<KeyOutlined />} loading={regenerate.isPending}>
+          <Button danger icon={<KeyOutlined />} loading={regenerate.isPending} data-testid="regenerate-key">
             {t('key.regenerate')}
           </Button>
         </Popconfirm>
