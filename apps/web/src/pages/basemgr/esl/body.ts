@@ -1,0 +1,63 @@
+import { type BodyOf, TAG_SORTS, type TagStatus } from '@esl/contract';
+
+/** A tag's hardware ID as the contract takes it: 8 to 16 hex characters. */
+const HARDWARE_ID = /^[0-9A-Fa-f]{8,16}$/;
+/** The add call takes at most this many IDs at once. */
+export const MAX_IDS_PER_ADD = 2000;
+
+export interface ParsedIds {
+  /** Valid IDs, upper case, each once, in the order typed or scanned. */
+  ids: string[];
+  /** Entries that are not hardware IDs, as typed. */
+  invalid: string[];
+}
+
+/** Reads one ID or many, split by spaces, commas, semicolons or lines (a scanner adds one per line). */
+export function parseHardwareIds(text: string | undefined): ParsedIds {
+  const ids: string[] = [];
+  const invalid: string[] = [];
+  const seen = new Set<string>();
+  for (const entry of (text ?? '').split(/[\s,;]+/)) {
+    if (!entry) continue;
+    if (!HARDWARE_ID.test(entry)) {
+      invalid.push(entry);
+      continue;
+    }
+    const id = entry.toUpperCase();
+    if (seen.has(id)) continue;
+    seen.add(id);
+    ids.push(id);
+  }
+  return { ids, invalid };
+}
+
+export function isHardwareId(text: string | undefined): boolean {
+  return HARDWARE_ID.test((text ?? '').trim());
+}
+
+export type BoundChoice = 'bound' | 'unbound';
+export type TagSort = (typeof TAG_SORTS)[number];
+
+/** What the filter bar holds. */
+export interface TagFilterValues {
+  status?: TagStatus;
+  model?: string;
+  bound?: BoundChoice;
+  text?: string;
+}
+
+/** The list call's filters: unset choices and blank text are left out. */
+export function tagFilter(values: TagFilterValues): Omit<BodyOf<'tagList'>, 'page' | 'limit'> {
+  const text = values.text?.trim();
+  return {
+    status: values.status || undefined,
+    model: values.model || undefined,
+    bound: values.bound === undefined ? undefined : values.bound === 'bound',
+    text: text ? text : undefined,
+  };
+}
+
+/** A column key the server can sort by, or undefined. */
+export function tagSortOf(key: unknown): TagSort | undefined {
+  return (TAG_SORTS as readonly unknown[]).includes(key) ? (key as TagSort) : undefined;
+}

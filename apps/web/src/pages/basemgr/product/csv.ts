@@ -1,0 +1,22 @@
+/** One CSV cell: quoted when it holds a delimiter, a quote or a line break (RFC 4180). */
+export function csvCell(value: string | number): string {
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** CSV text of rows, CRLF line ends as spreadsheets write them. */
+export function toCsv(rows: readonly (readonly (string | number)[])[]): string {
+  return `${rows.map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`;
+}
+
+export function csvBlob(rows: readonly (readonly (string | number)[])[]): Blob {
+  return new Blob([toCsv(rows)], { type: 'text/csv;charset=utf-8' });
+}
+
+/** The file types an import takes. */
+export function importFileType(name: string): 'csv' | 'xlsx' | null {
+  const lower = name.toLowerCase();
+  if (lower.endsWith('.csv')) return 'csv';
+  if (lower.endsWith('.xlsx')) return 'xlsx';
+  return null;
+}

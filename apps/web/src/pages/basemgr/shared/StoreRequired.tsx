@@ -1,0 +1,24 @@
+import { ShopOutlined } from '@ant-design/icons';
+import { Result } from 'antd';
+import type { ReactNode } from 'react';
+import { useCurrentStoreId } from './currentStore';
+
+interface Props {
+  /** 'Please set store first', in the page's language. */
+  title: string;
+  /** Where to set it. */
+  hint: string;
+  /** The page, rendered with the current store's id. */
+  children: (storeId: number) => ReactNode;
+}
+
+/** Shows the page only when a store is current; otherwise says to set one first (SPEC.md §5). */
+export function StoreRequired({ title, hint, children }: Props) {
+  const storeId = useCurrentStoreId();
+  if (storeId === null) {
+    return (
+      <Result status="warning" icon={<ShopOutlined />} title={title} subTitle={hint} data-testid="store-required" />
+    );
+  }
+  return children(storeId);
+}
