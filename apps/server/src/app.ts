@@ -50,9 +50,10 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
   app.setErrorHandler((err: FastifyError, request, reply) => handleError(services, err, request, reply));
 
   // The API
-  registerCalls(app, services, handlers, {
+  const missing = registerCalls(app, services, handlers, {
     login: { rateLimit: { max: config.loginRateLimitPerMinute, timeWindow: 60_000 } },
   });
+  if (missing.length) app.log.warn(`ready calls without a handler answer 1007: ${missing.join(', ')}`);
   registerAvatarRoute(app, services.db);
   registerTemplateAssets(app, services.db);
   registerNoticeSocket(app, services);

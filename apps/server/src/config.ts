@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { type PasswordCost, PRODUCTION_COST } from './modules/session/passwords';
 
 /** Everything the server needs to know from its surroundings; tests build one directly. */
 export interface Config {
@@ -13,6 +14,8 @@ export interface Config {
   webDist: string;
   /** Injectable clock (Unix ms) so tests can expire sessions and throttles without sleeping. */
   now: () => number;
+  /** argon2id cost for new password hashes. */
+  passwordCost: PasswordCost;
   /** Pino logger options; false keeps tests quiet. */
   logger: boolean | { level: string };
 }
@@ -28,6 +31,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimitPerMinute: positive(env.LOGIN_RATE_LIMIT, 30),
     webDist: env.WEB_DIST ?? join(repoRoot, 'apps/web/dist'),
     now: Date.now,
+    passwordCost: PRODUCTION_COST,
     logger: { level: env.LOG_LEVEL ?? 'warn' },
   };
 }
@@ -40,6 +44,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     loginRateLimitPerMinute: 10_000,
     webDist: join(repoRoot, 'apps/web/dist'),
     now: Date.now,
+    // Same algorithm, far cheaper: the suite logs in hundreds of times.
+    passwordCost: { memoryCost: 1024, timeCost: 1 },
     logger: false,
     ...overrides,
   };

@@ -25,7 +25,7 @@ async function main(): Promise<void> {
 
   const notes: string[] = [];
   if (demo) {
-    const seeded = await seedDemo(database.db, config.now());
+    const seeded = await seedDemo(database.db, config.now(), undefined, config.passwordCost);
     notes.push(`Demo tenant ready (${seeded.stores.size} stores). Logins, password ${DEMO_PASSWORD}:`);
     for (const u of DEMO_USERS) notes.push(`  ${u.username.padEnd(10)} ${u.name}`);
     notes.push(
@@ -36,7 +36,9 @@ async function main(): Promise<void> {
   } else {
     const given = process.env.ESL_ADMIN_PASSWORD;
     const password = given || randomBytes(12).toString('base64url');
-    if (await ensureOperator(database.db, config.now(), await hashPassword(clientDigest(password)))) {
+    if (
+      await ensureOperator(database.db, config.now(), await hashPassword(clientDigest(password), config.passwordCost))
+    ) {
       notes.push(
         given
           ? `Created the platform operator ${OPERATOR_USERNAME} with the password from ESL_ADMIN_PASSWORD.`
@@ -47,13 +49,15 @@ async function main(): Promise<void> {
 
   const app = await buildApp(config, database);
   await app.listen({ port, host });
+  const address = app.server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  const url = config.publicUrl || `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+  const url = config.publicUrl || `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${actualPort}`;
   await writeSysLog(database, {
     tenantId: null,
     level: 'info',
     event: 'server.start',
-    message: `listening on ${host}:${port}`,
+    message: `listening on ${host}:${actualPort}`,
     time: config.now(),
   });
   console.log(`ESL server listening on ${url}`);

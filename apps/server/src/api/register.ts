@@ -26,15 +26,19 @@ export function registerCalls(
   services: Services,
   handlers: HandlerMap,
   routeConfig: Partial<Record<CallName, object>> = {},
-): void {
+): CallName[] {
+  const missing: CallName[] = [];
   for (const name of Object.keys(CALLS) as CallName[]) {
     const def: CallDef = CALLS[name];
     const handler = handlers[name] as LooseHandler | undefined;
-    if (def.ready && !handler) throw new Error(`call ${name} (${def.path}) is ready but has no handler`);
+    // A ready call without a handler is a bug the API tests catch; meanwhile it answers 1007
+    // rather than stopping the server every other engineer is working against.
+    if (def.ready && !handler) missing.push(name);
     app.post(API_BASE + def.path, { config: routeConfig[name] ?? {} }, (request) =>
       runCall(def, handler, services, request),
     );
   }
+  return missing;
 }
 
 async function runCall(
@@ -53,8 +57,9 @@ async function runCall(
       if (!hasPermission(ctx.caller.roles, def.access)) throw forbidden();
     }
     if (!def.ready || !handler) throw notAvailable();
-    const parsed = def.body.safeParse(request.body ?? {}, { reportInput: true });
-    if (!parsed.success) throw validationError(parsed.error);
+    const body = request.body ?? {};
+    const parsed = def.body.safeParse(body);
+    if (!parsed.success) throw validationError(parsed.error, body);
     const result = await handler(ctx, parsed.data);
     const msg = messageOf(0, lang);
     if (def.list) {

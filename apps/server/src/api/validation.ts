@@ -6,19 +6,31 @@ import { type DetailKey, invalidField } from './errors';
  * Turns the first zod issue into a VALIDATION error naming the field. The contract's own issue
  * messages are keys of VALIDATION_DETAILS; zod's built-in issue kinds are mapped onto those keys.
  */
-export function validationError(error: z.ZodError) {
+export function validationError(error: z.ZodError, body: unknown) {
   const issue = error.issues[0];
   if (!issue) return invalidField('body', 'invalid');
   const field = issue.path.length ? issue.path.map(String).join('.') : 'body';
-  return invalidField(field, detailOf(issue));
+  return invalidField(field, detailOf(issue, body));
 }
 
-function detailOf(issue: z.core.$ZodIssue): DetailKey {
+/** The raw value at a path of the body (before coercion, which turns a missing number into NaN). */
+function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
+  let v = body;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
+function detailOf(issue: z.core.$ZodIssue, body: unknown): DetailKey {
   if (issue.message in VALIDATION_DETAILS) return issue.message;
   switch (issue.code) {
-    case 'invalid_type':
+    case 'invalid_type': {
       if (issue.path.length === 0) return 'body';
-      return issue.input === undefined || issue.input === null ? 'required' : 'invalid';
+      const raw = valueAt(body, issue.path);
+      return raw === undefined || raw === null || raw === '' ? 'required' : 'invalid';
+    }
     case 'too_small':
       return issue.origin === 'string' && Number(issue.minimum) <= 1 ? 'required' : 'tooSmall';
     case 'too_big':

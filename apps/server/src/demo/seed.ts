@@ -1,7 +1,7 @@
 import type { TenantRole } from '@esl/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { clientDigest, hashPassword } from '../modules/session/passwords';
+import { clientDigest, hashPassword, type PasswordCost, PRODUCTION_COST } from '../modules/session/passwords';
 import { newKeys } from '../modules/tenants/service';
 
 export const DEMO_PASSWORD = 'demo123';
@@ -107,8 +107,13 @@ const usersStep: SeedStep = {
 export const demoSteps: SeedStep[] = [storesStep, usersStep];
 
 /** Creates (or completes) the demo tenant and the platform operator; safe to run on every start. */
-export async function seedDemo(db: Kysely<Database>, now: number, steps: SeedStep[] = demoSteps) {
-  const passwordHash = await hashPassword(clientDigest(DEMO_PASSWORD));
+export async function seedDemo(
+  db: Kysely<Database>,
+  now: number,
+  steps: SeedStep[] = demoSteps,
+  cost: PasswordCost = PRODUCTION_COST,
+) {
+  const passwordHash = await hashPassword(clientDigest(DEMO_PASSWORD), cost);
   const operatorCreated = await ensureOperator(db, now, passwordHash);
   return db.transaction().execute(async (trx) => {
     const found = await trx.selectFrom('tenants').select('id').where('name', '=', DEMO_TENANT_NAME).executeTakeFirst();

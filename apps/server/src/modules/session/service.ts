@@ -70,7 +70,9 @@ export async function login(ctx: CallContext, username: string, digest: string):
     throw rateLimited(Math.max(1, Math.ceil((unlockAt - ctx.now) / 1000)));
   }
   const user = await repo.findLoginUser(db, name);
-  const ok = user ? await verifyPassword(user.password_hash, digest) : await verifyPassword(await decoyHash(), digest);
+  const ok = user
+    ? await verifyPassword(user.password_hash, digest)
+    : await verifyPassword(await decoyHash(config.passwordCost), digest);
   if (!user || !ok) {
     await repo.recordFailure(db, name, ctx.ip, ctx.now, since);
     if (failures.length + 1 >= LOGIN_MAX_FAILURES) {

@@ -18,7 +18,7 @@ export async function addTenant(
 ) {
   const account = body.account.toLowerCase();
   ctx.target = `tenant ${body.name}`;
-  const passwordHash = await hashPassword(body.sapwd);
+  const passwordHash = await hashPassword(body.sapwd, ctx.services.config.passwordCost);
   return ctx.services.db.transaction().execute(async (trx) => {
     if (await usernameTaken(trx, account)) throw conflict(account);
     const tenant = await repo.insertTenant(trx, {
@@ -61,7 +61,7 @@ export async function resetAccountPassword(ctx: CallContext, id: number, digest:
   const account = await repo.findAccount(db, id, tenant.account);
   if (!account) throw notFound();
   ctx.target = `tenant #${id} account ${tenant.account}`;
-  const passwordHash = await hashPassword(digest);
+  const passwordHash = await hashPassword(digest, ctx.services.config.passwordCost);
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', account.id).execute();
     await deleteUserSessions(trx, account.id);

@@ -51,7 +51,7 @@ export async function add(
   const { tenantId } = requireTenant(ctx);
   const username = body.username.toLowerCase();
   ctx.target = `user ${username}`;
-  const passwordHash = await hashPassword(body.password);
+  const passwordHash = await hashPassword(body.password, ctx.services.config.passwordCost);
   return ctx.services.db.transaction().execute(async (trx) => {
     if (await repo.usernameTaken(trx, username)) throw conflict(username);
     const shops = await checkStores(trx, tenantId, body.shops);
@@ -103,7 +103,7 @@ export async function alter(ctx: CallContext, body: AlterBody) {
   if (!self && !mayManage) throw forbidden();
   if ((body.roles || body.shops) && (!mayManage || caller.tenantId === null)) throw forbidden();
   const { db } = ctx.services;
-  const passwordHash = body.password ? await hashPassword(body.password) : undefined;
+  const passwordHash = body.password ? await hashPassword(body.password, ctx.services.config.passwordCost) : undefined;
   return db.transaction().execute(async (trx) => {
     const row = await repo.findUser(trx, caller.tenantId, body.id);
     if (!row) throw notFound();

@@ -1,0 +1,188 @@
+import { ALL_CALLS, CALLS, type CallDef, type CallName, ErrorCode, hasPermission } from '@esl/contract';
+import { describe, expect, it } from 'vitest';
+import { handlers } from '../modules';
+import { testDatabases } from '../test/databases';
+import { buildOperator, buildWorld } from '../test/factories';
+import { useApp } from '../test/harness';
+
+function expectEnvelope(res: { status: number; code: unknown; msg: unknown; data?: unknown }, def?: CallDef) {
+  expect(res.status).toBe(200);
+  expect(typeof res.code).toBe('number');
+  expect(typeof res.msg).toBe('string');
+  expect(res).toHaveProperty('data');
+  if (def?.list && res.code === 0) expect(res).toHaveProperty('count');
+}
+
+describe.each(await testDatabases())('the API surface on $name', (db) => {
+  const t = useApp(db);
+
+  it('answers every call of the contract with the envelope: 800 without a session, 1007 until it is built', async () => {
+    const { tokens } = await buildWorld(t().app);
+    // Logout would end the session the loop uses; it has its own tests.
+    for (const def of ALL_CALLS.filter((d) => d.path !== '/user/logout')) {
+      const anonymous = await t().call(def.path, {});
+      expectEnvelope(anonymous, def);
+      if (def.access !== 'public') expect(anonymous.code, def.path).toBe(ErrorCode.SESSION_EXPIRED);
+
+      const res = await t().call(def.path, {}, { token: tokens.admin });
+      expectEnvelope(res, def);
+      if (!def.ready) expect(res.code, def.path).toBe(ErrorCode.NOT_AVAILABLE);
+      else expect(res.code, def.path).not.toBe(ErrorCode.NOT_AVAILABLE);
+    }
+  });
+
+  it('has a handler for every call the contract marks ready', () => {
+    const missing = ALL_CALLS.filter(
+      (d) => d.ready && !(Object.keys(CALLS) as CallName[]).some((n) => CALLS[n] === d && handlers[n]),
+    );
+    expect(missing.map((d) => d.path)).toEqual([]);
+  });
+
+  it('gives each role exactly the calls its permissions allow', async () => {
+    const { tokens } = await buildWorld(t().app);
+    const op = await buildOperator(t().app);
+    const all = { ...tokens, superadmin: op.token };
+    for (const [role, token] of Object.entries(all) as [keyof typeof all, string][]) {
+      for (const def of ALL_CALLS) {
+        if (def.access === 'public' || def.access === 'session' || def.path === '/user/recreatecksk') continue;
+        const res = await t().call(def.path, {}, { token });
+        const allowed = hasPermission([role], def.access);
+        if (allowed) expect(res.code, `${role} ${def.path}`).not.toBe(ErrorCode.FORBIDDEN);
+        else expect(res.code, `${role} ${def.path}`).toBe(ErrorCode.FORBIDDEN);
+      }
+    }
+  });
+
+  it('drops unknown fields', async () => {
+    const a = await buildWorld(t().app);
+    const b = await buildWorld(t().app);
+    const res = await t().call<Record<string, unknown>>(
+      '/mgr/station/add',
+      { name: 'Extra', code: 'EXTRA1', tenant_id: b.tenant.id, tenantId: b.tenant.id, id: 424242, secret: 'x' },
+      { token: a.tokens.admin },
+    );
+    expect(res.code).toBe(0);
+    expect(res.data).not.toHaveProperty('secret');
+    expect(res.data).not.toHaveProperty('tenant_id');
+    expect(res.data.id).not.toBe(424242);
+    const row = await t()
+      .app.services.db.selectFrom('stores')
+      .select('tenant_id')
+      .where('id', '=', res.data.id as number)
+      .executeTakeFirstOrThrow();
+    expect(row.tenant_id).toBe(a.tenant.id);
+  });
+
+  it('names the invalid field, in the caller’s language', async () => {
+    const { tokens, stores } = await buildWorld(t().app);
+    const token = tokens.admin;
+    const cases: [path: string, body: object, field: string, en: string][] = [
+      ['/user/login', { password: 'a'.repeat(64) }, 'username', 'cannot be empty'],
+      ['/user/login', { username: 'x\ny', password: 'a'.repeat(64) }, 'username', 'no line breaks allowed'],
+      ['/user/login', { username: 'x', password: 42 }, 'password', 'has the wrong format'],
+      ['/user/setcurrshop', { curshop: 'abc' }, 'curshop', 'has the wrong format'],
+      ['/user/setcurrshop', {}, 'curshop', 'cannot be empty'],
+      ['/mgr/station/add', { name: 'x'.repeat(65), code: 'A1' }, 'name', 'is too long'],
+      ['/mgr/station/add', { name: 'x', code: 'has space' }, 'code', 'has the wrong format'],
+      ['/mgr/station/list', { page: 0 }, 'page', 'is too small'],
+      ['/mgr/station/list', { limit: 2001 }, 'limit', 'is too large'],
+      ['/mgr/station/delete', { ids: [] }, 'ids', 'is too small'],
+      ['/mgr/station/delete', { ids: [1, -2] }, 'ids.1', 'is too small'],
+      [
+        '/mgr/station/setparame',
+        { id: stores[0].id, params: { ledColour: 'pink' } },
+        'params.ledColour',
+        'has the wrong format',
+      ],
+      ['/user/UserList', { role: 'boss' }, 'role', 'has the wrong format'],
+      ['/log/taglog/syslist', { level: 'loud' }, 'level', 'has the wrong format'],
+    ];
+    for (const [path, body, field, en] of cases) {
+      const res = await t().call(path, body, { token });
+      expect(res.code, path).toBe(ErrorCode.VALIDATION);
+      expect(res.msg, `${path} ${JSON.stringify(body)}`).toBe(`Invalid field ${field}: ${en}`);
+    }
+    const zh = await t().call('/mgr/station/add', { name: '', code: 'A1' }, { token, lang: 'zh-CN' });
+    expect(zh.msg).toBe('字段 name 无效：不能为空');
+  });
+
+  it('answers unknown paths, bad JSON and non-object bodies with the envelope', async () => {
+    const { tokens } = await buildWorld(t().app);
+    const unknown = await t().call('/no/such/call', {}, { token: tokens.admin });
+    expect(unknown).toMatchObject({ status: 200, code: ErrorCode.NOT_FOUND });
+    const get = await t().app.inject({ method: 'GET', url: '/api/user/info' });
+    expect(get.json().code).toBe(ErrorCode.NOT_FOUND);
+
+    const bad = await t().app.inject({
+      method: 'POST',
+      url: '/api/mgr/station/list',
+      headers: { token: tokens.admin, 'content-type': 'application/json', 'accept-language': 'en' },
+      payload: '{"page":',
+    });
+    expect(bad.statusCode).toBe(200);
+    expect(bad.json()).toMatchObject({
+      code: ErrorCode.VALIDATION,
+      msg: 'Invalid field body: the request body must be a JSON object',
+    });
+
+    const array = await t().call('/mgr/station/list', [1, 2], { token: tokens.admin });
+    expect(array).toMatchObject({ code: ErrorCode.VALIDATION });
+    const text = await t().app.inject({
+      method: 'POST',
+      url: '/api/mgr/station/list',
+      headers: { token: tokens.admin, 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
+    expect(text.statusCode).toBe(200);
+    expect(text.json().code).toBe(ErrorCode.VALIDATION);
+
+    const empty = await t().app.inject({
+      method: 'POST',
+      url: '/api/user/info',
+      headers: { token: tokens.admin, 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(empty.json().code).toBe(0);
+  });
+
+  it('hides a crash behind HTTP 500 and a generic message, and logs it', async () => {
+    const { tokens, stores, users } = await buildWorld(t().app);
+    await t().app.services.db.schema.dropTable('store_params').execute();
+    const res = await t().call('/mgr/station/getparame', { id: stores[0].id }, { token: tokens.admin });
+    expect(res.status).toBe(500);
+    expect(res).toMatchObject({ code: ErrorCode.INTERNAL, msg: 'Internal server error', data: null });
+    expect(JSON.stringify(res)).not.toMatch(/store_params|select|relation|stack/i);
+    const logged = await t()
+      .app.services.db.selectFrom('sys_logs')
+      .selectAll()
+      .where('event', '=', 'server.error')
+      .execute();
+    expect(logged.length).toBe(1);
+    expect(logged[0].message).toContain('/api/mgr/station/getparame');
+    const changes = await t().call('/mgr/station/setparame', { id: stores[0].id, params: {} }, { token: tokens.admin });
+    expect(changes.status).toBe(500);
+    const ops = await t()
+      .app.services.db.selectFrom('op_logs')
+      .select(['code', 'call'])
+      .where('call', '=', '/mgr/station/setparame')
+      .where('user_id', '=', users.admin.id)
+      .execute();
+    expect(ops).toEqual([{ code: ErrorCode.INTERNAL, call: '/mgr/station/setparame' }]);
+  });
+});
+
+describe.each(await testDatabases())('login rate limit per address on $name', (db) => {
+  const t = useApp(db, { loginRateLimitPerMinute: 3 });
+
+  it('answers 1012 once an address has tried too often, on top of the per-user throttle', async () => {
+    const codes: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await t().call(CALLS.login.path, { username: `someone${i}`, password: 'a'.repeat(64) });
+      expect(res.status).toBe(200);
+      codes.push(res.code);
+    }
+    expect(codes).toEqual([1006, 1006, 1006, ErrorCode.TOO_MANY_REQUESTS]);
+    const other = await t().call('/user/info', {});
+    expect(other.code).toBe(ErrorCode.SESSION_EXPIRED);
+  });
+});

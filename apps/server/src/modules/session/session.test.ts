@@ -1,0 +1,210 @@
+import { InfoData, PdaConfigData } from '@esl/contract';
+import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../lib/random';
+import { testDatabases } from '../../test/databases';
+import { buildOperator, buildStore, buildTenant, buildUser, buildWorld, login, PASSWORD } from '../../test/factories';
+import { useApp } from '../../test/harness';
+import { clientDigest } from './passwords';
+
+const HOUR = 3_600_000;
+
+describe.each(await testDatabases())('sessions on $name', (db) => {
+  const t = useApp(db);
+
+  describe('login', () => {
+    it('answers a 64-hex token, stores only its sha256 and the password as argon2id', async () => {
+      const tenant = await buildTenant(t().app);
+      const user = await buildUser(t().app, { tenantId: tenant.id });
+      const token = await login(t().app, user.username);
+      expect(token).toMatch(/^[0-9a-f]{64}$/);
+      const sessions = await t()
+        .app.services.db.selectFrom('sessions')
+        .selectAll()
+        .where('user_id', '=', user.id)
+        .execute();
+      expect(sessions.map((s) => s.id)).toEqual([sha256Hex(token)]);
+      expect(user.password_hash).toMatch(/^\$argon2id\$/);
+      expect(user.password_hash).not.toContain(clientDigest(PASSWORD));
+    });
+
+    it('trims the username and ignores its case', async () => {
+      const tenant = await buildTenant(t().app);
+      const user = await buildUser(t().app, { tenantId: tenant.id, username: 'casey' });
+      const res = await t().call('/user/login', { username: '  CASEY ', password: clientDigest(PASSWORD) });
+      expect(res.code).toBe(0);
+      expect(user.id).toBeGreaterThan(0);
+    });
+
+    it('gives the same answer for a wrong password and an unknown user', async () => {
+      const tenant = await buildTenant(t().app);
+      const user = await buildUser(t().app, { tenantId: tenant.id });
+      const wrong = await t().call('/user/login', { username: user.username, password: clientDigest('nope') });
+      const unknown = await t().call('/user/login', { username: 'nobody-here', password: clientDigest('nope') });
+      expect(wrong.code).toBe(1006);
+      expect(unknown).toEqual(wrong);
+      expect(wrong.msg).toBe('Wrong username or password');
+    });
+
+    it('refuses a password that is not a digest, naming the field', async () => {
+      const res = await t().call('/user/login', { username: 'x', password: 'plain text' });
+      expect(res.code).toBe(1001);
+      expect(res.msg).toBe('Invalid field password: must be a password digest');
+    });
+
+    it('locks a username after five failures within 15 minutes, existing or not, then lets it in again', async () => {
+      const tenant = await buildTenant(t().app);
+      const user = await buildUser(t().app, { tenantId: tenant.id });
+      for (const name of [user.username, 'ghost-user']) {
+        for (let i = 0; i < 5; i++) {
+          const res = await t().call('/user/login', { username: name, password: clientDigest('wrong') });
+          expect(res.code).toBe(1006);
+          t().clock.advance(1000);
+        }
+      }
+      const locked = await t().call('/user/login', { username: user.username, password: clientDigest(PASSWORD) });
+      const ghost = await t().call('/user/login', { username: 'ghost-user', password: clientDigest(PASSWORD) });
+      expect(locked.code).toBe(1005);
+      expect(ghost.code).toBe(1005);
+      const wait = Number(/in (\d+) seconds/.exec(locked.msg)?.[1]);
+      expect(wait).toBeGreaterThan(14 * 60 - 15);
+      expect(wait).toBeLessThanOrEqual(15 * 60);
+      const zh = await t().call(
+        '/user/login',
+        { username: user.username, password: clientDigest(PASSWORD) },
+        { lang: 'zh-CN' },
+      );
+      expect(zh.msg).toContain('秒后再试');
+
+      const lockouts = await t()
+        .app.services.db.selectFrom('sys_logs')
+        .selectAll()
+        .where('event', '=', 'login.lockout')
+        .execute();
+      expect(lockouts.length).toBe(2);
+      expect(lockouts.find((l) => l.message.includes(user.username))?.tenant_id).toBe(tenant.id);
+
+      t().clock.advance(wait * 1000);
+      const again = await t().call('/user/login', { username: user.username, password: clientDigest(PASSWORD) });
+      expect(again.code).toBe(0);
+    });
+
+    it('starts the session on the first store the user may see', async () => {
+      const tenant = await buildTenant(t().app);
+      const s1 = await buildStore(t().app, tenant.id);
+      const s2 = await buildStore(t().app, tenant.id);
+      const user = await buildUser(t().app, { tenantId: tenant.id, roles: ['clerk'], stores: [s2.id] });
+      const token = await login(t().app, user.username);
+      const info = await t().call<InfoData>('/user/info', {}, { token });
+      expect(info.data.curshop).toEqual({ id: s2.id, name: s2.name });
+      expect(info.data.shop.map((s) => s.id)).toEqual([s2.id]);
+      expect(s1.id).not.toBe(s2.id);
+    });
+  });
+
+  describe('tokens', () => {
+    it('accepts the token header and Authorization: Bearer', async () => {
+      const { tokens } = await buildWorld(t().app);
+      expect((await t().call('/user/info', {}, { token: tokens.clerk })).code).toBe(0);
+      const bearer = await t().call('/user/info', {}, { headers: { authorization: `Bearer ${tokens.clerk}` } });
+      expect(bearer.code).toBe(0);
+    });
+
+    it('answers 800 for missing, malformed, unknown, expired and revoked tokens', async () => {
+      const { tokens } = await buildWorld(t().app);
+      expect((await t().call('/user/info')).code).toBe(800);
+      expect((await t().call('/user/info', {}, { token: 'abc' })).code).toBe(800);
+      expect((await t().call('/user/info', {}, { token: 'z'.repeat(64) })).code).toBe(800);
+      expect((await t().call('/user/info', {}, { token: 'a'.repeat(64) })).code).toBe(800);
+      const bearer = await t().call('/user/info', {}, { headers: { authorization: 'Bearer' } });
+      expect(bearer.code).toBe(800);
+
+      const out = await t().call('/user/logout', {}, { token: tokens.editor });
+      expect(out.code).toBe(0);
+      expect((await t().call('/user/info', {}, { token: tokens.editor })).code).toBe(800);
+      expect((await t().call('/user/info', {}, { token: tokens.clerk })).code).toBe(0);
+
+      t().clock.advance(12 * HOUR + 1);
+      const expired = await t().call('/user/info', {}, { token: tokens.clerk });
+      expect(expired.code).toBe(800);
+      expect(expired.msg).toBe('Your session has expired, please log in again');
+    });
+
+    it('slides the expiry with use, writing only when it moved by more than a minute', async () => {
+      const { tokens } = await buildWorld(t().app);
+      const id = sha256Hex(tokens.manager);
+      const expiry = async () =>
+        Number(
+          (
+            await t()
+              .app.services.db.selectFrom('sessions')
+              .select('expires_at')
+              .where('id', '=', id)
+              .executeTakeFirst()
+          )?.expires_at,
+        );
+      const first = await expiry();
+      t().clock.advance(30_000);
+      await t().call('/user/info', {}, { token: tokens.manager });
+      expect(await expiry()).toBe(first);
+      t().clock.advance(11 * HOUR);
+      expect((await t().call('/user/info', {}, { token: tokens.manager })).code).toBe(0);
+      expect(await expiry()).toBe(t().clock.time + 12 * HOUR);
+      t().clock.advance(11 * HOUR);
+      expect((await t().call('/user/info', {}, { token: tokens.manager })).code).toBe(0);
+    });
+  });
+
+  describe('info and current store', () => {
+    it('answers roles, name, avatar, introduction, shops, current shop and permissions', async () => {
+      const { tokens, stores, tenant } = await buildWorld(t().app);
+      const admin = await t().call<InfoData>('/user/info', {}, { token: tokens.admin });
+      expect(InfoData.parse(admin.data)).toEqual(admin.data);
+      expect(admin.data.roles).toEqual(['admin']);
+      expect(admin.data.shop.map((s) => s.id)).toEqual(stores.map((s) => s.id));
+      expect(admin.data.tenant).toEqual({ id: tenant.id, name: tenant.name });
+      expect(admin.data.permissions).toContain('user.write');
+      const clerk = await t().call<InfoData>('/user/info', {}, { token: tokens.clerk });
+      expect(clerk.data.shop.map((s) => s.id)).toEqual([stores[0].id]);
+      expect(clerk.data.permissions).not.toContain('user.write');
+    });
+
+    it('switches the current store with JSON or a form body, only to a store the user may see', async () => {
+      const { tokens, stores } = await buildWorld(t().app);
+      const json = await t().call('/user/setcurrshop', { curshop: stores[1].id }, { token: tokens.admin });
+      expect(json.code).toBe(0);
+      expect(json.data).toEqual({ curshop: { id: stores[1].id, name: stores[1].name } });
+      const info = await t().call<InfoData>('/user/info', {}, { token: tokens.admin });
+      expect(info.data.curshop?.id).toBe(stores[1].id);
+
+      const form = await t().app.inject({
+        method: 'POST',
+        url: '/api/user/setcurrshop',
+        headers: { token: tokens.admin, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `curshop=${stores[0].id}`,
+      });
+      expect(form.json().code).toBe(0);
+      expect(form.json().data.curshop.id).toBe(stores[0].id);
+
+      const refused = await t().call('/user/setcurrshop', { curshop: stores[1].id }, { token: tokens.clerk });
+      expect(refused.code).toBe(1002);
+      const after = await t().call<InfoData>('/user/info', {}, { token: tokens.clerk });
+      expect(after.data.curshop?.id).toBe(stores[0].id);
+    });
+
+    it('answers the PDA configuration on both paths', async () => {
+      const { tokens, stores, tenant } = await buildWorld(t().app);
+      for (const path of ['/user/pdaconf', '/mgr/station/getconf']) {
+        const res = await t().call<PdaConfigData>(path, {}, { token: tokens.manager });
+        expect(res.code).toBe(0);
+        expect(PdaConfigData.parse(res.data)).toEqual({
+          server: 'http://localhost:80',
+          tenant: { id: tenant.id, name: tenant.name },
+          store: { id: stores[0].id, name: stores[0].name, code: stores[0].code },
+          version: 1,
+        });
+      }
+      const op = await buildOperator(t().app);
+      expect((await t().call('/user/pdaconf', {}, { token: op.token })).code).toBe(1003);
+    });
+  });
+});

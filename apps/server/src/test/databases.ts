@@ -1,0 +1,76 @@
+import { userInfo } from 'node:os';
+import pg from 'pg';
+import { randomHex } from '../lib/random';
+
+/** A database the server suite runs against; each `create()` makes a fresh one with a random name. */
+export interface TestDatabase {
+  name: 'sqlite' | 'postgres';
+  create(): Promise<{ url: string; drop(): Promise<void> }>;
+}
+
+const sqlite: TestDatabase = {
+  name: 'sqlite',
+  create: async () => ({ url: 'sqlite::memory:', drop: async () => {} }),
+};
+
+async function canConnect(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** An admin URL for the PostgreSQL to test on: DATABASE_URL, or 127.0.0.1:5432 as postgres or the OS user. */
+async function findPostgres(): Promise<string | undefined> {
+  const env = process.env.DATABASE_URL;
+  if (env && /^postgres(ql)?:\/\//.test(env)) return (await canConnect(env)) ? env : undefined;
+  for (const user of ['postgres', userInfo().username]) {
+    const url = `postgres://${user}@127.0.0.1:5432/postgres`;
+    if (await canConnect(url)) return url;
+  }
+  return undefined;
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+async function admin<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function postgres(adminUrl: string): TestDatabase {
+  return {
+    name: 'postgres',
+    async create() {
+      const name = `esl_test_${randomHex(6)}`;
+      await admin(adminUrl, (c) => c.query(`create database ${name}`));
+      return {
+        url: withDatabase(adminUrl, name),
+        drop: () => admin(adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`)).then(() => {}),
+      };
+    },
+  };
+}
+
+let found: Promise<TestDatabase[]> | undefined;
+
+/** SQLite always; PostgreSQL too when reachable. */
+export function testDatabases(): Promise<TestDatabase[]> {
+  found ??= findPostgres().then((url) => (url ? [sqlite, postgres(url)] : [sqlite]));
+  return found;
+}
