@@ -21,7 +21,7 @@ import * as repo from './repository';
 const deliveryUnavailable = () => new AppError(ErrorCode.DELIVERY_UNAVAILABLE);
 
 /** The columns that mirror a document, so the list can filter and show sizes without parsing it. */
-function documentColumns(doc: TemplateDocument) {
+export function documentColumns(doc: TemplateDocument) {
   return {
     model: doc.size.model,
     width: doc.size.w,
