@@ -30,8 +30,19 @@ function buildConsoleIfStale(): void {
   if (builtAt > sources) return;
   console.log('[e2e] building the console (apps/web/dist is missing or stale)');
   const vite = join(root, 'node_modules/.bin/vite');
-  const result = spawnSync(vite, ['build', '--logLevel', 'warn'], { cwd: web, stdio: 'inherit' });
+  // Vitest runs with NODE_ENV=test; the console under test must be the production build.
+  const result = spawnSync(vite, ['build', '--logLevel', 'warn'], {
+    cwd: web,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (result.status !== 0) throw new Error('vite build failed');
+}
+
+/** The server runs as `npm run demo` would, not under Vitest's NODE_ENV=test. */
+function withoutNodeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { NODE_ENV: _, ...rest } = env;
+  return rest;
 }
 
 function freePort(): Promise<number> {
@@ -79,13 +90,21 @@ export default async function setup(project: TestProject): Promise<() => Promise
   mkdirSync(join(root, 'e2e/artifacts'), { recursive: true });
   buildConsoleIfStale();
 
+  // E2E_BASE_URL points the tests at a server already running (e.g. while developing them).
+  const given = process.env.E2E_BASE_URL;
+  if (given) {
+    project.provide('baseUrl', given.replace(/\/+$/, ''));
+    project.provide('skipReason', '');
+    return async () => {};
+  }
+
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'esl-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', '--demo'], {
     cwd: root,
     env: {
-      ...process.env,
+      ...withoutNodeEnv(process.env),
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,

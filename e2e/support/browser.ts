@@ -130,8 +130,13 @@ export async function login(page: Page, username: string, options: { password?: 
   await page.fill('input[name="username"]', username);
   await page.fill('input[name="password"]', options.password ?? DEMO_PASSWORD);
   await page.click('[data-testid="login-submit"]');
-  await page.waitForURL((url) => url.pathname !== '/login');
-  await page.locator('[data-testid="layout"]').waitFor();
+  try {
+    await page.waitForURL((url) => url.pathname !== '/login');
+    await page.locator('[data-testid="layout"]').waitFor();
+  } catch (error) {
+    const file = await screenshot(page, `login-failed-${username.trim()}-${Date.now()}`).catch(() => '');
+    throw new Error(`login as ${username} did not reach the layout (at ${page.url()}; ${file}): ${String(error)}`);
+  }
 }
 
 /** Waits until the app's page content has rendered (the route's chunk loaded). */

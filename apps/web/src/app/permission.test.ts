@@ -76,6 +76,8 @@ describe('the route table under the rule', () => {
   });
   it('gives the platform operator tenant management only, as home', () => {
     expect(paths(filterRoutes(routes, ['superadmin']))).toEqual(['/saadmin/sa/adm']);
+    expect(paths(menuRoutes(routes, ['superadmin']))).toEqual(['/saadmin/sa/adm']);
+    expect(paths(menuRoutes(routes, ['admin']))).not.toContain('/saadmin/sa/adm');
     expect(reachable('/dashboard', ['superadmin'])).toBe(false);
     expect(reachable('/saadmin/sa/adm', ['superadmin'])).toBe(true);
     expect(reachable('/saadmin/sa/adm', ['admin'])).toBe(false);

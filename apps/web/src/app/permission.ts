@@ -35,13 +35,14 @@ export function filterRoutes(table: readonly AppRoute[], roles: readonly Role[])
 }
 
 /**
- * What the sidebar shows: permitted, not hidden, and a group only while at least one of its
- * children is shown.
+ * What the sidebar shows: permitted, not hidden (the platform operator's own screens aside),
+ * and a group only while at least one of its children is shown.
  */
 export function menuRoutes(table: readonly AppRoute[], roles: readonly Role[]): AppRoute[] {
   const out: AppRoute[] = [];
   for (const route of filterRoutes(table, roles)) {
-    if (route.hidden) continue;
+    // A platform screen is hidden from everyone else's menu, but it is the operator's home.
+    if (route.hidden && !(route.platform && isPlatformOperator(roles))) continue;
     if (route.children) {
       const children = menuRoutes(route.children, roles);
       if (children.length === 0) continue;

@@ -1,6 +1,6 @@
 import { TranslationOutlined } from '@ant-design/icons';
 import type { Language } from '@esl/contract';
-import { Dropdown, type MenuProps, Tooltip } from 'antd';
+import { Dropdown, type MenuProps } from 'antd';
 import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { language } from '../app/i18n';
@@ -21,11 +21,16 @@ export function LangSelect({ style }: { style?: CSSProperties }) {
       trigger={['click']}
       menu={{ items, selectable: true, selectedKeys: [language], onClick: ({ key }) => setLanguage(key as Language) }}
     >
-      <Tooltip title={t('language')} placement="bottom">
-        <button type="button" className="nav-item" aria-label={t('language')} data-testid="lang-select" style={style}>
-          <TranslationOutlined />
-        </button>
-      </Tooltip>
+      <button
+        type="button"
+        className="nav-item"
+        aria-label={t('language')}
+        title={t('language')}
+        data-testid="lang-select"
+        style={style}
+      >
+        <TranslationOutlined />
+      </button>
     </Dropdown>
   );
 }

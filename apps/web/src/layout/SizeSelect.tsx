@@ -1,5 +1,5 @@
 import { ColumnHeightOutlined } from '@ant-design/icons';
-import { App, Dropdown, type MenuProps, Tooltip } from 'antd';
+import { App, Dropdown, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { SIZES, type Size, useAppStore } from '../store/app';
 import { useRefreshView } from './useRefreshView';
@@ -37,11 +37,9 @@ export function SizeSelect() {
         },
       }}
     >
-      <Tooltip title={t('size')} placement="bottom">
-        <button type="button" className="nav-item" aria-label={t('size')} data-testid="size-select">
-          <ColumnHeightOutlined />
-        </button>
-      </Tooltip>
+      <button type="button" className="nav-item" aria-label={t('size')} title={t('size')} data-testid="size-select">
+        <ColumnHeightOutlined />
+      </button>
     </Dropdown>
   );
 }
