@@ -42,6 +42,7 @@ export function StatPanel({ call, kind }: Props) {
     body = (
       <Empty
         image={Empty.PRESENTED_IMAGE_SIMPLE}
+        style={{ padding: '24px 0' }}
         description={notYet ? t('stat.notYet') : t('stat.failed', { msg: stat.error.message })}
         data-testid={notYet ? `stat-${call}-pending` : `stat-${call}-failed`}
       >
@@ -64,7 +65,7 @@ export function StatPanel({ call, kind }: Props) {
   }
 
   return (
-    <Card size="small" title={t(`stat.${call}`)} styles={{ body: { minHeight: 300 } }}>
+    <Card size="small" title={t(`stat.${call}`)} style={{ height: '100%' }}>
       {body}
     </Card>
   );

@@ -1,7 +1,7 @@
 import { ApartmentOutlined, ShopOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { type OpLog, ROLE_LABELS } from '@esl/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Col, Empty, Result, Row, Space, Statistic, Table, Tag, Typography } from 'antd';
+import { Button, Card, Col, Empty, Result, Row, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -75,7 +75,7 @@ export default function DashboardPage() {
     value: (
       <Space size={[0, 4]} wrap>
         {roles.map((r) => (
-          <Tag key={r} color="blue" style={{ fontSize: 14 }}>
+          <Tag key={r} color="blue" style={{ fontSize: 14, lineHeight: '22px' }}>
             {ROLE_LABELS[r][lang]}
           </Tag>
         ))}
@@ -113,8 +113,23 @@ export default function DashboardPage() {
       <Row gutter={[16, 16]}>
         {figures.map((f) => (
           <Col key={f.key} xs={24} sm={12} xl={6}>
-            <Card size="small" style={{ height: '100%' }}>
-              <Statistic title={f.title} prefix={f.icon} value={0} formatter={() => f.value} loading={f.loading} />
+            <Card size="small" style={{ height: '100%' }} loading={f.loading}>
+              <Typography.Text type="secondary">{f.title}</Typography.Text>
+              <div
+                style={{
+                  display: 'flex',
+                  alignItems: 'center',
+                  gap: 8,
+                  marginTop: 8,
+                  fontSize: 24,
+                  lineHeight: '32px',
+                }}
+              >
+                {f.icon}
+                <span style={{ minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+                  {f.value}
+                </span>
+              </div>
             </Card>
           </Col>
         ))}
