@@ -1,0 +1,49 @@
+import { beforeAll, it } from 'vitest';
+import { api, apiLogin, describeBrowser, expect, login, newPage, useBrowser, waitForShell } from './support/browser';
+
+describeBrowser('log pages (/logmgr/op, /logmgr/sys)', () => {
+  const browser = useBrowser();
+  const remark = `e2e-log-${Date.now().toString(36)}`;
+
+  beforeAll(async () => {
+    const token = await apiLogin('admin');
+    const stores = await api<{ id: number }[]>('/mgr/station/list', { page: 1, limit: 1 }, token);
+    // One successful and one refused change, both written to the operation log.
+    expect((await api('/mgr/station/alert', { id: stores.data[0].id, remark }, token)).code).toBe(0);
+    const clerk = await apiLogin('clerk');
+    expect((await api('/mgr/station/alert', { id: stores.data[0].id, remark }, clerk)).code).toBe(1003);
+  });
+
+  it('lists operations with their result and filters them by user', async () => {
+    const { context, page } = await newPage(browser(), { lang: 'en' });
+    try {
+      await login(page, 'admin', { path: '/logmgr/op' });
+      await waitForShell(page);
+      const ok = page.locator('.ant-table-row', { hasText: '/mgr/station/alert' }).filter({ hasText: 'admin' });
+      await ok.first().waitFor();
+      expect(await ok.first().textContent()).toContain('Success');
+
+      await page.fill('#opLogFilter_username', 'clerk');
+      await page.locator('form#opLogFilter').getByRole('button', { name: 'Search' }).click();
+      const refused = page.locator('.ant-table-row', { hasText: 'clerk' }).first();
+      await refused.waitFor();
+      expect(await refused.textContent()).toContain('Failed (1003)');
+      await expect
+        .poll(async () => {
+          const names = await page.locator('.ant-table-row td:nth-child(2)').allTextContents();
+          return names.length > 0 && names.every((n) => n === 'clerk');
+        })
+        .toBe(true);
+
+      await page.fill('#opLogFilter_username', 'nobody-at-all');
+      await page.locator('form#opLogFilter').getByRole('button', { name: 'Search' }).click();
+      await page.getByText('No log entries').waitFor();
+
+      await page.goto('/logmgr/sys');
+      await page.locator('.ant-card-head-title', { hasText: 'System log' }).waitFor();
+      await page.locator('form#sysLogFilter').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});
