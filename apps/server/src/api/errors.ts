@@ -10,6 +10,8 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly vars: { field?: string; detail?: string } = {},
+    /** What the envelope's `data` carries with the refusal (e.g. the bad rows of an import); null when none. */
+    readonly data: unknown = null,
   ) {
     super(`code ${code}`);
     this.name = 'AppError';

@@ -73,7 +73,7 @@ async function runCall(
       if (def.changes) await logOperation(ctx, def, 1500, messageOf(1500, lang));
       throw err;
     }
-    envelope = { code: err.code, msg: messageOf(err.code, lang, err.vars), data: null };
+    envelope = { code: err.code, msg: messageOf(err.code, lang, err.vars), data: err.data };
     if (def.list) envelope.count = 0;
   }
   if (def.changes) await logOperation(ctx, def, envelope.code, envelope.msg);

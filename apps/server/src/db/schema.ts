@@ -16,6 +16,11 @@ export interface Database {
   templates: TemplateTable;
   template_thumbs: TemplateThumbTable;
   data_keys: DataKeyTable;
+  stations: StationTable;
+  products: ProductTable;
+  tags: TagTable;
+  field_maps: FieldMapTable;
+  device_requests: DeviceRequestTable;
 }
 
 export interface TenantTable {
@@ -178,3 +183,101 @@ export type NewUser = Insertable<UserTable>;
 export type NewStore = Insertable<StoreTable>;
 export type TemplateRow = Selectable<TemplateTable>;
 export type NewTemplate = Insertable<TemplateTable>;
+
+/** A base station of a store. Runtime figures stay null/empty until the station reports them. */
+export interface StationTable {
+  id: Generated<number>;
+  tenant_id: number;
+  store_id: number;
+  /** Upper case, unique per tenant. */
+  sn: string;
+  name: string;
+  module: string;
+  /** sha256 hex of the MQTT secret issued on add; the secret itself is shown once and not kept. */
+  secret_hash: string;
+  cpu: number | null;
+  memory: number | null;
+  disk: number | null;
+  ip: string;
+  mac: string;
+  wifi_password: string;
+  ntp_server: string;
+  gateway: string;
+  mask: string;
+  server_address: string;
+  server_port: number | null;
+  upgrade_url: string;
+  firmware: string;
+  last_heartbeat: number | null;
+  /** 0 or 1. */
+  online: number;
+  created_at: number;
+}
+
+/** A product of a store; prices in integer cents. */
+export interface ProductTable {
+  id: Generated<number>;
+  tenant_id: number;
+  store_id: number;
+  /** Unique per store. */
+  barcode: string;
+  qrcode: string;
+  name: string;
+  price_cents: number;
+  original_price_cents: number | null;
+  unit: string;
+  spec: string;
+  origin: string;
+  grade: string;
+  /** JSON object of strings. */
+  custom: string;
+  price_changes: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A price tag of a store, optionally showing one product of the same store. */
+export interface TagTable {
+  id: Generated<number>;
+  tenant_id: number;
+  store_id: number;
+  /** Upper-case hex, unique per tenant. */
+  hardware_id: string;
+  /** Catalogue code ('01'–'44'). */
+  model: string;
+  colour: string;
+  product_id: number | null;
+  station_id: number | null;
+  status: string;
+  signal: number | null;
+  battery: number | null;
+  temperature: number | null;
+  hardware_model: string;
+  last_seen: number | null;
+  created_at: number;
+}
+
+/** A tenant's import field mapping (JSON array of { name, tField }). */
+export interface FieldMapTable {
+  tenant_id: number;
+  fields: string;
+  updated_at: number;
+}
+
+/** A recorded refresh, roll call or command-window request, kept for the delivery layer. */
+export interface DeviceRequestTable {
+  id: Generated<number>;
+  tenant_id: number;
+  store_id: number;
+  kind: 'tag.refresh' | 'tag.rollcall' | 'station.cmdwindow';
+  /** Null for a request on every tag of the store. */
+  tag_id: number | null;
+  station_id: number | null;
+  status: 'recorded';
+  user_id: number | null;
+  created_at: number;
+}
+
+export type StationRow = Selectable<StationTable>;
+export type ProductRow = Selectable<ProductTable>;
+export type TagRow = Selectable<TagTable>;

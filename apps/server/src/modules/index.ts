@@ -1,7 +1,10 @@
 import type { HandlerMap } from '../api/handlers';
 import { logHandlers } from './logs/routes';
+import { productHandlers } from './products/routes';
 import { sessionHandlers } from './session/routes';
+import { stationHandlers } from './stations/routes';
 import { storeHandlers } from './stores/routes';
+import { tagHandlers } from './tags/routes';
 import { templateHandlers } from './templates/routes';
 import { tenantHandlers } from './tenants/routes';
 import { userHandlers } from './users/routes';
@@ -14,4 +17,7 @@ export const handlers: HandlerMap = {
   ...logHandlers,
   ...tenantHandlers,
   ...templateHandlers,
+  ...stationHandlers,
+  ...tagHandlers,
+  ...productHandlers,
 };

@@ -10,18 +10,15 @@ import { SortOrder } from './tags';
  */
 export const PRICE_PATTERN = /^\d{1,10}(\.\d{1,2})?$/;
 export const Price = z
-  .union([z.string(), z.number()], { error: 'required' })
+  .union([z.string(), z.number()], {
+    error: (issue) => (issue.input === undefined || issue.input === null ? 'required' : 'invalid'),
+  })
   .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
   .pipe(z.string().min(1, 'required').regex(PRICE_PATTERN, 'invalid'));
 
 /** Letters, digits and . _ - (EAN, UPC, internal codes). */
 export const BARCODE_PATTERN = /^[0-9A-Za-z._-]{1,64}$/;
-export const Barcode = z
-  .string({ error: 'required' })
-  .trim()
-  .min(1, 'required')
-  .max(64)
-  .regex(BARCODE_PATTERN, 'invalid');
+export const Barcode = z.string().trim().min(1, 'required').max(64).regex(BARCODE_PATTERN, 'invalid');
 
 /** The standard product fields, in the order forms, exports and the field mapping list them. */
 export const PRODUCT_FIELDS = [

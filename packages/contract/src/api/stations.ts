@@ -34,7 +34,7 @@ export type Station = z.infer<typeof Station>;
 
 /** Serial numbers: letters, digits, '-' and '_'; stored upper case. */
 export const StationSn = z
-  .string({ error: 'required' })
+  .string()
   .trim()
   .min(1, 'required')
   .max(32)

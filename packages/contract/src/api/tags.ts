@@ -20,16 +20,19 @@ export const TAG_STATUS_LABELS: Record<TagStatus, { 'zh-CN': string; en: string 
   disconnected: { 'zh-CN': '异常断开', en: 'abnormal disconnection' },
 };
 
+/** 'please select a model or an ID' when the field is left out; zod's own message otherwise. */
+const modelOrId = { error: (issue: { input?: unknown }) => (issue.input === undefined ? 'modelOrId' : undefined) };
+
 /** A tag's hardware ID: 8 to 16 hex characters, stored and answered upper case. */
 export const HardwareId = z
-  .string({ error: 'modelOrId' })
+  .string(modelOrId)
   .trim()
   .regex(/^[0-9A-Fa-f]{8,16}$/, 'invalid')
   .transform((s) => s.toUpperCase());
 
 /** A catalogue model code ('01'–'44'), answered upper case. */
 export const TagModelCode = z
-  .string({ error: 'modelOrId' })
+  .string(modelOrId)
   .trim()
   .min(1, 'modelOrId')
   .transform((s) => s.toUpperCase())
@@ -92,7 +95,7 @@ export const TagListBody = Paging.extend({
 /** One ID or many (a scanner adds in bulk); a string may hold several IDs split by spaces, commas or lines. */
 const HardwareIds = z.preprocess(
   (v) => (typeof v === 'string' ? v.split(/[\s,;]+/).filter(Boolean) : v),
-  z.array(HardwareId, { error: 'modelOrId' }).min(1, 'modelOrId').max(2000),
+  z.array(HardwareId, modelOrId).min(1, 'modelOrId').max(2000),
 );
 
 export const AddTagsBody = z
@@ -108,11 +111,12 @@ export const AddTagsBody = z
   });
 
 export const AddTagsData = z.object({ added: z.number().int(), tags: z.array(Tag) });
+export type AddTagsData = z.infer<typeof AddTagsData>;
 
 /** The handheld flow: scan the tag, scan the product. */
 export const BindTagBody = z.object({
   hardwareId: HardwareId,
-  barcode: z.string({ error: 'required' }).trim().min(1, 'required').max(64),
+  barcode: z.string().trim().min(1, 'required').max(64),
 });
 
 export const UnbindTagsBody = z.object({ ids: Ids });

@@ -43,7 +43,7 @@ function def<B extends z.ZodType, D extends z.ZodType, L extends boolean>(
 }
 
 /** Flipped to true when the server's handlers for these calls land. */
-const SERVER_READY = false;
+const SERVER_READY = true;
 
 const read = { list: false, changes: false } as const;
 const list = { list: true, changes: false } as const;

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import type { Dialect } from '../database';
 import { initial } from './001_initial';
 import { templates } from './002_templates';
+import { business } from './003_business';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -11,5 +12,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '001_initial': initial(dialect),
     '002_templates': templates(dialect),
+    '003_business': business(dialect),
   };
 }

@@ -1,0 +1,17 @@
+import { defineHandlers } from '../../api/handlers';
+import { importProducts } from './import/service';
+import { presentProduct } from './presenter';
+import * as products from './service';
+
+export const productHandlers = defineHandlers({
+  productList: async (ctx, body) => {
+    const { rows, count } = await products.list(ctx, body);
+    return { rows: rows.map(presentProduct), count };
+  },
+  findProduct: async (ctx, { barcode }) => presentProduct(await products.find(ctx, barcode)),
+  addProduct: async (ctx, body) => presentProduct(await products.add(ctx, body)),
+  alterProduct: async (ctx, { id, ...patch }) => presentProduct(await products.alter(ctx, id, patch)),
+  delProduct: async (ctx, { ids }) => ({ deleted: await products.remove(ctx, ids) }),
+  productFieldMap: async (ctx, { fields }) => ({ fields: await products.fieldMap(ctx, fields) }),
+  importProducts: (ctx) => importProducts(ctx),
+});

@@ -1,0 +1,110 @@
+import { type FieldMap, hasPermission } from '@esl/contract';
+import { type CallContext, requireTenant } from '../../api/context';
+import { conflict, forbidden, notFound } from '../../api/errors';
+import { onUniqueViolation } from '../../db/unique';
+import { currentStore } from '../stores/current';
+import { effectiveFieldMap } from './mapping';
+import { toCents } from './price';
+import * as repo from './repository';
+
+export async function list(ctx: CallContext, f: repo.ProductFilter & { page: number; limit: number }) {
+  const at = await currentStore(ctx);
+  return repo.listProducts(ctx.services.db, at, f);
+}
+
+export async function find(ctx: CallContext, barcode: string) {
+  const at = await currentStore(ctx);
+  const row = await repo.findProductByBarcode(ctx.services.db, at, barcode);
+  if (!row) throw notFound();
+  return row;
+}
+
+export interface ProductInput {
+  barcode: string;
+  name: string;
+  price: string;
+  originalPrice?: string | null;
+  unit: string;
+  spec: string;
+  origin: string;
+  grade: string;
+  qrcode: string;
+  custom: Record<string, string>;
+}
+
+const cents = (price: string | null | undefined) => (price === null || price === undefined ? null : toCents(price));
+
+export async function add(ctx: CallContext, input: ProductInput) {
+  const at = await currentStore(ctx);
+  const { db } = ctx.services;
+  ctx.target = `product ${input.barcode}`;
+  if (await repo.barcodeTaken(db, at, input.barcode)) throw conflict(input.barcode);
+  const { price, originalPrice, custom, ...text } = input;
+  const id = await onUniqueViolation(
+    repo.insertProduct(db, {
+      ...text,
+      tenant_id: at.tenantId,
+      store_id: at.storeId,
+      price_cents: toCents(price),
+      original_price_cents: cents(originalPrice),
+      custom: JSON.stringify(custom),
+      price_changes: 0,
+      created_at: ctx.now,
+      updated_at: ctx.now,
+    }),
+    () => conflict(input.barcode),
+  );
+  const row = await repo.findProduct(db, at, id);
+  if (!row) throw notFound();
+  return row;
+}
+
+/** Changes the given fields; a new price (different from the current one) counts one price change. */
+export async function alter(ctx: CallContext, id: number, patch: Partial<ProductInput>) {
+  const at = await currentStore(ctx);
+  const { db } = ctx.services;
+  ctx.target = `product #${id}`;
+  const current = await repo.findProduct(db, at, id);
+  if (!current) throw notFound();
+  ctx.target = `product ${current.barcode}`;
+  const { price, originalPrice, custom, ...text } = patch;
+  if (text.barcode !== undefined && (await repo.barcodeTaken(db, at, text.barcode, id))) throw conflict(text.barcode);
+  const set: repo.ProductPatch = { ...text, updated_at: ctx.now };
+  if (price !== undefined) set.price_cents = toCents(price);
+  if (originalPrice !== undefined) set.original_price_cents = cents(originalPrice);
+  if (custom !== undefined) set.custom = JSON.stringify(custom);
+  await onUniqueViolation(repo.updateProduct(db, at, id, set), () => conflict(text.barcode ?? current.barcode));
+  const row = await repo.findProduct(db, at, id);
+  if (!row) throw notFound();
+  return row;
+}
+
+/** All or nothing: an id that is not a product of the current store refuses the whole call. */
+export async function remove(ctx: CallContext, ids: readonly number[]) {
+  const at = await currentStore(ctx);
+  const unique = [...new Set(ids)];
+  ctx.target = `products #${unique.join(',')}`;
+  return ctx.services.db.transaction().execute(async (trx) => {
+    const mine = await repo.productIdsIn(trx, at, unique);
+    if (mine.size !== unique.length) throw notFound();
+    return repo.deleteProducts(trx, at, unique);
+  });
+}
+
+/**
+ * Reads the tenant's import field mapping, or replaces it when `fields` is given (which takes
+ * product.import on top of the call's product.read).
+ */
+export async function fieldMap(ctx: CallContext, fields: FieldMap[] | undefined) {
+  // The mapping belongs to the tenant, not to a store, so it needs no current store.
+  const caller = requireTenant(ctx);
+  const { db } = ctx.services;
+  if (fields === undefined) {
+    ctx.target = 'read field mapping';
+    return effectiveFieldMap(await repo.findFieldMap(db, caller.tenantId));
+  }
+  ctx.target = 'field mapping';
+  if (!hasPermission(caller.roles, 'product.import')) throw forbidden();
+  await repo.saveFieldMap(db, caller.tenantId, JSON.stringify(fields), ctx.now);
+  return effectiveFieldMap(JSON.stringify(fields));
+}

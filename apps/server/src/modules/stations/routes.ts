@@ -1,0 +1,16 @@
+import { defineHandlers } from '../../api/handlers';
+import { presentStation } from './presenter';
+import * as stations from './service';
+
+export const stationHandlers = defineHandlers({
+  stationRuntime: async (ctx, body) => {
+    const { rows, count } = await stations.list(ctx, body);
+    return { rows: rows.map(presentStation), count };
+  },
+  addStation: async (ctx, body) => {
+    const { row, secret } = await stations.add(ctx, body);
+    return { ...presentStation(row), secret };
+  },
+  delStation: async (ctx, { ids }) => ({ deleted: await stations.remove(ctx, ids) }),
+  openCmdWindow: (ctx, { id }) => stations.openCommandWindow(ctx, id),
+});

@@ -1,0 +1,155 @@
+import type { Insertable, Kysely, SelectQueryBuilder } from 'kysely';
+import { contains, offsetOf } from '../../db/query';
+import type { Database, TagTable } from '../../db/schema';
+import type { CurrentStore } from '../stores/current';
+
+type Db = Kysely<Database>;
+
+export interface TagFilter {
+  page: number;
+  limit: number;
+  status?: string;
+  model?: string;
+  bound?: boolean;
+  text?: string;
+  sort: 'id' | 'hardwareId' | 'model' | 'status' | 'signal' | 'battery' | 'lastSeen';
+  order: 'asc' | 'desc';
+}
+
+const SORT_COLUMNS = {
+  id: 't.id',
+  hardwareId: 't.hardware_id',
+  model: 't.model',
+  status: 't.status',
+  signal: 't.signal',
+  battery: 't.battery',
+  lastSeen: 't.last_seen',
+} as const;
+
+type TagQuery = SelectQueryBuilder<Database & { t: TagTable }, 't', object>;
+
+function filtered(db: Db, at: CurrentStore, f: Omit<TagFilter, 'page' | 'limit' | 'sort' | 'order'>) {
+  let q = db
+    .selectFrom('tags as t')
+    .where('t.tenant_id', '=', at.tenantId)
+    .where('t.store_id', '=', at.storeId) as TagQuery;
+  if (f.status) q = q.where('t.status', '=', f.status);
+  if (f.model) q = q.where('t.model', '=', f.model);
+  if (f.bound !== undefined) q = q.where('t.product_id', f.bound ? 'is not' : 'is', null);
+  if (f.text) {
+    const text = f.text;
+    // The product's name and barcode through a sub-select, so the count needs no join.
+    q = q.where((eb) =>
+      eb.or([
+        contains('t.hardware_id', text),
+        eb(
+          't.product_id',
+          'in',
+          eb
+            .selectFrom('products as p')
+            .select('p.id')
+            .where('p.store_id', '=', at.storeId)
+            .where((pb) => pb.or([contains('p.name', text), contains('p.barcode', text)])),
+        ),
+      ]),
+    );
+  }
+  return q;
+}
+
+/** Tag rows with their product and last station, as the list shows them. */
+function withDetails(q: TagQuery) {
+  return q
+    .leftJoin('products as p', 'p.id', 't.product_id')
+    .leftJoin('stations as s', 's.id', 't.station_id')
+    .selectAll('t')
+    .select(['p.barcode as product_barcode', 'p.name as product_name', 'p.price_cents as product_price_cents'])
+    .select('s.sn as station_sn');
+}
+
+export type TagDetailRow = Awaited<ReturnType<ReturnType<typeof withDetails>['execute']>>[number];
+
+export async function listTags(db: Db, at: CurrentStore, f: TagFilter) {
+  const q = filtered(db, at, f);
+  const column = SORT_COLUMNS[f.sort];
+  let page = withDetails(q).orderBy(column, (ob) => (f.order === 'asc' ? ob.asc() : ob.desc()).nullsLast());
+  if (f.sort !== 'id') page = page.orderBy('t.id', f.order);
+  const [rows, total] = await Promise.all([
+    page.limit(f.limit).offset(offsetOf(f)).execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, count: Number(total.n) };
+}
+
+export function findTagsByIds(db: Db, at: CurrentStore, ids: readonly number[]) {
+  return withDetails(filtered(db, at, {}).where('t.id', 'in', ids))
+    .orderBy('t.id')
+    .execute();
+}
+
+export function findTagByHardwareId(db: Db, tenantId: number, hardwareId: string) {
+  return db
+    .selectFrom('tags')
+    .select(['id', 'store_id'])
+    .where('tenant_id', '=', tenantId)
+    .where('hardware_id', '=', hardwareId)
+    .executeTakeFirst();
+}
+
+/** Which of the hardware IDs the tenant has already (in any store). */
+export async function takenHardwareIds(db: Db, tenantId: number, ids: readonly string[]): Promise<string[]> {
+  const taken: string[] = [];
+  for (let i = 0; i < ids.length; i += 1000) {
+    const rows = await db
+      .selectFrom('tags')
+      .select('hardware_id')
+      .where('tenant_id', '=', tenantId)
+      .where('hardware_id', 'in', ids.slice(i, i + 1000))
+      .execute();
+    for (const r of rows) taken.push(r.hardware_id);
+  }
+  return taken;
+}
+
+export async function insertTags(db: Db, rows: Insertable<TagTable>[]): Promise<number[]> {
+  const ids: number[] = [];
+  // 16 columns a row: 500 rows stay under both databases' bound-parameter limits.
+  for (let i = 0; i < rows.length; i += 500) {
+    const out = await db
+      .insertInto('tags')
+      .values(rows.slice(i, i + 500))
+      .returning('id')
+      .execute();
+    for (const r of out) ids.push(r.id);
+  }
+  return ids;
+}
+
+/** The ids among `ids` that are tags of the store. */
+export async function tagIdsIn(db: Db, at: CurrentStore, ids: readonly number[]): Promise<Set<number>> {
+  const rows = await filtered(db, at, {}).select('t.id').where('t.id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function deleteTags(db: Db, at: CurrentStore, ids: readonly number[]): Promise<number> {
+  const result = await db
+    .deleteFrom('tags')
+    .where('tenant_id', '=', at.tenantId)
+    .where('store_id', '=', at.storeId)
+    .where('id', 'in', ids)
+    .execute();
+  return Number(result[0]?.numDeletedRows ?? 0);
+}
+
+export async function setProduct(db: Db, at: CurrentStore, ids: readonly number[], productId: number | null) {
+  let q = db
+    .updateTable('tags')
+    .set({ product_id: productId })
+    .where('tenant_id', '=', at.tenantId)
+    .where('store_id', '=', at.storeId)
+    .where('id', 'in', ids);
+  // Unbinding counts only the tags that showed a product.
+  if (productId === null) q = q.where('product_id', 'is not', null);
+  const result = await q.execute();
+  return Number(result[0]?.numUpdatedRows ?? 0);
+}

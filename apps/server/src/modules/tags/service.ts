@@ -1,0 +1,128 @@
+import { ErrorCode, findTagModel, type TagColourType } from '@esl/contract';
+import type { Kysely } from 'kysely';
+import type { CallContext } from '../../api/context';
+import { AppError, conflict, notFound } from '../../api/errors';
+import type { Database } from '../../db/schema';
+import { onUniqueViolation } from '../../db/unique';
+import { findProductByBarcode } from '../products/repository';
+import { insertDeviceRequests } from '../stations/repository';
+import { type CurrentStore, currentStore } from '../stores/current';
+import * as repo from './repository';
+
+export async function list(ctx: CallContext, f: repo.TagFilter) {
+  const at = await currentStore(ctx);
+  return repo.listTags(ctx.services.db, at, f);
+}
+
+/** How many IDs a conflict message names before it says "…". */
+const NAMED_CONFLICTS = 5;
+
+/**
+ * Adds tags of one model to the current store, all or nothing: an ID the tenant has already (in
+ * any store) refuses the whole call and names the IDs.
+ */
+export async function add(ctx: CallContext, body: { model: string; colour?: TagColourType; hardwareIds: string[] }) {
+  const at = await currentStore(ctx);
+  const model = findTagModel(body.model);
+  if (!model) throw notFound();
+  const colour = body.colour ?? model.colours[0];
+  const ids = [...new Set(body.hardwareIds)];
+  ctx.target = `tags ${ids.slice(0, 10).join(',')}${ids.length > 10 ? ` … (${ids.length})` : ''}`;
+  const { db } = ctx.services;
+  const duplicate = () => conflict(ids.slice(0, NAMED_CONFLICTS).join(', '));
+  const created = await onUniqueViolation(
+    db.transaction().execute(async (trx) => {
+      const taken = await repo.takenHardwareIds(trx, at.tenantId, ids);
+      if (taken.length) {
+        const named = taken.slice(0, NAMED_CONFLICTS).join(', ');
+        throw conflict(taken.length > NAMED_CONFLICTS ? `${named} …` : named);
+      }
+      const newIds = await repo.insertTags(
+        trx,
+        ids.map((hardware_id) => ({
+          tenant_id: at.tenantId,
+          store_id: at.storeId,
+          hardware_id,
+          model: model.code,
+          colour,
+          status: 'unknown',
+          hardware_model: '',
+          created_at: ctx.now,
+        })),
+      );
+      return repo.findTagsByIds(trx, at, newIds);
+    }),
+    duplicate,
+  );
+  return created;
+}
+
+/** All or nothing: an id that is not a tag of the current store refuses the whole call. */
+async function requireTags(db: Kysely<Database>, at: CurrentStore, ids: readonly number[]) {
+  const unique = [...new Set(ids)];
+  const mine = await repo.tagIdsIn(db, at, unique);
+  if (mine.size !== unique.length) throw notFound();
+  return unique;
+}
+
+export async function remove(ctx: CallContext, ids: readonly number[]) {
+  const at = await currentStore(ctx);
+  ctx.target = `tags #${[...new Set(ids)].join(',')}`;
+  return ctx.services.db.transaction().execute(async (trx) => {
+    const unique = await requireTags(trx, at, ids);
+    return repo.deleteTags(trx, at, unique);
+  });
+}
+
+/**
+ * The handheld flow: the tag by its hardware ID and the product by its barcode, both of the
+ * current store. A tag shows one product, so binding replaces what it showed; a product may be
+ * on many tags.
+ */
+export async function bind(ctx: CallContext, hardwareId: string, barcode: string) {
+  const at = await currentStore(ctx);
+  const { db } = ctx.services;
+  ctx.target = `tag ${hardwareId} → ${barcode}`;
+  const tag = await repo.findTagByHardwareId(db, at.tenantId, hardwareId);
+  if (!tag || tag.store_id !== at.storeId) throw notFound();
+  const product = await findProductByBarcode(db, at, barcode);
+  if (!product) throw notFound();
+  await repo.setProduct(db, at, [tag.id], product.id);
+  const [row] = await repo.findTagsByIds(db, at, [tag.id]);
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function unbind(ctx: CallContext, ids: readonly number[]) {
+  const at = await currentStore(ctx);
+  ctx.target = `tags #${[...new Set(ids)].join(',')}`;
+  const unique = await requireTags(ctx.services.db, at, ids);
+  return repo.setProduct(ctx.services.db, at, unique, null);
+}
+
+export type TagOperation = 'tag.refresh' | 'tag.rollcall';
+
+/**
+ * Records a refresh or roll call (of some tags, or of every tag of the store when `ids` is
+ * null) for the delivery layer, then answers DELIVERY_UNAVAILABLE: the request is kept, but
+ * nothing reaches the tags yet.
+ */
+export async function operate(ctx: CallContext, kind: TagOperation, ids: readonly number[] | null): Promise<never> {
+  const at = await currentStore(ctx);
+  const tagIds: (number | null)[] = ids === null ? [null] : await requireTags(ctx.services.db, at, ids);
+  ctx.target = ids === null ? `${kind} all tags` : `${kind} tags #${tagIds.join(',')}`;
+  await insertDeviceRequests(
+    ctx.services.db,
+    tagIds.map((tag_id) => ({
+      tenant_id: at.tenantId,
+      store_id: at.storeId,
+      kind,
+      tag_id,
+      station_id: null,
+      status: 'recorded' as const,
+      user_id: at.userId,
+      created_at: ctx.now,
+    })),
+  );
+  throw new AppError(ErrorCode.DELIVERY_UNAVAILABLE);
+}

@@ -1,0 +1,141 @@
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+import { randomHex } from '../lib/random';
+import { buildTenant, buildUser, buildWorld, login } from './factories';
+import { callApi } from './harness';
+
+/** Factories for base stations, tags and products (issue 4); rows go straight to the database. */
+
+export async function useStore(app: FastifyInstance, token: string, storeId: number): Promise<void> {
+  const res = await callApi(app, '/user/setcurrshop', { curshop: storeId }, { token });
+  expect(res.code, res.msg).toBe(0);
+}
+
+/**
+ * buildWorld with every user's current store set to the first store (the one every role is
+ * assigned), plus a second admin session whose current store is the second store.
+ */
+export async function buildShop(app: FastifyInstance) {
+  const world = await buildWorld(app);
+  for (const token of Object.values(world.tokens)) await useStore(app, token, world.stores[0].id);
+  const otherStoreAdmin = await login(app, world.users.admin.username);
+  await useStore(app, otherStoreAdmin, world.stores[1].id);
+  return { ...world, store: world.stores[0], otherStore: world.stores[1], otherStoreAdmin };
+}
+
+interface At {
+  tenantId: number;
+  storeId: number;
+}
+
+export async function buildProduct(
+  app: FastifyInstance,
+  at: At,
+  fields: { barcode?: string; name?: string; priceCents?: number; custom?: Record<string, string> } = {},
+) {
+  const now = app.services.config.now();
+  return app.services.db
+    .insertInto('products')
+    .values({
+      tenant_id: at.tenantId,
+      store_id: at.storeId,
+      barcode: fields.barcode ?? `690${randomHex(5)}`,
+      qrcode: '',
+      name: fields.name ?? `Product ${randomHex(3)}`,
+      price_cents: fields.priceCents ?? 1999,
+      original_price_cents: null,
+      unit: '',
+      spec: '',
+      origin: '',
+      grade: '',
+      custom: JSON.stringify(fields.custom ?? {}),
+      price_changes: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function buildTag(
+  app: FastifyInstance,
+  at: At,
+  fields: { hardwareId?: string; model?: string; status?: string; productId?: number | null; battery?: number } = {},
+) {
+  return app.services.db
+    .insertInto('tags')
+    .values({
+      tenant_id: at.tenantId,
+      store_id: at.storeId,
+      hardware_id: fields.hardwareId ?? randomHex(6).toUpperCase(),
+      model: fields.model ?? '05',
+      colour: 'bwr',
+      product_id: fields.productId ?? null,
+      station_id: null,
+      status: fields.status ?? 'online',
+      signal: -60,
+      battery: fields.battery ?? 90,
+      temperature: 22,
+      hardware_model: '',
+      last_seen: null,
+      created_at: app.services.config.now(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function buildStation(app: FastifyInstance, at: At, fields: { sn?: string } = {}) {
+  return app.services.db
+    .insertInto('stations')
+    .values({
+      tenant_id: at.tenantId,
+      store_id: at.storeId,
+      sn: fields.sn ?? `AP${randomHex(4).toUpperCase()}`,
+      name: '',
+      module: '',
+      secret_hash: randomHex(32),
+      cpu: null,
+      memory: null,
+      disk: null,
+      ip: '',
+      mac: '',
+      wifi_password: '',
+      ntp_server: '',
+      gateway: '',
+      mask: '',
+      server_address: '',
+      server_port: null,
+      upgrade_url: '',
+      firmware: '',
+      last_heartbeat: null,
+      online: 0,
+      created_at: app.services.config.now(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Every row of a table for a store, by id: "nothing changed" compares these before and after. */
+export function snapshot(app: FastifyInstance, table: 'products' | 'tags' | 'stations', storeId: number) {
+  return app.services.db.selectFrom(table).selectAll().where('store_id', '=', storeId).orderBy('id').execute();
+}
+
+/** A multipart body with one file in field `file`. */
+export function multipartFile(filename: string, bytes: Buffer, type = 'application/octet-stream') {
+  const boundary = `----esl-${randomHex(8)}`;
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+    ),
+    bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** An administrator of a tenant without stores: a session with no current store. */
+export async function buildStorelessAdmin(app: FastifyInstance) {
+  const tenant = await buildTenant(app);
+  const user = await buildUser(app, { tenantId: tenant.id, roles: ['admin'] });
+  return { tenant, token: await login(app, user.username) };
+}
