@@ -17,6 +17,7 @@ export interface Canvas2D {
   beginPath(): void;
   rect(x: number, y: number, w: number, h: number): void;
   clip(): void;
+  fill(): void;
   moveTo(x: number, y: number): void;
   lineTo(x: number, y: number): void;
   stroke(): void;
@@ -36,6 +37,15 @@ export interface Canvas2D {
     dh: number,
   ): void;
   getImageData(x: number, y: number, w: number, h: number): RgbaImage;
+  createImageData(w: number, h: number): PixelBlock;
+  putImageData(image: PixelBlock, x: number, y: number): void;
+}
+
+/** ImageData as createImageData makes it, loosely typed so every canvas library's type fits. */
+export interface PixelBlock {
+  readonly width: number;
+  readonly height: number;
+  readonly data: { [index: number]: number; readonly length: number };
 }
 
 export interface TextMeasure {

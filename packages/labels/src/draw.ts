@@ -1,5 +1,5 @@
 import type { Canvas2D, LabelImage } from './canvas';
-import { type ColourType, type Ink, inkCss, inkInSet } from './colours';
+import { type ColourType, INK_RGB, type Ink, inkCss, inkInSet } from './colours';
 import {
   type BarcodeElement,
   designSize,
@@ -37,6 +37,8 @@ interface Box {
 
 interface Scene {
   readonly ctx: Canvas2D;
+  /** The label's background ink (already mapped into the colour set). */
+  readonly background: Ink;
   readonly data: LabelData;
   readonly colourType: ColourType;
   readonly options: DrawOptions;
@@ -49,8 +51,9 @@ interface Scene {
  */
 export function drawTemplate(ctx: Canvas2D, doc: TemplateDocument, data: LabelData, options: DrawOptions = {}) {
   const { w, h } = designSize(doc);
-  const scene: Scene = { ctx, data, colourType: doc.colourType, options, problems: [] };
-  ctx.fillStyle = inkCss(inkInSet(doc.background, doc.colourType));
+  const background = inkInSet(doc.background, doc.colourType);
+  const scene: Scene = { ctx, data, background, colourType: doc.colourType, options, problems: [] };
+  ctx.fillStyle = inkCss(background);
   ctx.fillRect(0, 0, w, h);
   for (const element of doc.elements) {
     const box = pixelBox(element);
@@ -230,13 +233,15 @@ function drawBarcode(scene: Scene, element: BarcodeElement, box: Box): void {
   if (module < 1) module = Math.floor(box.w / symbol.modules);
   if (module < 1) throw new Error(`the box is ${box.w} px wide; the symbol needs ${symbol.modules}`);
   const width = symbol.modules * module;
-  let x = box.x + Math.floor((box.w - width) / 2);
-  ctx.fillStyle = ink(scene, element.colour);
+  const row = new Uint8Array(width);
+  let x = 0;
   symbol.widths.forEach((modules, i) => {
-    if (i % 2 === 0) ctx.fillRect(x, box.y, modules * module, barHeight);
+    if (i % 2 === 0) row.fill(1, x, x + modules * module);
     x += modules * module;
   });
+  paintModules(scene, element, box.x + Math.floor((box.w - width) / 2), box.y, width, barHeight, (px) => row[px] === 1);
   if (label !== '') {
+    ctx.fillStyle = ink(scene, element.colour);
     ctx.textBaseline = 'alphabetic';
     const labelWidth = ctx.measureText(label).width;
     ctx.fillText(label, box.x + Math.round((box.w - labelWidth) / 2), box.y + box.h);
@@ -254,22 +259,49 @@ function drawQr(scene: Scene, element: QrElement, box: Box): void {
   const extent = symbol.size * scale;
   const left = alignX(box, extent, element.align);
   const top = alignY(box, extent, element.valign);
-  const { ctx } = scene;
-  ctx.fillStyle = ink(scene, element.colour);
   const n = symbol.size;
-  for (let row = 0; row < n; row++) {
-    // One rectangle per run of dark modules in the row.
-    let col = 0;
-    while (col < n) {
-      if (symbol.modules[row * n + col] === 0) {
-        col++;
-        continue;
-      }
-      const start = col;
-      while (col < n && symbol.modules[row * n + col] !== 0) col++;
-      ctx.fillRect(left + start * scale, top + row * scale, (col - start) * scale, scale);
+  paintModules(scene, element, left, top, extent, extent, (px, py) => {
+    return symbol.modules[Math.floor(py / scale) * n + Math.floor(px / scale)] !== 0;
+  });
+}
+
+/**
+ * Writes a symbol's pixels straight into the canvas (putImageData): dark modules in the element's
+ * ink, light ones in its fill or else the label's background. Exact whole pixels, one call however
+ * many modules, and opaque: a symbol's light modules cover what lies beneath, as a quiet zone must.
+ * The rectangle is clipped to the element's box and the canvas.
+ */
+function paintModules(
+  scene: Scene,
+  element: BarcodeElement | QrElement,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  dark: (px: number, py: number) => boolean,
+): void {
+  const box = pixelBox(element);
+  const left = Math.max(x, box.x, 0);
+  const top = Math.max(y, box.y, 0);
+  const right = Math.min(x + w, box.x + box.w);
+  const bottom = Math.min(y + h, box.y + box.h);
+  if (right <= left || bottom <= top) return;
+  const on = INK_RGB[inkInSet(element.colour, scene.colourType)];
+  const off = INK_RGB[element.fill === null ? scene.background : inkInSet(element.fill, scene.colourType)];
+  const image = scene.ctx.createImageData(right - left, bottom - top);
+  const { data } = image;
+  const width = right - left;
+  for (let py = top; py < bottom; py++) {
+    let p = (py - top) * width * 4;
+    for (let px = left; px < right; px++, p += 4) {
+      const c = dark(px - x, py - y) ? on : off;
+      data[p] = c[0];
+      data[p + 1] = c[1];
+      data[p + 2] = c[2];
+      data[p + 3] = 255;
     }
   }
+  scene.ctx.putImageData(image, left, top);
 }
 
 function drawRect(scene: Scene, element: RectElement, box: Box): void {

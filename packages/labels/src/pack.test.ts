@@ -23,6 +23,16 @@ describe('pack', () => {
     }
   });
 
+  test.each(COLOUR_TYPES)('%s: a mostly white image (the white-run shortcut) round-trips', (colourType) => {
+    const image = noise(296, 152, colourType, 99);
+    // Keep one pixel in 50: long white runs with scattered ink, as on a label.
+    image.data.forEach((_, i) => {
+      if (i % 50 !== 0) image.data[i] = 0;
+    });
+    const packed = pack(image);
+    expect(firstDifference(unpack(packed, image).data, image.data)).toBe(-1);
+  });
+
   test('sizes per colour depth: 1 plane, 2 planes, 2 and 4 bits a pixel', () => {
     const pad = { wext: 6, hexit: 6 }; // 250 × 122 panel: rows of 256 pixels, 128 rows
     expect(packLayout('bw', 250, 122, pad).byteLength).toBe(32 * 128);

@@ -47,19 +47,31 @@ export function pack(image: IndexImage, padding: Padding = defaultPadding(image.
   const out = new Uint8Array(layout.byteLength);
   const { rowBytes } = layout;
   if (layout.bitsPerPixel === 1) {
-    const planeBytes = layout.rows * rowBytes;
-    for (let plane = 0; plane < layout.planes; plane++) {
-      const ink = plane + 1;
-      const base = plane * planeBytes;
-      for (let y = 0; y < height; y++) {
-        const row = y * width;
-        const o = base + y * rowBytes;
-        for (let x = 0; x < width; x += 8) {
-          let byte = 0;
-          const end = Math.min(8, width - x);
-          for (let b = 0; b < end; b++) if (data[row + x + b] === ink) byte |= 0x80 >> b;
-          out[o + (x >> 3)] = byte;
+    // Both planes in one pass: plane 0 gets ink 1 (black), plane 1 ink 2 (the colour).
+    const second = layout.planes === 2 ? layout.rows * rowBytes : -1;
+    // Most of a label is white (index 0): skip 8 white pixels at a time as two zero words.
+    const words =
+      width % 4 === 0 && data.byteOffset % 4 === 0
+        ? new Uint32Array(data.buffer, data.byteOffset, data.length >> 2)
+        : null;
+    for (let y = 0; y < height; y++) {
+      const row = y * width;
+      const o = y * rowBytes;
+      for (let x = 0; x < width; x += 8) {
+        if (words !== null && x + 8 <= width) {
+          const w = (row + x) >> 2;
+          if (words[w] === 0 && words[w + 1] === 0) continue;
         }
+        let black = 0;
+        let colour = 0;
+        const end = Math.min(8, width - x);
+        for (let b = 0; b < end; b++) {
+          const v = data[row + x + b];
+          if (v === 1) black |= 0x80 >> b;
+          else if (v === 2) colour |= 0x80 >> b;
+        }
+        out[o + (x >> 3)] = black;
+        if (second >= 0) out[second + o + (x >> 3)] = colour;
       }
     }
     return out;

@@ -1,12 +1,12 @@
 import type { CanvasFactory } from './canvas';
 import { type DitherMode, designSize, type LabelData, type TemplateDocument } from './document';
 import { type DrawOptions, drawTemplate, type RenderProblem } from './draw';
-import { encodeTagImage, type TagImage } from './encode';
+import { type EncodeOptions, encodeTagImage, type TagImage } from './encode';
 import { defaultPadding, type Padding } from './pack';
 import { indexToPng } from './png';
 import { type IndexImage, indexToRgba, quantise, rotateIndex } from './quantise';
 
-export interface RenderEnv extends DrawOptions {
+export interface RenderEnv extends DrawOptions, EncodeOptions {
   readonly canvas: CanvasFactory;
   /** Overrides the template's dithering. */
   readonly dither?: DitherMode;
@@ -58,5 +58,5 @@ export function renderForTag(
 ): TagRender {
   const { image, problems } = rasterise(doc, data, env);
   const panel = rotateIndex(image, doc.rotation);
-  return { panel, tag: encodeTagImage(panel, padding), problems };
+  return { panel, tag: encodeTagImage(panel, padding, env), problems };
 }

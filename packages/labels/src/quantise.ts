@@ -108,28 +108,55 @@ function exactInks(palette: Uint8Array, count: number): Map<number, number> {
 }
 
 function nearest(src: RgbaImage['data'], pixels: number, palette: Uint8Array, count: number, out: Uint8Array): void {
-  const exact = exactInks(palette, count);
-  // Labels are mostly runs of exact ink colours: remember the last colour and its index.
-  let lastKey = -1;
+  // Whole pixels as 32-bit words (byte order does not matter: words are only compared and hashed).
+  const bytes = src.byteOffset % 4 === 0 ? src : src.slice();
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, pixels);
+  // A label has a few hundred distinct colours (inks and anti-aliased edges): a direct-mapped
+  // cache of word → index answers almost every pixel, seeded with the exact inks.
+  const cacheWord = new Int32Array(CACHE_SIZE);
+  const cacheIndex = new Uint8Array(CACHE_SIZE);
+  const cacheSet = new Uint8Array(CACHE_SIZE);
+  const seed = new Uint8Array(4);
+  const seedWord = new Int32Array(seed.buffer);
+  for (let i = count - 1; i >= 0; i--) {
+    seed.set([palette[i * 3], palette[i * 3 + 1], palette[i * 3 + 2], 255]);
+    const h = Math.imul(seedWord[0], HASH) >>> CACHE_SHIFT;
+    cacheWord[h] = seedWord[0];
+    cacheIndex[h] = i;
+    cacheSet[h] = 2; // exact ink: a later colour never evicts it
+  }
+  let lastWord = -1;
   let lastIndex = 0;
-  for (let i = 0, p = 0; i < pixels; i++, p += 4) {
-    const a = src[p + 3];
-    let r = src[p];
-    let g = src[p + 1];
-    let b = src[p + 2];
-    if (a !== 255) {
-      r = over(r, a);
-      g = over(g, a);
-      b = over(b, a);
+  for (let i = 0; i < pixels; i++) {
+    const word = words[i] | 0;
+    if (word === lastWord) {
+      out[i] = lastIndex;
+      continue;
     }
-    const key = (r << 16) | (g << 8) | b;
-    if (key !== lastKey) {
-      lastKey = key;
-      lastIndex = exact.get(key) ?? nearestIndex(palette, count, gain(r), gain(g), gain(b));
+    lastWord = word;
+    const h = Math.imul(word, HASH) >>> CACHE_SHIFT;
+    if (cacheSet[h] !== 0 && cacheWord[h] === word) {
+      lastIndex = cacheIndex[h];
+    } else {
+      const p = i * 4;
+      const a = bytes[p + 3];
+      const r = a === 255 ? bytes[p] : over(bytes[p], a);
+      const g = a === 255 ? bytes[p + 1] : over(bytes[p + 1], a);
+      const b = a === 255 ? bytes[p + 2] : over(bytes[p + 2], a);
+      lastIndex = nearestIndex(palette, count, gain(r), gain(g), gain(b));
+      if (cacheSet[h] !== 2) {
+        cacheWord[h] = word;
+        cacheIndex[h] = lastIndex;
+        cacheSet[h] = 1;
+      }
     }
     out[i] = lastIndex;
   }
 }
+
+const CACHE_SHIFT = 22; // 2^10 entries
+const CACHE_SIZE = 1 << (32 - CACHE_SHIFT);
+const HASH = 0x9e3779b1 | 0;
 
 function ordered(
   src: RgbaImage['data'],

@@ -1,3 +1,4 @@
+import bwipjs from 'bwip-js/generic';
 import { describe, expect, test } from 'vitest';
 import { encodeLinear, encodeQr, gs1CheckDigit, SymbolError } from './symbols';
 
@@ -17,6 +18,26 @@ describe('symbols', () => {
     expect(encodeLinear('ean8', '9031101').modules).toBe(67);
     expect(encodeLinear('upca', '036000291452').modules).toBe(95);
     expect(encodeLinear('code128', 'ABC-123').widths[0]).toBeGreaterThan(0);
+  });
+
+  test('EAN-13, EAN-8 and UPC-A bars match bwip-js for many numbers', () => {
+    let seed = 12345;
+    const digit = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return String(seed % 10);
+    };
+    for (const [symbology, length] of [
+      ['ean13', 12],
+      ['ean8', 7],
+      ['upca', 11],
+    ] as const) {
+      for (let n = 0; n < 40; n++) {
+        const body = Array.from({ length }, digit).join('');
+        const ours = encodeLinear(symbology, body);
+        const [reference] = bwipjs.raw({ bcid: symbology, text: body }) as { sbs: number[] }[];
+        expect(ours.widths).toEqual(reference.sbs);
+      }
+    }
   });
 
   test('bad data is refused with a SymbolError', () => {

@@ -46,6 +46,63 @@ export function gs1CheckDigit(digits: string): number {
   return (10 - (sum % 10)) % 10;
 }
 
+// EAN/UPC digit patterns (GS1 General Specifications): L (odd parity), G (even parity) and R
+// (right half) codes, 7 modules each, 1 = bar. The first EAN-13 digit picks L/G for the left half.
+const L_CODES = [
+  '0001101',
+  '0011001',
+  '0010011',
+  '0111101',
+  '0100011',
+  '0110001',
+  '0101111',
+  '0111011',
+  '0110111',
+  '0001011',
+];
+const R_CODES = L_CODES.map((code) => [...code].map((bit) => (bit === '1' ? '0' : '1')).join(''));
+const G_CODES = R_CODES.map((code) => [...code].reverse().join(''));
+const EAN13_PARITY = [
+  'LLLLLL',
+  'LLGLGG',
+  'LLGGLG',
+  'LLGGGL',
+  'LGLLGG',
+  'LGGLLG',
+  'LGGGLL',
+  'LGLGLG',
+  'LGLGGL',
+  'LGGLGL',
+];
+
+/** Module pattern of a complete EAN-13, EAN-8 or UPC-A number (check digit included). */
+function gs1Modules(symbology: 'ean13' | 'ean8' | 'upca', digits: string): string {
+  const ean13 = symbology === 'upca' ? `0${digits}` : digits;
+  const half = symbology === 'ean8' ? 4 : 6;
+  const left = symbology === 'ean8' ? digits.slice(0, 4) : ean13.slice(1, 7);
+  const right = symbology === 'ean8' ? digits.slice(4) : ean13.slice(7);
+  const parity = symbology === 'ean8' ? 'LLLL' : EAN13_PARITY[Number(ean13[0])];
+  let modules = '101';
+  for (let i = 0; i < half; i++) modules += (parity[i] === 'L' ? L_CODES : G_CODES)[Number(left[i])];
+  modules += '01010';
+  for (let i = 0; i < half; i++) modules += R_CODES[Number(right[i])];
+  return `${modules}101`;
+}
+
+/** Widths of the alternating runs of a module pattern that starts with a bar. */
+function runWidths(modules: string): number[] {
+  const widths: number[] = [];
+  let run = 1;
+  for (let i = 1; i <= modules.length; i++) {
+    if (modules[i] === modules[i - 1]) run++;
+    else {
+      widths.push(run);
+      run = 1;
+    }
+  }
+  return widths;
+}
+
 const linearCache = new Map<string, LinearSymbol>();
 const matrixCache = new Map<string, MatrixSymbol>();
 const CACHE_LIMIT = 512;
@@ -58,7 +115,8 @@ function remember<T>(cache: Map<string, T>, key: string, value: T): T {
 
 /**
  * Encodes a linear barcode. EAN/UPC take the digits with or without the check digit (a wrong one
- * is refused); Code 128 takes printable ASCII. Throws SymbolError for data the symbology cannot hold.
+ * is refused) and are encoded here from the GS1 tables; Code 128 takes printable ASCII and is
+ * encoded by bwip-js. Throws SymbolError for data the symbology cannot hold.
  */
 export function encodeLinear(symbology: Symbology, data: string): LinearSymbol {
   const key = `${symbology}\u0000${data}`;
@@ -76,6 +134,13 @@ export function encodeLinear(symbology: Symbology, data: string): LinearSymbol {
       throw new SymbolError(`${symbology} "${data}" has a wrong check digit (expected ${check})`);
     }
     text = body + check;
+    const widths = runWidths(gs1Modules(symbology as 'ean13' | 'ean8' | 'upca', text));
+    return remember(linearCache, key, {
+      widths,
+      modules: widths.reduce((sum, w) => sum + w, 0),
+      quiet: QUIET[symbology],
+      text,
+    });
   } else if (!/^[\x20-\x7e]{1,80}$/.test(data)) {
     throw new SymbolError(`code128 takes 1 to 80 printable ASCII characters, got "${data}"`);
   }
