@@ -49,7 +49,8 @@ export function BindModal({ open, hardwareId, onClose, onBound }: Props) {
       request('bindTag', { hardwareId: v.hardwareId.trim(), barcode: v.barcode.trim() }),
     onSuccess: (tag) => {
       setRecent((list) => [tag, ...list.filter((x) => x.id !== tag.id)].slice(0, RECENT));
-      form.resetFields();
+      // Not resetFields(): it remounts the inputs, and the focus would stay on the old one.
+      form.setFieldsValue({ hardwareId: '', barcode: '' });
       tagInput.current?.focus();
       onBound();
     },

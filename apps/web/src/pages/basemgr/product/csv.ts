@@ -9,8 +9,9 @@ export function toCsv(rows: readonly (readonly (string | number)[])[]): string {
   return `${rows.map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`;
 }
 
+/** A CSV file for spreadsheets: the byte-order mark makes Excel read it as UTF-8 (the import skips it). */
 export function csvBlob(rows: readonly (readonly (string | number)[])[]): Blob {
-  return new Blob([toCsv(rows)], { type: 'text/csv;charset=utf-8' });
+  return new Blob([`\uFEFF${toCsv(rows)}`], { type: 'text/csv;charset=utf-8' });
 }
 
 /** The file types an import takes. */
