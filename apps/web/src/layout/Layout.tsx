@@ -9,6 +9,7 @@ import { useSettingsStore } from '../store/settings';
 import { Navbar } from './Navbar';
 import { Sidebar } from './Sidebar';
 import { TagsView } from './TagsView';
+import { useNoticeSocket } from './useNoticeSocket';
 import './layout.css';
 
 /** Below 992 px the layout is in mobile mode (SPEC.md §2). */
@@ -48,6 +49,7 @@ function useResponsive() {
 /** The main layout: sidebar, navbar, tags view and the page. */
 export default function Layout() {
   useResponsive();
+  useNoticeSocket();
   const opened = useAppStore((s) => s.sidebarOpened);
   const withoutAnimation = useAppStore((s) => s.withoutAnimation);
   const device = useAppStore((s) => s.device);

@@ -1,0 +1,18 @@
+import { useEffect } from 'react';
+import { browserSocket, NoticeClient, noticeUrl, publishNotice } from '../app/notice';
+import { useUserStore } from '../store/user';
+
+/** Keeps the live notice socket open while the signed-in layout is shown. */
+export function useNoticeSocket(): void {
+  const token = useUserStore((s) => s.token);
+  useEffect(() => {
+    if (!token || typeof WebSocket === 'undefined') return;
+    const client = new NoticeClient({
+      url: noticeUrl(window.location, token),
+      connect: browserSocket,
+      onNotice: publishNotice,
+    });
+    client.start();
+    return () => client.stop();
+  }, [token]);
+}
