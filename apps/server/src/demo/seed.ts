@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { clientDigest, hashPassword, type PasswordCost, PRODUCTION_COST } from '../modules/session/passwords';
 import { newKeys } from '../modules/tenants/service';
+import { businessStep } from './business';
 import { templatesStep } from './templates';
 
 export const DEMO_PASSWORD = 'demo123';
@@ -105,7 +106,7 @@ const usersStep: SeedStep = {
 };
 
 /** The steps run by `--demo`, in order. Append new ones here. */
-export const demoSteps: SeedStep[] = [storesStep, usersStep, templatesStep];
+export const demoSteps: SeedStep[] = [storesStep, usersStep, templatesStep, businessStep];
 
 /** Creates (or completes) the demo tenant and the platform operator; safe to run on every start. */
 export async function seedDemo(

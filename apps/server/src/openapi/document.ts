@@ -26,7 +26,7 @@ export function answerSchema(def: CallDef): JsonSchema {
 
 function requestBody(def: CallDef) {
   const json = { schema: bodySchema(def) };
-  if (def.path === '/user/avatar') {
+  if (def.path === '/user/avatar' || def.path === '/mgr/product/import') {
     return {
       required: true,
       content: {
