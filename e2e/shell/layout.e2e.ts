@@ -232,7 +232,7 @@ describeBrowser('shell: layout and header tools', () => {
     await phone.page.click('[data-testid="hamburger"]');
     await phone.page.locator('[data-testid="drawer-bg"]').click({ position: { x: 900, y: 400 } });
     expect(await layout.getAttribute('data-sidebar')).toBe('closed');
-    await phone.page.setViewportSize({ width: 1200, height: 800 });
+    await phone.page.setViewportSize({ width: 992, height: 800 });
     await phone.page.waitForFunction(
       () => document.querySelector('[data-testid="layout"]')?.getAttribute('data-device') === 'desktop',
     );

@@ -1,4 +1,3 @@
-import { MOBILE_BREAKPOINT_PX } from '@esl/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
@@ -6,16 +5,12 @@ import { queryClient } from '../app/query';
 import { Loading } from '../components/Loading';
 import { useAppStore } from '../store/app';
 import { useSettingsStore } from '../store/settings';
+import { deviceFor } from './device';
 import { Navbar } from './Navbar';
 import { Sidebar } from './Sidebar';
 import { TagsView } from './TagsView';
 import { useNoticeSocket } from './useNoticeSocket';
 import './layout.css';
-
-/** Below 992 px the layout is in mobile mode (SPEC.md §2). */
-export function isMobileWidth(width: number): boolean {
-  return width - 1 < MOBILE_BREAKPOINT_PX;
-}
 
 /** Keeps the device in step with the window width; entering mobile mode closes the sidebar. */
 function useResponsive() {
@@ -25,7 +20,7 @@ function useResponsive() {
 
   useEffect(() => {
     const apply = () => {
-      const mobile = isMobileWidth(document.body.getBoundingClientRect().width);
+      const mobile = deviceFor(window.innerWidth) === 'mobile';
       const { device, setDevice, closeSidebar } = useAppStore.getState();
       if (mobile && device !== 'mobile') {
         setDevice('mobile');
