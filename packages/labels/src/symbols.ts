@@ -105,7 +105,7 @@ function runWidths(modules: string): number[] {
 
 const linearCache = new Map<string, LinearSymbol>();
 const matrixCache = new Map<string, MatrixSymbol>();
-const CACHE_LIMIT = 512;
+const CACHE_LIMIT = 4096;
 
 function remember<T>(cache: Map<string, T>, key: string, value: T): T {
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);

@@ -1,0 +1,122 @@
+// Labels rendered + quantised + packed + compressed per second on one core, and bytes per label.
+// Run: node --import tsx bench/labels.bench.ts   (figures go to docs/PERFORMANCE.md, "Labels")
+import { cpus, loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import {
+  designSize,
+  drawTemplate,
+  encodeTagImage,
+  gs1CheckDigit,
+  type LabelData,
+  quantise,
+  renderForTag,
+  type TemplateDocument,
+} from '@esl/labels';
+import { nodeCanvasFactory, nodeDeflate } from '@esl/labels/node';
+import { priceLabel } from '../packages/labels/test/fixtures';
+
+const RUNS = 7;
+const NAMES = [
+  '有机红富士苹果',
+  '新疆阿克苏冰糖心苹果（特级大果）',
+  '东北五常大米 5kg',
+  '蒙牛纯牛奶 250ml×16',
+  '农夫山泉',
+];
+
+/** 6,000 distinct products: more than the symbol caches hold (4,096), so in "cold" runs every label encodes its codes afresh. */
+const products: LabelData[] = Array.from({ length: 6000 }, (_, i) => {
+  const body = `690${String(100000000 + i * 7919).slice(-9)}`;
+  const price = 1 + ((i * 37) % 9000) / 100;
+  return {
+    name: `${NAMES[i % NAMES.length]} ${i}`,
+    price,
+    originalPrice: i % 3 === 0 ? price + 2 : null,
+    barcode: body + gs1CheckDigit(body),
+    qrcode: `https://shop.example.com/p/${body}`,
+    unit: '500g',
+    spec: '特级',
+    origin: '山东烟台',
+  };
+});
+
+const canvas = nodeCanvasFactory();
+const env = { canvas, deflate: nodeDeflate };
+/** CPU time of this process (user + system) in ms: one core's work, whatever else the machine runs. */
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * `cold`: products cycle through all 6,000, so every barcode and QR code is encoded afresh (a
+ * first render of a whole store). `warm`: the same 200 products over and over, their symbols
+ * cached (re-rendering a store after price changes).
+ */
+function bench(label: string, doc: TemplateDocument, perRun: number, mode: 'cold' | 'warm') {
+  const pool = mode === 'cold' ? products : products.slice(0, 200);
+  const padding = { wext: (8 - (doc.size.w % 8)) % 8, hexit: 0 };
+  // Warm up the JIT, the font cache and the canvas.
+  for (let i = 0; i < 50; i++) renderForTag(doc, pool[i % pool.length], env, padding);
+
+  const rates: number[] = [];
+  const wallRates: number[] = [];
+  let bytes = 0;
+  let raw = 0;
+  for (let run = 0; run < RUNS; run++) {
+    const start = performance.now();
+    const cpuStart = cpuMs();
+    for (let i = 0; i < perRun; i++) {
+      const { tag } = renderForTag(doc, pool[(run * perRun + i) % pool.length], env, padding);
+      if (run === 0) {
+        bytes += tag.bytes.length;
+        raw += tag.packedLength;
+      }
+    }
+    rates.push((perRun * 1000) / (cpuMs() - cpuStart));
+    wallRates.push((perRun * 1000) / (performance.now() - start));
+  }
+
+  // Where the time goes, for one median-ish pass.
+  const { w, h } = designSize(doc);
+  const ctx = canvas.createCanvas(w, h).getContext('2d');
+  if (!ctx) throw new Error('no canvas');
+  const stages = { draw: 0, read: 0, quantise: 0, encode: 0 };
+  for (let i = 0; i < perRun; i++) {
+    let t = cpuMs();
+    drawTemplate(ctx, doc, pool[i % pool.length]);
+    stages.draw += cpuMs() - t;
+    t = cpuMs();
+    const rgba = ctx.getImageData(0, 0, w, h);
+    stages.read += cpuMs() - t;
+    t = cpuMs();
+    const image = quantise(rgba, doc.colourType, doc.dither);
+    stages.quantise += cpuMs() - t;
+    t = cpuMs();
+    encodeTagImage(image, padding, env);
+    stages.encode += cpuMs() - t;
+  }
+  const us = (ms: number) => `${Math.round((ms * 1000) / perRun)} µs`;
+  console.log(
+    `${label}, ${mode} symbols: ${Math.round(median(rates))} labels per CPU-second (median of ${RUNS} runs of ${perRun}; min ${Math.round(Math.min(...rates))}, max ${Math.round(Math.max(...rates))}); wall clock ${Math.round(median(wallRates))}/s`,
+  );
+  console.log(
+    `  per label: draw ${us(stages.draw)}, getImageData ${us(stages.read)}, quantise ${us(stages.quantise)}, pack+deflate+hash ${us(stages.encode)}`,
+  );
+  console.log(
+    `  bytes: ${Math.round(bytes / perRun)} compressed (header included) vs ${Math.round(raw / perRun)} raw planes = ${(raw / bytes).toFixed(1)}× smaller`,
+  );
+}
+
+console.log(
+  `machine: ${cpus()[0]?.model ?? 'unknown cpu'}, nproc ${cpus().length}, node ${process.version}, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
+const small = priceLabel(296, 152, 'bwr', { model: '0A' });
+const large = priceLabel(800, 480, 'bwr', { model: '28' });
+bench('296×152 black/white/red price label', small, 1500, 'warm');
+bench('296×152 black/white/red price label', small, 1500, 'cold');
+bench('800×480 black/white/red price label', large, 200, 'warm');
+bench('800×480 black/white/red price label', large, 200, 'cold');
