@@ -44,7 +44,7 @@ export function business(dialect: Dialect) {
         .addColumn('created_at', big, (c) => c.notNull())
         .addUniqueConstraint('stations_tenant_sn', ['tenant_id', 'sn'])
         .execute();
-      await db.schema.createIndex('stations_store').on('stations').columns(['store_id', 'id']).execute();
+      await db.schema.createIndex('stations_store').on('stations').columns(['tenant_id', 'store_id', 'id']).execute();
 
       await db.schema
         .createTable('products')
@@ -66,7 +66,7 @@ export function business(dialect: Dialect) {
         .addColumn('updated_at', big, (c) => c.notNull())
         .addUniqueConstraint('products_store_barcode', ['store_id', 'barcode'])
         .execute();
-      await db.schema.createIndex('products_store').on('products').columns(['store_id', 'id']).execute();
+      await db.schema.createIndex('products_store').on('products').columns(['tenant_id', 'store_id', 'id']).execute();
 
       await db.schema
         .createTable('tags')
@@ -87,11 +87,24 @@ export function business(dialect: Dialect) {
         .addColumn('created_at', big, (c) => c.notNull())
         .addUniqueConstraint('tags_tenant_hardware', ['tenant_id', 'hardware_id'])
         .execute();
-      // The list pages newest first within a store, optionally by status or model.
-      await db.schema.createIndex('tags_store').on('tags').columns(['store_id', 'id']).execute();
-      await db.schema.createIndex('tags_store_status').on('tags').columns(['store_id', 'status', 'id']).execute();
-      await db.schema.createIndex('tags_store_model').on('tags').columns(['store_id', 'model', 'id']).execute();
-      await db.schema.createIndex('tags_store_hardware').on('tags').columns(['store_id', 'hardware_id']).execute();
+      // The list pages newest first within a store, optionally by status or model. The tenant
+      // leads every index, so the list's counts (tenant + store + filter) read the index alone.
+      await db.schema.createIndex('tags_store').on('tags').columns(['tenant_id', 'store_id', 'id']).execute();
+      await db.schema
+        .createIndex('tags_store_status')
+        .on('tags')
+        .columns(['tenant_id', 'store_id', 'status', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('tags_store_model')
+        .on('tags')
+        .columns(['tenant_id', 'store_id', 'model', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('tags_store_hardware')
+        .on('tags')
+        .columns(['tenant_id', 'store_id', 'hardware_id'])
+        .execute();
       await db.schema.createIndex('tags_product').on('tags').column('product_id').execute();
       await db.schema.createIndex('tags_station').on('tags').column('station_id').execute();
 

@@ -2,6 +2,7 @@ import type { Insertable, Kysely, SelectQueryBuilder } from 'kysely';
 import { contains, offsetOf } from '../../db/query';
 import type { Database, TagTable } from '../../db/schema';
 import type { CurrentStore } from '../stores/current';
+import { countCache } from './counts';
 
 type Db = Kysely<Database>;
 
@@ -69,16 +70,33 @@ function withDetails(q: TagQuery) {
 
 export type TagDetailRow = Awaited<ReturnType<ReturnType<typeof withDetails>['execute']>>[number];
 
+/** Sort columns that may hold nulls: those sort last whatever the order. */
+const NULLABLE = new Set(['signal', 'battery', 'lastSeen']);
+
 export async function listTags(db: Db, at: CurrentStore, f: TagFilter) {
   const q = filtered(db, at, f);
   const column = SORT_COLUMNS[f.sort];
-  let page = withDetails(q).orderBy(column, (ob) => (f.order === 'asc' ? ob.asc() : ob.desc()).nullsLast());
+  let page = NULLABLE.has(f.sort)
+    ? withDetails(q).orderBy(column, (ob) => (f.order === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+    : withDetails(q).orderBy(column, f.order);
   if (f.sort !== 'id') page = page.orderBy('t.id', f.order);
-  const [rows, total] = await Promise.all([
-    page.limit(f.limit).offset(offsetOf(f)).execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, count: Number(total.n) };
+  const [rows, count] = await Promise.all([page.limit(f.limit).offset(offsetOf(f)).execute(), countTags(db, at, f)]);
+  return { rows, count };
+}
+
+async function countTags(db: Db, at: CurrentStore, f: TagFilter): Promise<number> {
+  const cache = countCache(db);
+  // Keys are built from validated filter values only.
+  const key = JSON.stringify([at.tenantId, f.status, f.model, f.bound, f.text]);
+  const cached = cache.get(at.storeId, key, Date.now());
+  if (cached !== undefined) return cached;
+  const version = cache.version(at.storeId);
+  const total = await filtered(db, at, f)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const count = Number(total.n);
+  cache.set(at.storeId, key, count, Date.now(), version);
+  return count;
 }
 
 export function findTagsByIds(db: Db, at: CurrentStore, ids: readonly number[]) {

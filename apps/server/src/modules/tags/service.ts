@@ -7,6 +7,7 @@ import { onUniqueViolation } from '../../db/unique';
 import { findProductByBarcode } from '../products/repository';
 import { insertDeviceRequests } from '../stations/repository';
 import { type CurrentStore, currentStore } from '../stores/current';
+import { touchStore } from './counts';
 import * as repo from './repository';
 
 export async function list(ctx: CallContext, f: repo.TagFilter) {
@@ -54,6 +55,7 @@ export async function add(ctx: CallContext, body: { model: string; colour?: TagC
     }),
     duplicate,
   );
+  touchStore(db, at.storeId);
   return created;
 }
 
@@ -68,10 +70,12 @@ async function requireTags(db: Kysely<Database>, at: CurrentStore, ids: readonly
 export async function remove(ctx: CallContext, ids: readonly number[]) {
   const at = await currentStore(ctx);
   ctx.target = `tags #${[...new Set(ids)].join(',')}`;
-  return ctx.services.db.transaction().execute(async (trx) => {
+  const deleted = await ctx.services.db.transaction().execute(async (trx) => {
     const unique = await requireTags(trx, at, ids);
     return repo.deleteTags(trx, at, unique);
   });
+  touchStore(ctx.services.db, at.storeId);
+  return deleted;
 }
 
 /**
@@ -88,6 +92,7 @@ export async function bind(ctx: CallContext, hardwareId: string, barcode: string
   const product = await findProductByBarcode(db, at, barcode);
   if (!product) throw notFound();
   await repo.setProduct(db, at, [tag.id], product.id);
+  touchStore(db, at.storeId);
   const [row] = await repo.findTagsByIds(db, at, [tag.id]);
   if (!row) throw notFound();
   return row;
@@ -97,7 +102,9 @@ export async function unbind(ctx: CallContext, ids: readonly number[]) {
   const at = await currentStore(ctx);
   ctx.target = `tags #${[...new Set(ids)].join(',')}`;
   const unique = await requireTags(ctx.services.db, at, ids);
-  return repo.setProduct(ctx.services.db, at, unique, null);
+  const unbound = await repo.setProduct(ctx.services.db, at, unique, null);
+  touchStore(ctx.services.db, at.storeId);
+  return unbound;
 }
 
 export type TagOperation = 'tag.refresh' | 'tag.rollcall';

@@ -251,6 +251,28 @@ describe.each(await testDatabases())('tags on $name', (db) => {
     expect(zh.msg).toBe('请求已记录，但下发通道尚未开放');
   });
 
+  it('keeps the list total in step with changes made through the API', async () => {
+    const { tokens, store, tenant } = await buildShop(t().app);
+    const at = { tenantId: tenant.id, storeId: store.id };
+    const product = await buildProduct(t().app, at, { barcode: 'P0001', name: 'Step' });
+    const old = await buildTag(t().app, at, { hardwareId: 'FF000001', status: 'online' });
+    const token = tokens.admin;
+    const count = async (body: object) => (await t().call('/mgr/tag/list', body, { token })).count;
+    expect(await count({})).toBe(1);
+    expect(await count({ bound: true })).toBe(0);
+    await t().call('/mgr/tag/add', { model: '05', hardwareIds: ['FF000002', 'FF000003'] }, { token });
+    expect(await count({})).toBe(3);
+    await t().call('/mgr/tag/bindesl', { hardwareId: 'FF000002', barcode: 'P0001' }, { token });
+    expect(await count({ bound: true })).toBe(1);
+    expect(await count({ text: 'step' })).toBe(1);
+    await t().call('/mgr/product/alert', { id: product.id, name: 'Renamed' }, { token });
+    expect(await count({ text: 'step' })).toBe(0);
+    await t().call('/mgr/product/delete', { ids: [product.id] }, { token });
+    expect(await count({ bound: true })).toBe(0);
+    await t().call('/mgr/tag/delete', { ids: [old.id] }, { token });
+    expect(await count({})).toBe(2);
+  });
+
   it('answers STORE_NOT_SET without a current store', async () => {
     const { token } = await buildStorelessAdmin(t().app);
     for (const path of ['/mgr/tag/list', '/mgr/tag/flashallesl', '/mgr/tag/echoallesl']) {

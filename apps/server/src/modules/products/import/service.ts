@@ -11,6 +11,7 @@ import type { CallContext } from '../../../api/context';
 import { AppError } from '../../../api/errors';
 import type { ProductTable } from '../../../db/schema';
 import { currentStore } from '../../stores/current';
+import { touchStore } from '../../tags/counts';
 import { effectiveFieldMap, planColumns } from '../mapping';
 import * as repo from '../repository';
 import { readTable, readUpload } from './file';
@@ -78,13 +79,16 @@ export async function importProducts(ctx: CallContext): Promise<ImportData> {
   ctx.target = `import ${file.name}: ${good.length} rows`;
 
   const columns = writtenColumns(plan.columns.values());
-  return db.transaction().execute(async (trx) => {
+  const result = await db.transaction().execute(async (trx) => {
     const existing = await repo.productsByBarcode(trx, at);
     const rows = good.map((r) => toInsert(r, at, ctx.now, existing.get(r.barcode)?.custom));
     await repo.upsertProducts(trx, rows, columns, BATCH);
     const updated = good.reduce((n, r) => n + (existing.has(r.barcode) ? 1 : 0), 0);
     return { total: good.length, inserted: good.length - updated, updated };
   });
+  // New names and barcodes change what the tag list's text filter finds.
+  touchStore(db, at.storeId);
+  return result;
 }
 
 function toInsert(
