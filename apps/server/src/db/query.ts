@@ -1,11 +1,56 @@
-import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type Compilable, CompiledQuery, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { Database } from './schema';
 
 /** Case-insensitive "contains" that treats % and _ in the user's text literally. */
 export function contains(column: string, text: string): RawBuilder<SqlBool> {
-  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+  return sql<SqlBool>`lower(${sql.ref(column)}) like ${containsPattern(text)} escape '\\'`;
+}
+
+/** The LIKE pattern `contains` uses: its one parameter. */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 export function offsetOf(paging: { page: number; limit: number }): number {
   return (paging.page - 1) * paging.limit;
+}
+
+const texts = new WeakMap<Kysely<Database>, Map<string, string>>();
+const warned = new Set<string>();
+
+/**
+ * Runs a hot query whose SQL text depends only on `key`, building and compiling it with Kysely
+ * only the first time (per database handle): building costs several times what running a small
+ * query does. `args` are the query's parameters in order; the first run checks them against what
+ * Kysely compiled, and when they differ the query is simply not cached (slower, never wrong).
+ */
+export async function runCached<R>(
+  db: Kysely<Database>,
+  key: string,
+  args: readonly unknown[],
+  build: () => Compilable<R>,
+): Promise<R[]> {
+  let cache = texts.get(db);
+  if (!cache) {
+    cache = new Map();
+    texts.set(db, cache);
+  }
+  const text = cache.get(key);
+  if (text !== undefined) return (await db.executeQuery<R>(CompiledQuery.raw(text, [...args]))).rows;
+  const compiled = build().compile();
+  const same = compiled.parameters.length === args.length && compiled.parameters.every((p, i) => p === args[i]);
+  if (same) cache.set(key, compiled.sql);
+  else if (!warned.has(key)) {
+    warned.add(key);
+    console.warn(`runCached(${key}): parameters differ from the arguments; not cached`);
+  }
+  return (await db.executeQuery(compiled)).rows;
+}
+
+/** A hot query whose parameters are exactly its arguments, in order (see runCached). */
+export function compiledOnce<A extends readonly unknown[], R>(
+  key: string,
+  build: (db: Kysely<Database>, ...args: A) => Compilable<R>,
+): (db: Kysely<Database>, ...args: A) => Promise<R[]> {
+  return (db, ...args) => runCached(db, key, args, () => build(db, ...args));
 }

@@ -55,6 +55,8 @@ export function initial(dialect: Dialect) {
         .addColumn('created_at', time, (c) => c.notNull())
         .addUniqueConstraint('stores_tenant_code', ['tenant_id', 'code'])
         .execute();
+      // A tenant's stores in id order without a sort (store lists, the store picker).
+      await db.schema.createIndex('stores_tenant_id').on('stores').columns(['tenant_id', 'id']).execute();
 
       await db.schema
         .createTable('user_stores')

@@ -1,5 +1,5 @@
-import type { Kysely, Updateable } from 'kysely';
-import { contains, offsetOf } from '../../db/query';
+import { type Kysely, sql, type Updateable } from 'kysely';
+import { compiledOnce, contains, containsPattern, offsetOf, runCached } from '../../db/query';
 import type { Database, NewStore, StoreTable } from '../../db/schema';
 
 /**
@@ -12,23 +12,32 @@ export interface StoreScope {
 }
 
 function scoped(db: Kysely<Database>, scope: StoreScope) {
-  let q = db.selectFrom('stores').where('stores.tenant_id', '=', scope.tenantId);
-  if (scope.userId !== null) {
-    const userId = scope.userId;
-    q = q.where((eb) =>
-      eb(
-        'stores.id',
-        'in',
-        eb.selectFrom('user_stores').select('user_stores.store_id').where('user_stores.user_id', '=', userId),
-      ),
-    );
-  }
-  return q;
+  if (scope.userId === null) return db.selectFrom('stores').where('stores.tenant_id', '=', scope.tenantId);
+  // Driven by the user's few assignments, not by a scan of the tenant's stores.
+  return db
+    .selectFrom('user_stores')
+    .innerJoin('stores', 'stores.id', 'user_stores.store_id')
+    .where('user_stores.user_id', '=', scope.userId)
+    .where('stores.tenant_id', '=', scope.tenantId);
 }
+
+const allRefs = compiledOnce('stores.refs.all', (db, tenantId: number) =>
+  db.selectFrom('stores').select(['id', 'name', 'code']).where('tenant_id', '=', tenantId).orderBy('id'),
+);
+const assignedRefs = compiledOnce('stores.refs.assigned', (db, userId: number, tenantId: number) =>
+  db
+    .selectFrom('user_stores as us')
+    .innerJoin('stores as s', 's.id', 'us.store_id')
+    .select(['s.id', 's.name', 's.code'])
+    .where('us.user_id', '=', userId)
+    .where('s.tenant_id', '=', tenantId)
+    // The key order of user_stores: ordering by s.id would make SQLite scan the tenant's stores.
+    .orderBy('us.store_id'),
+);
 
 /** Id, name and code of every store in scope, by id (the store picker and /user/info). */
 export function listStoreRefs(db: Kysely<Database>, scope: StoreScope) {
-  return scoped(db, scope).select(['stores.id', 'stores.name', 'stores.code']).orderBy('stores.id').execute();
+  return scope.userId === null ? allRefs(db, scope.tenantId) : assignedRefs(db, scope.userId, scope.tenantId);
 }
 
 export interface StoreFilter {
@@ -38,19 +47,42 @@ export interface StoreFilter {
   code?: string;
 }
 
+/** The scope's parameters, in the order `scoped` uses them. */
+const scopeArgs = (scope: StoreScope) => (scope.userId === null ? [scope.tenantId] : [scope.userId, scope.tenantId]);
+const scopeKey = (scope: StoreScope) => (scope.userId === null ? 'all' : 'assigned');
+
+/** A page of the scope's stores in id order, and how many there are (a hot path: cached SQL). */
 export async function listStores(db: Kysely<Database>, scope: StoreScope, f: StoreFilter) {
-  let q = scoped(db, scope);
-  if (f.name) q = q.where(contains('stores.name', f.name));
-  if (f.code) q = q.where(contains('stores.code', f.code));
+  // Built only when the SQL for this shape is not cached yet.
+  const filtered = () => {
+    let q = scoped(db, scope);
+    if (f.name) q = q.where(contains('stores.name', f.name));
+    if (f.code) q = q.where(contains('stores.code', f.code));
+    return q;
+  };
+  const args: unknown[] = scopeArgs(scope);
+  if (f.name) args.push(containsPattern(f.name));
+  if (f.code) args.push(containsPattern(f.code));
+  const key = `stores.list.${scopeKey(scope)}.${f.name ? 'n' : ''}${f.code ? 'c' : ''}`;
   const [rows, total] = await Promise.all([
-    q.selectAll('stores').orderBy('stores.id').limit(f.limit).offset(offsetOf(f)).execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    runCached(db, `${key}.rows`, [...args, f.limit, offsetOf(f)], () =>
+      filtered()
+        .selectAll('stores')
+        .orderBy(sql.ref(scope.userId === null ? 'stores.id' : 'user_stores.store_id'))
+        .limit(f.limit)
+        .offset(offsetOf(f)),
+    ),
+    runCached(db, `${key}.count`, args, () => filtered().select((eb) => eb.fn.countAll<number>().as('n'))),
   ]);
-  return { rows, count: Number(total.n) };
+  return { rows, count: Number(total[0]?.n ?? 0) };
 }
 
-export function findStore(db: Kysely<Database>, scope: StoreScope, id: number) {
-  return scoped(db, scope).selectAll('stores').where('stores.id', '=', id).executeTakeFirst();
+/** A store of the scope by id, or undefined (every per-store call checks this). */
+export async function findStore(db: Kysely<Database>, scope: StoreScope, id: number) {
+  const rows = await runCached(db, `stores.find.${scopeKey(scope)}`, [...scopeArgs(scope), id], () =>
+    scoped(db, scope).selectAll('stores').where('stores.id', '=', id),
+  );
+  return rows[0];
 }
 
 export async function codeTaken(db: Kysely<Database>, tenantId: number, code: string, exceptId = 0) {
