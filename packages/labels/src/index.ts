@@ -3,6 +3,7 @@ export * from './canvas';
 export * from './colours';
 export * from './document';
 export * from './draw';
+export * from './edit';
 export * from './encode';
 export * from './migrate';
 export * from './pack';
