@@ -82,10 +82,12 @@ export function insertTemplate(db: Db, row: NewTemplate) {
   return db.insertInto('templates').values(row).returning('id').executeTakeFirstOrThrow();
 }
 
+/** Updates a template still at `revision` (so two saves of one revision cannot both win). */
 export function updateTemplate(
   db: Db,
   tenantId: number,
   id: number,
+  revision: number,
   patch: Omit<Updateable<TemplateTable>, 'id' | 'tenant_id' | 'created_at'>,
 ) {
   return db
@@ -93,6 +95,7 @@ export function updateTemplate(
     .set(patch)
     .where('tenant_id', '=', tenantId)
     .where('id', '=', id)
+    .where('revision', '=', revision)
     .returning('id')
     .executeTakeFirst();
 }

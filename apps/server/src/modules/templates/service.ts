@@ -11,6 +11,7 @@ import {
 import { type DitherMode, type LabelData, type Rotation, SAMPLE_DATA, type TemplateDocument } from '@esl/labels';
 import { type CallContext, requireTenant } from '../../api/context';
 import { AppError, conflict, invalidField, notFound } from '../../api/errors';
+import { onUniqueViolation } from '../../db/unique';
 import { randomHex } from '../../lib/random';
 import { checkDocument, newDocument, readDocument } from './documents';
 import { presentTemplate } from './presenter';
@@ -57,7 +58,7 @@ async function create(ctx: CallContext, tenantId: number, name: string, doc: Tem
   const png = await renderThumbnail(doc);
   const id = await db.transaction().execute(async (trx) => {
     if (await repo.nameTaken(trx, tenantId, name)) throw conflict(name);
-    const { id } = await repo.insertTemplate(trx, {
+    const insert = repo.insertTemplate(trx, {
       tenant_id: tenantId,
       name,
       ...documentColumns(doc),
@@ -65,6 +66,7 @@ async function create(ctx: CallContext, tenantId: number, name: string, doc: Tem
       created_at: ctx.now,
       updated_at: ctx.now,
     });
+    const { id } = await onUniqueViolation(insert, () => conflict(name));
     await repo.saveThumb(trx, { template_id: id, tenant_id: tenantId, key: randomHex(16), png, revision: 1 });
     return id;
   });
@@ -156,12 +158,16 @@ export async function save(ctx: CallContext, fields: SaveFields, body: unknown) 
       throw conflict(fields.name);
     }
     const revision = current.revision + 1;
-    await repo.updateTemplate(trx, tenantId, fields.id, {
+    const update = repo.updateTemplate(trx, tenantId, fields.id, current.revision, {
       ...(fields.name === undefined ? {} : { name: fields.name }),
       ...documentColumns(doc),
       revision,
       updated_at: ctx.now,
     });
+    // No row: another save of the same revision committed in between.
+    if (!(await onUniqueViolation(update, () => conflict(fields.name ?? current.name)))) {
+      throw conflict(`revision ${revision}`);
+    }
     await repo.saveThumb(trx, { template_id: fields.id, tenant_id: tenantId, key: randomHex(16), png, revision });
   });
   return presented(ctx, tenantId, fields.id);

@@ -195,6 +195,16 @@ describe.each(await testDatabases())('templates on $name', (db) => {
     const after = await t().call<TemplateData>('/mgr/templ/gettempledata', { id: created.id }, { token });
     expect(after.data).toMatchObject({ revision: 3, doc: expected });
 
+    // Two editors saving the same revision at once: exactly one wins.
+    const race = await Promise.all(
+      [nameDoc('bw'), nameDoc('bwr')].map((doc) =>
+        t().call('/mgr/templ/alerttempData', { id: created.id, doc, revision: 3 }, { token }),
+      ),
+    );
+    expect(race.map((r) => r.code).sort()).toEqual([0, 1004]);
+    const winner = await t().call<TemplateData>('/mgr/templ/gettempledata', { id: created.id }, { token });
+    expect(winner.data.revision).toBe(4);
+
     // The list columns follow the document's size and colour type.
     const resized = await t().call<Template>(
       '/mgr/templ/alerttempData',
