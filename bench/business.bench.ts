@@ -283,7 +283,7 @@ async function run(database: string, url: string, file: Buffer): Promise<void> {
     if (check.code !== 0 || (check.data as unknown[]).length !== 20) throw new Error(`tag list: ${check.msg}`);
     const scenarios: [string, object][] = [
       [`status = online (${Math.round((TAGS * 3) / 10)} match)`, { page: 1, limit: 20, status: 'online' }],
-      ['model = 1C, bound', { page: 1, limit: 20, model: '1C', bound: true }],
+      ['model = 05, bound', { page: 1, limit: 20, model: '05', bound: true }],
       ['no filter', { page: 1, limit: 20 }],
       ['text "苹果" (ID or product name/barcode)', { page: 1, limit: 20, text: '苹果' }],
     ];

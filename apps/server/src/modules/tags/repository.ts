@@ -39,18 +39,17 @@ function filtered(db: Db, at: CurrentStore, f: Omit<TagFilter, 'page' | 'limit' 
   if (f.bound !== undefined) q = q.where('t.product_id', f.bound ? 'is not' : 'is', null);
   if (f.text) {
     const text = f.text;
-    // The product's name and barcode through a sub-select, so the count needs no join.
+    // The product's name and barcode through a correlated sub-select: the count needs no join,
+    // and the page stops scanning once it has its rows.
     q = q.where((eb) =>
       eb.or([
         contains('t.hardware_id', text),
-        eb(
-          't.product_id',
-          'in',
+        eb.exists(
           eb
-            .selectFrom('products as p')
-            .select('p.id')
-            .where('p.store_id', '=', at.storeId)
-            .where((pb) => pb.or([contains('p.name', text), contains('p.barcode', text)])),
+            .selectFrom('products as fp')
+            .select('fp.id')
+            .whereRef('fp.id', '=', 't.product_id')
+            .where((pb) => pb.or([contains('fp.name', text), contains('fp.barcode', text)])),
         ),
       ]),
     );
