@@ -85,22 +85,23 @@ function acceptEmptyJson(app: FastifyInstance): void {
   });
 }
 
-function notFound(request: FastifyRequest, reply: FastifyReply, hasConsole: boolean) {
+// Sends without returning the reply: returning it had Fastify await it as a thenable and pile up
+// close listeners on the response (MaxListenersExceededWarning under the history fallback).
+function notFound(request: FastifyRequest, reply: FastifyReply, hasConsole: boolean): void {
   const path = request.url.split('?')[0] ?? '/';
   if (isApi(path)) {
     const lang = pickLanguage(request.headers['accept-language']);
-    return reply.send({ code: ErrorCode.NOT_FOUND, msg: messageOf(ErrorCode.NOT_FOUND, lang), data: null });
+    reply.send({ code: ErrorCode.NOT_FOUND, msg: messageOf(ErrorCode.NOT_FOUND, lang), data: null });
+    return;
   }
   const lastSegment = path.slice(path.lastIndexOf('/') + 1);
   const historyRoute =
     (request.method === 'GET' || request.method === 'HEAD') &&
     !path.startsWith('/uploads/') &&
     !lastSegment.includes('.');
-  if (historyRoute) {
-    if (hasConsole) return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    return reply.type('text/html; charset=utf-8').send(placeholderPage());
-  }
-  return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+  if (!historyRoute) reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+  else if (hasConsole) reply.header('cache-control', 'no-cache').sendFile('index.html');
+  else reply.type('text/html; charset=utf-8').send(placeholderPage());
 }
 
 /**
