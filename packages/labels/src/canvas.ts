@@ -24,18 +24,11 @@ export interface Canvas2D {
   fillRect(x: number, y: number, w: number, h: number): void;
   fillText(text: string, x: number, y: number): void;
   measureText(text: string): TextMeasure;
-  drawImage(image: LabelImage, dx: number, dy: number, dw: number, dh: number): void;
-  drawImage(
-    image: LabelImage,
-    sx: number,
-    sy: number,
-    sw: number,
-    sh: number,
-    dx: number,
-    dy: number,
-    dw: number,
-    dh: number,
-  ): void;
+  /**
+   * `image` is one the caller decoded for this kind of canvas (DrawOptions.images). It is typed
+   * `never` so that every library's own image type (CanvasImageSource, @napi-rs/canvas Image) fits.
+   */
+  drawImage(image: never, dx: number, dy: number, dw: number, dh: number): void;
   getImageData(x: number, y: number, w: number, h: number): RgbaImage;
   createImageData(w: number, h: number): PixelBlock;
   putImageData(image: PixelBlock, x: number, y: number): void;

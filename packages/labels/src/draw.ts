@@ -346,7 +346,7 @@ function drawImage(scene: Scene, element: ImageElement, box: Box): void {
   const { ctx } = scene;
   ctx.imageSmoothingEnabled = true;
   if (element.fit === 'stretch') {
-    ctx.drawImage(image, box.x, box.y, box.w, box.h);
+    ctx.drawImage(image as never, box.x, box.y, box.w, box.h);
     return;
   }
   const scale =
@@ -355,5 +355,5 @@ function drawImage(scene: Scene, element: ImageElement, box: Box): void {
       : Math.max(box.w / image.width, box.h / image.height);
   const w = Math.round(image.width * scale);
   const h = Math.round(image.height * scale);
-  ctx.drawImage(image, alignX(box, w, element.align), alignY(box, h, element.valign), w, h);
+  ctx.drawImage(image as never, alignX(box, w, element.align), alignY(box, h, element.valign), w, h);
 }
