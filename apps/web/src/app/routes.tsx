@@ -128,7 +128,7 @@ export const routes: AppRoute[] = [
         name: 'tmplIndex',
         icon: 'appstore',
         roles: PAGE_ROLES,
-        page: () => import('../pages/_pending/tmpl'),
+        page: () => import('../pages/tmpl/index/index'),
       },
       {
         path: '/tmpl/tmpledit',
@@ -136,7 +136,7 @@ export const routes: AppRoute[] = [
         icon: 'edit',
         roles: PAGE_ROLES,
         hidden: true,
-        page: () => import('../pages/_pending/tmplEdit'),
+        page: () => import('../pages/tmpl/tmpledit/index'),
       },
     ],
   },

@@ -1,0 +1,253 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, it } from 'vitest';
+import {
+  api,
+  apiLogin,
+  describeBrowser,
+  expect,
+  type Lang,
+  login,
+  newPage,
+  screenshot,
+  useBrowser,
+} from './support/browser';
+
+interface TemplateRow {
+  id: number;
+  name: string;
+  width: number;
+  length: number;
+  revision: number;
+}
+interface TemplateData extends TemplateRow {
+  doc: { elements: { id: string; type: string; x: number; binding: { key: string } | null }[] };
+}
+interface ProductRow {
+  id: number;
+  name: string;
+  barcode: string;
+}
+
+const suffix = Date.now().toString(36);
+const templateName = `e2e 饮料价签 ${suffix}`;
+const productName = '农夫山泉天然饮用水 550ml';
+
+/** A valid EAN-13 (the barcode element's default symbology) that no other test uses. */
+function ean13(): string {
+  const body = `69${String(Date.now()).slice(-10)}`;
+  const sum = [...body].reduce((n, d, i) => n + Number(d) * (i % 2 === 0 ? 1 : 3), 0);
+  return body + String((10 - (sum % 10)) % 10);
+}
+const barcode = ean13();
+
+const editor = (page: Page) => page.locator('[data-testid="template-editor"]');
+const field = (page: Page, name: string) => page.locator(`[data-testid="prop-${name}"]`);
+const dialog = (page: Page) => page.locator('.ant-modal-container:visible');
+const layers = (page: Page) => page.locator('[data-testid="layers"] .tmpl-layer');
+
+async function setNumber(page: Page, name: string, value: number): Promise<void> {
+  await field(page, name).fill(String(value));
+  await field(page, name).press('Tab');
+  await expect.poll(() => field(page, name).inputValue()).toBe(String(value));
+}
+
+/** Places the selected element by typing its box into the property panel. */
+async function place(page: Page, box: { x: number; y: number; w: number; h: number }): Promise<void> {
+  for (const [name, value] of Object.entries(box)) await setNumber(page, name, value);
+}
+
+/** Adds an element of a type bound to a data key: the key is picked from the data-key list. */
+async function addBound(page: Page, type: string | null, key: string): Promise<void> {
+  const before = await layers(page).count();
+  if (type) await page.click(`[data-testid="add-${type}"]`);
+  await page.click(`[data-testid="data-keys"] [data-key="${key}"]`);
+  await expect.poll(() => layers(page).count()).toBe(before + 1);
+}
+
+async function selectLayer(page: Page, elementId: string): Promise<void> {
+  await page.click(`[data-testid="layers"] [data-element="${elementId}"]`);
+  await page.locator(`.tmpl-selection[data-element="${elementId}"]`).waitFor();
+}
+
+const xOf = async (page: Page) => Number(await field(page, 'x').inputValue());
+
+/** Chooses the test product in the preview's product picker and waits for the server's render. */
+async function previewWithProduct(page: Page): Promise<void> {
+  await page.locator('[data-testid="preview-product"]').click();
+  await page.keyboard.type('农夫山泉');
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: barcode }).click();
+  await expect.poll(() => page.locator('[data-testid="preview-server"]').count(), { timeout: 15_000 }).toBe(1);
+  await page.locator('[data-testid="preview-compare"]').waitFor();
+}
+
+/** Dark pixels the editor's canvas shows in a box of the label (the quantised render). */
+async function inkIn(page: Page, box: { x: number; y: number; w: number; h: number }): Promise<number> {
+  return page.locator('[data-testid="editor-canvas"]').evaluate((canvas, b) => {
+    const ctx = (canvas as HTMLCanvasElement).getContext('2d');
+    if (!ctx) return -1;
+    const { data } = ctx.getImageData(b.x, b.y, b.w, b.h);
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i] + data[i + 1] + data[i + 2] < 128) n++;
+    return n;
+  }, box);
+}
+
+async function findTemplate(token: string): Promise<TemplateRow | undefined> {
+  const list = await api<TemplateRow[]>('/mgr/templ/list', { page: 1, limit: 100, name: suffix }, token);
+  expect(list.code).toBe(0);
+  return list.data.find((t) => t.name === templateName);
+}
+
+describeBrowser('template list and editor (/tmpl/index, /tmpl/tmpledit)', () => {
+  const browser = useBrowser();
+  let token = '';
+  let product: ProductRow;
+
+  beforeAll(async () => {
+    token = await apiLogin('admin');
+    const added = await api<ProductRow>(
+      '/mgr/product/add',
+      { barcode, name: productName, price: '2.50', originalPrice: '3.00', unit: '瓶', origin: '浙江' },
+      token,
+    );
+    expect(added.code, added.msg).toBe(0);
+    product = added.data;
+  });
+
+  afterAll(async () => {
+    const left = await findTemplate(token);
+    if (left) await api('/mgr/templ/delete', { ids: [left.id] }, token);
+    if (product) await api('/mgr/product/delete', { ids: [product.id] }, token);
+  });
+
+  it('builds a template bound to name, price and barcode, saves, reopens and previews it with a product', async () => {
+    const { context, page } = await newPage(browser());
+    try {
+      await login(page, 'admin', { path: '/tmpl/index' });
+      await expect.poll(() => page.locator('.ant-table-row').count()).toBeGreaterThan(0);
+      await screenshot(page, 'templates-list-zh-CN');
+
+      // Add: a 2.66" black/white/red label (the dialog's default model), opened in the editor.
+      await page.click('[data-testid="tmpl-add"]');
+      await page.fill('#tmpl-add_name', templateName);
+      await dialog(page).getByRole('button', { name: '创建并编辑' }).click();
+      await page.waitForURL((url) => url.pathname === '/tmpl/tmpledit');
+      await editor(page).waitFor();
+      expect(
+        await page
+          .locator('[data-testid="editor-canvas"]')
+          .evaluate((c) => [(c as HTMLCanvasElement).width, (c as HTMLCanvasElement).height]),
+      ).toEqual([296, 152]);
+
+      // Text bound to the name (added from the data-key list), price and barcode bound by picking the key.
+      await addBound(page, null, 'name');
+      await place(page, { x: 6, y: 4, w: 284, h: 40 });
+      await addBound(page, 'price', 'price');
+      await place(page, { x: 6, y: 52, w: 140, h: 64 });
+      await addBound(page, 'barcode', 'barcode');
+      await place(page, { x: 152, y: 56, w: 138, h: 90 });
+      await expect.poll(() => editor(page).getAttribute('data-dirty')).toBe('true');
+
+      // Drag the price with the mouse, then undo, redo and nudge with the keyboard.
+      await selectLayer(page, 'price-1');
+      const stage = await page.locator('[data-testid="editor-stage"]').boundingBox();
+      if (!stage) throw new Error('no stage');
+      const zoom = stage.width / 296;
+      const from = { x: stage.x + (6 + 70) * zoom, y: stage.y + (52 + 32) * zoom };
+      await page.mouse.move(from.x, from.y);
+      await page.mouse.down();
+      await page.mouse.move(from.x + 15 * zoom, from.y, { steps: 5 });
+      await page.mouse.move(from.x + 30 * zoom, from.y, { steps: 5 });
+      await page.mouse.up();
+      const dragged = await xOf(page);
+      expect(dragged).toBeGreaterThan(20);
+      await page.keyboard.press('Control+z');
+      await expect.poll(() => xOf(page)).toBe(6);
+      await page.keyboard.press('Control+y');
+      await expect.poll(() => xOf(page)).toBe(dragged);
+      await page.keyboard.press('Control+Shift+z');
+      await page.keyboard.press('Control+z');
+      await expect.poll(() => xOf(page)).toBe(6);
+      await page.keyboard.press('Shift+ArrowRight');
+      await expect.poll(() => xOf(page)).toBe(16);
+      await page.keyboard.press('ArrowLeft');
+      await expect.poll(() => xOf(page)).toBe(15);
+      await page.keyboard.press('Control+z');
+      await page.keyboard.press('Control+z');
+      await expect.poll(() => xOf(page)).toBe(6);
+
+      // Save with name, width and length.
+      await page.click('[data-testid="editor-save"]');
+      await expect.poll(() => dialog(page).locator('#tmpl-save_name').inputValue()).toBe(templateName);
+      expect(await dialog(page).locator('#tmpl-save_width').inputValue()).toBe('296');
+      expect(await dialog(page).locator('#tmpl-save_length').inputValue()).toBe('152');
+      await dialog(page)
+        .getByRole('button', { name: /保\s*存/ })
+        .click();
+      await page.locator('.ant-message').getByText('模板已保存').waitFor();
+      await expect.poll(() => editor(page).getAttribute('data-dirty')).toBe('false');
+
+      const saved = await findTemplate(token);
+      if (!saved) throw new Error('the template was not saved');
+      const data = await api<TemplateData>('/mgr/templ/gettempledata', { id: saved.id }, token);
+      expect(data.code).toBe(0);
+      expect(data.data.doc.elements.map((e) => [e.type, e.binding?.key, e.x])).toEqual([
+        ['text', 'name', 6],
+        ['price', 'price', 6],
+        ['barcode', 'barcode', 152],
+      ]);
+
+      // Reopen from the list.
+      await page.goto('/tmpl/index');
+      await page.locator('.ant-table-row', { hasText: templateName }).getByRole('button', { name: '编辑' }).click();
+      await page.waitForURL((url) => url.search === `?id=${saved.id}`);
+      await editor(page).waitFor();
+      await expect.poll(() => layers(page).count()).toBe(3);
+      await expect.poll(() => page.locator('[data-testid="layers"]').textContent()).toContain('{商品名称}');
+
+      // Preview with the product: Chinese drawn in Noto Sans SC on the label canvas, and the server's
+      // render of the same document and product beside the browser's.
+      await previewWithProduct(page);
+      expect(await page.evaluate((name) => document.fonts.check('20px "Noto Sans SC"', name), productName)).toBe(true);
+      expect(await inkIn(page, { x: 6, y: 4, w: 284, h: 40 })).toBeGreaterThan(100);
+      const compare = (await page.locator('[data-testid="preview-compare"]').textContent()) ?? '';
+      console.log(`[templates] browser vs server preview: ${compare}`);
+      const differing = /(\d+)/.exec(compare)?.[1];
+      // Same fonts, same renderer: at most a few anti-aliasing pixels may land apart after quantising.
+      expect(differing === undefined ? 0 : Number(differing)).toBeLessThan(296 * 152 * 0.01);
+      await page.mouse.move(0, 0);
+      await screenshot(page, 'templates-editor-zh-CN');
+    } catch (error) {
+      await screenshot(page, 'templates-failed-zh-CN');
+      throw error;
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
+  it('shows the list and the editor in English', async () => {
+    const lang: Lang = 'en';
+    const { context, page } = await newPage(browser(), { lang });
+    try {
+      await login(page, 'admin', { path: '/tmpl/index' });
+      await expect.poll(() => page.locator('.ant-table-row').count()).toBeGreaterThan(0);
+      await page.getByRole('button', { name: 'Add template' }).waitFor();
+      await screenshot(page, 'templates-list-en');
+      const saved = await findTemplate(token);
+      if (!saved) throw new Error('the template of the first test is missing');
+      await page.goto(`/tmpl/tmpledit?id=${saved.id}`);
+      await editor(page).waitFor();
+      await page.getByRole('button', { name: 'Save' }).waitFor();
+      await previewWithProduct(page);
+      await selectLayer(page, 'text-1');
+      await page.getByText('Data field', { exact: true }).waitFor();
+      await page.mouse.move(0, 0);
+      await screenshot(page, 'templates-editor-en');
+    } catch (error) {
+      await screenshot(page, 'templates-failed-en');
+      throw error;
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+});
