@@ -46,4 +46,22 @@ describeBrowser('log pages (/logmgr/op, /logmgr/sys)', () => {
       await context.close();
     }
   });
+
+  it('shows the date picker in Chinese when the console is in Chinese', async () => {
+    const { context, page } = await newPage(browser(), { lang: 'zh-CN' });
+    try {
+      await login(page, 'admin', { path: '/logmgr/op' });
+      await waitForShell(page);
+      await page.locator('form#opLogFilter .ant-picker').first().click();
+      const panel = page.locator('.ant-picker-dropdown:visible');
+      await panel.waitFor();
+      const header = (await panel.locator('.ant-picker-header-view').first().textContent()) ?? '';
+      const weekdays = (await panel.locator('thead').first().textContent()) ?? '';
+      expect(header).toMatch(/\d{4}年/);
+      expect(weekdays).toContain('一');
+      expect(weekdays).not.toMatch(/Mo|Tu|We/);
+    } finally {
+      await context.close();
+    }
+  });
 });
