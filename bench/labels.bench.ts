@@ -114,6 +114,20 @@ console.log(
     .map((l) => l.toFixed(1))
     .join(' ')}`,
 );
+// Calibration: how fast this core is right now. An idle modern core sums 1M words in ~0.3–0.5 ms;
+// on a shared, loaded machine every figure below scales with this one.
+{
+  const words = new Uint32Array(1 << 20).map((_, i) => i);
+  let sum = 0;
+  const times: number[] = [];
+  for (let round = 0; round < 21; round++) {
+    const start = cpuMs();
+    for (let i = 0; i < words.length; i++) sum = (sum + words[i]) | 0;
+    times.push(cpuMs() - start);
+  }
+  console.log(`calibration: summing 1M 32-bit words takes ${median(times).toFixed(2)} ms CPU (checksum ${sum & 0xff})`);
+}
+
 const small = priceLabel(296, 152, 'bwr', { model: '0A' });
 const large = priceLabel(800, 480, 'bwr', { model: '28' });
 bench('296×152 black/white/red price label', small, 1500, 'warm');

@@ -130,20 +130,22 @@ export function layoutText(
   fit: 'shrink' | 'ellipsis',
   maxLines: number,
 ): TextLayout {
+  // One line: line breaks in the data become spaces rather than missing glyphs.
+  const content = maxLines === 1 ? text.replace(/\s*\n\s*/g, ' ') : text;
   const floor = Math.min(font.size, MIN_FONT_SIZE);
   let size = Math.round(font.size);
   if (fit === 'shrink') {
     if (maxLines === 1) {
       // Start from the size where the single line would just fit: width scales with the size.
       ctx.font = cssFont(font, size);
-      const width = ctx.measureText(text).width;
+      const width = ctx.measureText(content).width;
       if (width > box.w && width > 0) size = Math.max(floor, Math.min(size, Math.floor((size * box.w) / width) + 1));
     }
     for (; size >= floor; size--) {
       ctx.font = cssFont(font, size);
       const metrics = fontMetrics(ctx);
       const pitch = linePitch(metrics, size);
-      const lines = maxLines === 1 ? [text] : wrapLines(ctx, text, box.w);
+      const lines = maxLines === 1 ? [content] : wrapLines(ctx, content, box.w);
       const fitsWidth = lines.every((l) => ctx.measureText(l).width <= box.w);
       if (lines.length <= maxLines && fitsWidth && blockHeight(metrics, pitch, lines.length) <= box.h) {
         return { size, lines, metrics, pitch };
@@ -156,7 +158,7 @@ export function layoutText(
   const pitch = linePitch(metrics, size);
   let room = 1;
   while (room < maxLines && blockHeight(metrics, pitch, room + 1) <= box.h) room++;
-  const wrapped = room === 1 ? [text.replace(/\n/g, ' ')] : wrapLines(ctx, text, box.w);
+  const wrapped = room === 1 ? [content.replace(/\n/g, ' ')] : wrapLines(ctx, content, box.w);
   const lines = wrapped.slice(0, room);
   const last = lines.length - 1;
   lines[last] = ellipsize(ctx, lines[last], box.w, wrapped.length > room);

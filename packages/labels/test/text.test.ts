@@ -54,6 +54,10 @@ describe('text fitting', () => {
     expect(width(layout.lines[1], 32)).toBeLessThanOrEqual(200);
   });
 
+  test('a one-line box shows line breaks as spaces', () => {
+    expect(layoutText(ctx, '苹果\n500g', font, { w: 300, h: 40 }, 'shrink', 1).lines).toEqual(['苹果 500g']);
+  });
+
   test('a word longer than the line is split by characters', () => {
     ctx.font = cssFont(font, 32);
     const lines = wrapLines(ctx, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 150);
