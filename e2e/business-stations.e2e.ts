@@ -26,7 +26,18 @@ const sn = `E2E-${randomBytes(3).toString('hex')}`.toUpperCase();
 
 const dialog = (page: Page) => page.locator('.ant-modal-container:visible').last();
 const toast = (page: Page, text: string) => page.locator('.ant-message').getByText(text);
+// The page's own table: closed dialogs keep theirs in the document.
+const rows = (page: Page) => page.getByTestId('station-table').locator('.ant-table-tbody .ant-table-row');
 const error = (page: Page, text: string) => page.locator('.ant-form-item-explain-error', { hasText: text });
+
+/** Waits until finite animations are over (a table's loading veil fades out after its rows arrive). */
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY),
+  );
+}
 
 describeBrowser('base stations page (/basemgr/ap)', () => {
   const browser = useBrowser();
@@ -78,13 +89,13 @@ describeBrowser('base stations page (/basemgr/ap)', () => {
 
       const saved = await findStation();
       expect(saved).toMatchObject({ sn, name: 'E2E entrance', module: '2.4G' });
-      const row = page.locator('.ant-table-row', { hasText: sn });
+      const row = page.getByTestId('station-table').locator('.ant-table-row', { hasText: sn });
       await row.waitFor();
 
       // Filter by serial number: only the new station is left.
       await page.fill('#stationFilter_text', sn);
       await page.locator('form#stationFilter').getByRole('button', { name: 'Search' }).click();
-      await expect.poll(() => page.locator('.ant-table-row').count()).toBe(1);
+      await expect.poll(() => rows(page).count()).toBe(1);
       // A station that never reported has no heartbeat and no figures yet.
       await expect.poll(() => row.textContent()).toContain('Never');
 
@@ -115,6 +126,8 @@ describeBrowser('base stations page (/basemgr/ap)', () => {
         await page.locator('.ant-table').waitFor();
         const heading = lang === 'en' ? 'Base stations' : '基站列表';
         await page.locator('.ant-card-head-title', { hasText: heading }).waitFor();
+        await rows(page).first().waitFor();
+        await settled(page);
         if (lang === 'zh-CN') expect(await chineseFontLoaded(page)).toBe(true);
         await screenshot(page, `business-ap-${lang}`);
       } finally {

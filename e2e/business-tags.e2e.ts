@@ -39,7 +39,8 @@ const dialog = (page: Page) => page.locator('.ant-modal-container:visible').last
 const toast = (page: Page, text: string) => page.locator('.ant-message').getByText(text);
 const error = (page: Page, text: string) => page.locator('.ant-form-item-explain-error', { hasText: text });
 const options = (page: Page) => page.locator('.ant-select-dropdown:visible .ant-select-item-option');
-const rows = (page: Page) => page.locator('.ant-table-tbody .ant-table-row');
+// The page's own table: closed dialogs keep theirs in the document.
+const rows = (page: Page) => page.getByTestId('tag-table').locator('.ant-table-tbody .ant-table-row');
 
 async function choose(page: Page, select: string, option: string): Promise<void> {
   await page.locator(select).click();
@@ -48,6 +49,15 @@ async function choose(page: Page, select: string, option: string): Promise<void>
 
 async function activeId(page: Page): Promise<string> {
   return page.evaluate(() => document.activeElement?.id ?? '');
+}
+
+/** Waits until finite animations are over (a table's loading veil fades out after its rows arrive). */
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY),
+  );
 }
 
 describeBrowser('tags page (/basemgr/esl)', () => {
@@ -209,6 +219,8 @@ describeBrowser('tags page (/basemgr/esl)', () => {
         await page.locator('.ant-table').waitFor();
         const heading = lang === 'en' ? 'Tags' : '价签列表';
         await page.locator('.ant-card-head-title', { hasText: heading }).waitFor();
+        await rows(page).first().waitFor();
+        await settled(page);
         if (lang === 'zh-CN') expect(await chineseFontLoaded(page)).toBe(true);
         await screenshot(page, `business-esl-${lang}`);
       } finally {

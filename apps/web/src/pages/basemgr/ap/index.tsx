@@ -145,7 +145,7 @@ function BaseStations({ storeId }: { storeId: number }) {
     columns.push({
       title: t('col.actions'),
       key: 'actions',
-      width: lang === 'en' ? 230 : 190,
+      width: lang === 'en' ? 270 : 200,
       fixed: 'right',
       render: (_, row) => (
         <Space size={0}>
@@ -262,6 +262,7 @@ function BaseStations({ storeId }: { storeId: number }) {
         }
       >
         <Table<Station>
+          data-testid="station-table"
           rowKey="id"
           size="middle"
           columns={columns}

@@ -139,7 +139,7 @@ function Tags({ storeId }: { storeId: number }) {
     {
       title: t('col.colour'),
       dataIndex: 'colour',
-      width: 170,
+      width: lang === 'en' ? 230 : 160,
       render: (c: Tag['colour']) => <ColourType colour={c} />,
     },
     {
@@ -219,6 +219,7 @@ function Tags({ storeId }: { storeId: number }) {
           {canBind &&
             (row.product ? (
               <Popconfirm
+                placement="left"
                 title={t('unbindTitle')}
                 description={t('unbindConfirm', { id: row.hardwareId, name: row.product.name })}
                 okText={t('unbind')}
@@ -266,6 +267,7 @@ function Tags({ storeId }: { storeId: number }) {
           )}
           {canWrite && (
             <Popconfirm
+              placement="left"
               title={t('deleteTitle')}
               description={t('deleteConfirm', { id: row.hardwareId })}
               okText={t('delete')}
@@ -455,6 +457,7 @@ function Tags({ storeId }: { storeId: number }) {
           </Flex>
         )}
         <Table<Tag>
+          data-testid="tag-table"
           rowKey="id"
           size="middle"
           columns={columns}

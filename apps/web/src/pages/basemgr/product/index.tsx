@@ -201,22 +201,21 @@ function Products({ storeId }: { storeId: number }) {
     columns.push({
       title: t('col.actions'),
       key: 'actions',
-      width: 100,
+      width: 160,
       fixed: 'right',
       render: (_, row) => (
         <Space size={0}>
-          <Tooltip title={t('edit')}>
-            <Button
-              type="link"
-              size="small"
-              icon={<EditOutlined />}
-              aria-label={t('edit')}
-              onClick={() => {
-                setEditing(row);
-                setFormOpen(true);
-              }}
-            />
-          </Tooltip>
+          <Button
+            type="link"
+            size="small"
+            icon={<EditOutlined />}
+            onClick={() => {
+              setEditing(row);
+              setFormOpen(true);
+            }}
+          >
+            {t('edit')}
+          </Button>
           <Popconfirm
             title={t('deleteTitle')}
             description={
@@ -229,9 +228,9 @@ function Products({ storeId }: { storeId: number }) {
             cancelText={t('cancel')}
             onConfirm={() => remove.mutateAsync([row.id]).catch(() => undefined)}
           >
-            <Tooltip title={t('delete')}>
-              <Button type="link" size="small" danger icon={<DeleteOutlined />} aria-label={t('delete')} />
-            </Tooltip>
+            <Button type="link" size="small" danger icon={<DeleteOutlined />}>
+              {t('delete')}
+            </Button>
           </Popconfirm>
         </Space>
       ),
@@ -352,6 +351,7 @@ function Products({ storeId }: { storeId: number }) {
           </Flex>
         )}
         <Table<Product>
+          data-testid="product-table"
           rowKey="id"
           size="middle"
           columns={columns}

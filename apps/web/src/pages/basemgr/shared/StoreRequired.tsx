@@ -17,7 +17,9 @@ export function StoreRequired({ title, hint, children }: Props) {
   const storeId = useCurrentStoreId();
   if (storeId === null) {
     return (
-      <Result status="warning" icon={<ShopOutlined />} title={title} subTitle={hint} data-testid="store-required" />
+      <div data-testid="store-required">
+        <Result status="warning" icon={<ShopOutlined />} title={title} subTitle={hint} />
+      </div>
     );
   }
   return children(storeId);
