@@ -222,18 +222,26 @@ export function Editor({ template, doc: loaded, repairs, canWrite, fontSource }:
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname,
   );
+  const blockerRef = useRef(blocker);
+  blockerRef.current = blocker;
   useEffect(() => {
     if (blocker.state !== 'blocked') return;
+    const answer = (go: boolean) => {
+      const b = blockerRef.current;
+      if (b.state !== 'blocked') return;
+      if (go) b.proceed();
+      else b.reset();
+    };
     modal.confirm({
       title: t('leaveTitle'),
       content: t('leave'),
       okText: t('leaveOk'),
       okButtonProps: { danger: true },
       cancelText: t('cancel'),
-      onOk: () => blocker.proceed(),
-      onCancel: () => blocker.reset(),
+      onOk: () => answer(true),
+      onCancel: () => answer(false),
     });
-  }, [blocker, modal, t]);
+  }, [blocker.state, modal, t]);
   useEffect(() => {
     if (!dirty) return;
     const onUnload = (e: BeforeUnloadEvent) => e.preventDefault();
