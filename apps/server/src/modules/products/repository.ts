@@ -1,4 +1,5 @@
-import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
+import { CompiledQuery, type Insertable, type Kysely, type Updateable } from 'kysely';
+import type { Dialect } from '../../db/database';
 import { contains, offsetOf } from '../../db/query';
 import type { Database, ProductTable } from '../../db/schema';
 import type { CurrentStore } from '../stores/current';
@@ -153,43 +154,100 @@ export async function saveFieldMap(db: Db, tenantId: number, fields: string, now
     .execute();
 }
 
-/** Barcode → id and custom fields of every product of the store (one query, for an import). */
-export async function productsByBarcode(db: Db, at: CurrentStore) {
-  const rows = await filtered(db, at, {}).select(['p.id', 'p.barcode', 'p.custom']).execute();
-  return new Map(rows.map((r) => [r.barcode, r]));
+/** Barcode → saved custom fields (JSON) of every product of the store, for an import that merges them. */
+export async function customByBarcode(db: Db, at: CurrentStore): Promise<Map<string, string>> {
+  const rows = await filtered(db, at, {}).select(['p.barcode', 'p.custom']).execute();
+  return new Map(rows.map((r) => [r.barcode, r.custom]));
 }
 
-/** The columns an import writes; the others of an existing product stay as they are. */
+export async function countProducts(db: Db, at: CurrentStore): Promise<number> {
+  const row = await filtered(db, at, {})
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The columns of an imported row, in the order `upsertProducts` takes its values, with their SQL types. */
+const IMPORT_COLUMN_TYPES = {
+  tenant_id: 'integer',
+  store_id: 'integer',
+  barcode: 'text',
+  qrcode: 'text',
+  name: 'text',
+  price_cents: 'bigint',
+  original_price_cents: 'bigint',
+  unit: 'text',
+  spec: 'text',
+  origin: 'text',
+  grade: 'text',
+  custom: 'text',
+  price_changes: 'integer',
+  created_at: 'bigint',
+  updated_at: 'bigint',
+} as const;
+export const IMPORT_COLUMNS = Object.keys(IMPORT_COLUMN_TYPES) as (keyof typeof IMPORT_COLUMN_TYPES)[];
+
+/** The columns an import writes on an existing product; the others stay as they are. */
 export type ImportColumn = Exclude<
-  keyof ProductTable,
-  'id' | 'tenant_id' | 'store_id' | 'created_at' | 'price_changes'
+  (typeof IMPORT_COLUMNS)[number],
+  'tenant_id' | 'store_id' | 'barcode' | 'created_at' | 'price_changes'
 >;
 
+/** Rows per statement: SQLite binds every value (15 a row, under its 32,766 limit); PostgreSQL one array per column. */
+const BATCH: Record<Dialect, number> = { sqlite: 1000, postgres: 10_000 };
+
+const upsertTexts = new Map<string, string>();
+
 /**
- * Inserts new products and updates existing ones (by store and barcode) in batches, one
- * statement per batch. Only `columns` are written on existing rows; the price-change count
- * rises where the price really changes.
+ * The text of one batched upsert. Built by hand rather than through the query builder: a batch is
+ * tens of thousands of values, and the text is the same for every full batch, so it is built
+ * once (and SQLite's statement cache prepares it once). PostgreSQL takes one array per column
+ * through unnest(), so a batch is 15 parameters whatever its size.
+ */
+function upsertText(dialect: Dialect, rows: number, update: readonly ImportColumn[]): string {
+  const key = `${dialect}|${rows}|${update.join(',')}`;
+  let text = upsertTexts.get(key);
+  if (text) return text;
+  const columns = IMPORT_COLUMNS.map((c) => `"${c}"`).join(', ');
+  const source =
+    dialect === 'postgres'
+      ? `select * from unnest(${IMPORT_COLUMNS.map((c, i) => `$${i + 1}::${IMPORT_COLUMN_TYPES[c]}[]`).join(', ')})`
+      : `values ${Array.from({ length: rows }, () => `(${IMPORT_COLUMNS.map(() => '?').join(',')})`).join(', ')}`;
+  const sets = update.map((c) => `"${c}" = excluded."${c}"`);
+  if (update.includes('price_cents')) {
+    sets.push(
+      '"price_changes" = case when "products"."price_cents" <> excluded."price_cents" ' +
+        'then "products"."price_changes" + 1 else "products"."price_changes" end',
+    );
+  }
+  text =
+    `insert into "products" (${columns}) ${source} ` +
+    `on conflict ("store_id", "barcode") do update set ${sets.join(', ')}`;
+  if (upsertTexts.size > 100) upsertTexts.clear();
+  upsertTexts.set(key, text);
+  return text;
+}
+
+/**
+ * Inserts new products and updates existing ones (by store and barcode), one statement per batch.
+ * Each row is its values in IMPORT_COLUMNS order. Only `update` columns are written on existing
+ * rows, and the price-change count rises where the price really changes.
  */
 export async function upsertProducts(
   db: Db,
-  rows: Insertable<ProductTable>[],
-  columns: readonly ImportColumn[],
-  batch: number,
+  dialect: Dialect,
+  rows: readonly (readonly unknown[])[],
+  update: readonly ImportColumn[],
 ): Promise<void> {
+  const batch = BATCH[dialect];
   for (let i = 0; i < rows.length; i += batch) {
-    await db
-      .insertInto('products')
-      .values(rows.slice(i, i + batch))
-      .onConflict((oc) =>
-        oc.columns(['store_id', 'barcode']).doUpdateSet((eb) => {
-          const set: Record<string, unknown> = {};
-          for (const c of columns) set[c] = eb.ref(`excluded.${c}`);
-          if (columns.includes('price_cents')) {
-            set.price_changes = sql`case when ${sql.ref('products.price_cents')} <> ${sql.ref('excluded.price_cents')} then ${sql.ref('products.price_changes')} + 1 else ${sql.ref('products.price_changes')} end`;
-          }
-          return set as Updateable<ProductTable>;
-        }),
-      )
-      .execute();
+    const chunk = rows.slice(i, i + batch);
+    const params: unknown[] = [];
+    if (dialect === 'postgres') {
+      for (let c = 0; c < IMPORT_COLUMNS.length; c++) params.push(chunk.map((row) => row[c]));
+    } else {
+      for (const row of chunk) for (const v of row) params.push(v);
+    }
+    await db.executeQuery(CompiledQuery.raw(upsertText(dialect, chunk.length, update), params));
   }
 }

@@ -53,13 +53,16 @@ describe.each(await testDatabases())('product import and export on $name', (db) 
     ]);
 
     // The second file has no unit column: units stay; a changed price counts once, an equal one not at all.
-    const second = await upload(token, 'barcode,name,price\n6901,红富士苹果,13\n6902,香蕉,3.99\n6903,梨,8\n');
+    const second = await upload(
+      token,
+      'barcode,name,price\n6901,红富士苹果,13\n6902,香蕉,3.99\n6903,"梨 ""A"" \\ {b,c} NULL",8\n',
+    );
     expect(second).toMatchObject({ code: 0, data: { total: 3, inserted: 1, updated: 2 } });
     const list = await t().call<Product[]>('/mgr/product/list', { sort: 'barcode', order: 'asc' }, { token });
     expect(list.data.map((p) => [p.barcode, p.name, p.price, p.priceChanges, p.unit])).toEqual([
       ['6901', '红富士苹果', '13.00', 1, '斤'],
       ['6902', '香蕉', '3.99', 0, '把'],
-      ['6903', '梨', '8.00', 0, ''],
+      ['6903', '梨 "A" \\ {b,c} NULL', '8.00', 0, ''],
     ]);
     const op = await t()
       .app.services.db.selectFrom('op_logs')
