@@ -33,16 +33,14 @@ import { request, requestList } from '../../../api/request';
 import { useUserStore } from '../../../store/user';
 import { formatTime, parseTime } from '../../../utils/time';
 import { StoreRequired } from '../shared/StoreRequired';
+import { SELECTION_WIDTH, tableWidth, VIRTUAL_FROM, VIRTUAL_HEIGHT } from '../shared/table';
 import { AddTagsModal } from './AddTagsModal';
 import { BindModal } from './BindModal';
 import { type TagFilterValues, type TagSort, tagFilter, tagSortOf } from './body';
 import { Battery, ColourType, ModelName, Signal, StatusTag, Temperature } from './display';
 import { MODEL_OPTIONS } from './modelOptions';
 
-/** Above this many rows on a page the table renders only the rows in view. */
-const VIRTUAL_FROM = 100;
 const PAGE_SIZES = [20, 50, 100, 200, 500, 1000];
-const TABLE_WIDTH = 1480;
 
 type Operation = 'refreshTag' | 'rollCallTag' | 'refreshAllTags' | 'rollCallAllTags';
 
@@ -302,6 +300,7 @@ function Tags({ storeId }: { storeId: number }) {
   };
 
   const virtual = rows.length > VIRTUAL_FROM;
+  const width = tableWidth(columns, SELECTION_WIDTH);
   const selectedCount = selected.length;
 
   return (
@@ -464,10 +463,11 @@ function Tags({ storeId }: { storeId: number }) {
           dataSource={rows}
           loading={tags.isFetching}
           virtual={virtual}
-          scroll={virtual ? { x: TABLE_WIDTH, y: 560 } : { x: TABLE_WIDTH }}
+          scroll={virtual ? { x: width, y: VIRTUAL_HEIGHT } : { x: width }}
           rowSelection={{
             selectedRowKeys: selected,
             preserveSelectedRowKeys: true,
+            columnWidth: SELECTION_WIDTH,
             onChange: (keys: Key[]) => setSelected(keys.map(Number)),
           }}
           onChange={onTableChange}

@@ -36,6 +36,7 @@ import { useUserStore } from '../../../store/user';
 import { saveBlob } from '../../../utils/download';
 import { parseTime } from '../../../utils/time';
 import { StoreRequired } from '../shared/StoreRequired';
+import { SELECTION_WIDTH, tableWidth, VIRTUAL_FROM, VIRTUAL_HEIGHT } from '../shared/table';
 import {
   type ProductFilterValues,
   type ProductSort,
@@ -47,9 +48,7 @@ import { FieldMapModal } from './FieldMapModal';
 import { ImportModal } from './ImportModal';
 import { ProductFormModal } from './ProductFormModal';
 
-const VIRTUAL_FROM = 100;
 const PAGE_SIZES = [20, 50, 100, 200, 500];
-const TABLE_WIDTH = 1560;
 /** An export of a whole store takes longer than an ordinary call. */
 const EXPORT_TIMEOUT_MS = 180_000;
 
@@ -254,6 +253,7 @@ function Products({ storeId }: { storeId: number }) {
   };
 
   const virtual = rows.length > VIRTUAL_FROM;
+  const width = tableWidth(columns, canWrite ? SELECTION_WIDTH : 0);
 
   return (
     <Space orientation="vertical" size="middle" style={{ display: 'flex' }}>
@@ -358,12 +358,13 @@ function Products({ storeId }: { storeId: number }) {
           dataSource={rows}
           loading={products.isFetching}
           virtual={virtual}
-          scroll={virtual ? { x: TABLE_WIDTH, y: 560 } : { x: TABLE_WIDTH }}
+          scroll={virtual ? { x: width, y: VIRTUAL_HEIGHT } : { x: width }}
           rowSelection={
             canWrite
               ? {
                   selectedRowKeys: selected,
                   preserveSelectedRowKeys: true,
+                  columnWidth: SELECTION_WIDTH,
                   onChange: (keys: Key[]) => setSelected(keys.map(Number)),
                 }
               : undefined
