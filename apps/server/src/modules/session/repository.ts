@@ -41,6 +41,11 @@ export async function insertSession(
     .execute();
 }
 
+/** Drops a user's expired sessions (done at login, so the table does not grow without bound). */
+export async function deleteExpiredSessions(db: Kysely<Database>, userId: number, now: number): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).where('expires_at', '<=', now).execute();
+}
+
 export async function extendSession(db: Kysely<Database>, id: string, expiresAt: number): Promise<void> {
   await db.updateTable('sessions').set({ expires_at: expiresAt }).where('id', '=', id).execute();
 }

@@ -104,6 +104,7 @@ export async function login(ctx: CallContext, username: string, digest: string):
     ip: ctx.ip,
   });
   await repo.markLogin(db, user.id, ctx.now);
+  await repo.deleteExpiredSessions(db, user.id, ctx.now);
   return token;
 }
 

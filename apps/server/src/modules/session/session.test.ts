@@ -129,6 +129,21 @@ describe.each(await testDatabases())('sessions on $name', (db) => {
       expect(expired.msg).toBe('Your session has expired, please log in again');
     });
 
+    it("drops a user's expired sessions when they log in again", async () => {
+      const tenant = await buildTenant(t().app);
+      const user = await buildUser(t().app, { tenantId: tenant.id });
+      const old = await login(t().app, user.username);
+      t().clock.advance(13 * HOUR);
+      const fresh = await login(t().app, user.username);
+      const ids = await t()
+        .app.services.db.selectFrom('sessions')
+        .select('id')
+        .where('user_id', '=', user.id)
+        .execute();
+      expect(ids.map((r) => r.id)).toEqual([sha256Hex(fresh)]);
+      expect(old).not.toBe(fresh);
+    });
+
     it('slides the expiry with use, writing only when it moved by more than a minute', async () => {
       const { tokens } = await buildWorld(t().app);
       const id = sha256Hex(tokens.manager);
