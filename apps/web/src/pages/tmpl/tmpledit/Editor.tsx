@@ -88,6 +88,19 @@ export function Editor({ template, doc: loaded, repairs, canWrite, fontSource }:
   }, [store]);
   useLayoutEffect(fit, [fit]);
 
+  // Ctrl + wheel over the label zooms it (and not the page).
+  useEffect(() => {
+    const box = room.current;
+    if (!box) return;
+    const onWheel = (e: WheelEvent) => {
+      if (!e.ctrlKey && !e.metaKey) return;
+      e.preventDefault();
+      setZoom((z) => stepZoom(z, e.deltaY < 0 ? 1 : -1));
+    };
+    box.addEventListener('wheel', onWheel, { passive: false });
+    return () => box.removeEventListener('wheel', onWheel);
+  }, []);
+
   const selection = state.selection;
   const act = {
     add(type: ElementType, bindTo?: string) {

@@ -60,7 +60,9 @@ export function InkSelect({
   return (
     <Select
       size="small"
-      value={value ?? 'none'}
+      // With no ink and no "none" choice, the elements differ: the placeholder says so.
+      value={value ?? (allowNone ? 'none' : undefined)}
+      placeholder={t('props.mixed')}
       options={options}
       data-testid={testId}
       onChange={(v: string) => onChange(v === 'none' ? null : (inks.find((ink) => ink === v) ?? null))}

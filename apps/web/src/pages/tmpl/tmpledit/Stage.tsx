@@ -59,18 +59,24 @@ export function Stage({ store, state, data, canvas, zoom, grid, snap, outlines, 
   const rendered = useRef(onRendered);
   rendered.current = onRendered;
 
-  // Drawing is kept out of React: each new document or data is drawn once, after its images load.
+  // Drawing is kept out of React: the newest document and data are drawn once per frame, after
+  // their images have loaded (a drag changes the document many times a frame).
   useEffect(() => {
     let live = true;
+    let frame = 0;
     void loadLabelImages(doc, data).then((images) => {
-      const target = canvasRef.current;
-      if (!live || !target) return;
-      const render = renderLabel(doc, data, canvas, images);
-      paintRender(target, render);
-      rendered.current(render, doc, data);
+      if (!live) return;
+      frame = requestAnimationFrame(() => {
+        const target = canvasRef.current;
+        if (!live || !target) return;
+        const render = renderLabel(doc, data, canvas, images);
+        paintRender(target, render);
+        rendered.current(render, doc, data);
+      });
     });
     return () => {
       live = false;
+      cancelAnimationFrame(frame);
     };
   }, [doc, data, canvas]);
 
