@@ -2,6 +2,7 @@
  * Business figures (issue 4), on SQLite and (when reachable) PostgreSQL. Not a test.
  *
  *   node --import tsx bench/business.bench.ts [--rows 100000] [--tags 100000] [--duration 10] [--connections 10]
+ *     [--no-import] [--sqlite]
  *
  * 1. Import: a CSV of `--rows` products posted (multipart) to /api/mgr/product/import of an empty
  *    store, then the same file again (every row an update); wall time of each request and the
@@ -36,6 +37,8 @@ const TAGS = arg('tags', 100_000);
 const DURATION = arg('duration', 10);
 const CONNECTIONS = arg('connections', 10);
 const PRODUCTS_IN_TAG_STORE = Math.ceil(TAGS / 5);
+/** `--no-import` skips the import figures; `--sqlite` skips PostgreSQL. */
+const flag = (name: string) => process.argv.includes(`--${name}`);
 
 const NAMES = [
   '红富士苹果',
@@ -187,7 +190,9 @@ interface Server {
 }
 
 function startServer(env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/server/src/main.ts')], {
+  // SERVER_NODE_ARGS passes flags to the server's node (e.g. --cpu-prof to profile it).
+  const nodeArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(ROOT, 'apps/server/src/main.ts')], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ESL_ADMIN_PASSWORD: PASSWORD, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -269,7 +274,7 @@ async function run(database: string, url: string, file: Buffer): Promise<void> {
   try {
     const pid = server.child.pid as number;
     const importer = await session(server.url, stores.importStore);
-    for (const pass of ['new products', 'all updates']) {
+    for (const pass of flag('no-import') ? [] : ['new products', 'all updates']) {
       const r = await importFile(server.url, importer, file, pid);
       console.log(
         `${database.padEnd(10)} import ${ROWS} rows (${pass}): ${(r.ms / 1000).toFixed(2)} s, ` +
@@ -328,7 +333,7 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  const admin = await postgresAdminUrl();
+  const admin = flag('sqlite') ? undefined : await postgresAdminUrl();
   if (!admin) {
     console.log('postgres: not reachable, skipped');
     return;

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, SelectQueryBuilder } from 'kysely';
-import { contains, offsetOf } from '../../db/query';
+import { contains, containsPattern, offsetOf, runCached } from '../../db/query';
 import type { Database, TagTable } from '../../db/schema';
 import type { CurrentStore } from '../stores/current';
 import { countCache } from './counts';
@@ -73,13 +73,22 @@ export type TagDetailRow = Awaited<ReturnType<ReturnType<typeof withDetails>['ex
 const NULLABLE = new Set(['signal', 'battery', 'lastSeen']);
 
 export async function listTags(db: Db, at: CurrentStore, f: TagFilter) {
-  const q = filtered(db, at, f);
-  const column = SORT_COLUMNS[f.sort];
-  let page = NULLABLE.has(f.sort)
-    ? withDetails(q).orderBy(column, (ob) => (f.order === 'asc' ? ob.asc() : ob.desc()).nullsLast())
-    : withDetails(q).orderBy(column, f.order);
-  if (f.sort !== 'id') page = page.orderBy('t.id', f.order);
-  const [rows, count] = await Promise.all([page.limit(f.limit).offset(offsetOf(f)).execute(), countTags(db, at, f)]);
+  const build = () => {
+    const q = filtered(db, at, f);
+    const column = SORT_COLUMNS[f.sort];
+    let page = NULLABLE.has(f.sort)
+      ? withDetails(q).orderBy(column, (ob) => (f.order === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+      : withDetails(q).orderBy(column, f.order);
+    if (f.sort !== 'id') page = page.orderBy('t.id', f.order);
+    return page.limit(f.limit).offset(offsetOf(f));
+  };
+  // The SQL text depends only on which filters are set and the order; the values are its parameters.
+  const key = `tags.list|${f.status ? 's' : ''}${f.model ? 'm' : ''}${f.bound ?? ''}${f.text ? 't' : ''}|${f.sort}|${f.order}`;
+  const text = f.text ? [containsPattern(f.text), containsPattern(f.text), containsPattern(f.text)] : [];
+  const args = [at.tenantId, at.storeId, f.status, f.model, ...text, f.limit, offsetOf(f)].filter(
+    (a) => a !== undefined,
+  );
+  const [rows, count] = await Promise.all([runCached(db, key, args, build), countTags(db, at, f)]);
   return { rows, count };
 }
 
