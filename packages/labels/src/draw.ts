@@ -239,7 +239,7 @@ function drawBarcode(scene: Scene, element: BarcodeElement, box: Box): void {
     if (i % 2 === 0) row.fill(1, x, x + modules * module);
     x += modules * module;
   });
-  paintModules(scene, element, box.x + Math.floor((box.w - width) / 2), box.y, width, barHeight, (px) => row[px] === 1);
+  paintModules(scene, element, box.x + Math.floor((box.w - width) / 2), box.y, width, barHeight, () => row);
   if (label !== '') {
     ctx.fillStyle = ink(scene, element.colour);
     ctx.textBaseline = 'alphabetic';
@@ -260,16 +260,20 @@ function drawQr(scene: Scene, element: QrElement, box: Box): void {
   const left = alignX(box, extent, element.align);
   const top = alignY(box, extent, element.valign);
   const n = symbol.size;
-  paintModules(scene, element, left, top, extent, extent, (px, py) => {
-    return symbol.modules[Math.floor(py / scale) * n + Math.floor(px / scale)] !== 0;
+  const rows = Array.from({ length: n }, (_, r) => {
+    const row = new Uint8Array(extent);
+    for (let c = 0; c < n; c++) if (symbol.modules[r * n + c] !== 0) row.fill(1, c * scale, (c + 1) * scale);
+    return row;
   });
+  paintModules(scene, element, left, top, extent, extent, (py) => rows[Math.floor(py / scale)]);
 }
 
 /**
  * Writes a symbol's pixels straight into the canvas (putImageData): dark modules in the element's
  * ink, light ones in its fill or else the label's background. Exact whole pixels, one call however
  * many modules, and opaque: a symbol's light modules cover what lies beneath, as a quiet zone must.
- * The rectangle is clipped to the element's box and the canvas.
+ * `rowAt(py)` gives row py of the symbol (1 = dark); returning the same array as for the row
+ * above repeats that row. The block is clipped to the element's box and the canvas.
  */
 function paintModules(
   scene: Scene,
@@ -278,7 +282,7 @@ function paintModules(
   y: number,
   w: number,
   h: number,
-  dark: (px: number, py: number) => boolean,
+  rowAt: (py: number) => Uint8Array,
 ): void {
   const box = pixelBox(element);
   const left = Math.max(x, box.x, 0);
@@ -286,18 +290,27 @@ function paintModules(
   const right = Math.min(x + w, box.x + box.w);
   const bottom = Math.min(y + h, box.y + box.h);
   if (right <= left || bottom <= top) return;
-  const on = INK_RGB[inkInSet(element.colour, scene.colourType)];
-  const off = INK_RGB[element.fill === null ? scene.background : inkInSet(element.fill, scene.colourType)];
+  const [onR, onG, onB] = INK_RGB[inkInSet(element.colour, scene.colourType)];
+  const [offR, offG, offB] =
+    INK_RGB[element.fill === null ? scene.background : inkInSet(element.fill, scene.colourType)];
   const image = scene.ctx.createImageData(right - left, bottom - top);
   const { data } = image;
-  const width = right - left;
+  const stride = (right - left) * 4;
+  const copy = data instanceof Uint8ClampedArray ? data : null;
+  let previous: Uint8Array | null = null;
   for (let py = top; py < bottom; py++) {
-    let p = (py - top) * width * 4;
-    for (let px = left; px < right; px++, p += 4) {
-      const c = dark(px - x, py - y) ? on : off;
-      data[p] = c[0];
-      data[p + 1] = c[1];
-      data[p + 2] = c[2];
+    const row = rowAt(py - y);
+    const start = (py - top) * stride;
+    if (row === previous && copy !== null) {
+      copy.copyWithin(start, start - stride, start);
+      continue;
+    }
+    previous = row;
+    for (let px = left, p = start; px < right; px++, p += 4) {
+      const dark = row[px - x] === 1;
+      data[p] = dark ? onR : offR;
+      data[p + 1] = dark ? onG : offG;
+      data[p + 2] = dark ? onB : offB;
       data[p + 3] = 255;
     }
   }
