@@ -12,7 +12,7 @@ import {
   renderForTag,
   type TemplateDocument,
 } from '@esl/labels';
-import { nodeCanvasFactory, nodeDeflate } from '@esl/labels/node';
+import { nodeCanvasFactory, nodeDeflate, nodeSha256 } from '@esl/labels/node';
 import { priceLabel } from '../packages/labels/test/fixtures';
 
 const RUNS = 7;
@@ -41,7 +41,7 @@ const products: LabelData[] = Array.from({ length: 6000 }, (_, i) => {
 });
 
 const canvas = nodeCanvasFactory();
-const env = { canvas, deflate: nodeDeflate };
+const env = { canvas, deflate: nodeDeflate, sha256: nodeSha256 };
 /** CPU time of this process (user + system) in ms: one core's work, whatever else the machine runs. */
 const cpuMs = () => {
   const { user, system } = process.cpuUsage();

@@ -65,6 +65,16 @@ describe('encodeTagImage', () => {
     expect(encodeTagImage(blank(152, 296), { wext: 0, hexit: 0 }).hash).not.toBe(a.hash);
   });
 
+  test('node:crypto and zlib give the same hash and a payload the same decoder reads', async () => {
+    const { nodeDeflate, nodeSha256 } = await import('./node');
+    const image = blank(296, 152);
+    const browser = encodeTagImage(image, { wext: 0, hexit: 0 });
+    const server = encodeTagImage(image, { wext: 0, hexit: 0 }, { deflate: nodeDeflate, sha256: nodeSha256 });
+    expect(server.hash).toBe(browser.hash);
+    expect(server.header.compression).toBe('deflate');
+    expect(firstDifference(decodeTagImage(server.bytes).data, image.data)).toBe(-1);
+  });
+
   test('corrupt input is refused', () => {
     const encoded = encodeTagImage(blank(64, 8), { wext: 0, hexit: 0 });
     expect(() => readHeader(Uint8Array.of(1, 2, 3))).toThrow(/not a packed/);

@@ -64,10 +64,21 @@ export function readHeader(bytes: Uint8Array): ImageHeader {
   };
 }
 
+/** SHA-256 as lower-case hex; js-sha256 by default, so a browser computes the same hash. */
+export type Sha256 = (data: Uint8Array) => string;
+
+const jsSha256: Sha256 = (data) => sha256.hex(data);
+
 /** Hash of a packed image with its geometry (the header without the compression byte). */
-export function contentHash(packed: Uint8Array, header: Omit<ImageHeader, 'compression'>): string {
-  const head = writeHeader({ ...header, compression: 'raw' });
-  return sha256.create().update(head).update(packed).hex();
+export function contentHash(
+  packed: Uint8Array,
+  header: Omit<ImageHeader, 'compression'>,
+  hash: Sha256 = jsSha256,
+): string {
+  const input = new Uint8Array(HEADER_BYTES + packed.length);
+  input.set(writeHeader({ ...header, compression: 'raw' }), 0);
+  input.set(packed, HEADER_BYTES);
+  return hash(input);
 }
 
 /**
@@ -80,6 +91,8 @@ export interface EncodeOptions {
    * (several times faster). Any conforming deflater works: the decoder only inflates.
    */
   readonly deflate?: (data: Uint8Array) => Uint8Array;
+  /** SHA-256 to use instead of js-sha256 (node:crypto on a server); must give the same hex. */
+  readonly sha256?: Sha256;
 }
 
 const fflateDeflate = (data: Uint8Array) => deflateSync(data, { level: 6 });
@@ -103,7 +116,7 @@ export function encodeTagImage(image: IndexImage, padding: Padding, options: Enc
   const bytes = new Uint8Array(HEADER_BYTES + payload.length);
   bytes.set(writeHeader(header), 0);
   bytes.set(payload, HEADER_BYTES);
-  return { bytes, header, hash: contentHash(packed, header), packedLength: packed.length };
+  return { bytes, header, hash: contentHash(packed, header, options.sha256), packedLength: packed.length };
 }
 
 /** The packed planes inside an encoded image (decompressed when needed), checked against the header. */

@@ -1,4 +1,5 @@
 // Node-only helpers: @napi-rs/canvas and the fonts from npm. Never import this from browser code.
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { deflateRawSync } from 'node:zlib';
 import { type Canvas, createCanvas, GlobalFonts, type Image, loadImage } from '@napi-rs/canvas';
@@ -56,6 +57,11 @@ export function nodeCanvasFactory(): CanvasFactory {
 
 let shared: CanvasFactory | undefined;
 
+/** node:crypto's SHA-256 (native): the same hex as the browser's js-sha256. */
+export function nodeSha256(data: Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
 /** node:zlib's raw deflate at its default level: the same format as fflate's, several times faster. */
 export function nodeDeflate(data: Uint8Array): Uint8Array {
   return deflateRawSync(data, { level: 6 });
@@ -82,6 +88,7 @@ async function nodeEnv(doc: TemplateDocument, data: LabelData, env: Partial<Rend
     canvas: env.canvas ?? shared,
     images: env.images ?? (await loadTemplateImages(doc, data)),
     deflate: env.deflate ?? nodeDeflate,
+    sha256: env.sha256 ?? nodeSha256,
   };
 }
 
