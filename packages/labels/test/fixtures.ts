@@ -87,7 +87,7 @@ export function priceLabel(
       w: Math.round(dw * 0.42),
       h: small + 4,
       font: { size: small },
-      binding: { key: 'spec', suffix: ' /' },
+      binding: { key: 'spec', prefix: '规格 ' },
     },
     {
       type: 'price',
