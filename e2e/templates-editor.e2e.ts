@@ -92,11 +92,13 @@ async function inkIn(page: Page, box: { x: number; y: number; w: number; h: numb
   }, box);
 }
 
-async function findTemplate(token: string): Promise<TemplateRow | undefined> {
+async function findTemplateNamed(token: string, name: string): Promise<TemplateRow | undefined> {
   const list = await api<TemplateRow[]>('/mgr/templ/list', { page: 1, limit: 100, name: suffix }, token);
   expect(list.code).toBe(0);
-  return list.data.find((t) => t.name === templateName);
+  return list.data.find((t) => t.name === name);
 }
+
+const findTemplate = (token: string) => findTemplateNamed(token, templateName);
 
 describeBrowser('template list and editor (/tmpl/index, /tmpl/tmpledit)', () => {
   const browser = useBrowser();
@@ -115,8 +117,10 @@ describeBrowser('template list and editor (/tmpl/index, /tmpl/tmpledit)', () => 
   });
 
   afterAll(async () => {
-    const left = await findTemplate(token);
-    if (left) await api('/mgr/templ/delete', { ids: [left.id] }, token);
+    // Leaves nothing behind, whatever step failed: the template and any copy of it.
+    const left = await api<TemplateRow[]>('/mgr/templ/list', { page: 1, limit: 100, name: suffix }, token);
+    const ids = (left.data ?? []).map((t) => t.id);
+    if (ids.length > 0) await api('/mgr/templ/delete', { ids }, token);
     if (product) await api('/mgr/product/delete', { ids: [product.id] }, token);
   });
 
@@ -253,7 +257,7 @@ describeBrowser('template list and editor (/tmpl/index, /tmpl/tmpledit)', () => 
     }
   }, 120_000);
 
-  it('copies and deletes templates from the list, and asks before leaving unsaved changes', async () => {
+  it('copies and deletes templates from the list; asks before leaving unsaved changes or overwriting a newer save', async () => {
     const { context, page } = await newPage(browser());
     try {
       await login(page, 'admin', { path: '/tmpl/index' });
@@ -279,10 +283,28 @@ describeBrowser('template list and editor (/tmpl/index, /tmpl/tmpledit)', () => 
       await page.locator('.ant-modal-confirm-title', { hasText: '有未保存的修改' }).waitFor();
       expect(await page.locator('.ant-modal-confirm:visible').count()).toBe(1);
       await dialog(page).getByRole('button', { name: '取 消' }).click();
+      await expect.poll(() => page.locator('.ant-modal-confirm:visible').count()).toBe(0);
       expect(new URL(page.url()).pathname).toBe('/tmpl/tmpledit');
       await expect.poll(() => layers(page).count()).toBe(2);
+
+      // Meanwhile someone else saves the copy: saving now asks before overwriting their revision.
+      const copy = (await findTemplateNamed(token, copyName)) as TemplateRow;
+      const theirs = await api<TemplateData>('/mgr/templ/gettempledata', { id: copy.id }, token);
+      const resaved = await api('/mgr/templ/alerttempData', { id: copy.id, doc: theirs.data.doc }, token);
+      expect(resaved.code).toBe(0);
+      await page.click('[data-testid="editor-save"]');
+      await dialog(page)
+        .getByRole('button', { name: /保\s*存/ })
+        .click();
+      await page.locator('.ant-modal-confirm-title', { hasText: '模板已被他人修改' }).waitFor();
+      await dialog(page).getByRole('button', { name: '覆盖保存' }).click();
+      await page.locator('.ant-message').getByText('模板已保存').waitFor();
+      const mine = await api<TemplateData>('/mgr/templ/gettempledata', { id: copy.id }, token);
+      expect(mine.data.doc.elements.map((e) => e.type)).toEqual(['text', 'price']);
+      expect(mine.data.revision).toBe(theirs.data.revision + 2);
+
+      // Saved: leaving asks nothing.
       await page.click('[aria-label="返回模板列表"]');
-      await dialog(page).getByRole('button', { name: '放弃修改并离开' }).click();
       await page.waitForURL((url) => url.pathname === '/tmpl/index');
 
       // Delete the copy, after confirming; the original stays.

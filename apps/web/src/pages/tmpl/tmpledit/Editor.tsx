@@ -159,8 +159,12 @@ export function Editor({ template, doc: loaded, repairs, canWrite, fontSource }:
       message.success(t('saved'));
       void queryClient.invalidateQueries({ queryKey: ['templates', 'list'] });
     },
-    onError: (error, { values }) => {
-      if (error instanceof ApiError && error.code === ErrorCode.CONFLICT) {
+    onError: async (error, { values }) => {
+      if (!(error instanceof ApiError && error.code === ErrorCode.CONFLICT)) return;
+      // 1004 is also a taken name (its message, already shown, says so); only a newer revision on
+      // the server is someone else's save, which may be overwritten.
+      const stored = await request('templateData', { id: template.id }, { quiet: true }).catch(() => null);
+      if (stored && stored.revision > saved.revision) {
         modal.confirm({
           title: t('conflictTitle'),
           content: t('conflict'),
