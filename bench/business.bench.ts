@@ -214,6 +214,12 @@ function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 type Answer = { code: number; msg: string; data: unknown; count?: number };
 
 async function post(url: string, body: unknown, token?: string): Promise<Answer> {
@@ -238,15 +244,17 @@ async function importFile(base: string, token: string, file: Buffer, pid: number
   const form = new FormData();
   form.append('file', new Blob([file], { type: 'text/csv' }), 'products.csv');
   const before = memoryOf(pid);
+  const cpuBefore = cpuSeconds(pid);
   const started = performance.now();
   const res = await fetch(`${base}/api/mgr/product/import`, { method: 'POST', headers: { token }, body: form });
   const answer = (await res.json()) as Answer;
   const ms = performance.now() - started;
   if (answer.code !== 0) throw new Error(`import: ${answer.msg} ${JSON.stringify(answer.data).slice(0, 300)}`);
-  return { ms, before, after: memoryOf(pid), data: answer.data as { inserted: number; updated: number } };
+  const cpu = cpuSeconds(pid) - cpuBefore;
+  return { ms, cpu, before, after: memoryOf(pid), data: answer.data as { inserted: number; updated: number } };
 }
 
-async function load(base: string, token: string, body: object) {
+async function load(base: string, token: string, body: object, pid: number) {
   const opts = {
     url: `${base}/api/mgr/tag/list`,
     method: 'POST' as const,
@@ -255,8 +263,10 @@ async function load(base: string, token: string, body: object) {
     connections: CONNECTIONS,
   };
   await autocannon({ ...opts, duration: 2 });
+  const cpuBefore = cpuSeconds(pid);
   const r = await autocannon({ ...opts, duration: DURATION });
   return {
+    perCpuSecond: Math.round(r.requests.total / (cpuSeconds(pid) - cpuBefore)),
     rps: Math.round(r.requests.average),
     p50: r.latency.p50,
     p99: r.latency.p99,
@@ -278,8 +288,8 @@ async function run(database: string, url: string, file: Buffer): Promise<void> {
       const r = await importFile(server.url, importer, file, pid);
       console.log(
         `${database.padEnd(10)} import ${ROWS} rows (${pass}): ${(r.ms / 1000).toFixed(2)} s, ` +
-          `inserted ${r.data.inserted}, updated ${r.data.updated}; server RSS ${r.before.rss} MB before, ` +
-          `peak ${r.after.peak} MB`,
+          `inserted ${r.data.inserted}, updated ${r.data.updated}; server CPU ${r.cpu.toFixed(2)} s; ` +
+          `server RSS ${r.before.rss} MB before, peak ${r.after.peak} MB`,
       );
     }
 
@@ -293,9 +303,10 @@ async function run(database: string, url: string, file: Buffer): Promise<void> {
       ['text "苹果" (ID or product name/barcode)', { page: 1, limit: 20, text: '苹果' }],
     ];
     for (const [name, body] of scenarios) {
-      const r = await load(server.url, token, body);
+      const r = await load(server.url, token, body, pid);
       console.log(
-        `${database.padEnd(10)} tag/list ${name.padEnd(42)} ${String(r.rps).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}`,
+        `${database.padEnd(10)} tag/list ${name.padEnd(42)} ${String(r.rps).padStart(6)} req/s  p50 ${r.p50} ms  ` +
+          `p99 ${r.p99} ms  errors ${r.errors}  (${r.perCpuSecond} req per server CPU-second)`,
       );
     }
   } finally {
