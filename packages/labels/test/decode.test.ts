@@ -7,11 +7,14 @@ import {
   RGBLuminanceSource,
 } from '@zxing/library';
 import jsQR from 'jsqr';
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import type { ColourType } from '../src/colours';
 import type { Symbology } from '../src/document';
-import { renderToPng } from '../src/node';
+import { registerFonts, renderToPng } from '../src/node';
 import { doc, PRODUCT, priceLabel } from './fixtures';
+
+// Rendering large labels takes a while when the machine is busy (CI runs everything at once).
+vi.setConfig({ testTimeout: 30_000 });
 
 const FORMAT: Record<Symbology, BarcodeFormat> = {
   ean13: BarcodeFormat.EAN_13,
@@ -68,6 +71,9 @@ const symbolLabel = (symbology: Symbology, value: string, colourType: ColourType
   });
 
 describe('symbols on rendered labels decode back to their data', () => {
+  // Registering the two 10 MB font files is slow on a busy machine: not part of any one test.
+  beforeAll(() => registerFonts(), 60_000);
+
   const codes: [Symbology, string, string][] = [
     ['ean13', '6901234567892', '6901234567892'],
     ['ean13', '690123456789', '6901234567892'],

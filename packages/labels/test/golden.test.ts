@@ -1,13 +1,16 @@
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import type { ColourType } from '../src/colours';
 import type { DitherMode, LabelData, Rotation, TemplateDocument } from '../src/document';
 import { decodeTagImage } from '../src/encode';
-import { renderTagImage, renderToPng } from '../src/node';
+import { registerFonts, renderTagImage, renderToPng } from '../src/node';
 import { indexToPng } from '../src/png';
 import { indexToRgba, rotateIndex } from '../src/quantise';
 import { doc, PRODUCT, photoDataUrl, priceLabel } from './fixtures';
 import { matchGolden } from './golden';
 import { firstDifference } from './images';
+
+// Rendering large labels takes a while when the machine is busy (CI runs everything at once).
+vi.setConfig({ testTimeout: 30_000 });
 
 /** Catalogue padding (see @esl/contract models.ts): rows to a multiple of 8; 122-row panels have 6 more. */
 const padding = (w: number, h: number) => ({ wext: (8 - (w % 8)) % 8, hexit: h === 122 ? 6 : 0 });
@@ -186,6 +189,9 @@ const cases: Case[] = [
 ];
 
 describe('golden images: template + data → quantised label, pixel for pixel', () => {
+  // Registering the two 10 MB font files is slow on a busy machine: not part of any one test.
+  beforeAll(() => registerFonts(), 60_000);
+
   test.each(cases)('$name', async ({ name, doc, data, dither }) => {
     const preview = await renderToPng(doc, data, { dither });
     expect(preview.problems).toEqual([]);

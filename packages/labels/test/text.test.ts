@@ -1,8 +1,11 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import type { Canvas2D } from '../src/canvas';
 import { Font } from '../src/document';
 import { nodeCanvasFactory } from '../src/node';
 import { breakable, cssFont, ELLIPSIS, layoutText, MIN_FONT_SIZE, wrapLines } from '../src/text';
+
+// Rendering large labels takes a while when the machine is busy (CI runs everything at once).
+vi.setConfig({ testTimeout: 30_000 });
 
 const ctx = nodeCanvasFactory().createCanvas(400, 300).getContext('2d') as Canvas2D;
 const font = Font.parse({ size: 32 });
