@@ -59,12 +59,28 @@ function filtered(db: Db, at: CurrentStore, f: Omit<TagFilter, 'page' | 'limit' 
 
 /** Tag rows with their product and last station, as the list shows them. */
 function withDetails(q: TagQuery) {
-  return q
-    .leftJoin('products as p', 'p.id', 't.product_id')
-    .leftJoin('stations as s', 's.id', 't.station_id')
-    .selectAll('t')
-    .select(['p.barcode as product_barcode', 'p.name as product_name', 'p.price_cents as product_price_cents'])
-    .select('s.sn as station_sn');
+  return (
+    q
+      .leftJoin('products as p', 'p.id', 't.product_id')
+      .leftJoin('stations as s', 's.id', 't.station_id')
+      // Only what the presenter shows: materialising columns is most of a page's cost on SQLite.
+      .select([
+        't.id',
+        't.hardware_id',
+        't.model',
+        't.colour',
+        't.status',
+        't.signal',
+        't.battery',
+        't.temperature',
+        't.hardware_model',
+        't.last_seen',
+        't.product_id',
+        't.created_at',
+      ])
+      .select(['p.barcode as product_barcode', 'p.name as product_name', 'p.price_cents as product_price_cents'])
+      .select('s.sn as station_sn')
+  );
 }
 
 export type TagDetailRow = Awaited<ReturnType<ReturnType<typeof withDetails>['execute']>>[number];
