@@ -33,6 +33,7 @@ export default defineConfig({
     proxy: {
       '/api': server,
       '/uploads': server,
+      '/fonts': server,
       '/sys': { target: server, ws: true },
     },
   },
