@@ -38,6 +38,8 @@ interface FieldMap {
 const prefix = `E2E${randomBytes(3).toString('hex').toUpperCase()}`;
 const customTitle = `Brand ${prefix}`;
 
+/** expect.poll with room for a slow machine (its default gives up after one second). */
+const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
 const dialog = (page: Page) => page.locator('.ant-modal-container:visible').last();
 const toast = (page: Page, text: string) => page.locator('.ant-message').getByText(text);
 const error = (page: Page, text: string) => page.locator('.ant-form-item-explain-error', { hasText: text });
@@ -110,7 +112,7 @@ describeBrowser('products page (/basemgr/product)', () => {
     it('maps a file column to a custom field', async () => {
       await page.getByTestId('field-map').click();
       await dialog(page).getByRole('columnheader', { name: 'Product field (name)' }).waitFor();
-      await expect.poll(() => dialog(page).locator('.ant-table-row').count()).toBe(original.length);
+      await eventually(() => dialog(page).locator('.ant-table-row').count()).toBe(original.length);
       await dialog(page).getByRole('button', { name: 'Add custom field' }).click();
       const added = dialog(page).locator('.ant-table-row').last();
       await added.getByPlaceholder('Custom field key').fill('brand');
@@ -137,7 +139,7 @@ describeBrowser('products page (/basemgr/product)', () => {
       await page.getByTestId('import-start').click();
       const report = page.getByTestId('import-errors');
       await report.waitFor();
-      await expect.poll(() => report.locator('.ant-table-row').count()).toBe(2);
+      await eventually(() => report.locator('.ant-table-row').count()).toBe(2);
       const lines = await report.locator('.ant-table-row').allTextContents();
       expect(lines[0]).toMatch(/^3\s*barcode\s*barcode cannot be empty$/);
       expect(lines[1]).toMatch(/^4\s*price\s*price has the wrong format$/);
@@ -162,19 +164,19 @@ describeBrowser('products page (/basemgr/product)', () => {
     it('filters by barcode or name, and by being on a tag', async () => {
       await page.fill('#productFilter_text', prefix);
       await search();
-      await expect.poll(() => rows(page).count()).toBe(3);
+      await eventually(() => rows(page).count()).toBe(3);
       await page.fill('#productFilter_text', `${prefix} Banana`);
       await search();
-      await expect.poll(() => rows(page).count()).toBe(1);
+      await eventually(() => rows(page).count()).toBe(1);
       await page.fill('#productFilter_text', prefix);
       await page.locator('#productFilter_bound').click();
       await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: 'On a tag' }).click();
       await search();
-      await expect.poll(() => rows(page).count()).toBe(0);
+      await eventually(() => rows(page).count()).toBe(0);
       await page.locator('form#productFilter').getByRole('button', { name: 'Reset' }).click();
       await page.fill('#productFilter_text', prefix);
       await search();
-      await expect.poll(() => rows(page).count()).toBe(3);
+      await eventually(() => rows(page).count()).toBe(3);
     });
 
     it('adds a product, with the validation messages', async () => {
@@ -196,7 +198,7 @@ describeBrowser('products page (/basemgr/product)', () => {
       await page.fill('#product_custom_0_value', 'Stone fruit');
       await dialog(page).getByRole('button', { name: 'Save' }).click();
       await toast(page, 'Product added').waitFor();
-      await expect.poll(() => rows(page).count()).toBe(4);
+      await eventually(() => rows(page).count()).toBe(4);
       const plum = (await ourProducts()).find((p) => p.barcode === `${prefix}-4`);
       expect(plum).toMatchObject({
         name: `${prefix} Plum`,
@@ -208,13 +210,13 @@ describeBrowser('products page (/basemgr/product)', () => {
 
     it('counts a price change', async () => {
       const row = rows(page).filter({ hasText: `${prefix}-2` });
-      await expect.poll(() => row.getByTestId('price-changes').textContent()).toBe('0');
+      await eventually(() => row.getByTestId('price-changes').textContent()).toBe('0');
       await row.getByRole('button', { name: 'Edit' }).click();
-      await expect.poll(() => page.inputValue('#product_price')).toBe('2.00');
+      await eventually(() => page.inputValue('#product_price')).toBe('2.00');
       await page.fill('#product_price', '2.40');
       await dialog(page).getByRole('button', { name: 'Save' }).click();
       await toast(page, 'its price has changed once').waitFor();
-      await expect.poll(() => row.getByTestId('price-changes').textContent()).toBe('1');
+      await eventually(() => row.getByTestId('price-changes').textContent()).toBe('1');
       const banana = (await ourProducts()).find((p) => p.barcode === `${prefix}-2`);
       expect(banana).toMatchObject({ price: '2.40', priceChanges: 1 });
     });
@@ -222,7 +224,7 @@ describeBrowser('products page (/basemgr/product)', () => {
     it('exports the current filter to XLSX', async () => {
       await page.fill('#productFilter_text', `${prefix} P`);
       await search();
-      await expect.poll(() => rows(page).count()).toBe(2);
+      await eventually(() => rows(page).count()).toBe(2);
       const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-products').click()]);
       expect(file.suggestedFilename()).toMatch(/\.xlsx$/);
       const book = new ExcelJS.Workbook();
@@ -239,7 +241,7 @@ describeBrowser('products page (/basemgr/product)', () => {
     it('deletes with confirmation, one row and then a selection', async () => {
       await page.fill('#productFilter_text', prefix);
       await search();
-      await expect.poll(() => rows(page).count()).toBe(4);
+      await eventually(() => rows(page).count()).toBe(4);
       const plum = rows(page).filter({ hasText: `${prefix}-4` });
       await plum.getByRole('button', { name: 'Delete' }).click();
       await popconfirm(page).getByRole('button', { name: 'Cancel' }).click();
@@ -247,14 +249,14 @@ describeBrowser('products page (/basemgr/product)', () => {
       await plum.getByRole('button', { name: 'Delete' }).click();
       await popconfirm(page).getByRole('button', { name: 'Delete' }).click();
       await toast(page, '1 product deleted').waitFor();
-      await expect.poll(() => rows(page).count()).toBe(3);
+      await eventually(() => rows(page).count()).toBe(3);
 
       await page.locator('.ant-table-thead .ant-checkbox-input').check();
       await page.getByTestId('selection-bar').getByText('3 selected').waitFor();
       await page.getByTestId('selection-bar').getByRole('button', { name: 'Delete' }).click();
       await popconfirm(page).getByRole('button', { name: 'Delete' }).click();
       await toast(page, '3 products deleted').waitFor();
-      await expect.poll(() => rows(page).count()).toBe(0);
+      await eventually(() => rows(page).count()).toBe(0);
       expect(await ourProducts()).toEqual([]);
     });
   });

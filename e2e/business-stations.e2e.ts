@@ -24,6 +24,8 @@ interface StationRow {
 
 const sn = `E2E-${randomBytes(3).toString('hex')}`.toUpperCase();
 
+/** expect.poll with room for a slow machine (its default gives up after one second). */
+const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
 const dialog = (page: Page) => page.locator('.ant-modal-container:visible').last();
 const toast = (page: Page, text: string) => page.locator('.ant-message').getByText(text);
 // The page's own table: closed dialogs keep theirs in the document.
@@ -95,9 +97,9 @@ describeBrowser('base stations page (/basemgr/ap)', () => {
       // Filter by serial number: only the new station is left.
       await page.fill('#stationFilter_text', sn);
       await page.locator('form#stationFilter').getByRole('button', { name: 'Search' }).click();
-      await expect.poll(() => rows(page).count()).toBe(1);
+      await eventually(() => rows(page).count()).toBe(1);
       // A station that never reported has no heartbeat and no figures yet.
-      await expect.poll(() => row.textContent()).toContain('Never');
+      await eventually(() => row.textContent()).toContain('Never');
 
       // The command window request is recorded; delivery is not there yet, and the page says so.
       await row.getByRole('button', { name: 'Command window' }).click();

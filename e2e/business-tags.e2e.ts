@@ -35,6 +35,8 @@ const second = `${prefix}02`;
 const barcode = `E2E${prefix}`;
 const productName = `E2E Oat milk ${prefix}`;
 
+/** expect.poll with room for a slow machine (its default gives up after one second). */
+const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
 const dialog = (page: Page) => page.locator('.ant-modal-container:visible').last();
 const toast = (page: Page, text: string) => page.locator('.ant-message').getByText(text);
 const error = (page: Page, text: string) => page.locator('.ant-form-item-explain-error', { hasText: text });
@@ -42,9 +44,14 @@ const options = (page: Page) => page.locator('.ant-select-dropdown:visible .ant-
 // The page's own table: closed dialogs keep theirs in the document.
 const rows = (page: Page) => page.getByTestId('tag-table').locator('.ant-table-tbody .ant-table-row');
 
+/** Picks an option of a select and waits until the select shows it. */
 async function choose(page: Page, select: string, option: string): Promise<void> {
   await page.locator(select).click();
-  await options(page).filter({ hasText: option }).first().click();
+  // The option whose text starts with `option` ('Bound' is not 'Not bound').
+  const starts = new RegExp(`^${option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+  await options(page).filter({ hasText: starts }).first().click();
+  const shown = page.locator('.ant-select', { has: page.locator(select) }).locator('.ant-select-content');
+  await eventually(() => shown.textContent()).toMatch(starts);
 }
 
 async function activeId(page: Page): Promise<string> {
@@ -107,16 +114,16 @@ describeBrowser('tags page (/basemgr/esl)', () => {
       // Nothing chosen → 'Please select a model or an ID' for both.
       await page.getByTestId('add-tags').click();
       await dialog(page).getByRole('button', { name: 'Save' }).click();
-      await expect.poll(() => error(page, 'Please select a model or an ID').count()).toBe(2);
+      await eventually(() => error(page, 'Please select a model or an ID').count()).toBe(2);
 
       // The colour type offers only the model's colours, its usual one first.
       await choose(page, '#addTags_model', '05 · 2.13L');
-      await expect
-        .poll(() => dialog(page).locator('.ant-select-content', { hasText: 'Black/white/red' }).count())
-        .toBe(1);
+      const colour = page.locator('.ant-select', { has: page.locator('#addTags_colour') });
+      await eventually(() => colour.locator('.ant-select-content').textContent()).toBe('Black/white/red');
       await page.locator('#addTags_colour').click();
-      await expect.poll(() => options(page).allTextContents()).toEqual(['Black/white/red', 'Black/white/yellow']);
+      await eventually(() => options(page).allTextContents()).toEqual(['Black/white/red', 'Black/white/yellow']);
       await options(page).filter({ hasText: 'Black/white/yellow' }).click();
+      await eventually(() => colour.locator('.ant-select-content').textContent()).toBe('Black/white/yellow');
 
       await page.fill('#addTags_ids', `${first}\nnot-an-id`);
       await dialog(page).getByRole('button', { name: 'Save' }).click();
@@ -132,19 +139,19 @@ describeBrowser('tags page (/basemgr/esl)', () => {
       // Filter by the ID text: just these two.
       await page.fill('#tagFilter_text', prefix);
       await search();
-      await expect.poll(() => rows(page).count()).toBe(2);
+      await eventually(() => rows(page).count()).toBe(2);
     });
 
     it('binds with the scanner flow: Enter moves to the barcode, Enter binds, focus returns', async () => {
       await page.getByTestId('bind-tags').click();
-      await expect.poll(() => activeId(page)).toBe('bindTag_hardwareId');
+      await eventually(() => activeId(page)).toBe('bindTag_hardwareId');
       await page.keyboard.type(first);
       await page.keyboard.press('Enter');
-      await expect.poll(() => activeId(page)).toBe('bindTag_barcode');
+      await eventually(() => activeId(page)).toBe('bindTag_barcode');
       await page.keyboard.type(barcode);
       await page.keyboard.press('Enter');
       await page.getByTestId('bound-item').filter({ hasText: productName }).waitFor();
-      await expect.poll(() => activeId(page)).toBe('bindTag_hardwareId');
+      await eventually(() => activeId(page)).toBe('bindTag_hardwareId');
       expect(await page.inputValue('#bindTag_barcode')).toBe('');
       // An unknown barcode is refused and nothing is bound.
       await page.keyboard.type(second);
@@ -154,7 +161,7 @@ describeBrowser('tags page (/basemgr/esl)', () => {
       await page.locator('.ant-message-error').waitFor();
       await dialog(page).locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
 
-      await expect.poll(() => firstRow().textContent()).toContain(productName);
+      await eventually(() => firstRow().textContent()).toContain(productName);
       const bound = await ourTags();
       expect(bound.find((t) => t.hardwareId === first)?.product?.barcode).toBe(barcode);
       expect(bound.find((t) => t.hardwareId === second)?.product).toBeNull();
@@ -163,20 +170,20 @@ describeBrowser('tags page (/basemgr/esl)', () => {
     it('filters by binding and by the bound product', async () => {
       await choose(page, '#tagFilter_bound', 'Not bound');
       await search();
-      await expect.poll(() => rows(page).count()).toBe(1);
+      await eventually(() => rows(page).count()).toBe(1);
       await rows(page).filter({ hasText: second }).waitFor();
       await choose(page, '#tagFilter_bound', 'Bound');
       await search();
-      await expect.poll(() => rows(page).count()).toBe(1);
+      await eventually(() => rows(page).count()).toBe(1);
       await firstRow().waitFor();
       // The text filter matches the bound product's name too.
       await page.locator('form#tagFilter').getByRole('button', { name: 'Reset' }).click();
       await page.fill('#tagFilter_text', productName);
       await search();
-      await expect.poll(() => rows(page).count()).toBe(1);
+      await eventually(() => rows(page).count()).toBe(1);
       await page.fill('#tagFilter_text', prefix);
       await search();
-      await expect.poll(() => rows(page).count()).toBe(2);
+      await eventually(() => rows(page).count()).toBe(2);
     });
 
     it("shows the server's answer that refresh is not available yet", async () => {
@@ -184,14 +191,14 @@ describeBrowser('tags page (/basemgr/esl)', () => {
       await toast(page, 'delivery to tags is not available yet').waitFor();
       await page.getByRole('button', { name: 'Full store refresh' }).click();
       await page.locator('.ant-popconfirm:visible').getByRole('button', { name: 'OK' }).click();
-      await expect.poll(() => toast(page, 'delivery to tags is not available yet').count()).toBeGreaterThan(0);
+      await eventually(() => toast(page, 'delivery to tags is not available yet').count()).toBeGreaterThan(0);
     });
 
     it('unbinds after confirmation', async () => {
       await firstRow().getByRole('button', { name: 'Unbind' }).click();
       await page.locator('.ant-popconfirm:visible').getByRole('button', { name: 'Unbind' }).click();
       await toast(page, '1 tag unbound').waitFor();
-      await expect.poll(() => firstRow().textContent()).toContain('Not bound');
+      await eventually(() => firstRow().textContent()).toContain('Not bound');
       expect((await ourTags()).every((t) => t.product === null)).toBe(true);
     });
 
@@ -205,7 +212,7 @@ describeBrowser('tags page (/basemgr/esl)', () => {
       await page.getByTestId('selection-bar').getByRole('button', { name: 'Delete' }).click();
       await page.locator('.ant-popconfirm:visible').getByRole('button', { name: 'Delete' }).click();
       await toast(page, '2 tags deleted').waitFor();
-      await expect.poll(() => rows(page).count()).toBe(0);
+      await eventually(() => rows(page).count()).toBe(0);
       expect(await ourTags()).toEqual([]);
     });
   });

@@ -192,6 +192,20 @@ function Tags({ storeId }: { storeId: number }) {
       render: (v: number | null) => <Temperature celsius={v} />,
     },
     {
+      title: t('col.hardwareModel'),
+      dataIndex: 'hardwareModel',
+      width: 130,
+      ellipsis: true,
+      render: (v: string) => v || <Typography.Text type="secondary">—</Typography.Text>,
+    },
+    {
+      title: t('col.station'),
+      dataIndex: 'stationSn',
+      width: 130,
+      render: (v: string | null) =>
+        v ? <Typography.Text code>{v}</Typography.Text> : <Typography.Text type="secondary">—</Typography.Text>,
+    },
+    {
       title: t('col.lastSeen'),
       dataIndex: 'lastSeen',
       key: 'lastSeen',

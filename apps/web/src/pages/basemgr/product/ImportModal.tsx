@@ -56,7 +56,8 @@ export function ImportModal({ open, onClose, onImported }: Props) {
 
   const pick = (picked: File, all: readonly File[]): boolean => {
     if (all.length > 1) {
-      message.error(t('import.oneFile'));
+      // Called once per dropped file: say it once.
+      if (picked === all[0]) message.error(t('import.oneFile'));
     } else if (!importFileType(picked.name)) {
       message.error(t('import.fileType'));
     } else if (picked.size > PRODUCT_IMPORT_MAX_BYTES) {
