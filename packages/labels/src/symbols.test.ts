@@ -1,6 +1,6 @@
 import bwipjs from 'bwip-js/generic';
 import { describe, expect, test } from 'vitest';
-import { encodeLinear, encodeQr, gs1CheckDigit, SymbolError } from './symbols';
+import { code128Codewords, code128Widths, encodeLinear, encodeQr, gs1CheckDigit, SymbolError } from './symbols';
 
 describe('symbols', () => {
   test('GS1 check digits', () => {
@@ -40,11 +40,76 @@ describe('symbols', () => {
     }
   });
 
+  test('Code 128: start, sets, checksum and stop of a known symbol', () => {
+    // "ESL-0042": start B, E S L -, switch to C (4 digits), 00 42, check, (stop).
+    const words = code128Codewords('ESL-0042');
+    expect(words).toEqual([
+      104,
+      37,
+      51,
+      44,
+      13,
+      99,
+      0,
+      42,
+      (104 + 37 + 2 * 51 + 3 * 44 + 4 * 13 + 5 * 99 + 0 + 7 * 42) % 103,
+    ]);
+    // Digits alone: set C from the start; an odd run keeps its first digit in B.
+    expect(code128Codewords('123456')).toEqual([105, 12, 34, 56, expect.any(Number)]);
+    expect(code128Codewords('a12345')).toEqual([104, 65, 17, 99, 23, 45, expect.any(Number)]);
+    // A control character between lower case is shifted, not switched.
+    expect(code128Codewords('a\tb').slice(0, 5)).toEqual([104, 65, 98, 73, 66]);
+    const symbol = encodeLinear('code128', 'ESL-0042');
+    expect(symbol.modules).toBe(11 * words.length + 13);
+    expect(symbol.widths.slice(-7)).toEqual([2, 3, 3, 1, 1, 1, 2]);
+  });
+
+  test('Code 128 bars match bwip-js for many strings (sets A, B and C, shifts, digit runs)', () => {
+    let seed = 987654;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    // Pieces that exercise the switching rules: digit runs of every parity, upper and lower case,
+    // punctuation, control characters (set A only) and DEL (set B only).
+    const pieces = [
+      '0',
+      '12',
+      '345',
+      '6789',
+      '01234',
+      '987654',
+      'AB',
+      'x',
+      'yz',
+      '-',
+      ' ',
+      '\t',
+      '\r\n',
+      '\x7f',
+      '_',
+      '`',
+    ];
+    const strings = ['A', '1', '12', '123', '1234', '12345', 'ESL-0042', 'abc', '\t', '\x00\x1f'];
+    for (let n = 0; n < 400; n++) {
+      strings.push(Array.from({ length: 1 + next(6) }, () => pieces[next(pieces.length)]).join(''));
+    }
+    for (const text of strings) {
+      const [reference] = bwipjs.raw({ bcid: 'code128', text }) as { sbs: number[] }[];
+      expect({ text, widths: code128Widths(code128Codewords(text)) }).toEqual({ text, widths: reference.sbs });
+    }
+    // encodeLinear gives the same bars for printable text.
+    const [reference] = bwipjs.raw({ bcid: 'code128', text: 'Shelf 7, row 12345' }) as { sbs: number[] }[];
+    expect(encodeLinear('code128', 'Shelf 7, row 12345').widths).toEqual(reference.sbs);
+  });
+
   test('bad data is refused with a SymbolError', () => {
     expect(() => encodeLinear('ean13', '6901234567890')).toThrow(/check digit/);
     expect(() => encodeLinear('ean8', '12ab567')).toThrow(SymbolError);
     expect(() => encodeLinear('upca', '123')).toThrow(/11 or 12 digits/);
     expect(() => encodeLinear('code128', '中文')).toThrow(/ASCII/);
+    expect(() => encodeLinear('code128', '')).toThrow(SymbolError);
+    expect(() => code128Codewords('é')).toThrow(SymbolError);
   });
 
   test('QR codes are square module grids, bigger for more data', () => {
