@@ -102,14 +102,15 @@ function Tags({ storeId }: { storeId: number }) {
   });
 
   // Until delivery to tags exists the server records these and answers so; the request client shows that answer.
+  // `from` tells which button asked (a row, the selection, the whole store), so only that one spins.
   const operate = useMutation({
-    mutationFn: ({ op, ids }: { op: Operation; ids?: number[] }) =>
+    mutationFn: ({ op, ids }: { op: Operation; ids?: number[]; from: string }) =>
       op === 'refreshTag' || op === 'rollCallTag' ? request(op, { ids: ids ?? [] }) : request(op, {}),
     onSuccess: (_, { op }) => message.success(t(`op.sent.${op}`)),
   });
 
-  const busy = (op: Operation, id?: number) =>
-    operate.isPending && operate.variables.op === op && (id === undefined || operate.variables.ids?.[0] === id);
+  const busy = (op: Operation, from: string) =>
+    operate.isPending && operate.variables.op === op && operate.variables.from === from;
 
   const sortOrderOf = (key: TagSort): SortOrder | undefined =>
     sort?.sort === key ? (sort.order === 'asc' ? 'ascend' : 'descend') : null;
@@ -261,8 +262,8 @@ function Tags({ storeId }: { storeId: number }) {
                   size="small"
                   icon={<SyncOutlined />}
                   aria-label={t('op.refresh')}
-                  loading={busy('refreshTag', row.id)}
-                  onClick={() => operate.mutate({ op: 'refreshTag', ids: [row.id] })}
+                  loading={busy('refreshTag', `row:${row.id}`)}
+                  onClick={() => operate.mutate({ op: 'refreshTag', ids: [row.id], from: `row:${row.id}` })}
                 />
               </Tooltip>
               <Tooltip title={t('op.rollCall')}>
@@ -271,8 +272,8 @@ function Tags({ storeId }: { storeId: number }) {
                   size="small"
                   icon={<AimOutlined />}
                   aria-label={t('op.rollCall')}
-                  loading={busy('rollCallTag', row.id)}
-                  onClick={() => operate.mutate({ op: 'rollCallTag', ids: [row.id] })}
+                  loading={busy('rollCallTag', `row:${row.id}`)}
+                  onClick={() => operate.mutate({ op: 'rollCallTag', ids: [row.id], from: `row:${row.id}` })}
                 />
               </Tooltip>
             </>
@@ -297,8 +298,10 @@ function Tags({ storeId }: { storeId: number }) {
     });
   }
 
+  // A new filter starts a new selection: rows chosen under the old one would be out of sight.
   const search = (values: TagFilterValues) => {
     setFilter(values);
+    setSelected([]);
     setPaging((p) => ({ ...p, page: 1 }));
   };
 
@@ -382,9 +385,9 @@ function Tags({ storeId }: { storeId: number }) {
                   description={t('op.allConfirm')}
                   okText={t('ok')}
                   cancelText={t('cancel')}
-                  onConfirm={() => operate.mutateAsync({ op: 'refreshAllTags' }).catch(() => undefined)}
+                  onConfirm={() => operate.mutateAsync({ op: 'refreshAllTags', from: 'store' }).catch(() => undefined)}
                 >
-                  <Button icon={<SyncOutlined />} loading={busy('refreshAllTags')}>
+                  <Button icon={<SyncOutlined />} loading={busy('refreshAllTags', 'store')}>
                     {t('op.refreshAll')}
                   </Button>
                 </Popconfirm>
@@ -393,9 +396,9 @@ function Tags({ storeId }: { storeId: number }) {
                   description={t('op.allConfirm')}
                   okText={t('ok')}
                   cancelText={t('cancel')}
-                  onConfirm={() => operate.mutateAsync({ op: 'rollCallAllTags' }).catch(() => undefined)}
+                  onConfirm={() => operate.mutateAsync({ op: 'rollCallAllTags', from: 'store' }).catch(() => undefined)}
                 >
-                  <Button icon={<AimOutlined />} loading={busy('rollCallAllTags')}>
+                  <Button icon={<AimOutlined />} loading={busy('rollCallAllTags', 'store')}>
                     {t('op.rollCallAll')}
                   </Button>
                 </Popconfirm>
@@ -435,16 +438,16 @@ function Tags({ storeId }: { storeId: number }) {
                 <Button
                   size="small"
                   icon={<SyncOutlined />}
-                  loading={busy('refreshTag') && selectedCount > 1}
-                  onClick={() => operate.mutate({ op: 'refreshTag', ids: selected })}
+                  loading={busy('refreshTag', 'selection')}
+                  onClick={() => operate.mutate({ op: 'refreshTag', ids: selected, from: 'selection' })}
                 >
                   {t('op.refresh')}
                 </Button>
                 <Button
                   size="small"
                   icon={<AimOutlined />}
-                  loading={busy('rollCallTag') && selectedCount > 1}
-                  onClick={() => operate.mutate({ op: 'rollCallTag', ids: selected })}
+                  loading={busy('rollCallTag', 'selection')}
+                  onClick={() => operate.mutate({ op: 'rollCallTag', ids: selected, from: 'selection' })}
                 >
                   {t('op.rollCall')}
                 </Button>

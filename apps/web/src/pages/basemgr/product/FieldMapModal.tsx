@@ -20,10 +20,12 @@ interface Props {
 interface Row extends MappingRow {
   /** Stable React key while rows are added and removed. */
   uid: number;
+  /** A custom field: its key is typed (and may be removed); a standard field's is fixed. */
+  custom: boolean;
 }
 
 let nextUid = 1;
-const withUid = (r: MappingRow): Row => ({ ...r, uid: nextUid++ });
+const toRow = (r: MappingRow): Row => ({ ...r, uid: nextUid++, custom: !isStandardField(r.name) });
 
 /** The tenant's import mapping (mapfield): which file column fills which product field. */
 export function FieldMapModal({ open, editable, onClose }: Props) {
@@ -42,7 +44,7 @@ export function FieldMapModal({ open, editable, onClose }: Props) {
 
   useEffect(() => {
     if (open && mapping.data) {
-      setRows(mapping.data.fields.map(withUid));
+      setRows(mapping.data.fields.map(toRow));
       setTried(false);
     }
   }, [open, mapping.data]);
@@ -75,7 +77,7 @@ export function FieldMapModal({ open, editable, onClose }: Props) {
       dataIndex: 'name',
       width: 240,
       render: (name: string, row, index) => {
-        if (isStandardField(name)) {
+        if (!row.custom && isStandardField(name)) {
           return (
             <Space>
               <span>{PRODUCT_FIELD_LABELS[name][lang]}</span>
@@ -129,7 +131,7 @@ export function FieldMapModal({ open, editable, onClose }: Props) {
       key: 'remove',
       width: 48,
       render: (_, row) =>
-        isStandardField(row.name) && mapping.data?.fields.some((f) => f.name === row.name) ? null : (
+        row.custom ? (
           <Button
             type="text"
             danger
@@ -137,7 +139,7 @@ export function FieldMapModal({ open, editable, onClose }: Props) {
             aria-label={t('delete')}
             onClick={() => setRows((list) => list.filter((r) => r.uid !== row.uid))}
           />
-        ),
+        ) : null,
     });
   }
 
@@ -168,7 +170,7 @@ export function FieldMapModal({ open, editable, onClose }: Props) {
           type="dashed"
           icon={<PlusOutlined />}
           style={{ marginTop: 12 }}
-          onClick={() => setRows((list) => [...list, withUid({ name: '', tField: '' })])}
+          onClick={() => setRows((list) => [...list, { name: '', tField: '', uid: nextUid++, custom: true }])}
         >
           {t('map.addCustom')}
         </Button>

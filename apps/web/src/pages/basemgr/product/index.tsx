@@ -236,8 +236,10 @@ function Products({ storeId }: { storeId: number }) {
     });
   }
 
+  // A new filter starts a new selection: rows chosen under the old one would be out of sight.
   const search = (values: ProductFilterValues) => {
     setFilter(values);
+    setSelected([]);
     setPaging((p) => ({ ...p, page: 1 }));
   };
 
