@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { TAG_MODELS } from '@esl/contract';
 import autocannon from 'autocannon';
+import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
@@ -62,16 +63,41 @@ const STATUSES = [
   'disconnected',
 ];
 
-/** The import file: a title row in the default (Chinese) mapping titles, then `rows` products. */
+const TITLES = ['条码', '名称', '价格', '原价', '单位', '规格', '产地', '等级'];
+
+/** Product `i` of the import file, as cells under TITLES (the default, Chinese, mapping titles). */
+function productCells(i: number, round: number): string[] {
+  const cents = 100 + ((i * 7919 + round) % 99_900);
+  const price = `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+  const was = i % 3 === 0 ? `${Math.floor(cents / 100) + 2}.00` : '';
+  return [
+    `69${String(i).padStart(10, '0')}1`,
+    `${NAMES[i % NAMES.length]} ${i}`,
+    price,
+    was,
+    '件',
+    '标准',
+    '中国',
+    '一级',
+  ];
+}
+
 function productCsv(rows: number): Buffer {
-  const lines = ['条码,名称,价格,原价,单位,规格,产地,等级'];
+  const lines = [TITLES.join(',')];
   for (let i = 0; i < rows; i++) {
-    const cents = 100 + ((i * 7919) % 99_900);
-    const price = `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
-    const was = i % 3 === 0 ? `${Math.floor(cents / 100) + 2}.00` : '';
-    lines.push(`69${String(i).padStart(10, '0')}1,"${NAMES[i % NAMES.length]} ${i}",${price},${was},件,标准,中国,一级`);
+    const [barcode, name, ...rest] = productCells(i, 0);
+    lines.push([barcode, `"${name}"`, ...rest].join(','));
   }
   return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`);
+}
+
+/** The same products as XLSX, every price changed (so the import updates every row). */
+async function productXlsx(rows: number): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('商品');
+  sheet.addRow(TITLES);
+  for (let i = 0; i < rows; i++) sheet.addRow(productCells(i, 1));
+  return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
 interface Seeded {
@@ -240,9 +266,9 @@ async function session(base: string, storeId: number): Promise<string> {
   return token;
 }
 
-async function importFile(base: string, token: string, file: Buffer, pid: number) {
+async function importFile(base: string, token: string, file: Buffer, pid: number, name = 'products.csv') {
   const form = new FormData();
-  form.append('file', new Blob([file], { type: 'text/csv' }), 'products.csv');
+  form.append('file', new Blob([file]), name);
   const before = memoryOf(pid);
   const cpuBefore = cpuSeconds(pid);
   const started = performance.now();
@@ -274,7 +300,7 @@ async function load(base: string, token: string, body: object, pid: number) {
   };
 }
 
-async function run(database: string, url: string, file: Buffer): Promise<void> {
+async function run(database: string, url: string, file: Buffer, xlsx: Buffer): Promise<void> {
   const seedStart = performance.now();
   const stores = await seed(url);
   console.log(
@@ -284,8 +310,13 @@ async function run(database: string, url: string, file: Buffer): Promise<void> {
   try {
     const pid = server.child.pid as number;
     const importer = await session(server.url, stores.importStore);
-    for (const pass of flag('no-import') ? [] : ['new products', 'all updates']) {
-      const r = await importFile(server.url, importer, file, pid);
+    const passes: [string, Buffer, string][] = [
+      ['CSV, new products', file, 'products.csv'],
+      ['CSV, all updates', file, 'products.csv'],
+      ['XLSX, every price changed', xlsx, 'products.xlsx'],
+    ];
+    for (const [pass, bytes, name] of flag('no-import') ? [] : passes) {
+      const r = await importFile(server.url, importer, bytes, pid, name);
       console.log(
         `${database.padEnd(10)} import ${ROWS} rows (${pass}): ${(r.ms / 1000).toFixed(2)} s, ` +
           `inserted ${r.data.inserted}, updated ${r.data.updated}; server CPU ${r.cpu.toFixed(2)} s; ` +
@@ -335,11 +366,14 @@ async function main(): Promise<void> {
       `${CONNECTIONS} connections, ${DURATION} s per figure`,
   );
   const file = productCsv(ROWS);
-  console.log(`import file: ${ROWS} rows, ${(file.length / 2 ** 20).toFixed(1)} MB`);
+  const xlsx = await productXlsx(ROWS);
+  console.log(
+    `import files: ${ROWS} rows, CSV ${(file.length / 2 ** 20).toFixed(1)} MB, XLSX ${(xlsx.length / 2 ** 20).toFixed(1)} MB`,
+  );
 
   const dir = mkdtempSync(join(tmpdir(), 'esl-biz-bench-'));
   try {
-    await run('sqlite', `sqlite:${join(dir, 'bench.db')}`, file);
+    await run('sqlite', `sqlite:${join(dir, 'bench.db')}`, file, xlsx);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -356,7 +390,7 @@ async function main(): Promise<void> {
   try {
     const u = new URL(admin);
     u.pathname = `/${name}`;
-    await run('postgres', u.toString(), file);
+    await run('postgres', u.toString(), file, xlsx);
   } finally {
     await adminClient.query(`drop database if exists ${name} with (force)`);
     await adminClient.end();
