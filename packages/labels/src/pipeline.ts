@@ -36,7 +36,7 @@ export interface Preview extends Raster {
 /** What the tag will show, in design orientation: the quantised image, as RGBA and as a PNG. */
 export function previewLabel(doc: TemplateDocument, data: LabelData, env: RenderEnv): Preview {
   const raster = rasterise(doc, data, env);
-  return { ...raster, rgba: indexToRgba(raster.image), png: indexToPng(raster.image) };
+  return { ...raster, rgba: indexToRgba(raster.image), png: indexToPng(raster.image, env) };
 }
 
 export interface TagRender {
