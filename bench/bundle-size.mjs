@@ -47,7 +47,9 @@ const routes = Object.keys(manifest)
   })
   .sort((a, b) => b.gzip - a.gzip);
 
-const allJs = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.js')).map((f) => `assets/${f}`);
+const allJs = readdirSync(join(dist, 'assets'))
+  .filter((f) => f.endsWith('.js'))
+  .map((f) => `assets/${f}`);
 const largestChunk = allJs.map((f) => ({ file: f, gzip: gzipBytes(f) })).sort((a, b) => b.gzip - a.gzip)[0];
 
 const result = {
@@ -66,14 +68,18 @@ const result = {
 if (process.argv.includes('--json')) {
   console.log(JSON.stringify(result, null, 2));
 } else {
-  console.log(`JS for /login:            ${result.loginJsGzipKB} KB gzip (${result.loginJsRawKB} KB raw), goal ≤ ${LOGIN_GOAL_KB}`);
+  console.log(
+    `JS for /login:            ${result.loginJsGzipKB} KB gzip (${result.loginJsRawKB} KB raw), goal ≤ ${LOGIN_GOAL_KB}`,
+  );
   console.log(`  of which the entry:     ${result.entryJsGzipKB} KB gzip`);
   console.log(`layout (after login):     +${result.layoutExtraGzipKB} KB gzip`);
   console.log(
     `largest route (its JS beyond the entry, layout included): ${result.largestRoute?.page} +${result.largestRoute?.extraGzipKB} KB gzip, goal ≤ ${ROUTE_GOAL_KB}`,
   );
   console.log(`largest single chunk:     ${result.largestChunk.file} ${result.largestChunk.gzipKB} KB gzip`);
-  console.log(`whole app JS:             ${result.wholeAppJsGzipKB} KB gzip (${result.wholeAppJsRawKB} KB raw, ${result.jsFiles} files)`);
+  console.log(
+    `whole app JS:             ${result.wholeAppJsGzipKB} KB gzip (${result.wholeAppJsRawKB} KB raw, ${result.jsFiles} files)`,
+  );
   for (const r of result.routes) console.log(`  ${r.page.padEnd(24)} +${r.extraGzipKB} KB`);
 }
 const ok = result.loginJsGzipKB <= LOGIN_GOAL_KB && (result.largestRoute?.extraGzipKB ?? 0) <= ROUTE_GOAL_KB;
