@@ -29,6 +29,7 @@ import { useTranslation } from 'react-i18next';
 import { request, requestList } from '../../../api/request';
 import { useUserStore } from '../../../store/user';
 import { formatTime, parseTime } from '../../../utils/time';
+import { type Paging, useKeepPageInRange } from '../shared/paging';
 import { trimmedOrUndefined } from '../shared/rules';
 import { StoreRequired } from '../shared/StoreRequired';
 import { AddStationModal } from './AddStationModal';
@@ -72,7 +73,7 @@ function BaseStations({ storeId }: { storeId: number }) {
 
   const [filterForm] = Form.useForm<FilterValues>();
   const [filter, setFilter] = useState<Filter>({});
-  const [paging, setPaging] = useState({ page: 1, limit: 20 });
+  const [paging, setPaging] = useState<Paging>({ page: 1, limit: 20 });
   const [adding, setAdding] = useState(false);
   const [added, setAdded] = useState<AddStationData | null>(null);
 
@@ -82,6 +83,7 @@ function BaseStations({ storeId }: { storeId: number }) {
     placeholderData: keepPreviousData,
     refetchInterval: REFRESH_MS,
   });
+  useKeepPageInRange(stations.data?.count, paging, setPaging);
 
   const changed = () => void queryClient.invalidateQueries({ queryKey: ['stations', storeId] });
 

@@ -32,6 +32,7 @@ import { useTranslation } from 'react-i18next';
 import { request, requestList } from '../../../api/request';
 import { useUserStore } from '../../../store/user';
 import { formatTime, parseTime } from '../../../utils/time';
+import { type Paging, useKeepPageInRange } from '../shared/paging';
 import { StoreRequired } from '../shared/StoreRequired';
 import { SELECTION_WIDTH, tableWidth, VIRTUAL_FROM, VIRTUAL_HEIGHT } from '../shared/table';
 import { AddTagsModal } from './AddTagsModal';
@@ -65,7 +66,7 @@ function Tags({ storeId }: { storeId: number }) {
 
   const [filterForm] = Form.useForm<TagFilterValues>();
   const [filter, setFilter] = useState<TagFilterValues>({});
-  const [paging, setPaging] = useState({ page: 1, limit: 20 });
+  const [paging, setPaging] = useState<Paging>({ page: 1, limit: 20 });
   const [sort, setSort] = useState<{ sort: TagSort; order: 'asc' | 'desc' } | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
   const [adding, setAdding] = useState(false);
@@ -76,6 +77,7 @@ function Tags({ storeId }: { storeId: number }) {
     queryFn: () => requestList('tagList', { ...paging, ...tagFilter(filter), ...(sort ?? {}) }),
     placeholderData: keepPreviousData,
   });
+  useKeepPageInRange(tags.data?.count, paging, setPaging);
   const rows = tags.data?.rows ?? [];
 
   const changed = () => {
@@ -112,7 +114,7 @@ function Tags({ storeId }: { storeId: number }) {
   const busy = (op: Operation, from: string) =>
     operate.isPending && operate.variables.op === op && operate.variables.from === from;
 
-  const sortOrderOf = (key: TagSort): SortOrder | undefined =>
+  const sortOrderOf = (key: TagSort): SortOrder =>
     sort?.sort === key ? (sort.order === 'asc' ? 'ascend' : 'descend') : null;
 
   const columns: ColumnsType<Tag> = [

@@ -35,6 +35,7 @@ import { download, request, requestList } from '../../../api/request';
 import { useUserStore } from '../../../store/user';
 import { saveBlob } from '../../../utils/download';
 import { parseTime } from '../../../utils/time';
+import { type Paging, useKeepPageInRange } from '../shared/paging';
 import { StoreRequired } from '../shared/StoreRequired';
 import { SELECTION_WIDTH, tableWidth, VIRTUAL_FROM, VIRTUAL_HEIGHT } from '../shared/table';
 import {
@@ -73,7 +74,7 @@ function Products({ storeId }: { storeId: number }) {
 
   const [filterForm] = Form.useForm<ProductFilterValues>();
   const [filter, setFilter] = useState<ProductFilterValues>({});
-  const [paging, setPaging] = useState({ page: 1, limit: 20 });
+  const [paging, setPaging] = useState<Paging>({ page: 1, limit: 20 });
   const [sort, setSort] = useState<ProductSortState | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
   const [editing, setEditing] = useState<Product | null>(null);
@@ -86,6 +87,7 @@ function Products({ storeId }: { storeId: number }) {
     queryFn: () => requestList('productList', { ...paging, ...productFilter(filter, sort) }),
     placeholderData: keepPreviousData,
   });
+  useKeepPageInRange(products.data?.count, paging, setPaging);
   const rows = products.data?.rows ?? [];
 
   const changed = () => {
@@ -111,7 +113,7 @@ function Products({ storeId }: { storeId: number }) {
     },
   });
 
-  const sortOrderOf = (key: ProductSort): SortOrder | undefined =>
+  const sortOrderOf = (key: ProductSort): SortOrder =>
     sort?.sort === key ? (sort.order === 'asc' ? 'ascend' : 'descend') : null;
   const sortable = (key: ProductSort) => ({ key, sorter: true, sortOrder: sortOrderOf(key) });
 
