@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
+      { test: { name: 'repo', root: 'scripts', include: ['*.test.ts'] } },
       { test: { name: 'contract', root: 'packages/contract', include: ['src/**/*.test.ts'] } },
       { test: { name: 'labels', root: 'packages/labels', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } },
       {
