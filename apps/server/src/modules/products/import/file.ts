@@ -42,7 +42,7 @@ export async function readTable(ctx: CallContext, bytes: Buffer): Promise<SheetR
   if (kind === null) throw fileError(ctx, 'type');
   if (kind === 'xlsx') {
     try {
-      return await readXlsx(bytes);
+      return readXlsx(bytes);
     } catch {
       throw fileError(ctx, 'unreadable');
     }
