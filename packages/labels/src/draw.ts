@@ -13,6 +13,7 @@ import {
   type TemplateDocument,
   type TextElement,
 } from './document';
+import { measuringContext } from './measure';
 import { encodeLinear, encodeQr } from './symbols';
 import { cssFont, ellipsize, fontMetrics, layoutText, MIN_FONT_SIZE } from './text';
 import { elementText, resolveValue, toNumber } from './values';
@@ -49,7 +50,8 @@ interface Scene {
  * Draws a template with data on a context of the design size (`designSize(doc)`), in design
  * orientation. Elements are drawn in order, each clipped to its box, at whole-pixel positions.
  */
-export function drawTemplate(ctx: Canvas2D, doc: TemplateDocument, data: LabelData, options: DrawOptions = {}) {
+export function drawTemplate(target: Canvas2D, doc: TemplateDocument, data: LabelData, options: DrawOptions = {}) {
+  const ctx = measuringContext(target);
   const { w, h } = designSize(doc);
   const background = inkInSet(doc.background, doc.colourType);
   const scene: Scene = { ctx, data, background, colourType: doc.colourType, options, problems: [] };

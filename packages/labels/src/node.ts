@@ -50,7 +50,9 @@ export function nodeCanvasFactory(): CanvasFactory {
       }
       // Opaque surface: labels always fill their background, and reading pixels back is cheaper.
       const ctx: Canvas2D = canvas.getContext('2d', { alpha: false });
-      return { getContext: () => ctx };
+      const surface = canvas;
+      // Opaque, so the stored (premultiplied) pixels are getImageData's bytes, read with one copy.
+      return { getContext: () => ctx, readPixels: () => surface.data() };
     },
   };
 }

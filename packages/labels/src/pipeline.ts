@@ -21,10 +21,11 @@ export interface Raster {
 /** Draws a template with data and quantises it to the template's colour set. */
 export function rasterise(doc: TemplateDocument, data: LabelData, env: RenderEnv): Raster {
   const { w, h } = designSize(doc);
-  const ctx = env.canvas.createCanvas(w, h).getContext('2d');
+  const canvas = env.canvas.createCanvas(w, h);
+  const ctx = canvas.getContext('2d');
   if (!ctx) throw new Error('no 2D canvas context');
   const { problems } = drawTemplate(ctx, doc, data, env);
-  const rgba = ctx.getImageData(0, 0, w, h);
+  const rgba = canvas.readPixels ? { width: w, height: h, data: canvas.readPixels() } : ctx.getImageData(0, 0, w, h);
   return { image: quantise(rgba, doc.colourType, env.dither ?? doc.dither), problems };
 }
 

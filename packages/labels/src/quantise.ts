@@ -110,7 +110,7 @@ function exactInks(palette: Uint8Array, count: number): Map<number, number> {
 function nearest(src: RgbaImage['data'], pixels: number, palette: Uint8Array, count: number, out: Uint8Array): void {
   // Whole pixels as 32-bit words (byte order does not matter: words are only compared and hashed).
   const bytes = src.byteOffset % 4 === 0 ? src : src.slice();
-  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, pixels);
+  const words = new Int32Array(bytes.buffer, bytes.byteOffset, pixels);
   // A label has a few hundred distinct colours (inks and anti-aliased edges): a direct-mapped
   // cache of word → index answers almost every pixel, seeded with the exact inks.
   const cacheWord = new Int32Array(CACHE_SIZE);
@@ -125,32 +125,34 @@ function nearest(src: RgbaImage['data'], pixels: number, palette: Uint8Array, co
     cacheIndex[h] = i;
     cacheSet[h] = 2; // exact ink: a later colour never evicts it
   }
-  let lastWord = -1;
-  let lastIndex = 0;
-  for (let i = 0; i < pixels; i++) {
-    const word = words[i] | 0;
-    if (word === lastWord) {
-      out[i] = lastIndex;
-      continue;
-    }
-    lastWord = word;
+  // Runs of one colour (most of a label) are found by comparing words and filled at once; `out`
+  // starts as zeros, which is white, so white runs need no writing at all.
+  for (let i = 0; i < pixels; ) {
+    const word = words[i];
+    let end = i + 1;
+    while (end < pixels && words[end] === word) end++;
+    let index: number;
     const h = Math.imul(word, HASH) >>> CACHE_SHIFT;
     if (cacheSet[h] !== 0 && cacheWord[h] === word) {
-      lastIndex = cacheIndex[h];
+      index = cacheIndex[h];
     } else {
       const p = i * 4;
       const a = bytes[p + 3];
       const r = a === 255 ? bytes[p] : over(bytes[p], a);
       const g = a === 255 ? bytes[p + 1] : over(bytes[p + 1], a);
       const b = a === 255 ? bytes[p + 2] : over(bytes[p + 2], a);
-      lastIndex = nearestIndex(palette, count, gain(r), gain(g), gain(b));
+      index = nearestIndex(palette, count, gain(r), gain(g), gain(b));
       if (cacheSet[h] !== 2) {
         cacheWord[h] = word;
-        cacheIndex[h] = lastIndex;
+        cacheIndex[h] = index;
         cacheSet[h] = 1;
       }
     }
-    out[i] = lastIndex;
+    if (index !== 0) {
+      if (end - i < 16) for (let k = i; k < end; k++) out[k] = index;
+      else out.fill(index, i, end);
+    }
+    i = end;
   }
 }
 
