@@ -118,7 +118,8 @@ describeBrowser('users page (/system/index)', () => {
       expect(await page.locator('#user_username').isDisabled()).toBe(true);
       await page.fill('#user_name', 'E2E Renamed');
       await dialog(page).getByRole('button', { name: 'Save' }).click();
-      await toast(page, 'User saved').waitFor();
+      await dialog(page).waitFor({ state: 'detached' });
+      await toast(page, 'User saved').first().waitFor();
       await page.locator('.ant-table-row', { hasText: 'E2E Renamed' }).waitFor();
       expect((await findUser(token))?.name).toBe('E2E Renamed');
       // Saved without a password: the old one still works.
@@ -128,7 +129,9 @@ describeBrowser('users page (/system/index)', () => {
       await page.fill('#user_password', 'second-pass-2');
       await page.fill('#user_rpassword', 'second-pass-2');
       await dialog(page).getByRole('button', { name: 'Save' }).click();
-      await toast(page, 'User saved').waitFor();
+      // The first edit's 'User saved' may still be on screen: the dialog closes only once this save is done.
+      await dialog(page).waitFor({ state: 'detached' });
+      await toast(page, 'User saved').first().waitFor();
       expect((await api('/user/login', { username, password: digest('second-pass-2') })).code).toBe(0);
       expect((await api('/user/login', { username, password: digest('first-pass-1') })).code).not.toBe(0);
 
