@@ -60,6 +60,8 @@ export interface CallDef<B extends z.ZodType = z.ZodType, D extends z.ZodType = 
   summary: string;
   /** The call changes data, so it writes an operation-log row. */
   changes: boolean;
+  /** For a changing call that some bodies only read: true when this body reads, and so is not logged. */
+  readsOnly?: (body: Record<string, unknown>) => boolean;
 }
 
 interface CallOpts {

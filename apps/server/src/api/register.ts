@@ -50,6 +50,8 @@ async function runCall(
   const lang = pickLanguage(request.headers['accept-language']);
   const now = services.config.now();
   const ctx: CallContext = { services, lang, ip: request.ip, request, caller: null, now, target: '' };
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  const logs = def.changes && !def.readsOnly?.(body);
   let envelope: Envelope<unknown>;
   try {
     if (def.access !== 'public') ctx.caller = await resolveCaller(services, tokenOf(request), now);
@@ -57,7 +59,6 @@ async function runCall(
       if (!hasPermission(ctx.caller.roles, def.access)) throw forbidden();
     }
     if (!def.ready || !handler) throw notAvailable();
-    const body = request.body ?? {};
     const parsed = def.body.safeParse(body);
     if (!parsed.success) throw validationError(parsed.error, body);
     const result = await handler(ctx, parsed.data);
@@ -70,13 +71,13 @@ async function runCall(
     }
   } catch (err) {
     if (!(err instanceof AppError)) {
-      if (def.changes) await logOperation(ctx, def, 1500, messageOf(1500, lang));
+      if (logs) await logOperation(ctx, def, 1500, messageOf(1500, lang));
       throw err;
     }
     envelope = { code: err.code, msg: messageOf(err.code, lang, err.vars), data: err.data };
     if (def.list) envelope.count = 0;
   }
-  if (def.changes) await logOperation(ctx, def, envelope.code, envelope.msg);
+  if (logs) await logOperation(ctx, def, envelope.code, envelope.msg);
   return envelope;
 }
 

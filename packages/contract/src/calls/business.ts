@@ -126,14 +126,17 @@ export const BUSINESS_CALLS = {
     change,
   ),
   // Products
-  productFieldMap: def(
-    '/mgr/product/mapfield',
-    'product.read',
-    MapFieldBody,
-    MapFieldData,
-    "Read the tenant's import field mapping, or replace it when `fields` is given (needs product.import)",
-    change,
-  ),
+  productFieldMap: {
+    ...def(
+      '/mgr/product/mapfield',
+      'product.read',
+      MapFieldBody,
+      MapFieldData,
+      "Read the tenant's import field mapping, or replace it when `fields` is given (needs product.import)",
+      change,
+    ),
+    readsOnly: (body: Record<string, unknown>) => body.fields === undefined,
+  },
   findProduct: def('/mgr/product/find', 'product.read', FindProductBody, Product, 'Find a product by barcode', read),
   productList: def('/mgr/product/list', 'product.read', ProductListBody, Product, 'List products', list),
   addProduct: def('/mgr/product/add', 'product.write', AddProductBody, Product, 'Add a product', change),
