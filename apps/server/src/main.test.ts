@@ -50,7 +50,9 @@ async function loginAt(url: string, username: string, password: string) {
   return (await res.json()) as { code: number };
 }
 
-describe('main', () => {
+// Each test starts real server processes (and hashes passwords at the production cost), which
+// took up to 26 s on a loaded 2-core machine: give them room beyond the suite's 30 s default.
+describe('main', { timeout: 120_000 }, () => {
   it('on an empty database creates the platform operator with a generated password printed once', async () => {
     const s = start([], {});
     const [, url] = await waitFor(s, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
