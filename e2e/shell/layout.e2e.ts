@@ -1,3 +1,4 @@
+import jsQR from 'jsqr';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, beforeEach, it } from 'vitest';
 import { api, describeBrowser, expect, login, newPage, pageToken, useBrowser } from '../support/browser';
@@ -237,5 +238,25 @@ describeBrowser('shell: layout and header tools', () => {
       () => document.querySelector('[data-testid="layout"]')?.getAttribute('data-device') === 'desktop',
     );
     await phone.context.close();
+  });
+
+  it('PDA configuration: a 160×160 QR code of the server, tenant and store, drawn after 500 ms', async () => {
+    await login(page, 'admin');
+    await page.click('[data-testid="pda-open"]');
+    const qr = page.locator('[data-testid="pda-qr"]');
+    await qr.waitFor({ state: 'attached' });
+    expect(await qr.getAttribute('data-state')).toBe('loading');
+    await page.locator('[data-testid="pda-qr"][data-state="ready"]').waitFor();
+    const { width, height, pixels } = await qr.evaluate((el) => {
+      const canvas = el as HTMLCanvasElement;
+      const data = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data ?? [];
+      return { width: canvas.width, height: canvas.height, pixels: Array.from(data) };
+    });
+    expect([width, height]).toEqual([160, 160]);
+    const code = jsQR(Uint8ClampedArray.from(pixels), width, height);
+    const config = JSON.parse(code?.data ?? 'null') as { server: string; tenant: { name: string }; store: unknown };
+    expect(config.server).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(config.tenant.name).toContain('Demo Retail');
+    expect(config.store).toMatchObject({ name: expect.any(String) });
   });
 });

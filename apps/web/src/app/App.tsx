@@ -1,8 +1,6 @@
 import { App as AntApp, ConfigProvider } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
-import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
 import { useEffect } from 'react';
 import { RouterProvider } from 'react-router';
 import { useAppStore } from '../store/app';
@@ -20,9 +18,6 @@ function FeedbackBridge() {
   }, [message, modal]);
   return null;
 }
-
-// antd's date pickers take month and weekday names from dayjs's global locale.
-dayjs.locale(language === 'en' ? 'en' : 'zh-cn');
 
 export function App() {
   const size = useAppStore((s) => s.size);

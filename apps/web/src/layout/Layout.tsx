@@ -1,6 +1,9 @@
 import { QueryClientProvider } from '@tanstack/react-query';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
 import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { language } from '../app/i18n';
 import { queryClient } from '../app/query';
 import { Loading } from '../components/Loading';
 import { useAppStore } from '../store/app';
@@ -11,6 +14,10 @@ import { Sidebar } from './Sidebar';
 import { TagsView } from './TagsView';
 import { useNoticeSocket } from './useNoticeSocket';
 import './layout.css';
+
+// antd's date pickers take month and weekday names from dayjs's global locale. Set here, with
+// the layout every date picker lives in, so the login page does not load dayjs.
+dayjs.locale(language === 'en' ? 'en' : 'zh-cn');
 
 /** Keeps the device in step with the window width; entering mobile mode closes the sidebar. */
 function useResponsive() {

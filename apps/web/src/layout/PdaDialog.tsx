@@ -1,5 +1,4 @@
 import { Alert, Modal, Spin, Typography } from 'antd';
-import QRCode from 'qrcode';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request } from '../api/request';
@@ -22,6 +21,8 @@ export function PdaDialog({ open, onClose }: { open: boolean; onClose: () => voi
     const timer = setTimeout(() => {
       data
         .then(async (config) => {
+          // The encoder loads with the first dialog, not with the layout every screen needs.
+          const { default: QRCode } = await import('qrcode');
           if (cancelled || !canvas.current) return;
           await QRCode.toCanvas(canvas.current, JSON.stringify(config), {
             width: QR_SIZE,
