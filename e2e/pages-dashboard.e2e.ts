@@ -27,7 +27,7 @@ describeBrowser('dashboard (/dashboard)', () => {
       for (const call of ['shopStatic', 'tagModelDistribution', 'tagShopDistribution', 'tagChangeStat']) {
         await page.locator(`[data-testid="stat-${call}-pending"]`).waitFor();
       }
-      expect(await page.getByText('Available when the tags module arrives').count()).toBe(4);
+      expect(await page.getByText('This statistic arrives in a later version').count()).toBe(4);
       // The expected "not available yet" answers raise no error message.
       expect(await page.locator('.ant-message-notice').count()).toBe(0);
       const stores = await api('/mgr/station/list', { page: 1, limit: 1 }, token);
@@ -62,7 +62,7 @@ describeBrowser('dashboard (/dashboard)', () => {
       for (const title of ['Tags by model', 'Store overview']) {
         const panel = page.locator('.ant-card', { hasText: title });
         await panel.locator('canvas').first().waitFor();
-        expect(await panel.getByText('Available when the tags module arrives').count()).toBe(0);
+        expect(await panel.getByText('This statistic arrives in a later version').count()).toBe(0);
       }
       await page.locator('[data-testid="stat-tagShopDistribution-pending"]').waitFor();
       await page.locator('[data-testid="stat-tagChangeStat-pending"]').waitFor();
