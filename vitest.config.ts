@@ -25,6 +25,9 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          // Browser tests drive a real Chromium on a 2-core machine; a test that fails once is run
+          // again, and the report still names it as retried (docs/WEB.md, "Browser tests").
+          retry: 1,
           globalSetup: ['./global-setup.ts'],
         },
       },

@@ -44,14 +44,27 @@ const options = (page: Page) => page.locator('.ant-select-dropdown:visible .ant-
 // The page's own table: closed dialogs keep theirs in the document.
 const rows = (page: Page) => page.getByTestId('tag-table').locator('.ant-table-tbody .ant-table-row');
 
-/** Picks an option of a select and waits until the select shows it. */
+/**
+ * Picks an option of a select and waits until the select shows it. A click can land on a dropdown
+ * that is still opening or closing (seen once in CI): then close it and try again.
+ */
 async function choose(page: Page, select: string, option: string): Promise<void> {
-  await page.locator(select).click();
   // The option whose text starts with `option` ('Bound' is not 'Not bound').
   const starts = new RegExp(`^${option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
-  await options(page).filter({ hasText: starts }).first().click();
   const shown = page.locator('.ant-select', { has: page.locator(select) }).locator('.ant-select-content');
-  await eventually(() => shown.textContent()).toMatch(starts);
+  for (let attempt = 1; ; attempt++) {
+    await page.locator(select).click();
+    const wanted = options(page).filter({ hasText: starts }).first();
+    await wanted.waitFor();
+    await wanted.click();
+    try {
+      await expect.poll(() => shown.textContent(), { timeout: 3000 }).toMatch(starts);
+      return;
+    } catch (err) {
+      if (attempt === 3) throw err;
+      await page.keyboard.press('Escape');
+    }
+  }
 }
 
 async function activeId(page: Page): Promise<string> {

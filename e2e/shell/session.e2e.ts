@@ -15,6 +15,19 @@ import {
 
 const title = (page: Page) => page.title();
 
+/**
+ * After the session is revoked, acts in the page (opens the store switcher) so a call answers 800,
+ * and returns the expiry box. A background call (a refetch) may have opened it already: then the
+ * box covers the page and is taken as it is.
+ */
+async function expiryBox(page: Page) {
+  const box = page.locator('.ant-modal-confirm').first();
+  if (!(await box.isVisible()))
+    await page.click('[data-testid="store-name"]', { timeout: 5000 }).catch(() => undefined);
+  await box.waitFor();
+  return box;
+}
+
 describeBrowser('shell: sessions and the navigation guard', () => {
   const browser = useBrowser();
   let close: () => Promise<void>;
@@ -33,7 +46,7 @@ describeBrowser('shell: sessions and the navigation guard', () => {
     await login(page, '  admin  ');
     expect(pathOf(page)).toBe('/dashboard');
     expect(await pageToken(page)).toMatch(/.{20,}/);
-    expect(await title(page)).toBe('Dashboard - electronic price tag system');
+    await expect.poll(() => title(page)).toBe('Dashboard - electronic price tag system');
     await page.locator('[data-testid="tag"][data-path="/dashboard"]').waitFor();
   });
 
@@ -58,7 +71,7 @@ describeBrowser('shell: sessions and the navigation guard', () => {
     await page.goto('/basemgr/station?name=x');
     await page.waitForURL((url) => url.pathname === '/login');
     expect(new URL(page.url()).searchParams.get('redirect')).toBe('/basemgr/station?name=x');
-    expect(await title(page)).toBe('Login - electronic price tag system');
+    await expect.poll(() => title(page)).toBe('Login - electronic price tag system');
     await page.fill('input[name="username"]', 'admin');
     await page.fill('input[name="password"]', 'demo123');
     await page.click('[data-testid="login-submit"]');
@@ -118,9 +131,7 @@ describeBrowser('shell: sessions and the navigation guard', () => {
     expect(token).toBeTruthy();
     // Revoke the session on the server, then act in the page.
     expect((await api('/user/logout', {}, token)).code).toBe(0);
-    await page.click('[data-testid="store-name"]');
-    const box = page.locator('.ant-modal-confirm');
-    await box.waitFor();
+    const box = await expiryBox(page);
     expect(await box.textContent()).toContain('已过期！请重新登录');
     expect(await box.textContent()).toContain('Already expired! Please log in again');
     await box.getByRole('button', { name: 'Re-login' }).click();
@@ -131,8 +142,7 @@ describeBrowser('shell: sessions and the navigation guard', () => {
   it('code 800 cancel closes the box and stays on the page', async () => {
     await login(page, 'admin');
     await api('/user/logout', {}, await pageToken(page));
-    await page.click('[data-testid="store-name"]');
-    const box = page.locator('.ant-modal-confirm');
+    const box = await expiryBox(page);
     await box.getByRole('button', { name: 'Cancel' }).click();
     await box.waitFor({ state: 'detached' });
     expect(pathOf(page)).toBe('/dashboard');
