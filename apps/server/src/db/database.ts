@@ -23,6 +23,9 @@ export function dialectOf(url: string): Dialect {
 export function openDatabase(url: string): Db {
   if (dialectOf(url) === 'postgres') {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // An idle connection the database closes (a restart, an administrator) leaves the pool and is
+    // replaced on the next query; without a listener its 'error' event would end the process.
+    pool.on('error', (err) => process.stderr.write(`database: an idle connection was closed (${err.message})\n`));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
