@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { OpLog, OpLogListBody, SysLog, SysLogListBody } from './api/logs';
 import {
   AvatarData,
+  ChangeRoleBody,
+  ChangeRoleData,
   InfoData,
   LoginBody,
   LoginData,
@@ -112,6 +114,14 @@ export const CALLS = {
     SetCurrShopBody,
     SetCurrShopData,
     'Set the current store (JSON or form body)',
+    change,
+  ),
+  changeRole: call(
+    '/user/changerole',
+    'session',
+    ChangeRoleBody,
+    ChangeRoleData,
+    "Act as one role (or '' for all of them): answers a derived token and revokes the caller's",
     change,
   ),
   avatar: call(

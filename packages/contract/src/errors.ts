@@ -70,6 +70,7 @@ export const VALIDATION_DETAILS: Record<string, Messages> = {
   fileType: { 'zh-CN': '头像只能是 JPG 或 PNG 格式', en: 'the avatar must be a JPG or PNG image' },
   fileSize: { 'zh-CN': '头像大小不能超过 2MB', en: 'the avatar cannot exceed 2MB' },
   self: { 'zh-CN': '不能对自己的账号执行此操作', en: 'not allowed on your own account' },
+  roleNotHeld: { 'zh-CN': '不是你可以使用的角色', en: 'is not a role you may act as' },
 };
 
 export function formatMessage(code: ErrorCode, lang: Language, vars: Record<string, string> = {}): string {

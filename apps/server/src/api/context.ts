@@ -23,7 +23,12 @@ export interface Caller {
   name: string;
   introduction: string;
   avatarKey: string | null;
+  /** The effective roles: every permission check and store scope follows these. */
   roles: Role[];
+  /** Every role the user holds, whatever the session acts as. */
+  heldRoles: Role[];
+  /** The one role the session acts as (/user/changerole); null = all of `heldRoles`. */
+  actingRole: Role | null;
   /** Null for platform operators. */
   tenantId: number | null;
   tenantName: string;

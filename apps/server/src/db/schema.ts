@@ -87,6 +87,8 @@ export interface SessionTable {
   created_at: number;
   expires_at: number;
   ip: string;
+  /** The one role a derived session acts as (/user/changerole); null = all of the user's roles. */
+  role: string | null;
 }
 
 export interface LoginAttemptTable {

@@ -8,6 +8,7 @@ export const CALL_PATHS = {
   info: '/user/info',
   logout: '/user/logout',
   setCurrShop: '/user/setcurrshop',
+  changeRole: '/user/changerole',
   avatar: '/user/avatar',
   pdaConfig: '/user/pdaconf',
   userList: '/user/UserList',

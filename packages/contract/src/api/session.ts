@@ -22,12 +22,21 @@ export const InfoData = z.object({
   tenant: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   /** What this user may do on the server; the console renders from it. */
   permissions: z.array(Permission),
+  /** The one role this session acts as (/user/changerole); '' when it acts with all of the user's roles. */
+  role: z.union([Role, z.literal('')]),
+  /** The roles this user may act as; more than one means the console offers a role switch. */
+  switchable: z.array(Role),
 });
 export type InfoData = z.infer<typeof InfoData>;
 
 /** JSON or form body: `curshop` is the store id. */
 export const SetCurrShopBody = z.object({ curshop: Id });
 export const SetCurrShopData = z.object({ curshop: ShopRef });
+
+/** `role`: act as this one role from now on; '' = back to all of the user's roles. */
+export const ChangeRoleBody = z.object({ role: z.union([Role, z.literal('')]) });
+/** The derived token that replaces the caller's (the old one is revoked). */
+export const ChangeRoleData = z.object({ token: z.string() });
 
 /** The PDA configuration the navbar turns into a QR code. */
 export const PdaConfigData = z.object({

@@ -3,6 +3,7 @@ import type { Dialect } from '../database';
 import { initial } from './001_initial';
 import { templates } from './002_templates';
 import { business } from './003_business';
+import { sessionRole } from './004_session_role';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -13,5 +14,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '001_initial': initial(dialect),
     '002_templates': templates(dialect),
     '003_business': business(dialect),
+    '004_session_role': sessionRole(dialect),
   };
 }

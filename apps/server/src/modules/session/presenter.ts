@@ -1,6 +1,7 @@
 import type { InfoData, Permission } from '@esl/contract';
 import type { Caller } from '../../api/context';
 import { presentShop } from '../stores/presenter';
+import { switchableRoles } from './roles';
 
 export function presentInfo(
   caller: Caller,
@@ -20,5 +21,7 @@ export function presentInfo(
     curshop: current ? { id: current.id, name: current.name } : null,
     tenant: caller.tenantId === null ? null : { id: caller.tenantId, name: caller.tenantName },
     permissions,
+    role: caller.actingRole ?? '',
+    switchable: switchableRoles(caller.heldRoles),
   };
 }

@@ -1,3 +1,4 @@
+import type { Role } from '@esl/contract';
 import type { Kysely } from 'kysely';
 import { compiledOnce } from '../../db/query';
 import type { Database } from '../../db/schema';
@@ -10,7 +11,16 @@ const sessionQuery = compiledOnce('session.find', (db, id: string) =>
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .leftJoin('tenants as t', 't.id', 'u.tenant_id')
-    .select(['s.id', 's.expires_at', 's.store_id', 'u.id as user_id', 'u.username', 'u.name', 'u.introduction'])
+    .select([
+      's.id',
+      's.expires_at',
+      's.store_id',
+      's.role',
+      'u.id as user_id',
+      'u.username',
+      'u.name',
+      'u.introduction',
+    ])
     .select(['u.avatar_key', 'u.roles', 'u.tenant_id', 't.name as tenant_name'])
     .where('s.id', '=', id),
 );
@@ -25,6 +35,8 @@ export async function insertSession(
     now: number;
     expiresAt: number;
     ip: string;
+    /** The one role the session acts as; null or absent = all of the user's roles. */
+    role?: Role | null;
   },
 ): Promise<void> {
   await db
@@ -37,6 +49,7 @@ export async function insertSession(
       created_at: row.now,
       expires_at: row.expiresAt,
       ip: row.ip,
+      role: row.role ?? null,
     })
     .execute();
 }

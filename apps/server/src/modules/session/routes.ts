@@ -13,6 +13,7 @@ export const sessionHandlers = defineHandlers({
     await session.logout(ctx);
     return null;
   },
+  changeRole: async (ctx, { role }) => ({ token: await session.changeRole(ctx, role) }),
   setCurrShop: async (ctx, { curshop }) => ({ curshop: await session.setCurrentStore(ctx, curshop) }),
   avatar: async (ctx) => ({ avatar: session.avatarUrl(ctx, await uploadAvatar(ctx)) }),
   pdaConfig: (ctx) => session.pdaConfig(ctx),

@@ -1,13 +1,14 @@
-import { type PdaConfigData, permissionsOf, Role } from '@esl/contract';
+import { type PdaConfigData, permissionsOf, type Role } from '@esl/contract';
 import type { FastifyRequest } from 'fastify';
 import { type CallContext, type Caller, requireCaller, requireTenant, type Services } from '../../api/context';
-import { forbidden, loginFailed, notFound, rateLimited, sessionExpired } from '../../api/errors';
+import { forbidden, invalidField, loginFailed, notFound, rateLimited, sessionExpired } from '../../api/errors';
 import { randomHex, sha256Hex } from '../../lib/random';
 import { writeSysLog } from '../logs/service';
 import * as stores from '../stores/repository';
 import { scopeOf } from '../stores/service';
 import { decoyHash, verifyPassword } from './passwords';
 import * as repo from './repository';
+import { actingAs, parseRoles, switchableRoles } from './roles';
 
 const TOKEN = /^[0-9a-f]{64}$/;
 const MINUTE = 60_000;
@@ -21,10 +22,6 @@ export function tokenOf(request: FastifyRequest): string | undefined {
   const auth = request.headers.authorization;
   if (auth?.startsWith('Bearer ')) return auth.slice(7).trim();
   return undefined;
-}
-
-function parseRoles(text: string): Role[] {
-  return text.split(',').filter((r): r is Role => Role.safeParse(r).success);
 }
 
 /**
@@ -42,6 +39,8 @@ export async function resolveCaller(services: Services, token: string | undefine
   }
   const expiresAt = now + services.config.sessionTtlHours * 3_600_000;
   if (expiresAt - Number(row.expires_at) > MINUTE) await repo.extendSession(services.db, id, expiresAt);
+  const heldRoles = parseRoles(row.roles);
+  const { roles, acting } = actingAs(heldRoles, row.role);
   return {
     sessionId: id,
     userId: row.user_id,
@@ -49,7 +48,9 @@ export async function resolveCaller(services: Services, token: string | undefine
     name: row.name,
     introduction: row.introduction,
     avatarKey: row.avatar_key,
-    roles: parseRoles(row.roles),
+    roles,
+    heldRoles,
+    actingRole: acting,
     tenantId: row.tenant_id,
     tenantName: row.tenant_name ?? '',
     storeId: row.store_id,
@@ -105,6 +106,37 @@ export async function login(ctx: CallContext, username: string, digest: string):
   });
   await repo.markLogin(db, user.id, ctx.now);
   await repo.deleteExpiredSessions(db, user.id, ctx.now);
+  return token;
+}
+
+/**
+ * SPEC.md §4 role change: a derived session acting as `role` ('' = all of the user's roles). It is
+ * a new session row (new token, only its hash stored; same user; fresh expiry) and the caller's
+ * session is revoked, so the user keeps one live token for this sign-in. The current store stays
+ * when the new roles may see it, otherwise it becomes the first store they may see (as at login).
+ */
+export async function changeRole(ctx: CallContext, role: Role | ''): Promise<string> {
+  const caller = requireTenant(ctx);
+  ctx.target = role ? `role ${role}` : 'all roles';
+  if (role && !switchableRoles(caller.heldRoles).includes(role)) throw invalidField('role', 'roleNotHeld');
+  const { db, config } = ctx.services;
+  const roles = role ? [role] : caller.heldRoles;
+  const visible = await stores.listStoreRefs(db, scopeOf({ ...caller, roles }));
+  const storeId = visible.some((s) => s.id === caller.storeId) ? caller.storeId : (visible[0]?.id ?? null);
+  const token = randomHex(32);
+  await db.transaction().execute(async (trx) => {
+    await repo.insertSession(trx, {
+      id: sha256Hex(token),
+      userId: caller.userId,
+      tenantId: caller.tenantId,
+      storeId,
+      now: ctx.now,
+      expiresAt: ctx.now + config.sessionTtlHours * 3_600_000,
+      ip: ctx.ip,
+      role: role || null,
+    });
+    await repo.deleteSession(trx, caller.sessionId);
+  });
   return token;
 }
 
