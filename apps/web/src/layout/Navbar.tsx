@@ -1,4 +1,11 @@
-import { LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, QrcodeOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  LogoutOutlined,
+  MenuFoldOutlined,
+  MenuUnfoldOutlined,
+  QrcodeOutlined,
+  SwapOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import { Avatar, Dropdown, type MenuProps, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +22,8 @@ import { Breadcrumb } from './Breadcrumb';
 import { ErrorLog } from './ErrorLog';
 import { HeaderSearch } from './HeaderSearch';
 import { PdaDialog } from './PdaDialog';
+import { RoleSwitcher } from './RoleSwitcher';
+import { roleChoices, roleLabelKey } from './roleSwitch';
 import { Screenfull } from './Screenfull';
 import { SettingsDrawer } from './SettingsDrawer';
 import { SizeSelect } from './SizeSelect';
@@ -31,12 +40,29 @@ export function Navbar() {
   const device = useAppStore((s) => s.device);
   const toggleSidebar = useAppStore((s) => s.toggleSidebar);
   const errorLog = useSettingsStore((s) => s.errorLog);
-  const { name, username, avatar, roles, logout } = useUserStore();
+  const { name, username, avatar, roles, role, switchable, logout } = useUserStore();
   const [pdaOpen, setPdaOpen] = useState(false);
+  const [roleOpen, setRoleOpen] = useState(false);
+  const maySwitch = roleChoices(switchable, role).length > 0;
   const tenantUser = !isPlatformOperator(roles);
   const mayEditAccount = chainAllows(findChain(routes, ACCOUNT_SETTINGS), roles);
 
   const items: MenuProps['items'] = [
+    // The acting role, visible in the dropdown, and the way to change it.
+    ...(maySwitch
+      ? [
+          {
+            key: 'acting',
+            disabled: true,
+            label: (
+              <span data-testid="acting-role" data-role={role || 'all'}>
+                {t('actingAs', { role: t(roleLabelKey(role)) })}
+              </span>
+            ),
+          },
+          { key: 'role', icon: <SwapOutlined />, label: <span data-testid="switch-role">{t('switchRole')}</span> },
+        ]
+      : []),
     ...(mayEditAccount ? [{ key: 'account', icon: <UserOutlined />, label: t('accountSettings') }] : []),
     ...(tenantUser ? [{ key: 'pda', icon: <QrcodeOutlined />, label: t('pda') }] : []),
     { type: 'divider' as const },
@@ -46,6 +72,7 @@ export function Navbar() {
   const onMenu = async (key: string) => {
     if (key === 'account') navigate(ACCOUNT_SETTINGS);
     else if (key === 'pda') setPdaOpen(true);
+    else if (key === 'role') setRoleOpen(true);
     else if (key === 'logout') {
       const fullPath = `${location.pathname}${location.search}`;
       await logout();
@@ -96,6 +123,7 @@ export function Navbar() {
         </Dropdown>
       </div>
       {tenantUser && <PdaDialog open={pdaOpen} onClose={() => setPdaOpen(false)} />}
+      {maySwitch && <RoleSwitcher open={roleOpen} onClose={() => setRoleOpen(false)} />}
     </div>
   );
 }

@@ -17,6 +17,10 @@ export interface UserState {
   curshop: ShopRef | null;
   permissions: Permission[];
   tenant: InfoData['tenant'];
+  /** The one role the session acts as; '' = all of the user's roles. */
+  role: InfoData['role'];
+  /** The roles the user may act as (a switch is offered when there are several). */
+  switchable: Role[];
   /** Signs in with the typed password (digested here) and keeps the token in the cookie. */
   login: (username: string, password: string) => Promise<void>;
   /** Loads the signed-in user; rejects with a readable message when the answer is unusable. */
@@ -27,6 +31,12 @@ export interface UserState {
   resetToken: () => void;
   /** Makes the store with this id the current one. */
   setCurrShop: (id: number) => Promise<void>;
+  /**
+   * SPEC.md §4 role change: acts as `role` ('' = all of my roles) with the derived token the
+   * server answers (kept in the cookie, the old one is revoked), reloads the user, whose roles
+   * regenerate the permitted routes, and closes every tab that can be closed.
+   */
+  changeRole: (role: InfoData['role']) => Promise<void>;
 }
 
 const signedOut = {
@@ -39,9 +49,11 @@ const signedOut = {
   curshop: null,
   permissions: [] as Permission[],
   tenant: null,
+  role: '' as const,
+  switchable: [] as Role[],
 };
 
-export const useUserStore = create<UserState>()((set) => ({
+export const useUserStore = create<UserState>()((set, get) => ({
   token: getToken(),
   ...signedOut,
 
@@ -66,6 +78,8 @@ export const useUserStore = create<UserState>()((set) => ({
       curshop: data.curshop,
       permissions: data.permissions,
       tenant: data.tenant,
+      role: data.role,
+      switchable: data.switchable,
     });
     return data;
   },
@@ -89,5 +103,14 @@ export const useUserStore = create<UserState>()((set) => ({
   async setCurrShop(id) {
     const { curshop } = await request('setCurrShop', { curshop: id });
     set({ curshop });
+  },
+
+  async changeRole(role) {
+    const { token } = await request('changeRole', { role });
+    // The old token is revoked now: every call from here on must carry the new one.
+    setToken(token);
+    set({ token });
+    await get().getInfo();
+    useTagsViewStore.getState().delAllViews();
   },
 }));
