@@ -8,9 +8,12 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import type { Services } from './api/context';
 import { messageOf } from './api/errors';
 import { registerCalls } from './api/register';
+import { CHANNEL, startPgBus } from './cache/pgbus';
+import { attachCache, SharedCache } from './cache/shared';
 import type { Config } from './config';
 import { type Db, openDatabase } from './db/database';
 import { handlers } from './modules';
@@ -37,8 +40,21 @@ const isApi = (url: string) => url === API_BASE || url.startsWith(`${API_BASE}/`
  */
 export async function buildApp(config: Config, database: Db = openDatabase(config.databaseUrl)) {
   const app = Fastify({ logger: config.logger, bodyLimit: 4 * 1024 * 1024 });
-  const services: Services = { db: database.db, dialect: database.dialect, config, notices: new Notices() };
+  const cache = new SharedCache();
+  const services: Services = { db: database.db, dialect: database.dialect, config, notices: new Notices(), cache };
   app.decorate('services', services);
+  attachCache(database.db, cache);
+  if (database.dialect === 'postgres') {
+    const bus = startPgBus(
+      config.databaseUrl,
+      cache,
+      async (payload) => {
+        await sql`select pg_notify(${CHANNEL}, ${payload})`.execute(database.db);
+      },
+      (message) => app.log.warn(message),
+    );
+    app.addHook('onClose', () => bus.close());
+  }
   app.addHook('onClose', () => database.close());
 
   // Infrastructure

@@ -1,6 +1,7 @@
 import type { Language, Role } from '@esl/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { SharedCache } from '../cache/shared';
 import type { Config } from '../config';
 import type { Dialect } from '../db/database';
 import type { Database } from '../db/schema';
@@ -13,6 +14,8 @@ export interface Services {
   dialect: Dialect;
   config: Config;
   notices: Notices;
+  /** Rarely changing tenant data read on every request (cache/shared.ts). */
+  cache: SharedCache;
 }
 
 /** The signed-in user behind a request, read from the session row. */

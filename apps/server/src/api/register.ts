@@ -9,7 +9,8 @@ import {
 } from '@esl/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { insertOpLog } from '../modules/logs/repository';
-import { resolveCaller, tokenOf } from '../modules/session/service';
+import { tokenOf } from '../modules/session/service';
+import { callerOf } from './callers';
 import type { CallContext, Services } from './context';
 import { AppError, forbidden, messageOf, notAvailable } from './errors';
 import type { HandlerMap, ListResult } from './handlers';
@@ -54,7 +55,7 @@ async function runCall(
   const logs = def.changes && !def.readsOnly?.(body);
   let envelope: Envelope<unknown>;
   try {
-    if (def.access !== 'public') ctx.caller = await resolveCaller(services, tokenOf(request), now);
+    if (def.access !== 'public') ctx.caller = await callerOf(services, tokenOf(request), now);
     if (ctx.caller && def.access !== 'public' && def.access !== 'session') {
       if (!hasPermission(ctx.caller.roles, def.access)) throw forbidden();
     }
@@ -72,13 +73,31 @@ async function runCall(
   } catch (err) {
     if (!(err instanceof AppError)) {
       if (logs) await logOperation(ctx, def, 1500, messageOf(1500, lang));
+      if (logs) await announceChange(ctx);
       throw err;
     }
     envelope = { code: err.code, msg: messageOf(err.code, lang, err.vars), data: err.data };
     if (def.list) envelope.count = 0;
   }
   if (logs) await logOperation(ctx, def, envelope.code, envelope.msg);
+  if (logs) await announceChange(ctx);
   return envelope;
+}
+
+/**
+ * After any call that may have changed data, cached reads of its tenant end, here and in every
+ * other process (cache/shared.ts). The platform operator's calls touch other tenants: they end all.
+ * Refused calls change nothing but are rare; announcing them too keeps the rule simple.
+ */
+async function announceChange(ctx: CallContext): Promise<void> {
+  // Without a session nothing was changed (the call was refused before its handler).
+  if (!ctx.caller) return;
+  try {
+    await ctx.services.cache.changed(ctx.caller.tenantId);
+  } catch (err) {
+    // The change itself is done; other processes' entries still end within their time limit.
+    ctx.request.log.warn(`cache invalidation not announced: ${(err as Error).message}`);
+  }
 }
 
 /** Refusals before a session is known (code 800) are not logged: there is no one to name. */

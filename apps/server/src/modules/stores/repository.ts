@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Updateable } from 'kysely';
+import { cached } from '../../cache/shared';
 import { compiledOnce, contains, containsPattern, offsetOf, runCached } from '../../db/query';
 import type { Database, NewStore, StoreTable } from '../../db/schema';
 
@@ -37,8 +38,18 @@ const assignedRefs = compiledOnce('stores.refs.assigned', (db, userId: number, t
 
 /** Id, name and code of every store in scope, by id (the store picker and /user/info). */
 export function listStoreRefs(db: Kysely<Database>, scope: StoreScope) {
-  return scope.userId === null ? allRefs(db, scope.tenantId) : assignedRefs(db, scope.userId, scope.tenantId);
+  return cached(db, `stores.refs:${scopeId(scope)}`, scope.tenantId, STORE_CACHE_MS, () =>
+    scope.userId === null ? allRefs(db, scope.tenantId) : assignedRefs(db, scope.userId, scope.tenantId),
+  );
 }
+
+/**
+ * Stores are tenant configuration, read on nearly every request (the caller's current store, the
+ * picker, /user/info) and changed rarely, always through a call: reads go through the shared cache
+ * (cache/shared.ts), which every change call of the tenant empties, in every process.
+ */
+const STORE_CACHE_MS = 60_000;
+const scopeId = (scope: StoreScope) => `${scope.tenantId}:${scope.userId ?? 'all'}`;
 
 export interface StoreFilter {
   page: number;
@@ -52,7 +63,12 @@ const scopeArgs = (scope: StoreScope) => (scope.userId === null ? [scope.tenantI
 const scopeKey = (scope: StoreScope) => (scope.userId === null ? 'all' : 'assigned');
 
 /** A page of the scope's stores in id order, and how many there are (a hot path: cached SQL). */
-export async function listStores(db: Kysely<Database>, scope: StoreScope, f: StoreFilter) {
+export function listStores(db: Kysely<Database>, scope: StoreScope, f: StoreFilter) {
+  const key = `stores.list:${scopeId(scope)}:${JSON.stringify([f.page, f.limit, f.name ?? '', f.code ?? ''])}`;
+  return cached(db, key, scope.tenantId, STORE_CACHE_MS, () => readStores(db, scope, f));
+}
+
+async function readStores(db: Kysely<Database>, scope: StoreScope, f: StoreFilter) {
   // Built only when the SQL for this shape is not cached yet.
   const filtered = () => {
     let q = scoped(db, scope);
@@ -79,10 +95,13 @@ export async function listStores(db: Kysely<Database>, scope: StoreScope, f: Sto
 
 /** A store of the scope by id, or undefined (every per-store call checks this). */
 export async function findStore(db: Kysely<Database>, scope: StoreScope, id: number) {
-  const rows = await runCached(db, `stores.find.${scopeKey(scope)}`, [...scopeArgs(scope), id], () =>
-    scoped(db, scope).selectAll('stores').where('stores.id', '=', id),
-  );
-  return rows[0];
+  const row = await cached(db, `stores.find:${scopeId(scope)}:${id}`, scope.tenantId, STORE_CACHE_MS, async () => {
+    const rows = await runCached(db, `stores.find.${scopeKey(scope)}`, [...scopeArgs(scope), id], () =>
+      scoped(db, scope).selectAll('stores').where('stores.id', '=', id),
+    );
+    return rows[0] ?? null;
+  });
+  return row ?? undefined;
 }
 
 export async function codeTaken(db: Kysely<Database>, tenantId: number, code: string, exceptId = 0) {
