@@ -1,8 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
+import {
+  Kysely,
+  type PostgresCursor,
+  PostgresDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type PostgresQueryResult,
+  type SqliteDatabase,
+  SqliteDialect,
+  type SqliteStatement,
+} from 'kysely';
 import pg from 'pg';
+import { hotStatementName } from './query';
 import type { Database } from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -26,7 +37,14 @@ export function openDatabase(url: string): Db {
     // An idle connection the database closes (a restart, an administrator) leaves the pool and is
     // replaced on the next query; without a listener its 'error' event would end the process.
     pool.on('error', (err) => process.stderr.write(`database: an idle connection was closed (${err.message})\n`));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    // Named statements (the hot queries, see `preparing`) run with one generic plan per
+    // connection: planning a three-table page query costs several times executing it, and the
+    // hot queries' plans do not depend on their values (an index on the filtered columns + id).
+    // Unnamed statements, everything else, are still planned with their values.
+    pool.on('connect', (client) => {
+      client.query('set plan_cache_mode = force_generic_plan').catch(() => {});
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparing(pool) }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   const file = url.replace(/^sqlite:/, '') || ':memory:';
@@ -38,6 +56,35 @@ export function openDatabase(url: string): Db {
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * The pool as Kysely sees it, running the hot queries (db/query.ts runCached) as named prepared
+ * statements: PostgreSQL then parses and plans each once per connection rather than per request.
+ * Everything else (one-off texts, IN lists of varying length) stays unnamed.
+ */
+function preparing(pool: pg.Pool): PostgresPool {
+  return {
+    end: () => pool.end(),
+    async connect(): Promise<PostgresPoolClient> {
+      const client = await pool.connect();
+      function query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
+      function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+      function query<R>(
+        sqlOrCursor: string | PostgresCursor<R>,
+        parameters?: ReadonlyArray<unknown>,
+      ): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
+        if (typeof sqlOrCursor !== 'string') {
+          return client.query(sqlOrCursor as unknown as pg.Submittable) as unknown as PostgresCursor<R>;
+        }
+        const values = [...(parameters ?? [])];
+        const name = hotStatementName(sqlOrCursor);
+        const result = name ? client.query({ name, text: sqlOrCursor, values }) : client.query(sqlOrCursor, values);
+        return result as unknown as Promise<PostgresQueryResult<R>>;
+      }
+      return { query, release: () => client.release() };
+    },
+  };
 }
 
 /**

@@ -15,6 +15,21 @@ export function offsetOf(paging: { page: number; limit: number }): number {
   return (paging.page - 1) * paging.limit;
 }
 
+/**
+ * SQL texts of the hot queries (a small, fixed set): on PostgreSQL they run as named prepared
+ * statements, so each connection parses and plans them once instead of on every request.
+ */
+const hot = new Map<string, string>();
+
+function markHot(text: string): void {
+  if (!hot.has(text)) hot.set(text, `esl_${hot.size + 1}`);
+}
+
+/** The prepared-statement name of a hot SQL text, if it is one. */
+export function hotStatementName(text: string): string | undefined {
+  return hot.get(text);
+}
+
 const texts = new WeakMap<Kysely<Database>, Map<string, string>>();
 const warned = new Set<string>();
 
@@ -39,8 +54,10 @@ export async function runCached<R>(
   if (text !== undefined) return (await db.executeQuery<R>(CompiledQuery.raw(text, [...args]))).rows;
   const compiled = build().compile();
   const same = compiled.parameters.length === args.length && compiled.parameters.every((p, i) => p === args[i]);
-  if (same) cache.set(key, compiled.sql);
-  else if (!warned.has(key)) {
+  if (same) {
+    cache.set(key, compiled.sql);
+    markHot(compiled.sql);
+  } else if (!warned.has(key)) {
     warned.add(key);
     console.warn(`runCached(${key}): parameters differ from the arguments; not cached`);
   }
