@@ -2,7 +2,7 @@
  * Server figures: requests/s and p99 latency for /api/user/info and /api/mgr/station/list (page 1
  * of 20 among 2,000 stores), on SQLite and (when reachable) PostgreSQL. Not a test.
  *
- *   node --import tsx bench/server.bench.ts [--duration 10] [--connections 10] [--only sqlite] [--profile]
+ *   node --import tsx bench/server.bench.ts [--duration 10] [--connections 10] [--only sqlite] [--profile] [--cache-only]
  *
  * Each database is seeded directly, then the real server (apps/server/src/main.ts) runs as its own
  * process on 127.0.0.1 so the load generator does not share its event loop.
@@ -31,6 +31,16 @@ const PROFILE = process.argv.includes('--profile');
 /** `--only sqlite|postgres`. */
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const CONNECTIONS = arg('connections', 10);
+/**
+ * The server as it runs (read cache on: sessions and stores) and, for comparison, with the cache
+ * off so every request reads the database (`--cache-only` skips that second run).
+ */
+const CACHE_MODES = process.argv.includes('--cache-only')
+  ? [{ label: '', env: 'on' }]
+  : [
+      { label: '', env: 'on' },
+      { label: ' (cache off)', env: 'off' },
+    ];
 
 async function seed(url: string): Promise<void> {
   const database = openDatabase(url);
@@ -245,7 +255,8 @@ async function main() {
     const dir = mkdtempSync(join(tmpdir(), 'esl-bench-'));
     try {
       await seed(`sqlite:${join(dir, 'esl.db')}`);
-      await withServer('sqlite', { DATABASE_URL: '', DATA_DIR: dir }, figures);
+      for (const cache of CACHE_MODES)
+        await withServer(`sqlite${cache.label}`, { DATABASE_URL: '', DATA_DIR: dir, READ_CACHE: cache.env }, figures);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -261,7 +272,8 @@ async function main() {
     u.pathname = `/${name}`;
     try {
       await seed(u.toString());
-      await withServer('postgres', { DATABASE_URL: u.toString() }, figures);
+      for (const cache of CACHE_MODES)
+        await withServer(`postgres${cache.label}`, { DATABASE_URL: u.toString(), READ_CACHE: cache.env }, figures);
     } finally {
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();

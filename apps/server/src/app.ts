@@ -43,8 +43,9 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
   const cache = new SharedCache();
   const services: Services = { db: database.db, dialect: database.dialect, config, notices: new Notices(), cache };
   app.decorate('services', services);
-  attachCache(database.db, cache);
-  if (database.dialect === 'postgres') {
+  if (!config.readCache) cache.enabled = false;
+  else attachCache(database.db, cache);
+  if (config.readCache && database.dialect === 'postgres') {
     const bus = startPgBus(
       config.databaseUrl,
       cache,

@@ -16,6 +16,8 @@ export interface Config {
   now: () => number;
   /** argon2id cost for new password hashes. */
   passwordCost: PasswordCost;
+  /** The read cache of sessions and stores (cache/shared.ts); READ_CACHE=off reads the database every time. */
+  readCache: boolean;
   /** Pino logger options; false keeps tests quiet. */
   logger: boolean | { level: string };
 }
@@ -32,6 +34,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: env.WEB_DIST ?? join(repoRoot, 'apps/web/dist'),
     now: Date.now,
     passwordCost: PRODUCTION_COST,
+    readCache: !/^(off|0|false|no)$/i.test(env.READ_CACHE ?? ''),
     logger: { level: env.LOG_LEVEL ?? 'warn' },
   };
 }
@@ -46,6 +49,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     now: Date.now,
     // Same algorithm, far cheaper: the suite logs in hundreds of times.
     passwordCost: { memoryCost: 1024, timeCost: 1 },
+    readCache: true,
     logger: false,
     ...overrides,
   };

@@ -63,6 +63,20 @@ describe.each(await testDatabases())('the read cache in one process on $name', (
   });
 });
 
+describe.each(await testDatabases())('READ_CACHE=off on $name', (db) => {
+  const t = useApp(db, { readCache: false });
+
+  it('reads the database on every request', async () => {
+    const { tokens, stores } = await buildWorld(t().app);
+    await storeNames(t().app, tokens.admin);
+    await t().call('/user/info', {}, { token: tokens.admin });
+    expect(t().app.services.cache.size).toBe(0);
+    // A write behind the server's back shows at once: nothing was kept.
+    await t().app.services.db.updateTable('stores').set({ name: 'Behind' }).where('id', '=', stores[0].id).execute();
+    expect(await storeNames(t().app, tokens.admin)).toContain('Behind');
+  });
+});
+
 const postgres = (await testDatabases()).find((d) => d.name === 'postgres');
 
 describe.runIf(postgres)('the read cache across two server processes on one PostgreSQL database', () => {
