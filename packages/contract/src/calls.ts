@@ -20,6 +20,7 @@ import {
   StoreListBody,
   StoreParamsData,
 } from './api/stores';
+import { ShopStatic, TagChangeStat, TagChangeStatBody, TagModelDistribution, TagShopDistribution } from './api/summary';
 import {
   AddTenantBody,
   FirmwareListBody,
@@ -217,10 +218,34 @@ export const CALLS = {
     list,
   ),
   // Dashboard
-  shopStatic: pending('/sumary/getshopstatic', 'dashboard.read', 'Store statistics'),
-  tagModelDistribution: pending('/sumary/gettagmodeldistribution', 'dashboard.read', 'Tags per model'),
-  tagShopDistribution: pending('/sumary/gettagshopdistribution', 'dashboard.read', 'Tags per store'),
-  tagChangeStat: pending('/sumary/gettagchanglogsatat', 'dashboard.read', 'Tag changes over time'),
+  shopStatic: call(
+    '/sumary/getshopstatic',
+    'dashboard.read',
+    Empty,
+    ShopStatic,
+    'Figures of the current store: base stations, tags by status, bound tags, products; templates; totals of the visible stores',
+  ),
+  tagModelDistribution: call(
+    '/sumary/gettagmodeldistribution',
+    'dashboard.read',
+    Empty,
+    TagModelDistribution,
+    'Tags of the current store per model, most first',
+  ),
+  tagShopDistribution: call(
+    '/sumary/gettagshopdistribution',
+    'dashboard.read',
+    Empty,
+    TagShopDistribution,
+    'Tags per store the caller may see, most first (stores without tags included)',
+  ),
+  tagChangeStat: call(
+    '/sumary/gettagchanglogsatat',
+    'dashboard.read',
+    TagChangeStatBody,
+    TagChangeStat,
+    'Tag and product changes per day in the current store (successful operation-log rows), last `days` days',
+  ),
   // Templates, field mapping, label preview (issue 5)
   ...TEMPLATE_CALLS,
   // Base stations, tags, products (issue 4)

@@ -3,6 +3,7 @@ export * from './api/products';
 export * from './api/session';
 export * from './api/stations';
 export * from './api/stores';
+export * from './api/summary';
 export * from './api/tags';
 export * from './api/templates';
 export * from './api/tenants';

@@ -4,6 +4,7 @@ import { productHandlers } from './products/routes';
 import { sessionHandlers } from './session/routes';
 import { stationHandlers } from './stations/routes';
 import { storeHandlers } from './stores/routes';
+import { summaryHandlers } from './summary/routes';
 import { tagHandlers } from './tags/routes';
 import { templateHandlers } from './templates/routes';
 import { tenantHandlers } from './tenants/routes';
@@ -20,4 +21,5 @@ export const handlers: HandlerMap = {
   ...stationHandlers,
   ...tagHandlers,
   ...productHandlers,
+  ...summaryHandlers,
 };
