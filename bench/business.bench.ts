@@ -240,10 +240,18 @@ function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+/** CPU seconds (user + system) a process and its live children (WORKERS) have used so far, from /proc (Linux). */
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {}
+  return (Number(fields[11]) + Number(fields[12])) / 100 + children.reduce((sum, c) => sum + cpuSeconds(c), 0);
 }
 
 type Answer = { code: number; msg: string; data: unknown; count?: number };
@@ -300,13 +308,26 @@ async function load(base: string, token: string, body: object, pid: number) {
   };
 }
 
-async function run(database: string, url: string, file: Buffer, xlsx: Buffer): Promise<void> {
+async function seeded(database: string, url: string) {
   const seedStart = performance.now();
   const stores = await seed(url);
   console.log(
     `${database}: seeded ${TAGS} tags and ${PRODUCTS_IN_TAG_STORE} products in ${Math.round(performance.now() - seedStart)} ms`,
   );
-  const server = await startServer({ DATABASE_URL: url });
+  return stores;
+}
+
+/** `workers` > 1: the server as WORKERS=n (PostgreSQL), the tag list only. */
+async function run(
+  database: string,
+  url: string,
+  file: Buffer,
+  xlsx: Buffer,
+  stores: Awaited<ReturnType<typeof seed>>,
+  workers = 1,
+): Promise<void> {
+  const server = await startServer({ DATABASE_URL: url, WORKERS: String(workers) });
+  if (workers > 1) database = `${database}, ${workers} workers`;
   try {
     const pid = server.child.pid as number;
     const importer = await session(server.url, stores.importStore);
@@ -315,7 +336,7 @@ async function run(database: string, url: string, file: Buffer, xlsx: Buffer): P
       ['CSV, all updates', file, 'products.csv'],
       ['XLSX, every price changed', xlsx, 'products.xlsx'],
     ];
-    for (const [pass, bytes, name] of flag('no-import') ? [] : passes) {
+    for (const [pass, bytes, name] of flag('no-import') || workers > 1 ? [] : passes) {
       const r = await importFile(server.url, importer, bytes, pid, name);
       console.log(
         `${database.padEnd(10)} import ${ROWS} rows (${pass}): ${(r.ms / 1000).toFixed(2)} s, ` +
@@ -373,7 +394,8 @@ async function main(): Promise<void> {
 
   const dir = mkdtempSync(join(tmpdir(), 'esl-biz-bench-'));
   try {
-    await run('sqlite', `sqlite:${join(dir, 'bench.db')}`, file, xlsx);
+    const url = `sqlite:${join(dir, 'bench.db')}`;
+    await run('sqlite', url, file, xlsx, await seeded('sqlite', url));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -390,7 +412,10 @@ async function main(): Promise<void> {
   try {
     const u = new URL(admin);
     u.pathname = `/${name}`;
-    await run('postgres', u.toString(), file, xlsx);
+    const stores = await seeded('postgres', u.toString());
+    await run('postgres', u.toString(), file, xlsx, stores);
+    // The same database served by two processes (WORKERS=2): the scale-out path on one machine.
+    await run('postgres', u.toString(), file, xlsx, stores, 2);
   } finally {
     await adminClient.query(`drop database if exists ${name} with (force)`);
     await adminClient.end();

@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { clientDigest } from './modules/session/passwords';
+import { testDatabases } from './test/databases';
 
 const main = new URL('./main.ts', import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), 'esl-main-'));
@@ -50,6 +51,8 @@ async function loginAt(url: string, username: string, password: string) {
   return (await res.json()) as { code: number };
 }
 
+const postgres = (await testDatabases()).find((d) => d.name === 'postgres');
+
 // Each test starts real server processes (and hashes passwords at the production cost), which
 // took up to 26 s on a loaded 2-core machine: give them room beyond the suite's 30 s default.
 describe('main', { timeout: 120_000 }, () => {
@@ -92,5 +95,30 @@ describe('main', { timeout: 120_000 }, () => {
     const s = start([], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
     expect(await s.exited).toBe(1);
     expect(s.output()).toContain('Database migration failed');
+  });
+
+  it('refuses WORKERS > 1 on SQLite, with the reason', async () => {
+    const s = start([], { WORKERS: '2' });
+    expect(await s.exited).toBe(1);
+    expect(s.output()).toContain('WORKERS > 1 needs PostgreSQL');
+  });
+
+  it.runIf(postgres)('WORKERS=2 on PostgreSQL: two processes serve one port and stop together', async () => {
+    const created = await postgres!.create();
+    try {
+      const s = start([], { WORKERS: '2', DATABASE_URL: created.url, ESL_ADMIN_PASSWORD: 'op-secret' });
+      const [, url] = await waitFor(s, /listening on (http:\/\/127\.0\.0\.1:\d+) \(2 worker processes\)/);
+      // New connections are dealt round robin, so these reach both workers.
+      for (let i = 0; i < 4; i++) expect((await loginAt(url, 'superadmin', 'op-secret')).code).toBe(0);
+      const pids = execFileSync('pgrep', ['-P', String(s.child.pid)], { encoding: 'utf8' })
+        .trim()
+        .split('\n');
+      expect(pids).toHaveLength(2);
+      s.child.kill('SIGTERM');
+      expect(await s.exited).toBe(0);
+      for (const pid of pids) expect(() => process.kill(Number(pid), 0)).toThrow();
+    } finally {
+      await created.drop();
+    }
   });
 });

@@ -1,18 +1,35 @@
+import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { buildApp } from './app';
 import { configFromEnv } from './config';
-import { openDatabase } from './db/database';
+import { dialectOf, openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { DEMO_PASSWORD, DEMO_USERS, ensureOperator, OPERATOR_USERNAME, seedDemo } from './demo/seed';
 import { writeSysLog } from './modules/logs/service';
 import { clientDigest, hashPassword } from './modules/session/passwords';
 
-/** `node --import tsx apps/server/src/main.ts [--demo]`: migrate, seed if asked, listen. */
+/**
+ * `node --import tsx apps/server/src/main.ts [--demo]`: migrate, seed if asked, listen.
+ * `WORKERS=n` (PostgreSQL only): this process prepares the database, then n worker processes
+ * serve the same port (node:cluster), sharing state through the database (DESIGN.md §1).
+ */
 async function main(): Promise<void> {
+  if (cluster.isWorker) return worker();
   const demo = process.argv.includes('--demo');
   const config = configFromEnv();
   const port = Number(process.env.PORT ?? 8080);
   const host = process.env.HOST ?? '127.0.0.1';
+  const workers = Number(process.env.WORKERS ?? 1);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
+    console.error(`WORKERS must be a whole number from 1 to 64 (got "${process.env.WORKERS}")`);
+    process.exit(1);
+  }
+  if (workers > 1 && dialectOf(config.databaseUrl) !== 'postgres') {
+    console.error(
+      'WORKERS > 1 needs PostgreSQL (DATABASE_URL=postgres://…): server processes share their state through it',
+    );
+    process.exit(1);
+  }
 
   const database = openDatabase(config.databaseUrl);
   try {
@@ -47,10 +64,17 @@ async function main(): Promise<void> {
     }
   }
 
-  const app = await buildApp(config, database);
-  await app.listen({ port, host });
-  const address = app.server.address();
-  const actualPort = typeof address === 'object' && address ? address.port : port;
+  let actualPort: number;
+  let close: () => Promise<void>;
+  if (workers > 1) {
+    ({ port: actualPort, close } = await startWorkers(workers));
+  } else {
+    const app = await buildApp(config, database);
+    await app.listen({ port, host });
+    const address = app.server.address();
+    actualPort = typeof address === 'object' && address ? address.port : port;
+    close = () => app.close();
+  }
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const url = config.publicUrl || `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${actualPort}`;
   await writeSysLog(database, {
@@ -60,7 +84,7 @@ async function main(): Promise<void> {
     message: `listening on ${host}:${actualPort}`,
     time: config.now(),
   });
-  console.log(`ESL server listening on ${url}`);
+  console.log(`ESL server listening on ${url}${workers > 1 ? ` (${workers} worker processes)` : ''}`);
   for (const line of notes) console.log(line);
 
   let stopping = false;
@@ -74,11 +98,66 @@ async function main(): Promise<void> {
       message: `stopping on ${signal}`,
       time: config.now(),
     });
-    await app.close();
+    await close();
+    await database.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** Starts the workers and answers once every one listens (same port: node:cluster shares it). */
+function startWorkers(count: number): Promise<{ port: number; close: () => Promise<void> }> {
+  let stopping = false;
+  const fork = () => cluster.fork();
+  cluster.on('exit', (w, code, signal) => {
+    if (stopping) return;
+    console.error(`worker ${w.process.pid} stopped (${signal ?? code}); starting another`);
+    setTimeout(fork, 1000);
+  });
+  const close = async () => {
+    stopping = true;
+    const all = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+    await Promise.all(
+      all.map(
+        (w) =>
+          new Promise<void>((resolve) => {
+            w.once('exit', () => resolve());
+            w.send('stop');
+          }),
+      ),
+    );
+  };
+  return new Promise((resolve, reject) => {
+    let listening = 0;
+    cluster.on('message', (_w, message: { listening?: number; failed?: string }) => {
+      if (message.failed) reject(new Error(message.failed));
+      if (message.listening !== undefined && ++listening === count) resolve({ port: message.listening, close });
+    });
+    for (let i = 0; i < count; i++) fork();
+  });
+}
+
+/** One worker: the database is migrated and seeded already; build the app and listen. */
+async function worker(): Promise<void> {
+  const config = configFromEnv();
+  const port = Number(process.env.PORT ?? 8080);
+  const host = process.env.HOST ?? '127.0.0.1';
+  try {
+    const app = await buildApp(config, openDatabase(config.databaseUrl));
+    await app.listen({ port, host });
+    const address = app.server.address();
+    process.send?.({ listening: typeof address === 'object' && address ? address.port : port });
+    process.on('message', (message) => {
+      if (message === 'stop') void app.close().then(() => process.exit(0));
+    });
+    // The primary handles signals; a worker only stops when told.
+    process.on('SIGINT', () => {});
+    process.on('SIGTERM', () => {});
+  } catch (err) {
+    process.send?.({ failed: err instanceof Error ? err.message : String(err) });
+    process.exit(1);
+  }
 }
 
 main().catch((err) => {
