@@ -96,6 +96,12 @@ describeBrowser('parameter configuration and account settings', () => {
       await expect
         .poll(async () => (await api<BaseInfo>('/user/getbaseinfo', {}, token)).data.company)
         .toBe('E2E Company');
+      // A tenant change reloads the view: the user menu shows the new name.
+      await page.click('[data-testid="avatar-menu"]');
+      await expect
+        .poll(() => page.locator('[data-testid="tenant-name"]').textContent())
+        .toBe(`Tenant: ${original.name} E2E`);
+      await page.keyboard.press('Escape');
 
       await page.fill('#appid_appid', 'wx1234567890');
       await page.locator('form#appid').getByRole('button', { name: 'Save' }).click();

@@ -40,7 +40,7 @@ export function Navbar() {
   const device = useAppStore((s) => s.device);
   const toggleSidebar = useAppStore((s) => s.toggleSidebar);
   const errorLog = useSettingsStore((s) => s.errorLog);
-  const { name, username, avatar, roles, role, switchable, logout } = useUserStore();
+  const { name, username, avatar, roles, role, switchable, tenant, logout } = useUserStore();
   const [pdaOpen, setPdaOpen] = useState(false);
   const [roleOpen, setRoleOpen] = useState(false);
   const maySwitch = roleChoices(switchable, role).length > 0;
@@ -48,6 +48,16 @@ export function Navbar() {
   const mayEditAccount = chainAllows(findChain(routes, ACCOUNT_SETTINGS), roles);
 
   const items: MenuProps['items'] = [
+    // Whose console this is: the tenant (its name follows /system/conf, which reloads the view).
+    ...(tenant
+      ? [
+          {
+            key: 'tenant',
+            disabled: true,
+            label: <span data-testid="tenant-name">{t('tenant', { name: tenant.name })}</span>,
+          },
+        ]
+      : []),
     // The acting role, visible in the dropdown, and the way to change it.
     ...(maySwitch
       ? [

@@ -6,6 +6,8 @@ import type { Rule } from 'antd/es/form';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request } from '../../../api/request';
+import { useRefreshView } from '../../../layout/useRefreshView';
+import { useUserStore } from '../../../store/user';
 
 interface TenantInfoValues {
   name: string;
@@ -61,6 +63,8 @@ function TenantInfoCard({ info }: { info: TenantBaseInfo }) {
   const { t } = useTranslation('conf');
   const { message } = App.useApp();
   const queryClient = useQueryClient();
+  const getInfo = useUserStore((s) => s.getInfo);
+  const refresh = useRefreshView();
   const [form] = Form.useForm<TenantInfoValues>();
   const noLineBreak = useNoLineBreak();
 
@@ -71,9 +75,12 @@ function TenantInfoCard({ info }: { info: TenantBaseInfo }) {
   const save = useMutation({
     mutationFn: (v: TenantInfoValues) =>
       request('alterTenantInfo', { name: v.name.trim(), company: v.company.trim(), description: v.description.trim() }),
-    onSuccess: (data) => {
+    onSuccess: async (data) => {
       queryClient.setQueryData(BASE_INFO, data);
       message.success(t('saved'));
+      // SPEC.md §4: a tenant change reloads the view (the navbar shows the tenant's name).
+      await getInfo();
+      refresh();
     },
   });
 
