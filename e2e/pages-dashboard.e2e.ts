@@ -1,15 +1,72 @@
-import { beforeAll, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, it } from 'vitest';
 import {
   api,
   apiLogin,
   describeBrowser,
   expect,
+  type Lang,
   login,
   newPage,
+  pageToken,
   screenshot,
   useBrowser,
   waitForShell,
 } from './support/browser';
+
+interface ShopStatic {
+  store: { id: number; name: string };
+  stations: { total: number; online: number };
+  tags: { total: number; bound: number };
+  products: number;
+}
+interface Row {
+  count: number;
+}
+interface TagRow {
+  hardwareId: string;
+  product: { barcode: string } | null;
+}
+
+const CHARTS = ['shopStatic', 'tagModelDistribution', 'tagShopDistribution', 'tagChangeStat'];
+const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+const sum = (rows: Row[]) => rows.reduce((n, r) => n + r.count, 0);
+
+/** What the panels say, as dashboard.json words it. */
+const TEXTS = {
+  en: {
+    models: (n: number) => `Tags in total: ${thousands(n)}`,
+    stores: (n: number, stores: number) => `Stores: ${stores}, tags in total: ${thousands(n)}`,
+    changes: (n: number, days: number) => `Changes in ${days} days: ${thousands(n)}`,
+    noTags: 'No tags in this store yet',
+  },
+  'zh-CN': {
+    models: (n: number) => `共 ${thousands(n)} 个价签`,
+    stores: (n: number, stores: number) => `${stores} 家门店共 ${thousands(n)} 个价签`,
+    changes: (n: number, days: number) => `${days} 天内共 ${thousands(n)} 次变更`,
+    noTags: '该门店暂无价签',
+  },
+} as const;
+
+const suffix = Date.now().toString(36);
+const emptyStoreName = `E2E Empty ${suffix}`;
+
+const text = async (page: Page, testId: string) =>
+  ((await page.locator(`[data-testid="${testId}"]`).textContent()) ?? '').trim();
+
+/** The page's own session asks the same questions the dashboard asked. */
+async function answers(page: Page) {
+  const token = await pageToken(page);
+  const utcOffset = await page.evaluate(() => -new Date().getTimezoneOffset());
+  const [shop, models, stores, changes] = await Promise.all([
+    api<ShopStatic>('/sumary/getshopstatic', {}, token),
+    api<Row[]>('/sumary/gettagmodeldistribution', {}, token),
+    api<Row[]>('/sumary/gettagshopdistribution', {}, token),
+    api<Row[]>('/sumary/gettagchanglogsatat', { days: 7, utcOffset }, token),
+  ]);
+  for (const a of [shop, models, stores, changes]) expect(a.code, a.msg).toBe(0);
+  return { shop: shop.data, models: models.data, stores: stores.data, changes: changes.data };
+}
 
 describeBrowser('dashboard (/dashboard)', () => {
   const browser = useBrowser();
@@ -17,56 +74,95 @@ describeBrowser('dashboard (/dashboard)', () => {
 
   beforeAll(async () => {
     token = await apiLogin('admin');
+    // One change today in the admin's current store (the first demo store) that changes no data:
+    // a bound tag bound again to the product it shows.
+    const bound = await api<TagRow[]>('/mgr/tag/list', { page: 1, limit: 1, bound: true }, token);
+    const tag = bound.data[0];
+    expect(tag?.product).toBeTruthy();
+    const bind = await api('/mgr/tag/bindesl', { hardwareId: tag.hardwareId, barcode: tag.product?.barcode }, token);
+    expect(bind.code, bind.msg).toBe(0);
   });
 
-  it('shows what exists on the dashboard and says the tag statistics are not available yet, without an error', async () => {
-    const { context, page } = await newPage(browser(), { lang: 'en' });
+  afterAll(async () => {
+    const list = await api<{ id: number; name: string }[]>('/mgr/station/list', { page: 1, limit: 2000 }, token);
+    const left = list.data.find((s) => s.name === emptyStoreName);
+    if (left) await api('/mgr/station/delete', { ids: [left.id] }, token);
+  });
+
+  for (const lang of ['zh-CN', 'en'] as Lang[]) {
+    it(`draws the four statistics of the demo data with the server's numbers, in ${lang}`, async () => {
+      const { context, page } = await newPage(browser(), { lang, viewport: { width: 1366, height: 1500 } });
+      try {
+        await login(page, 'admin', { path: '/dashboard' });
+        await waitForShell(page);
+        for (const call of CHARTS) await page.locator(`[data-testid="chart-${call}"] canvas`).first().waitFor();
+        const a = await answers(page);
+        const words = TEXTS[lang];
+        expect(a.shop.tags.total).toBeGreaterThan(0);
+        expect(await text(page, 'figure-tags')).toBe(thousands(a.shop.tags.total));
+        expect(await text(page, 'figure-bound')).toBe(thousands(a.shop.tags.bound));
+        expect(await text(page, 'figure-products')).toBe(thousands(a.shop.products));
+        expect(await text(page, 'figure-stations')).toBe(
+          `${thousands(a.shop.stations.online)} / ${thousands(a.shop.stations.total)}`,
+        );
+        expect(await text(page, 'total-tagModelDistribution')).toBe(words.models(sum(a.models)));
+        expect(await text(page, 'total-tagShopDistribution')).toBe(words.stores(sum(a.stores), a.stores.length));
+        expect(sum(a.changes)).toBeGreaterThan(0);
+        expect(await text(page, 'total-tagChangeStat')).toBe(words.changes(sum(a.changes), 7));
+        // Every statistic answered: no error message and no panel saying it failed.
+        expect(await page.locator('.ant-message-notice').count()).toBe(0);
+        expect(await page.locator('[data-testid$="-failed"]').count()).toBe(0);
+        // The other figures of the dashboard are still there.
+        const stores = await api('/mgr/station/list', { page: 1, limit: 1 }, token);
+        const storeCard = page.locator('.ant-card', { hasText: lang === 'en' ? 'Stores' : '门店数' }).first();
+        await expect.poll(() => storeCard.textContent()).toContain(String(stores.count));
+        await screenshot(page, `dashboard-stats-${lang}`);
+
+        // A longer range asks again and draws as many days.
+        await page
+          .locator('[data-testid="change-days"]')
+          .getByText(lang === 'en' ? '30 days' : '30 天')
+          .click();
+        await expect
+          .poll(() => text(page, 'total-tagChangeStat'))
+          .toMatch(lang === 'en' ? /^Changes in 30 days: / : /^30 天内共 /);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  it('asks again when the store is switched, and says a store without tags has none', async () => {
+    const added = await api<{ id: number }>(
+      '/mgr/station/add',
+      { name: emptyStoreName, code: `E${suffix}`.toUpperCase() },
+      token,
+    );
+    expect(added.code, added.msg).toBe(0);
+    const { context, page } = await newPage(browser(), { lang: 'en', viewport: { width: 1366, height: 1500 } });
     try {
       await login(page, 'admin', { path: '/dashboard' });
       await waitForShell(page);
-      for (const call of ['shopStatic', 'tagModelDistribution', 'tagShopDistribution', 'tagChangeStat']) {
-        await page.locator(`[data-testid="stat-${call}-pending"]`).waitFor();
-      }
-      expect(await page.getByText('This statistic arrives in a later version').count()).toBe(4);
-      // The expected "not available yet" answers raise no error message.
-      expect(await page.locator('.ant-message-notice').count()).toBe(0);
-      const stores = await api('/mgr/station/list', { page: 1, limit: 1 }, token);
-      const storeCard = page.locator('.ant-card', { hasText: 'Stores' }).first();
-      await expect.poll(() => storeCard.textContent()).toContain(String(stores.count));
-    } finally {
-      await context.close();
-    }
-  });
+      await page.locator('[data-testid="chart-tagModelDistribution"] canvas').first().waitFor();
+      expect(await text(page, 'figure-tags')).not.toBe('0');
 
-  it('draws a statistic with echarts once its call answers', async () => {
-    const { context, page } = await newPage(browser(), { lang: 'en' });
-    try {
-      // Stands in for the tags module: these two statistics answer, the other two still do not.
-      await page.route('**/api/sumary/gettagmodeldistribution', (route) =>
-        route.fulfill({
-          json: {
-            code: 0,
-            msg: '',
-            data: [
-              { name: '2.13L', value: 12 },
-              { name: '4.20T', value: 3 },
-            ],
-          },
-        }),
-      );
-      await page.route('**/api/sumary/getshopstatic', (route) =>
-        route.fulfill({ json: { code: 0, msg: '', data: { online: 10, offline: 2 } } }),
-      );
-      await login(page, 'admin', { path: '/dashboard' });
-      await waitForShell(page);
-      for (const title of ['Tags by model', 'Store overview']) {
-        const panel = page.locator('.ant-card', { hasText: title });
-        await panel.locator('canvas').first().waitFor();
-        expect(await panel.getByText('This statistic arrives in a later version').count()).toBe(0);
-      }
-      await page.locator('[data-testid="stat-tagShopDistribution-pending"]').waitFor();
-      await page.locator('[data-testid="stat-tagChangeStat-pending"]').waitFor();
-      await screenshot(page, 'dashboard-stats-en');
+      await page.click('[data-testid="store-name"]');
+      await page.click('[data-testid="store-select"]');
+      await page.locator('.ant-select-item-option', { hasText: emptyStoreName }).click();
+      await page.locator('.ant-modal-footer .ant-btn-primary:visible').click();
+      await page.locator('[data-testid="store-name"]', { hasText: emptyStoreName }).waitFor();
+
+      await page.locator('[data-testid="stat-tagModelDistribution-empty"]').waitFor();
+      await page.locator('[data-testid="stat-shopStatic-empty"]').waitFor();
+      await page.locator('[data-testid="stat-tagChangeStat-empty"]').waitFor();
+      expect(await text(page, 'figure-tags')).toBe('0');
+      expect(await page.getByText(TEXTS.en.noTags).count()).toBe(2);
+      // The other stores still have tags.
+      await page.locator('[data-testid="chart-tagShopDistribution"] canvas').first().waitFor();
+      const a = await answers(page);
+      expect(a.shop.store.name).toBe(emptyStoreName);
+      expect(await text(page, 'total-tagShopDistribution')).toBe(TEXTS.en.stores(sum(a.stores), a.stores.length));
+      await screenshot(page, 'dashboard-empty-store-en');
     } finally {
       await context.close();
     }

@@ -1,60 +1,39 @@
 import { BarChart, LineChart, PieChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import { GridComponent, LegendPlainComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
-import type { Series } from './series';
+import { FONT_FAMILY } from '../../app/theme';
 
-echarts.use([BarChart, LineChart, PieChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
-
-export type ChartKind = 'bar' | 'line' | 'pie';
+// Only what the dashboard draws: bars, lines, pies with a grid, a plain legend and tooltips
+// (the scrolling legend is left out: it costs bundle size the dashboard route does not have).
+echarts.use([BarChart, LineChart, PieChart, GridComponent, LegendPlainComponent, TooltipComponent, CanvasRenderer]);
 
 interface Props {
-  kind: ChartKind;
-  series: Series;
+  /** Built by the pure functions of charts.ts. */
+  option: echarts.EChartsCoreOption;
   height?: number;
+  testId?: string;
 }
 
-function optionOf(kind: ChartKind, { labels, values }: Series): echarts.EChartsCoreOption {
-  if (kind === 'pie') {
-    return {
-      tooltip: { trigger: 'item' },
-      legend: { type: 'scroll', bottom: 0 },
-      series: [
-        {
-          type: 'pie',
-          radius: ['40%', '68%'],
-          center: ['50%', '45%'],
-          data: labels.map((name, i) => ({ name, value: values[i] })),
-        },
-      ],
-    };
-  }
-  return {
-    tooltip: { trigger: 'axis' },
-    grid: { left: 48, right: 16, top: 16, bottom: 40 },
-    xAxis: { type: 'category', data: labels },
-    yAxis: { type: 'value', minInterval: 1 },
-    series: [{ type: kind, data: values, smooth: kind === 'line', areaStyle: kind === 'line' ? {} : undefined }],
-  };
-}
-
-/** One echarts chart; only the chart types used here are bundled, and only once a statistic answers. */
-export default function Chart({ kind, series, height = 280 }: Props) {
+/** One echarts chart, loaded with the dashboard's statistics only once one has numbers to draw. */
+export default function Chart({ option, height = 280, testId }: Props) {
   const ref = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
     const chart = echarts.init(el);
-    chart.setOption(optionOf(kind, series));
+    // Canvas text does not inherit the page's font: without it Chinese draws as empty boxes on a
+    // machine whose only CJK font is the shipped one.
+    chart.setOption({ textStyle: { fontFamily: FONT_FAMILY }, ...option });
     const observer = new ResizeObserver(() => chart.resize());
     observer.observe(el);
     return () => {
       observer.disconnect();
       chart.dispose();
     };
-  }, [kind, series]);
+  }, [option]);
 
-  return <div ref={ref} style={{ width: '100%', height }} />;
+  return <div ref={ref} data-testid={testId} style={{ width: '100%', height }} />;
 }

@@ -1,52 +1,52 @@
-import type { CallName } from '@esl/contract';
-import { ErrorCode } from '@esl/contract';
+import { type BodyOf, type CallName, type DataOf, ErrorCode } from '@esl/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Empty, Skeleton } from 'antd';
-import { lazy, type ReactNode, Suspense } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, request } from '../../api/request';
-import type { ChartKind } from './Chart';
-import { toSeries } from './series';
-
-// echarts is loaded only when a statistic has numbers to draw.
-const Chart = lazy(() => import('./Chart'));
+import { useUserStore } from '../../store/user';
 
 export type StatCall = Extract<
   CallName,
   'shopStatic' | 'tagModelDistribution' | 'tagShopDistribution' | 'tagChangeStat'
 >;
 
-interface Props {
-  call: StatCall;
-  kind: ChartKind;
+interface Props<N extends StatCall> {
+  call: N;
+  body?: BodyOf<N>;
+  title: ReactNode;
+  /** Beside the title, shown whether or not the statistic has answered (e.g. a range picker). */
+  extra?: ReactNode;
+  children: (data: DataOf<N>) => ReactNode;
 }
 
 /**
- * One statistics panel of SPEC.md §7. Until the tags module lands the server answers
- * NOT_AVAILABLE; the panel says so instead of showing numbers it does not have.
+ * One statistics card of the dashboard (SPEC.md §7, /sumary/*): loading, then the panel's content,
+ * or why there is none. Asked again when the current store changes.
  */
-export function StatPanel({ call, kind }: Props) {
+export function StatPanel<N extends StatCall>({ call, body, title, extra, children }: Props<N>) {
   const { t } = useTranslation('dashboard');
+  const storeId = useUserStore((s) => s.curshop?.id ?? null);
   const stat = useQuery({
-    queryKey: ['sumary', call],
-    // Quiet: the expected "not available yet" answer is shown in the panel, not as an error toast.
-    queryFn: () => request(call, {}, { quiet: true }),
+    queryKey: ['sumary', call, storeId, body ?? {}],
+    // Quiet: a refusal (e.g. no current store) is told in the panel, not as an error toast.
+    queryFn: () => request(call, body, { quiet: true }),
     retry: false,
   });
 
-  let body: ReactNode;
+  let content: ReactNode;
   if (stat.isPending) {
-    body = <Skeleton active paragraph={{ rows: 5 }} />;
+    content = <Skeleton active paragraph={{ rows: 5 }} />;
   } else if (stat.isError) {
-    const notYet = stat.error instanceof ApiError && stat.error.code === ErrorCode.NOT_AVAILABLE;
-    body = (
+    const noStore = stat.error instanceof ApiError && stat.error.code === ErrorCode.STORE_NOT_SET;
+    content = (
       <Empty
         image={Empty.PRESENTED_IMAGE_SIMPLE}
         style={{ padding: '24px 0' }}
-        description={notYet ? t('stat.notYet') : t('stat.failed', { msg: stat.error.message })}
-        data-testid={notYet ? `stat-${call}-pending` : `stat-${call}-failed`}
+        description={noStore ? stat.error.message : t('stat.failed', { msg: stat.error.message })}
+        data-testid={noStore ? `stat-${call}-nostore` : `stat-${call}-failed`}
       >
-        {!notYet && (
+        {!noStore && (
           <Button size="small" onClick={() => void stat.refetch()}>
             {t('retry')}
           </Button>
@@ -54,19 +54,19 @@ export function StatPanel({ call, kind }: Props) {
       </Empty>
     );
   } else {
-    const series = toSeries(stat.data);
-    body = series ? (
-      <Suspense fallback={<Skeleton active paragraph={{ rows: 5 }} />}>
-        <Chart kind={kind} series={series} />
-      </Suspense>
-    ) : (
-      <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('stat.empty')} />
-    );
+    content = children(stat.data);
   }
 
   return (
-    <Card size="small" title={t(`stat.${call}`)} style={{ height: '100%' }}>
-      {body}
+    <Card size="small" title={title} extra={extra} style={{ height: '100%' }} data-testid={`stat-${call}`}>
+      {content}
     </Card>
+  );
+}
+
+/** What a panel shows when its statistic has nothing to draw. */
+export function NoData({ text, testId }: { text: string; testId?: string }) {
+  return (
+    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} style={{ padding: '24px 0' }} description={text} data-testid={testId} />
   );
 }

@@ -10,7 +10,7 @@ import { requestList } from '../../api/request';
 import { useUserStore } from '../../store/user';
 import { toThousandFilter } from '../../utils/format';
 import { parseTime } from '../../utils/time';
-import { StatPanel } from './StatPanel';
+import { ChangePanel, ModelPanel, OverviewPanel, StorePanel } from './panels';
 
 export default function DashboardPage() {
   const { t, i18n } = useTranslation('dashboard');
@@ -150,17 +150,17 @@ export default function DashboardPage() {
 
       {can('dashboard.read') && (
         <Row gutter={[16, 16]}>
-          <Col xs={24} xl={12}>
-            <StatPanel call="shopStatic" kind="bar" />
+          <Col xs={24}>
+            <OverviewPanel />
           </Col>
           <Col xs={24} xl={12}>
-            <StatPanel call="tagModelDistribution" kind="pie" />
+            <ModelPanel />
           </Col>
           <Col xs={24} xl={12}>
-            <StatPanel call="tagShopDistribution" kind="bar" />
+            <StorePanel />
           </Col>
-          <Col xs={24} xl={12}>
-            <StatPanel call="tagChangeStat" kind="line" />
+          <Col xs={24}>
+            <ChangePanel />
           </Col>
         </Row>
       )}

@@ -1,0 +1,88 @@
+import type { TagChangeDay, TagChangeKind, TagStoreCount } from '@esl/contract';
+import type { EChartsCoreOption } from 'echarts/core';
+
+/** One labelled number of a chart. */
+export interface Point {
+  name: string;
+  value: number;
+}
+
+/** Vertical bars, one per point, with a named value axis. */
+export function barOption(points: Point[], valueName: string): EChartsCoreOption {
+  return {
+    tooltip: { trigger: 'axis' },
+    grid: { left: 8, right: 16, top: 32, bottom: 8, containLabel: true },
+    xAxis: { type: 'category', data: points.map((p) => p.name), axisLabel: { interval: 0, rotate: 30 } },
+    yAxis: { type: 'value', name: valueName, minInterval: 1 },
+    series: [{ type: 'bar', name: valueName, data: points.map((p) => p.value), barMaxWidth: 40 }],
+  };
+}
+
+/** Horizontal bars for long category names (store names), the largest on top. */
+export function horizontalBarOption(points: Point[], valueName: string): EChartsCoreOption {
+  const top = [...points].reverse();
+  return {
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+    grid: { left: 8, right: 32, top: 8, bottom: 28, containLabel: true },
+    xAxis: { type: 'value', name: valueName, nameLocation: 'middle', nameGap: 24, minInterval: 1 },
+    yAxis: { type: 'category', data: top.map((p) => p.name), axisLabel: { width: 160, overflow: 'truncate' } },
+    series: [
+      {
+        type: 'bar',
+        name: valueName,
+        data: top.map((p) => p.value),
+        barMaxWidth: 24,
+        label: { show: true, position: 'right' },
+      },
+    ],
+  };
+}
+
+export function pieOption(points: Point[], seriesName: string): EChartsCoreOption {
+  return {
+    tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
+    // A plain legend (no scrolling, see Chart.tsx) beside the ring, one model a line.
+    legend: { orient: 'vertical', right: 8, top: 'middle' },
+    series: [
+      {
+        type: 'pie',
+        name: seriesName,
+        radius: ['40%', '68%'],
+        center: ['40%', '50%'],
+        data: points,
+      },
+    ],
+  };
+}
+
+/** One line per kind of change over the days, with a legend naming the kinds. */
+export function changesOption(
+  days: TagChangeDay[],
+  kinds: readonly { kind: TagChangeKind; name: string }[],
+  valueName: string,
+): EChartsCoreOption {
+  return {
+    tooltip: { trigger: 'axis' },
+    legend: { bottom: 0 },
+    grid: { left: 8, right: 16, top: 32, bottom: 32, containLabel: true },
+    xAxis: { type: 'category', boundaryGap: false, data: days.map((d) => d.date.slice(5)) },
+    yAxis: { type: 'value', name: valueName, minInterval: 1 },
+    series: kinds.map(({ kind, name }) => ({
+      type: 'line',
+      name,
+      showSymbol: days.length <= 31,
+      data: days.map((d) => d[kind]),
+    })),
+  };
+}
+
+/** The `top` stores with most tags, the rest summed into one point named by `others(n)`. */
+export function topStores(rows: readonly TagStoreCount[], top: number, others: (n: number) => string): Point[] {
+  const sorted = [...rows].sort((a, b) => b.count - a.count || a.storeId - b.storeId);
+  const points = sorted.slice(0, top).map((r) => ({ name: r.name, value: r.count }));
+  const rest = sorted.slice(top);
+  if (rest.length > 0) points.push({ name: others(rest.length), value: rest.reduce((n, r) => n + r.count, 0) });
+  return points;
+}
+
+export const sum = (values: readonly number[]) => values.reduce((n, v) => n + v, 0);
