@@ -1,7 +1,7 @@
 import { type ShopRef, TAG_CHANGE_CALLS, TAG_CHANGE_KINDS } from '@esl/contract';
 import { type CallContext, requireTenant } from '../../api/context';
 import { storeNotSet } from '../../api/errors';
-import { type CurrentStore, currentStore } from '../stores/current';
+import { currentStore } from '../stores/current';
 import { listStoreRefs } from '../stores/repository';
 import { scopeOf } from '../stores/service';
 import type { ShopFigures } from './presenter';
@@ -77,7 +77,7 @@ export function dayWindow(now: number, days: number, utcOffset: number): DayWind
 const COUNTED_CALLS = TAG_CHANGE_KINDS.flatMap((kind) => [...TAG_CHANGE_CALLS[kind]]);
 
 export async function changes(ctx: CallContext, body: { days: number; utcOffset: number }) {
-  const at: CurrentStore = await currentStore(ctx);
+  const at = await currentStore(ctx);
   const window = dayWindow(ctx.now, body.days, body.utcOffset);
   const rows = await repo.changesPerDay(ctx.services.db, at, COUNTED_CALLS, window);
   return { dates: window.dates, rows };
