@@ -1,4 +1,4 @@
-import type { Canvas2D, LabelImage } from './canvas';
+import type { Canvas2D, LabelImage, PixelBlock } from './canvas';
 import { type ColourType, INK_RGB, type Ink, inkCss, inkInSet } from './colours';
 import {
   type BarcodeElement,
@@ -14,7 +14,7 @@ import {
   type TextElement,
 } from './document';
 import { measuringContext } from './measure';
-import { encodeLinear, encodeQr } from './symbols';
+import { encodeLinear, encodeQr, type LinearSymbol, type MatrixSymbol } from './symbols';
 import { cssFont, ellipsize, fontMetrics, layoutText, MIN_FONT_SIZE } from './text';
 import { elementText, resolveValue, toNumber } from './values';
 
@@ -60,8 +60,9 @@ export function drawTemplate(target: Canvas2D, doc: TemplateDocument, data: Labe
   for (const element of doc.elements) {
     const box = pixelBox(element);
     if (box.w <= 0 && box.h <= 0) continue;
-    ctx.save();
-    if (element.type !== 'line') {
+    const clipped = needsClip(element);
+    if (clipped) {
+      ctx.save();
       ctx.beginPath();
       ctx.rect(box.x, box.y, box.w, box.h);
       ctx.clip();
@@ -75,9 +76,29 @@ export function drawTemplate(target: Canvas2D, doc: TemplateDocument, data: Labe
     } catch (error) {
       scene.problems.push({ elementId: element.id, message: (error as Error).message });
     }
-    ctx.restore();
+    if (clipped) ctx.restore();
   }
   return { problems: scene.problems };
+}
+
+/**
+ * Whether an element can paint outside its box and so is drawn clipped to it (inside save and
+ * restore). Lines are never clipped; rectangles are whole-pixel fills inside the box, and QR codes
+ * and barcodes without their text are written with putImageData (which no clip affects) and cut to
+ * the box by paintModules: for those a clip would change no pixel and only cost time. Every
+ * element sets the state it draws with (fill, font, line width), so none needs restoring after.
+ */
+function needsClip(element: Element): boolean {
+  switch (element.type) {
+    case 'line':
+    case 'rect':
+    case 'qrcode':
+      return false;
+    case 'barcode':
+      return element.showText;
+    default:
+      return true;
+  }
 }
 
 /** Image sources a template needs decoded before drawing (data URLs), for DrawOptions.images. */
@@ -235,12 +256,7 @@ function drawBarcode(scene: Scene, element: BarcodeElement, box: Box): void {
   if (module < 1) module = Math.floor(box.w / symbol.modules);
   if (module < 1) throw new Error(`the box is ${box.w} px wide; the symbol needs ${symbol.modules}`);
   const width = symbol.modules * module;
-  const row = new Uint8Array(width);
-  let x = 0;
-  symbol.widths.forEach((modules, i) => {
-    if (i % 2 === 0) row.fill(1, x, x + modules * module);
-    x += modules * module;
-  });
+  const row = barRow(symbol, module);
   paintModules(scene, element, box.x + Math.floor((box.w - width) / 2), box.y, width, barHeight, () => row);
   if (label !== '') {
     ctx.fillStyle = ink(scene, element.colour);
@@ -261,13 +277,53 @@ function drawQr(scene: Scene, element: QrElement, box: Box): void {
   const extent = symbol.size * scale;
   const left = alignX(box, extent, element.align);
   const top = alignY(box, extent, element.valign);
-  const n = symbol.size;
-  const rows = Array.from({ length: n }, (_, r) => {
-    const row = new Uint8Array(extent);
-    for (let c = 0; c < n; c++) if (symbol.modules[r * n + c] !== 0) row.fill(1, c * scale, (c + 1) * scale);
-    return row;
-  });
+  const rows = matrixRows(symbol, scale);
   paintModules(scene, element, left, top, extent, extent, (py) => rows[Math.floor(py / scale)]);
+}
+
+// Pixel rows of symbols (1 = dark) at a module size, kept with the (cached) symbol they belong to.
+const barRows = new WeakMap<LinearSymbol, Map<number, Uint8Array>>();
+const qrRows = new WeakMap<MatrixSymbol, Map<number, Uint8Array[]>>();
+
+/** One pixel row of a linear symbol, `module` pixels a module. */
+function barRow(symbol: LinearSymbol, module: number): Uint8Array {
+  let byModule = barRows.get(symbol);
+  if (!byModule) {
+    byModule = new Map();
+    barRows.set(symbol, byModule);
+  }
+  let row = byModule.get(module);
+  if (!row) {
+    row = new Uint8Array(symbol.modules * module);
+    let x = 0;
+    for (let i = 0; i < symbol.widths.length; i++) {
+      const run = symbol.widths[i] * module;
+      if (i % 2 === 0) row.fill(1, x, x + run);
+      x += run;
+    }
+    byModule.set(module, row);
+  }
+  return row;
+}
+
+/** The pixel rows of a QR code's module rows, `scale` pixels a module. */
+function matrixRows(symbol: MatrixSymbol, scale: number): Uint8Array[] {
+  let byScale = qrRows.get(symbol);
+  if (!byScale) {
+    byScale = new Map();
+    qrRows.set(symbol, byScale);
+  }
+  let rows = byScale.get(scale);
+  if (!rows) {
+    const n = symbol.size;
+    rows = Array.from({ length: n }, (_, r) => {
+      const row = new Uint8Array(n * scale);
+      for (let c = 0; c < n; c++) if (symbol.modules[r * n + c] !== 0) row.fill(1, c * scale, (c + 1) * scale);
+      return row;
+    });
+    byScale.set(scale, rows);
+  }
+  return rows;
 }
 
 /**
@@ -292,31 +348,66 @@ function paintModules(
   const right = Math.min(x + w, box.x + box.w);
   const bottom = Math.min(y + h, box.y + box.h);
   if (right <= left || bottom <= top) return;
-  const [onR, onG, onB] = INK_RGB[inkInSet(element.colour, scene.colourType)];
-  const [offR, offG, offB] =
-    INK_RGB[element.fill === null ? scene.background : inkInSet(element.fill, scene.colourType)];
-  const image = scene.ctx.createImageData(right - left, bottom - top);
+  const on = INK_RGB[inkInSet(element.colour, scene.colourType)];
+  const off = INK_RGB[element.fill === null ? scene.background : inkInSet(element.fill, scene.colourType)];
+  const image = pixelBlock(scene.ctx, right - left, bottom - top);
   const { data } = image;
-  const stride = (right - left) * 4;
-  const copy = data instanceof Uint8ClampedArray ? data : null;
+  const width = right - left;
+  // Whole pixels as 32-bit words when the block's bytes allow it (a typed array on a 4-byte boundary).
+  const words =
+    data instanceof Uint8ClampedArray && data.byteOffset % 4 === 0
+      ? new Uint32Array(data.buffer, data.byteOffset, width * (bottom - top))
+      : null;
+  const onWord = rgbaWord(on);
+  const offWord = rgbaWord(off);
   let previous: Uint8Array | null = null;
   for (let py = top; py < bottom; py++) {
     const row = rowAt(py - y);
-    const start = (py - top) * stride;
-    if (row === previous && copy !== null) {
-      copy.copyWithin(start, start - stride, start);
-      continue;
+    const start = (py - top) * width;
+    if (words !== null) {
+      if (row === previous) words.copyWithin(start, start - width, start);
+      else for (let px = left, p = start; px < right; px++, p++) words[p] = row[px - x] === 1 ? onWord : offWord;
+    } else {
+      for (let px = left, p = start * 4; px < right; px++, p += 4) {
+        const [r, g, b] = row[px - x] === 1 ? on : off;
+        data[p] = r;
+        data[p + 1] = g;
+        data[p + 2] = b;
+        data[p + 3] = 255;
+      }
     }
     previous = row;
-    for (let px = left, p = start; px < right; px++, p += 4) {
-      const dark = row[px - x] === 1;
-      data[p] = dark ? onR : offR;
-      data[p + 1] = dark ? onG : offG;
-      data[p + 2] = dark ? onB : offB;
-      data[p + 3] = 255;
-    }
   }
   scene.ctx.putImageData(image, left, top);
+}
+
+/** An opaque ink as the 32-bit word its RGBA bytes make in this platform's byte order. */
+function rgbaWord([r, g, b]: readonly [number, number, number]): number {
+  return new Uint32Array(Uint8Array.of(r, g, b, 255).buffer)[0];
+}
+
+const blocks = new WeakMap<Canvas2D, Map<string, PixelBlock>>();
+const BLOCKS_PER_CONTEXT = 16;
+
+/**
+ * A pixel block of a size for putImageData on this context, made once and reused: putImageData
+ * copies it, and the caller writes every pixel of it before each use. A label's symbols keep their
+ * sizes from product to product, so this saves allocating and clearing one per symbol and label.
+ */
+function pixelBlock(ctx: Canvas2D, w: number, h: number): PixelBlock {
+  let bySize = blocks.get(ctx);
+  if (!bySize) {
+    bySize = new Map();
+    blocks.set(ctx, bySize);
+  }
+  const key = `${w}x${h}`;
+  let block = bySize.get(key);
+  if (!block) {
+    if (bySize.size >= BLOCKS_PER_CONTEXT) bySize.clear();
+    block = ctx.createImageData(w, h);
+    bySize.set(key, block);
+  }
+  return block;
 }
 
 function drawRect(scene: Scene, element: RectElement, box: Box): void {

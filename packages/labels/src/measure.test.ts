@@ -71,4 +71,58 @@ describe('measuringContext', () => {
     expect(realFont()).toBe('12px A');
     expect(calls.fontSets).toEqual(['12px A', '30px B', '12px A']);
   });
+
+  test('skips setting the fill style and text baseline it has, and follows save/restore', () => {
+    const sets: string[] = [];
+    const stack: [unknown, string][] = [];
+    let fill: unknown = '#000000';
+    let baseline = 'alphabetic';
+    const ctx = {
+      get fillStyle() {
+        return fill;
+      },
+      set fillStyle(value: unknown) {
+        sets.push(`fill ${String(value)}`);
+        fill = value;
+      },
+      get textBaseline() {
+        return baseline;
+      },
+      set textBaseline(value: string) {
+        sets.push(`baseline ${value}`);
+        baseline = value;
+      },
+      save: () => stack.push([fill, baseline]),
+      restore: () => {
+        [fill, baseline] = stack.pop() ?? [fill, baseline];
+      },
+    } as unknown as Canvas2D;
+    const m = measuringContext(ctx);
+    m.fillStyle = 'rgb(0,0,0)';
+    m.fillStyle = 'rgb(0,0,0)';
+    m.textBaseline = 'alphabetic'; // unknown to the wrapper at first: set once
+    m.textBaseline = 'alphabetic';
+    m.save();
+    m.fillStyle = 'rgb(255,0,0)';
+    m.restore();
+    m.fillStyle = 'rgb(0,0,0)'; // restore brought it back: not set again
+    m.save();
+    m.fillStyle = 'rgb(0,0,0)';
+    m.textBaseline = 'top';
+    m.restore();
+    m.textBaseline = 'top'; // restore brought alphabetic back: must be set
+    const gradient = {};
+    m.fillStyle = gradient;
+    m.fillStyle = gradient; // objects are always passed on
+    expect(sets).toEqual([
+      'fill rgb(0,0,0)',
+      'baseline alphabetic',
+      'fill rgb(255,0,0)',
+      'baseline top',
+      'baseline top',
+      'fill [object Object]',
+      'fill [object Object]',
+    ]);
+    expect([fill, baseline]).toEqual([gradient, 'top']);
+  });
 });

@@ -2,41 +2,51 @@ import type { Canvas2D, PixelBlock, RgbaImage, TextMeasure } from './canvas';
 
 const MEASURE_LIMIT = 4096;
 
+/** The state the wrapper tracks, as last set through it; null when unknown. */
+interface Tracked {
+  font: string | null;
+  fillStyle: unknown;
+  textBaseline: string | null;
+}
+
 /**
  * A Canvas2D in front of a real context that skips what the native side would repeat: setting
- * the font it already has, and measuring the same text in the same font again (a label measures
- * each line while fitting and again while drawing; prices and units repeat across products).
- * Everything else goes straight through, so the pixels are the same. save/restore keep track of
- * the font as the real context does. The wrapper is valid while only it draws on the context:
- * `drawTemplate` makes one per call (`measuringContext`), and forgets the font at the start.
+ * the font, fill style or text baseline it already has (each set parses a string natively), and
+ * measuring the same text in the same font again (a label measures each line while fitting and
+ * again while drawing; prices and units repeat across products). Everything else goes straight
+ * through, so the pixels are the same. save/restore keep track of that state as the real context
+ * does. The wrapper is valid while only it draws on the context: `drawTemplate` makes one per call
+ * (`measuringContext`), and forgets the state at the start.
  */
 class MeasuringContext implements Canvas2D {
-  /** The real context's font as last set through this wrapper; null when unknown. */
-  private currentFont: string | null = null;
-  private readonly saved: (string | null)[] = [];
+  private current: Tracked = { font: null, fillStyle: null, textBaseline: null };
+  private readonly saved: Tracked[] = [];
   private readonly measures = new Map<string, TextMeasure>();
 
   constructor(readonly ctx: Canvas2D) {}
 
   /** Starts a drawing: the real context's state may have changed since the last one. */
   reset(): void {
-    this.currentFont = null;
+    this.current = { font: null, fillStyle: null, textBaseline: null };
     this.saved.length = 0;
   }
 
   get font(): string {
-    return this.currentFont ?? this.ctx.font;
+    return this.current.font ?? this.ctx.font;
   }
   set font(value: string) {
-    if (value === this.currentFont) return;
+    if (value === this.current.font) return;
     this.ctx.font = value;
-    this.currentFont = value;
+    this.current.font = value;
   }
   get fillStyle(): unknown {
     return this.ctx.fillStyle;
   }
   set fillStyle(value: unknown) {
+    // Only strings are compared: a gradient or pattern object may have changed since it was set.
+    if (typeof value === 'string' && value === this.current.fillStyle) return;
     this.ctx.fillStyle = value;
+    this.current.fillStyle = typeof value === 'string' ? value : null;
   }
   get strokeStyle(): unknown {
     return this.ctx.strokeStyle;
@@ -60,7 +70,9 @@ class MeasuringContext implements Canvas2D {
     return this.ctx.textBaseline;
   }
   set textBaseline(value: string) {
+    if (value === this.current.textBaseline) return;
     this.ctx.textBaseline = value;
+    this.current.textBaseline = value;
   }
   get imageSmoothingEnabled(): boolean {
     return this.ctx.imageSmoothingEnabled;
@@ -70,12 +82,13 @@ class MeasuringContext implements Canvas2D {
   }
 
   save(): void {
-    this.saved.push(this.currentFont);
+    this.saved.push({ ...this.current });
     this.ctx.save();
   }
   restore(): void {
     // An unbalanced restore changes nothing on a real context either.
-    if (this.saved.length > 0) this.currentFont = this.saved.pop() ?? null;
+    const saved = this.saved.pop();
+    if (saved) this.current = saved;
     this.ctx.restore();
   }
   measureText(text: string): TextMeasure {

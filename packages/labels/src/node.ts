@@ -64,9 +64,16 @@ export function nodeSha256(data: Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** node:zlib's raw deflate at its default level: the same format as fflate's, several times faster. */
+/**
+ * node:zlib's raw deflate: the same format as fflate's, several times faster. Level 3 (zlib's fast
+ * matcher) rather than the default 6, and a 16 KB window with a smaller hash (windowBits 14,
+ * memLevel 7; zlib clears its tables on every call, so smaller ones cost less): on packed label
+ * planes, long zero runs with short matches, this does less than half the work for about 10 % more
+ * bytes (296 × 152 price label: 1,186 bytes against 1,086, still ~9× smaller than raw).
+ * Compressed bytes are not part of the content hash, so the settings change no hash.
+ */
 export function nodeDeflate(data: Uint8Array): Uint8Array {
-  return deflateRawSync(data, { level: 6 });
+  return deflateRawSync(data, { level: 3, windowBits: 14, memLevel: 7 });
 }
 
 /** Decodes the images a template uses (data URLs); failures are left out and reported by the renderer. */

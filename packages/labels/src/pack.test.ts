@@ -33,6 +33,26 @@ describe('pack', () => {
     expect(firstDifference(unpack(packed, image).data, image.data)).toBe(-1);
   });
 
+  test.each(COLOUR_TYPES)('%s: the word-at-a-time path packs as pixel by pixel does', (colourType) => {
+    // Widths that leave rows on and off 4-byte boundaries, and data that starts off one.
+    for (const [width, height] of [
+      [296, 152],
+      [250, 122],
+      [21, 9],
+    ]) {
+      const image = noise(width, height, colourType, width + height);
+      image.data.forEach((_, i) => {
+        if ((i >> 4) % 3 === 0) image.data[i] = 0; // white blocks too
+      });
+      const padding = defaultPadding(width);
+      const expected = referencePack(image, padding);
+      expect(firstDifference(pack(image, padding), expected)).toBe(-1);
+      const shifted = new Uint8Array(image.data.length + 1).subarray(1);
+      shifted.set(image.data);
+      expect(firstDifference(pack({ ...image, data: shifted }, padding), expected)).toBe(-1);
+    }
+  });
+
   test('sizes per colour depth: 1 plane, 2 planes, 2 and 4 bits a pixel', () => {
     const pad = { wext: 6, hexit: 6 }; // 250 × 122 panel: rows of 256 pixels, 128 rows
     expect(packLayout('bw', 250, 122, pad).byteLength).toBe(32 * 128);
@@ -71,3 +91,23 @@ describe('pack', () => {
     expect(unpack(bytes, { width: 1, height: 1, colourType: 'bwr' }, { wext: 7, hexit: 0 }).data[0]).toBe(2);
   });
 });
+
+/** The format written out pixel by pixel, as the packing rule says (for comparison). */
+function referencePack(image: IndexImage, padding: { wext: number; hexit: number }): Uint8Array {
+  const layout = packLayout(image.colourType, image.width, image.height, padding);
+  const out = new Uint8Array(layout.byteLength);
+  const planeBytes = layout.rows * layout.rowBytes;
+  for (let y = 0; y < image.height; y++) {
+    for (let x = 0; x < image.width; x++) {
+      const v = image.data[y * image.width + x];
+      if (layout.bitsPerPixel === 1) {
+        if (v > 0) out[(v - 1) * planeBytes + y * layout.rowBytes + (x >> 3)] |= 0x80 >> (x & 7);
+      } else {
+        const perByte = 8 / layout.bitsPerPixel;
+        const shift = 8 - layout.bitsPerPixel * ((x % perByte) + 1);
+        out[y * layout.rowBytes + Math.floor(x / perByte)] |= v << shift;
+      }
+    }
+  }
+  return out;
+}

@@ -111,42 +111,43 @@ function nearest(src: RgbaImage['data'], pixels: number, palette: Uint8Array, co
   // Whole pixels as 32-bit words (byte order does not matter: words are only compared and hashed).
   const bytes = src.byteOffset % 4 === 0 ? src : src.slice();
   const words = new Int32Array(bytes.buffer, bytes.byteOffset, pixels);
-  // A label has a few hundred distinct colours (inks and anti-aliased edges): a direct-mapped
-  // cache of word → index answers almost every pixel, seeded with the exact inks.
-  const cacheWord = new Int32Array(CACHE_SIZE);
-  const cacheIndex = new Uint8Array(CACHE_SIZE);
-  const cacheSet = new Uint8Array(CACHE_SIZE);
-  const seed = new Uint8Array(4);
-  const seedWord = new Int32Array(seed.buffer);
-  for (let i = count - 1; i >= 0; i--) {
-    seed.set([palette[i * 3], palette[i * 3 + 1], palette[i * 3 + 2], 255]);
-    const h = Math.imul(seedWord[0], HASH) >>> CACHE_SHIFT;
-    cacheWord[h] = seedWord[0];
-    cacheIndex[h] = i;
-    cacheSet[h] = 2; // exact ink: a later colour never evicts it
-  }
+  const { word: cacheWord, index: cacheIndex } = colourCache(palette, count);
   // Runs of one colour (most of a label) are found by comparing words and filled at once; `out`
-  // starts as zeros, which is white, so white runs need no writing at all.
+  // starts as zeros, which is white, so white runs need no writing at all. Opaque white is -1 in
+  // either byte order. Between white runs a label alternates among a few colours (a bar and its
+  // space, a glyph's edge), so the last colour met is checked before the cache.
+  let lastWord = -1;
+  let lastIndex = 0;
   for (let i = 0; i < pixels; ) {
     const word = words[i];
     let end = i + 1;
     while (end < pixels && words[end] === word) end++;
+    if (word === -1) {
+      i = end;
+      continue;
+    }
     let index: number;
-    const h = Math.imul(word, HASH) >>> CACHE_SHIFT;
-    if (cacheSet[h] !== 0 && cacheWord[h] === word) {
-      index = cacheIndex[h];
+    if (word === lastWord) {
+      index = lastIndex;
     } else {
-      const p = i * 4;
-      const a = bytes[p + 3];
-      const r = a === 255 ? bytes[p] : over(bytes[p], a);
-      const g = a === 255 ? bytes[p + 1] : over(bytes[p + 1], a);
-      const b = a === 255 ? bytes[p + 2] : over(bytes[p + 2], a);
-      index = nearestIndex(palette, count, gain(r), gain(g), gain(b));
-      if (cacheSet[h] !== 2) {
-        cacheWord[h] = word;
-        cacheIndex[h] = index;
-        cacheSet[h] = 1;
+      const h = Math.imul(word, HASH) >>> CACHE_SHIFT;
+      const cached = cacheIndex[h];
+      if (cached !== 0 && cacheWord[h] === word) {
+        index = (cached & 0x7f) - 1;
+      } else {
+        const p = i * 4;
+        const a = bytes[p + 3];
+        const r = a === 255 ? bytes[p] : over(bytes[p], a);
+        const g = a === 255 ? bytes[p + 1] : over(bytes[p + 1], a);
+        const b = a === 255 ? bytes[p + 2] : over(bytes[p + 2], a);
+        index = nearestIndex(palette, count, gain(r), gain(g), gain(b));
+        if (cached < EXACT) {
+          cacheWord[h] = word;
+          cacheIndex[h] = index + 1;
+        }
       }
+      lastWord = word;
+      lastIndex = index;
     }
     if (index !== 0) {
       if (end - i < 16) for (let k = i; k < end; k++) out[k] = index;
@@ -156,9 +157,43 @@ function nearest(src: RgbaImage['data'], pixels: number, palette: Uint8Array, co
   }
 }
 
-const CACHE_SHIFT = 22; // 2^10 entries
+const CACHE_SHIFT = 20; // 2^12 entries
 const CACHE_SIZE = 1 << (32 - CACHE_SHIFT);
 const HASH = 0x9e3779b1 | 0;
+/** Flag of a cache slot holding an exact ink: a later colour never evicts it. */
+const EXACT = 0x80;
+
+interface ColourCache {
+  /** RGBA word of the colour in each slot. */
+  readonly word: Int32Array;
+  /** Its ink index + 1 (0: empty slot), with EXACT for the inks themselves. */
+  readonly index: Uint8Array;
+}
+
+const colourCaches = new Map<string, ColourCache>();
+
+/**
+ * A direct-mapped cache of RGBA word → ink for `none` mode, one per palette, kept from one image to
+ * the next: a label has a few hundred distinct colours (inks and anti-aliased edges), the same
+ * from label to label, so after the first label almost every run is answered from it. Its answers
+ * are the same as computing afresh: it only remembers nearestIndex's results.
+ */
+function colourCache(palette: Uint8Array, count: number): ColourCache {
+  const key = palette.join(',');
+  let cache = colourCaches.get(key);
+  if (cache) return cache;
+  cache = { word: new Int32Array(CACHE_SIZE), index: new Uint8Array(CACHE_SIZE) };
+  const seed = new Uint8Array(4);
+  const seedWord = new Int32Array(seed.buffer);
+  for (let i = count - 1; i >= 0; i--) {
+    seed.set([palette[i * 3], palette[i * 3 + 1], palette[i * 3 + 2], 255]);
+    const h = Math.imul(seedWord[0], HASH) >>> CACHE_SHIFT;
+    cache.word[h] = seedWord[0];
+    cache.index[h] = EXACT | (i + 1);
+  }
+  colourCaches.set(key, cache);
+  return cache;
+}
 
 function ordered(
   src: RgbaImage['data'],
