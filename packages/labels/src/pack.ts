@@ -1,4 +1,5 @@
 import { COLOUR_SETS, type ColourType } from './colours';
+import { DATA_BASE, type Kernel, LITTLE_ENDIAN, reserve, wasmKernel } from './kernel';
 import type { IndexImage } from './quantise';
 
 /** Extra white pixels per row (wext) and extra white rows (hexit), from the tag model. */
@@ -50,9 +51,6 @@ export function pack(image: IndexImage, padding: Padding = defaultPadding(image.
   return out;
 }
 
-/** True where the platform stores the low byte of a word first (every platform in use). */
-const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
-
 /**
  * The 4 low bits of the 4 bytes of a word (each 0 or 1) as one nibble, the first byte (lowest
  * address, little-endian) in the top bit: the multiply moves byte k's bit to bit 27 − k and leaves
@@ -71,12 +69,17 @@ function nibble(bits: number): number {
 function packPlanes(data: Uint8Array, width: number, height: number, layout: PackLayout, out: Uint8Array): void {
   const { rowBytes } = layout;
   const second = layout.planes === 2 ? layout.rows * rowBytes : -1;
+  const k = width >= 8 ? wasmKernel() : null;
+  // In the kernel, whole groups of 8 pixels; the rest of each row below.
+  const packed = k === null ? 0 : packInKernel(k, data, width, height, rowBytes, second, out);
   const words =
-    LITTLE_ENDIAN && data.byteOffset % 4 === 0 ? new Int32Array(data.buffer, data.byteOffset, data.length >> 2) : null;
+    k === null && LITTLE_ENDIAN && data.byteOffset % 4 === 0
+      ? new Int32Array(data.buffer, data.byteOffset, data.length >> 2)
+      : null;
   for (let y = 0; y < height; y++) {
     const row = y * width;
     const o = y * rowBytes;
-    let x = 0;
+    let x = packed;
     if (words !== null && row % 4 === 0) {
       for (let k = row >> 2; x + 8 <= width; x += 8, k += 2) {
         const lo = words[k];
@@ -104,6 +107,28 @@ function packPlanes(data: Uint8Array, width: number, height: number, layout: Pac
       if (second >= 0) out[second + o + (x >> 3)] = colour;
     }
   }
+}
+
+/** packPlanes's groups of 8 pixels in the kernel (kernel.ts); returns how many pixels of each row it packed. */
+function packInKernel(
+  k: Kernel,
+  data: Uint8Array,
+  width: number,
+  height: number,
+  rowBytes: number,
+  second: number,
+  out: Uint8Array,
+): number {
+  const pixels = width * height;
+  const indexAt = DATA_BASE;
+  const outAt = DATA_BASE + pixels;
+  reserve(k, outAt + out.length);
+  const memory = new Uint8Array(k.memory.buffer);
+  memory.set(data.subarray(0, pixels), indexAt);
+  memory.fill(0, outAt, outAt + out.length);
+  k.pack(indexAt, width, height, rowBytes, second, outAt);
+  out.set(memory.subarray(outAt, outAt + out.length));
+  return width & ~7;
 }
 
 /** 2 or 4 bits a pixel holding the palette index, first pixel in the top bits. */

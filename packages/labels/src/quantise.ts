@@ -1,6 +1,16 @@
 import type { RgbaImage } from './canvas';
 import { COLOUR_SETS, type ColourType, paletteRgb } from './colours';
 import type { DitherMode, Rotation } from './document';
+import {
+  COLOUR_HASH,
+  DATA_BASE,
+  type Kernel,
+  MAX_TABLES,
+  reserve,
+  TABLE_BYTES,
+  TABLE_SHIFT,
+  wasmKernel,
+} from './kernel';
 
 /** One palette index a pixel, row by row; the indexes point into COLOUR_SETS[colourType]. */
 export interface IndexImage {
@@ -108,6 +118,115 @@ function exactInks(palette: Uint8Array, count: number): Map<number, number> {
 }
 
 function nearest(src: RgbaImage['data'], pixels: number, palette: Uint8Array, count: number, out: Uint8Array): void {
+  const k = wasmKernel();
+  if (k !== null) nearestInKernel(k, src, pixels, palette, count, out);
+  else nearestInScript(src, pixels, palette, count, out);
+}
+
+/** The ink of pixel i (`none` mode): what every cache remembers. */
+function inkOf(bytes: RgbaImage['data'], i: number, palette: Uint8Array, count: number): number {
+  const p = i * 4;
+  const a = bytes[p + 3];
+  const r = a === 255 ? bytes[p] : over(bytes[p], a);
+  const g = a === 255 ? bytes[p + 1] : over(bytes[p + 1], a);
+  const b = a === 255 ? bytes[p + 2] : over(bytes[p + 2], a);
+  return nearestIndex(palette, count, gain(r), gain(g), gain(b));
+}
+
+/**
+ * `none` mode in the WebAssembly kernel (kernel.ts): it walks the pixels and looks each colour up
+ * in its table, and comes back here for a colour the table lacks, which `inkOf` maps and the table
+ * then remembers (the table of a palette is kept from one image to the next, like colourCache).
+ */
+function nearestInKernel(
+  k: Kernel,
+  src: RgbaImage['data'],
+  pixels: number,
+  palette: Uint8Array,
+  count: number,
+  out: Uint8Array,
+): void {
+  // A piece at a time, so that the module's copy stays in the processor's cache (an 800 × 480
+  // label is 1.5 MB of RGBA).
+  const piece = Math.min(pixels, KERNEL_PIECE);
+  const srcAt = DATA_BASE;
+  const outAt = DATA_BASE + piece * 4;
+  reserve(k, outAt + piece);
+  const table = kernelTable(k, palette, count);
+  const memory = new Uint8Array(k.memory.buffer);
+  const words = new Int32Array(k.memory.buffer);
+  const bytes = new Uint8Array(src.buffer, src.byteOffset, pixels * 4);
+  for (let first = 0; first < pixels; first += piece) {
+    const n = Math.min(piece, pixels - first);
+    memory.set(bytes.subarray(first * 4, (first + n) * 4), srcAt);
+    memory.fill(0, outAt, outAt + n);
+    for (let start = 0; ; ) {
+      const i = k.scan(srcAt, n, outAt, table, start);
+      if (i >= n) break;
+      const index = inkOf(src, first + i, palette, count);
+      remember(
+        memory,
+        words,
+        table + ((Math.imul(words[(srcAt >> 2) + i], HASH) >>> CACHE_SHIFT) << 3),
+        i,
+        srcAt,
+        index,
+      );
+      memory[outAt + i] = index;
+      start = i + 1;
+    }
+    out.set(memory.subarray(outAt, outAt + n), first);
+  }
+}
+
+/** Pixels the kernel takes at a time: 64 KB of RGBA. */
+const KERNEL_PIECE = 16384;
+
+/**
+ * Puts the colour of pixel i and its ink into the kernel's table at `slot` or its partner: an
+ * empty one first, else one not holding an ink's own colour (a colour beside two inks is not kept).
+ */
+function remember(memory: Uint8Array, words: Int32Array, slot: number, i: number, srcAt: number, index: number): void {
+  const partner = slot ^ 8;
+  let target = -1;
+  if (memory[slot + 4] === 0) target = slot;
+  else if (memory[partner + 4] === 0) target = partner;
+  else if (memory[slot + 4] < EXACT) target = slot;
+  else if (memory[partner + 4] < EXACT) target = partner;
+  if (target < 0) return;
+  words[target >> 2] = words[(srcAt >> 2) + i];
+  memory[target + 4] = index + 1;
+}
+
+const kernelTables = new Map<string, number>();
+
+/** The kernel's colour table of a palette (its address), seeded with the inks' own colours. */
+function kernelTable(k: Kernel, palette: Uint8Array, count: number): number {
+  const key = palette.join(',');
+  let table = kernelTables.get(key);
+  if (table !== undefined) return table;
+  if (kernelTables.size >= MAX_TABLES) kernelTables.clear();
+  table = kernelTables.size * TABLE_BYTES;
+  kernelTables.set(key, table);
+  const memory = new Uint8Array(k.memory.buffer);
+  const words = new Int32Array(k.memory.buffer);
+  memory.fill(0, table, table + TABLE_BYTES);
+  for (let i = count - 1; i >= 0; i--) {
+    const word = palette[i * 3] | (palette[i * 3 + 1] << 8) | (palette[i * 3 + 2] << 16) | (255 << 24);
+    const slot = table + ((Math.imul(word, HASH) >>> CACHE_SHIFT) << 3);
+    words[slot >> 2] = word;
+    memory[slot + 4] = EXACT | (i + 1);
+  }
+  return table;
+}
+
+function nearestInScript(
+  src: RgbaImage['data'],
+  pixels: number,
+  palette: Uint8Array,
+  count: number,
+  out: Uint8Array,
+): void {
   // Whole pixels as 32-bit words (byte order does not matter: words are only compared and hashed).
   const bytes = src.byteOffset % 4 === 0 ? src : src.slice();
   const words = new Int32Array(bytes.buffer, bytes.byteOffset, pixels);
@@ -135,12 +254,7 @@ function nearest(src: RgbaImage['data'], pixels: number, palette: Uint8Array, co
       if (cached !== 0 && cacheWord[h] === word) {
         index = (cached & 0x7f) - 1;
       } else {
-        const p = i * 4;
-        const a = bytes[p + 3];
-        const r = a === 255 ? bytes[p] : over(bytes[p], a);
-        const g = a === 255 ? bytes[p + 1] : over(bytes[p + 1], a);
-        const b = a === 255 ? bytes[p + 2] : over(bytes[p + 2], a);
-        index = nearestIndex(palette, count, gain(r), gain(g), gain(b));
+        index = inkOf(bytes, i, palette, count);
         if (cached < EXACT) {
           cacheWord[h] = word;
           cacheIndex[h] = index + 1;
@@ -157,9 +271,9 @@ function nearest(src: RgbaImage['data'], pixels: number, palette: Uint8Array, co
   }
 }
 
-const CACHE_SHIFT = 20; // 2^12 entries
+const CACHE_SHIFT = TABLE_SHIFT; // 2^12 entries, as the kernel's table
 const CACHE_SIZE = 1 << (32 - CACHE_SHIFT);
-const HASH = 0x9e3779b1 | 0;
+const HASH = COLOUR_HASH;
 /** Flag of a cache slot holding an exact ink: a later colour never evicts it. */
 const EXACT = 0x80;
 
