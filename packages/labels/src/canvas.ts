@@ -45,6 +45,9 @@ export interface TextMeasure {
   readonly width: number;
   readonly actualBoundingBoxAscent: number;
   readonly actualBoundingBoxDescent: number;
+  /** Ink left and right of the drawing point; where a context gives them, a text that stays inside its box is drawn unclipped. */
+  readonly actualBoundingBoxLeft?: number;
+  readonly actualBoundingBoxRight?: number;
 }
 
 /** A decoded image the canvas can draw (HTMLImageElement, ImageBitmap, @napi-rs/canvas Image). */

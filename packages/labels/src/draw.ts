@@ -1,4 +1,4 @@
-import type { Canvas2D, LabelImage, PixelBlock } from './canvas';
+import type { Canvas2D, LabelImage, PixelBlock, TextMeasure } from './canvas';
 import { type ColourType, INK_RGB, type Ink, inkCss, inkInSet } from './colours';
 import {
   type BarcodeElement,
@@ -15,7 +15,7 @@ import {
 } from './document';
 import { measuringContext } from './measure';
 import { encodeLinear, encodeQr, type LinearSymbol, type MatrixSymbol } from './symbols';
-import { cssFont, ellipsize, fontMetrics, layoutText, MIN_FONT_SIZE } from './text';
+import { cssFont, ellipsize, fontMetrics, layoutText, MIN_FONT_SIZE, type TextLayout } from './text';
 import { elementText, resolveValue, toNumber } from './values';
 
 export interface DrawOptions {
@@ -57,6 +57,9 @@ export function drawTemplate(target: Canvas2D, doc: TemplateDocument, data: Labe
   const scene: Scene = { ctx, data, background, colourType: doc.colourType, options, problems: [] };
   ctx.fillStyle = inkCss(background);
   ctx.fillRect(0, 0, w, h);
+  // Every text is drawn on its alphabetic baseline: set once here, the elements' own sets are then
+  // known to change nothing (measuringContext skips them).
+  ctx.textBaseline = 'alphabetic';
   for (const element of doc.elements) {
     const box = pixelBox(element);
     if (box.w <= 0 && box.h <= 0) continue;
@@ -82,20 +85,24 @@ export function drawTemplate(target: Canvas2D, doc: TemplateDocument, data: Labe
 }
 
 /**
- * Whether an element can paint outside its box and so is drawn clipped to it (inside save and
- * restore). Lines are never clipped; rectangles are whole-pixel fills inside the box, and QR codes
- * and barcodes without their text are written with putImageData (which no clip affects) and cut to
- * the box by paintModules: for those a clip would change no pixel and only cost time. Every
- * element sets the state it draws with (fill, font, line width), so none needs restoring after.
+ * Whether an element is drawn clipped to its box (inside save and restore) whatever it draws.
+ * Lines are never clipped; rectangles are whole-pixel fills inside the box; QR codes and barcode
+ * bars are written with putImageData (which no clip affects) and cut to the box by paintModules;
+ * texts, prices and barcode digits clip themselves only when their measured ink leaves the box
+ * (clipTo). A clip that changes no pixel only costs time: five native calls. Every element sets
+ * the state it draws with (fill, font, line width), so none needs restoring after.
  */
 function needsClip(element: Element): boolean {
   switch (element.type) {
     case 'line':
     case 'rect':
     case 'qrcode':
-      return false;
+    case 'text':
+    case 'price':
     case 'barcode':
-      return element.showText;
+      // Texts, prices and a barcode's digits clip themselves, only when their ink would leave the
+      // box (clipTo); a barcode's bars are written with putImageData.
+      return false;
     default:
       return true;
   }
@@ -160,20 +167,136 @@ function alignY(box: Box, height: number, valign: Element['valign']): number {
   return box.y;
 }
 
+/** Where ink may land, in canvas pixels. */
+interface InkRect {
+  readonly left: number;
+  readonly top: number;
+  readonly right: number;
+  readonly bottom: number;
+}
+
+/**
+ * The ink of a text drawn at (x, baseline), from its measured bounding box; null when the context
+ * does not say how far the ink reaches left and right (then the text is clipped).
+ */
+function textInk(measure: TextMeasure, x: number, baseline: number): InkRect | null {
+  const { actualBoundingBoxLeft: left, actualBoundingBoxRight: right } = measure;
+  if (left === undefined || right === undefined) return null;
+  return {
+    left: x - left,
+    top: baseline - measure.actualBoundingBoxAscent,
+    right: x + right,
+    bottom: baseline + measure.actualBoundingBoxDescent,
+  };
+}
+
+/**
+ * Draws clipped to the box unless all the ink stays inside it: glyph edges are anti-aliased within
+ * their outline's bounds, which measureText gives, so a clip there would change no pixel (a test
+ * draws texts both ways and compares the pixels).
+ */
+function clipTo(scene: Scene, box: Box, inks: readonly (InkRect | null)[], draw: () => void): void {
+  const inside = inks.every(
+    (r) => r !== null && r.left >= box.x && r.right <= box.x + box.w && r.top >= box.y && r.bottom <= box.y + box.h,
+  );
+  if (inside) {
+    draw();
+    return;
+  }
+  const { ctx } = scene;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(box.x, box.y, box.w, box.h);
+  ctx.clip();
+  try {
+    draw();
+  } finally {
+    ctx.restore();
+  }
+}
+
+/** A text element's layout for one text, with each line's measure. */
+interface PlacedText {
+  readonly layout: TextLayout;
+  readonly measures: readonly TextMeasure[];
+}
+
 function drawText(scene: Scene, element: TextElement, box: Box): void {
   const text = elementText(element, scene.data);
   if (text === null) return;
   const { ctx } = scene;
-  const layout = layoutText(ctx, text, element.font, box, element.fit, element.lines);
+  let placed = remembered(textLayouts, ctx, element, text);
+  if (placed) {
+    ctx.font = cssFont(element.font, placed.layout.size);
+  } else {
+    const layout = layoutText(ctx, text, element.font, box, element.fit, element.lines);
+    placed = remember(textLayouts, ctx, element, text, {
+      layout,
+      measures: layout.lines.map((line) => ctx.measureText(line)),
+    });
+  }
+  const { layout, measures } = placed;
   const { ascent, descent } = layout.metrics;
   const height = ascent + descent + (layout.lines.length - 1) * layout.pitch;
-  let baseline = alignY(box, height, element.valign) + ascent;
-  ctx.fillStyle = ink(scene, element.colour);
-  ctx.textBaseline = 'alphabetic';
-  for (const line of layout.lines) {
-    ctx.fillText(line, alignX(box, ctx.measureText(line).width, element.align), baseline);
-    baseline += layout.pitch;
+  const first = alignY(box, height, element.valign) + ascent;
+  const at = measures.map((m, i) => ({ x: alignX(box, m.width, element.align), baseline: first + i * layout.pitch }));
+  clipTo(
+    scene,
+    box,
+    at.map(({ x, baseline }, i) => textInk(measures[i], x, baseline)),
+    () => {
+      ctx.fillStyle = ink(scene, element.colour);
+      ctx.textBaseline = 'alphabetic';
+      layout.lines.forEach((line, i) => ctx.fillText(line, at[i].x, at[i].baseline));
+    },
+  );
+}
+
+/**
+ * Layouts already worked out, per context (what it measures with), element (a parsed document's
+ * elements are frozen objects, the same from label to label) and text: fitting a text or a price
+ * measures it at several sizes, each a font change on the native context; a store's labels repeat
+ * their texts and prices. The layout is a function of these three only, so reusing it draws the
+ * same pixels.
+ */
+type LayoutCache<E extends Element, T> = WeakMap<Canvas2D, WeakMap<E, Map<string, T>>>;
+const textLayouts: LayoutCache<TextElement, PlacedText> = new WeakMap();
+const priceLayouts: LayoutCache<PriceElement, PriceLayout> = new WeakMap();
+const LAYOUTS_PER_ELEMENT = 1024;
+
+function remembered<E extends Element, T>(cache: LayoutCache<E, T>, ctx: Canvas2D, element: E, key: string) {
+  return cache.get(ctx)?.get(element)?.get(key);
+}
+
+function remember<E extends Element, T>(cache: LayoutCache<E, T>, ctx: Canvas2D, element: E, key: string, value: T): T {
+  let byElement = cache.get(ctx);
+  if (!byElement) {
+    byElement = new WeakMap();
+    cache.set(ctx, byElement);
   }
+  let byKey = byElement.get(element);
+  if (!byKey) {
+    byKey = new Map();
+    byElement.set(element, byKey);
+  }
+  if (byKey.size >= LAYOUTS_PER_ELEMENT) byKey.clear();
+  byKey.set(key, value);
+  return value;
+}
+
+/** Sizes and widths of a price's parts at the size that fits, with their measures (null: no such part). */
+interface PriceLayout {
+  readonly size: number;
+  readonly minorSize: number;
+  readonly signWidth: number;
+  readonly minorWidth: number;
+  readonly majorWidth: number;
+  readonly gap: number;
+  readonly digitHeight: number;
+  readonly minorDigits: number;
+  readonly signMeasure: TextMeasure | null;
+  readonly minorMeasure: TextMeasure | null;
+  readonly majorMeasure: TextMeasure;
 }
 
 function drawPrice(scene: Scene, element: PriceElement, box: Box): void {
@@ -193,47 +316,68 @@ function drawPrice(scene: Scene, element: PriceElement, box: Box): void {
   const sign = element.currency;
   const k = element.minorScale;
 
-  const measure = (size: number) => {
+  const measure = (size: number): PriceLayout => {
     const minorSize = Math.max(1, Math.round(size * k));
     ctx.font = cssFont(element.font, minorSize);
-    const signWidth = sign === '' ? 0 : ctx.measureText(sign).width;
-    const minorWidth = minor === '' ? 0 : ctx.measureText(minor).width;
+    const signMeasure = sign === '' ? null : ctx.measureText(sign);
+    const minorMeasure = minor === '' ? null : ctx.measureText(minor);
     const minorDigits = fontMetrics(ctx).digitHeight;
     ctx.font = cssFont(element.font, size);
-    const majorWidth = ctx.measureText(major).width;
+    const majorMeasure = ctx.measureText(major);
     const gap = sign === '' ? 0 : Math.max(1, Math.round(size * 0.04));
     const digitHeight = fontMetrics(ctx).digitHeight;
-    return { size, minorSize, signWidth, minorWidth, majorWidth, gap, digitHeight, minorDigits };
+    return {
+      size,
+      minorSize,
+      signWidth: signMeasure?.width ?? 0,
+      minorWidth: minorMeasure?.width ?? 0,
+      majorWidth: majorMeasure.width,
+      gap,
+      digitHeight,
+      minorDigits,
+      signMeasure,
+      minorMeasure,
+      majorMeasure,
+    };
   };
-  const widthOf = (m: ReturnType<typeof measure>) => m.signWidth + m.gap + m.majorWidth + m.minorWidth;
-
-  // Largest size from the font's size down whose digits fit the box: width scales with the size.
-  let size = Math.round(element.font.size);
-  let m = measure(size);
-  const scale = Math.min(box.w / Math.max(1, widthOf(m)), box.h / Math.max(1, m.digitHeight));
-  if (scale < 1) {
-    size = Math.max(MIN_FONT_SIZE, Math.min(size, Math.floor(size * scale) + 1));
-    m = measure(size);
-  }
-  while (size > MIN_FONT_SIZE && (widthOf(m) > box.w || m.digitHeight > box.h)) m = measure(--size);
+  const widthOf = (m: PriceLayout) => m.signWidth + m.gap + m.majorWidth + m.minorWidth;
+  const fit = () => {
+    // Largest size from the font's size down whose digits fit the box: width scales with the size.
+    let size = Math.round(element.font.size);
+    let m = measure(size);
+    const scale = Math.min(box.w / Math.max(1, widthOf(m)), box.h / Math.max(1, m.digitHeight));
+    if (scale < 1) {
+      size = Math.max(MIN_FONT_SIZE, Math.min(size, Math.floor(size * scale) + 1));
+      m = measure(size);
+    }
+    while (size > MIN_FONT_SIZE && (widthOf(m) > box.w || m.digitHeight > box.h)) m = measure(--size);
+    return m;
+  };
+  const m = remembered(priceLayouts, ctx, element, fixed) ?? remember(priceLayouts, ctx, element, fixed, fit());
 
   const width = widthOf(m);
   const left = alignX(box, width, element.align);
   const top = alignY(box, m.digitHeight, element.valign);
   const baseline = top + m.digitHeight;
   const minorBaseline = element.minorPosition === 'top' ? top + m.minorDigits : baseline;
-  ctx.fillStyle = ink(scene, element.colour);
-  ctx.textBaseline = 'alphabetic';
-  ctx.font = cssFont(element.font, m.minorSize);
-  if (sign !== '') ctx.fillText(sign, left, baseline);
-  if (minor !== '') ctx.fillText(minor, Math.round(left + m.signWidth + m.gap + m.majorWidth), minorBaseline);
-  ctx.font = cssFont(element.font, m.size);
-  ctx.fillText(major, Math.round(left + m.signWidth + m.gap), baseline);
-  if (element.strike) {
-    const thickness = Math.max(1, Math.round(m.size / 14));
-    const y = Math.round(top + m.digitHeight / 2 - thickness / 2);
-    ctx.fillRect(left, y, Math.ceil(width), thickness);
-  }
+  const minorX = Math.round(left + m.signWidth + m.gap + m.majorWidth);
+  const majorX = Math.round(left + m.signWidth + m.gap);
+  const thickness = Math.max(1, Math.round(m.size / 14));
+  const strikeY = Math.round(top + m.digitHeight / 2 - thickness / 2);
+  const inks = [textInk(m.majorMeasure, majorX, baseline)];
+  if (m.signMeasure) inks.push(textInk(m.signMeasure, left, baseline));
+  if (m.minorMeasure) inks.push(textInk(m.minorMeasure, minorX, minorBaseline));
+  if (element.strike) inks.push({ left, top: strikeY, right: left + Math.ceil(width), bottom: strikeY + thickness });
+  clipTo(scene, box, inks, () => {
+    ctx.fillStyle = ink(scene, element.colour);
+    ctx.textBaseline = 'alphabetic';
+    ctx.font = cssFont(element.font, m.minorSize);
+    if (sign !== '') ctx.fillText(sign, left, baseline);
+    if (minor !== '') ctx.fillText(minor, minorX, minorBaseline);
+    ctx.font = cssFont(element.font, m.size);
+    ctx.fillText(major, majorX, baseline);
+    if (element.strike) ctx.fillRect(left, strikeY, Math.ceil(width), thickness);
+  });
 }
 
 function drawBarcode(scene: Scene, element: BarcodeElement, box: Box): void {
@@ -259,10 +403,13 @@ function drawBarcode(scene: Scene, element: BarcodeElement, box: Box): void {
   const row = barRow(symbol, module);
   paintModules(scene, element, box.x + Math.floor((box.w - width) / 2), box.y, width, barHeight, () => row);
   if (label !== '') {
-    ctx.fillStyle = ink(scene, element.colour);
-    ctx.textBaseline = 'alphabetic';
-    const labelWidth = ctx.measureText(label).width;
-    ctx.fillText(label, box.x + Math.round((box.w - labelWidth) / 2), box.y + box.h);
+    const measure = ctx.measureText(label);
+    const labelX = box.x + Math.round((box.w - measure.width) / 2);
+    clipTo(scene, box, [textInk(measure, labelX, box.y + box.h)], () => {
+      ctx.fillStyle = ink(scene, element.colour);
+      ctx.textBaseline = 'alphabetic';
+      ctx.fillText(label, labelX, box.y + box.h);
+    });
   }
 }
 
@@ -365,8 +512,22 @@ function paintModules(
     const row = rowAt(py - y);
     const start = (py - top) * width;
     if (words !== null) {
-      if (row === previous) words.copyWithin(start, start - width, start);
-      else for (let px = left, p = start; px < right; px++, p++) words[p] = row[px - x] === 1 ? onWord : offWord;
+      if (row === previous) {
+        // Rows repeating the one above (a barcode's bars, a QR module's height): copied in
+        // doubling blocks, so a few copies fill them however many there are.
+        let end = py + 1;
+        while (end < bottom && rowAt(end - y) === row) end++;
+        const first = start - width;
+        const stop = (end - top) * width;
+        for (let filled = start; filled < stop; ) {
+          const next = Math.min(stop, filled + (filled - first));
+          words.copyWithin(filled, first, first + (next - filled));
+          filled = next;
+        }
+        py = end - 1;
+        continue;
+      }
+      for (let px = left, p = start; px < right; px++, p++) words[p] = row[px - x] === 1 ? onWord : offWord;
     } else {
       for (let px = left, p = start * 4; px < right; px++, p += 4) {
         const [r, g, b] = row[px - x] === 1 ? on : off;
@@ -381,9 +542,13 @@ function paintModules(
   scene.ctx.putImageData(image, left, top);
 }
 
-/** An opaque ink as the 32-bit word its RGBA bytes make in this platform's byte order. */
-function rgbaWord([r, g, b]: readonly [number, number, number]): number {
-  return new Uint32Array(Uint8Array.of(r, g, b, 255).buffer)[0];
+/** Each opaque ink as the 32-bit word its RGBA bytes make in this platform's byte order. */
+const INK_WORDS = new Map(
+  Object.values(INK_RGB).map((rgb) => [rgb, new Uint32Array(Uint8Array.of(rgb[0], rgb[1], rgb[2], 255).buffer)[0]]),
+);
+
+function rgbaWord(rgb: readonly [number, number, number]): number {
+  return INK_WORDS.get(rgb) ?? new Uint32Array(Uint8Array.of(rgb[0], rgb[1], rgb[2], 255).buffer)[0];
 }
 
 const blocks = new WeakMap<Canvas2D, Map<string, PixelBlock>>();

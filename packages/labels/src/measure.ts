@@ -102,6 +102,8 @@ class MeasuringContext implements Canvas2D {
         width: m.width,
         actualBoundingBoxAscent: m.actualBoundingBoxAscent,
         actualBoundingBoxDescent: m.actualBoundingBoxDescent,
+        actualBoundingBoxLeft: m.actualBoundingBoxLeft,
+        actualBoundingBoxRight: m.actualBoundingBoxRight,
       };
       if (this.measures.size >= MEASURE_LIMIT) this.measures.clear();
       this.measures.set(key, measure);
