@@ -247,7 +247,9 @@ function drawText(scene: Scene, element: TextElement, box: Box): void {
     () => {
       ctx.fillStyle = ink(scene, element.colour);
       ctx.textBaseline = 'alphabetic';
-      layout.lines.forEach((line, i) => ctx.fillText(line, at[i].x, at[i].baseline));
+      layout.lines.forEach((line, i) => {
+        ctx.fillText(line, at[i].x, at[i].baseline);
+      });
     },
   );
 }
