@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { firstDifference, noise } from '../test/images';
 import { COLOUR_TYPES } from './colours';
-import { decodePacked, decodeTagImage, encodeTagImage, HEADER_BYTES, readHeader } from './encode';
+import { contentHash, decodePacked, decodeTagImage, encodeTagImage, HEADER_BYTES, readHeader } from './encode';
 import { pack } from './pack';
 import type { IndexImage } from './quantise';
 
@@ -27,6 +27,7 @@ describe('encodeTagImage', () => {
     expect(encoded.bytes.length).toBeLessThan(encoded.packedLength / 5);
     const { packed } = decodePacked(encoded.bytes);
     expect(firstDifference(packed, pack(image, { wext: 0, hexit: 0 }))).toBe(-1);
+    expect(encoded.hash).toBe(contentHash(packed, encoded.header));
   });
 
   test('noise does not deflate smaller: the raw planes are sent', () => {
@@ -34,6 +35,7 @@ describe('encodeTagImage', () => {
     const encoded = encodeTagImage(image, { wext: 0, hexit: 0 });
     expect(encoded.header.compression).toBe('raw');
     expect(encoded.bytes.length).toBe(HEADER_BYTES + encoded.packedLength);
+    expect(encoded.hash).toBe(contentHash(pack(image, { wext: 0, hexit: 0 }), encoded.header));
     const decoded = decodeTagImage(encoded.bytes);
     expect({ ...decoded, data: null }).toEqual({ ...image, data: null });
     expect(firstDifference(decoded.data, image.data)).toBe(-1);

@@ -1,7 +1,7 @@
 import { deflateSync, inflateSync } from 'fflate';
 import { sha256 } from 'js-sha256';
 import { COLOUR_TYPES, type ColourType } from './colours';
-import { type Padding, pack, packLayout, unpack } from './pack';
+import { type Padding, packInto, packLayout, unpack } from './pack';
 import type { IndexImage } from './quantise';
 
 export const IMAGE_MAGIC = 0xe5;
@@ -100,7 +100,11 @@ const fflateDeflate = (data: Uint8Array) => deflateSync(data, { level: 6 });
 export function encodeTagImage(image: IndexImage, padding: Padding, options: EncodeOptions = {}): TagImage {
   if (padding.wext > 255 || padding.hexit > 255) throw new RangeError('wext and hexit fit one byte each');
   if (image.width > 0xffff || image.height > 0xffff) throw new RangeError('image too large');
-  const packed = pack(image, padding);
+  // The planes are packed behind a raw header in one buffer: that is what the hash covers, and
+  // the whole encoding when deflate does not make it smaller.
+  const { byteLength } = packLayout(image.colourType, image.width, image.height, padding);
+  const framed = new Uint8Array(HEADER_BYTES + byteLength);
+  const packed = packInto(image, padding, framed.subarray(HEADER_BYTES));
   const deflated = (options.deflate ?? fflateDeflate)(packed);
   const compression: Compression = deflated.length < packed.length ? 'deflate' : 'raw';
   const header: ImageHeader = {
@@ -112,11 +116,13 @@ export function encodeTagImage(image: IndexImage, padding: Padding, options: Enc
     hexit: padding.hexit,
     packedLength: packed.length,
   };
-  const payload = compression === 'deflate' ? deflated : packed;
-  const bytes = new Uint8Array(HEADER_BYTES + payload.length);
+  framed.set(writeHeader({ ...header, compression: 'raw' }), 0);
+  const hash = (options.sha256 ?? jsSha256)(framed);
+  if (compression === 'raw') return { bytes: framed, header, hash, packedLength: packed.length };
+  const bytes = new Uint8Array(HEADER_BYTES + deflated.length);
   bytes.set(writeHeader(header), 0);
-  bytes.set(payload, HEADER_BYTES);
-  return { bytes, header, hash: contentHash(packed, header, options.sha256), packedLength: packed.length };
+  bytes.set(deflated, HEADER_BYTES);
+  return { bytes, header, hash, packedLength: packed.length };
 }
 
 /** The packed planes inside an encoded image (decompressed when needed), checked against the header. */

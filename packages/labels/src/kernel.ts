@@ -32,9 +32,9 @@ const I32_EQ = 0x46;
 const I32_NE = 0x47;
 const I32_GE_S = 0x4e;
 const I32_GE_U = 0x4f;
-const I32_LE_U = 0x4d;
+const I32_GT_U = 0x4b;
 const I64_EQZ = 0x50;
-const I64_EQ = 0x51;
+const I64_NE = 0x52;
 const I32_ADD = 0x6a;
 const I32_SUB = 0x6b;
 const I32_MUL = 0x6c;
@@ -96,8 +96,8 @@ const GATHER = 0x8040201008040201n;
 
 /**
  * scan(src, n, out, table, start) → i32. Maps pixels start… of the RGBA words at `src` to ink
- * indexes at `out` (which must hold zeros: white is 0 and not written). Four white pixels are
- * checked at once; a pixel of the same colour as the last one takes its ink; any other colour is
+ * indexes at `out` (which must hold zeros: white is 0 and not written). After a white pixel, four
+ * at a time are checked; a pixel of the same colour as the last one takes its ink; any other colour is
  * looked up in the table, in its slot and then in the slot's partner (slot ^ 1: two ways, so two
  * frequent colours of one slot, or a colour and an ink, do not keep pushing each other out).
  * Returns n when done, or the first pixel whose colour the table lacks.
@@ -124,14 +124,27 @@ const SCAN = (() => {
     ...set(last),
     ...[BLOCK, VOID, LOOP, VOID],
     ...[...get(i), ...get(n), I32_GE_U, BR_IF, 1],
-    // Four white pixels (all bits set) at once.
-    ...[...get(i), ...i32(4), I32_ADD, ...get(n), I32_LE_U, IF, VOID],
-    ...[...at, ...tee(e), ...mem(I64_LOAD, 2), ...get(e), ...mem(I64_LOAD, 2, 8), I64_AND, ...i64(-1n), I64_EQ],
-    ...[IF, VOID, ...get(i), ...i32(4), I32_ADD, ...set(i), BR, 2, END],
+    // A white pixel (all bits set), then as many groups of four white pixels as follow.
+    ...[...at, ...mem(I32_LOAD, 2), ...tee(w), ...i32(-1), I32_EQ, IF, VOID],
+    ...[...get(i), ...i32(1), I32_ADD, ...set(i)],
+    ...[BLOCK, VOID, LOOP, VOID],
+    ...[...get(i), ...i32(4), I32_ADD, ...get(n), I32_GT_U, BR_IF, 1],
+    ...[
+      ...at,
+      ...tee(e),
+      ...mem(I64_LOAD, 2),
+      ...get(e),
+      ...mem(I64_LOAD, 2, 8),
+      I64_AND,
+      ...i64(-1n),
+      I64_NE,
+      BR_IF,
+      1,
+    ],
+    ...[...get(i), ...i32(4), I32_ADD, ...set(i), BR, 0],
+    ...[END, END],
+    ...[BR, 1],
     END,
-    // One pixel.
-    ...[...at, ...mem(I32_LOAD, 2), ...tee(w), ...i32(-1), I32_EQ],
-    ...[IF, VOID, ...get(i), ...i32(1), I32_ADD, ...set(i), BR, 1, END],
     ...[...get(w), ...get(last), I32_NE, IF, VOID],
     ...[...get(table), ...get(w), ...i32(COLOUR_HASH), I32_MUL, ...i32(TABLE_SHIFT), I32_SHR_U, ...i32(3), I32_SHL],
     ...[I32_ADD, ...set(e), ...holdsOther],

@@ -43,9 +43,16 @@ export function packLayout(colourType: ColourType, width: number, height: number
  * pixels (padding white), then `hexit` white rows; all zero bits are white.
  */
 export function pack(image: IndexImage, padding: Padding = defaultPadding(image.width)): Uint8Array {
+  const layout = packLayout(image.colourType, image.width, image.height, padding);
+  return packInto(image, padding, new Uint8Array(layout.byteLength));
+}
+
+/** `pack` into `out`, which must be zeros and exactly packLayout's byteLength long (e.g. part of a larger buffer). */
+export function packInto(image: IndexImage, padding: Padding, out: Uint8Array): Uint8Array {
   const { width, height, data, colourType } = image;
   const layout = packLayout(colourType, width, height, padding);
-  const out = new Uint8Array(layout.byteLength);
+  if (out.length !== layout.byteLength)
+    throw new RangeError(`packInto needs ${layout.byteLength} bytes, got ${out.length}`);
   if (layout.bitsPerPixel === 1) packPlanes(data, width, height, layout, out);
   else packDeep(data, width, height, layout, out);
   return out;

@@ -1,5 +1,5 @@
 import type { RgbaImage } from './canvas';
-import { COLOUR_SETS, type ColourType, paletteRgb } from './colours';
+import { COLOUR_SETS, COLOUR_TYPES, type ColourType, paletteRgb } from './colours';
 import type { DitherMode, Rotation } from './document';
 import {
   COLOUR_HASH,
@@ -87,7 +87,7 @@ export function quantise(image: RgbaImage, colourType: ColourType, dither: Dithe
   const { width, height } = image;
   const src = image.data;
   if (src.length < width * height * 4) throw new RangeError('RGBA data is shorter than width × height × 4');
-  const palette = paletteRgb(colourType);
+  const palette = palettes[colourType];
   const count = COLOUR_SETS[colourType].length;
   const out = new Uint8Array(width * height);
   if (dither === 'diffusion') diffuse(src, width, height, palette, count, out);
@@ -198,11 +198,17 @@ function remember(memory: Uint8Array, words: Int32Array, slot: number, i: number
   memory[target + 4] = index + 1;
 }
 
-const kernelTables = new Map<string, number>();
+/** Each colour set's palette, made once: the colour caches below are kept per palette object. */
+const palettes = Object.fromEntries(COLOUR_TYPES.map((type) => [type, paletteRgb(type)])) as Record<
+  ColourType,
+  Uint8Array
+>;
+
+const kernelTables = new Map<Uint8Array, number>();
 
 /** The kernel's colour table of a palette (its address), seeded with the inks' own colours. */
 function kernelTable(k: Kernel, palette: Uint8Array, count: number): number {
-  const key = palette.join(',');
+  const key = palette;
   let table = kernelTables.get(key);
   if (table !== undefined) return table;
   if (kernelTables.size >= MAX_TABLES) kernelTables.clear();
@@ -284,7 +290,7 @@ interface ColourCache {
   readonly index: Uint8Array;
 }
 
-const colourCaches = new Map<string, ColourCache>();
+const colourCaches = new Map<Uint8Array, ColourCache>();
 
 /**
  * A direct-mapped cache of RGBA word → ink for `none` mode, one per palette, kept from one image to
@@ -293,7 +299,7 @@ const colourCaches = new Map<string, ColourCache>();
  * are the same as computing afresh: it only remembers nearestIndex's results.
  */
 function colourCache(palette: Uint8Array, count: number): ColourCache {
-  const key = palette.join(',');
+  const key = palette;
   let cache = colourCaches.get(key);
   if (cache) return cache;
   cache = { word: new Int32Array(CACHE_SIZE), index: new Uint8Array(CACHE_SIZE) };
