@@ -1,5 +1,7 @@
 import bwipjs from 'bwip-js/generic';
+import QRCode from 'qrcode';
 import { describe, expect, test } from 'vitest';
+import { firstDifference } from '../test/images';
 import { code128Codewords, code128Widths, encodeLinear, encodeQr, gs1CheckDigit, SymbolError } from './symbols';
 
 describe('symbols', () => {
@@ -117,5 +119,39 @@ describe('symbols', () => {
     expect(small.size).toBe(21);
     expect(small.modules.length).toBe(21 * 21);
     expect(encodeQr('https://shop.example.com/p/6901234567892?ref=label', 'H').size).toBeGreaterThan(21);
+  });
+
+  test('QR codes: the mask chosen here, and so every module, is what qrcode chooses itself', () => {
+    const levels = ['L', 'M', 'Q', 'H'] as const;
+    const inputs: string[] = [];
+    for (let i = 0; i < 120; i++) {
+      const n = 1 + ((i * 37) % 400); // up to 400 characters: versions 1 to past 7 (version bits)
+      const kind = i % 4;
+      const text =
+        kind === 0
+          ? `https://shop.example.com/p/${690000000000 + i * 7919}`
+          : kind === 1
+            ? String(7 ** (i % 20))
+                .repeat(Math.ceil(n / 10))
+                .slice(0, n) // digits: numeric mode
+            : kind === 2
+              ? '有机红富士苹果 特级 '.repeat(Math.ceil(n / 11)).slice(0, Math.ceil(n / 3)) // UTF-8 bytes
+              : `SKU ${i} PRICE $${(i * 1.37).toFixed(2)} `
+                  .repeat(Math.ceil(n / 20))
+                  .slice(0, n)
+                  .toUpperCase();
+      inputs.push(text);
+    }
+    const masks = new Set<number>();
+    inputs.forEach((text, i) => {
+      const level = levels[i % levels.length];
+      const reference = QRCode.create(text, { errorCorrectionLevel: level });
+      masks.add(reference.maskPattern ?? -1);
+      const ours = encodeQr(text, level);
+      expect(ours.size).toBe(reference.modules.size);
+      expect(firstDifference(ours.modules, reference.modules.data)).toBe(-1);
+    });
+    expect(masks.size).toBe(8); // every mask was the best one somewhere
+    expect(Math.max(...inputs.map((t, i) => encodeQr(t, levels[i % levels.length]).size))).toBeGreaterThanOrEqual(45);
   });
 });
