@@ -13,6 +13,7 @@ import {
   type TemplateDocument,
 } from '@esl/labels';
 import { nodeCanvasFactory, nodeDeflate, nodeSha256 } from '@esl/labels/node';
+import { wasmKernel } from '../packages/labels/src/kernel';
 import { priceLabel } from '../packages/labels/test/fixtures';
 
 const RUNS = 7;
@@ -117,6 +118,9 @@ console.log(
   `machine: ${cpus()[0]?.model ?? 'unknown cpu'}, nproc ${cpus().length}, node ${process.version}, load average ${loadavg()
     .map((l) => l.toFixed(1))
     .join(' ')}`,
+);
+console.log(
+  `quantise (none) and bit-planes: ${wasmKernel() ? 'WebAssembly kernel' : 'JavaScript loops (no WebAssembly)'}; deflate: node:zlib (nodeDeflate)`,
 );
 // Calibration: how fast this core is right now. An idle modern core sums 1M words in ~0.3–0.5 ms;
 // on a shared, loaded machine every figure below scales with this one.
