@@ -15,6 +15,7 @@ import {
   login,
   newPage,
   screenshot,
+  settled,
   useBrowser,
   waitForShell,
 } from './support/browser';
@@ -46,15 +47,6 @@ const error = (page: Page, text: string) => page.locator('.ant-form-item-explain
 // The page's own table: closed dialogs keep theirs in the document.
 const rows = (page: Page) => page.getByTestId('product-table').locator('.ant-table-tbody .ant-table-row');
 const popconfirm = (page: Page) => page.locator('.ant-popconfirm:visible');
-
-/** Waits until finite animations are over (a table's loading veil fades out after its rows arrive). */
-async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY),
-  );
-}
 
 describeBrowser('products page (/basemgr/product)', () => {
   const browser = useBrowser();

@@ -11,6 +11,7 @@ import {
   login,
   newPage,
   screenshot,
+  settled,
   useBrowser,
   waitForShell,
 } from './support/browser';
@@ -31,15 +32,6 @@ const toast = (page: Page, text: string) => page.locator('.ant-message').getByTe
 // The page's own table: closed dialogs keep theirs in the document.
 const rows = (page: Page) => page.getByTestId('station-table').locator('.ant-table-tbody .ant-table-row');
 const error = (page: Page, text: string) => page.locator('.ant-form-item-explain-error', { hasText: text });
-
-/** Waits until finite animations are over (a table's loading veil fades out after its rows arrive). */
-async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY),
-  );
-}
 
 describeBrowser('base stations page (/basemgr/ap)', () => {
   const browser = useBrowser();

@@ -11,6 +11,7 @@ import {
   login,
   newPage,
   screenshot,
+  settled,
   useBrowser,
   waitForShell,
 } from './support/browser';
@@ -69,15 +70,6 @@ async function choose(page: Page, select: string, option: string): Promise<void>
 
 async function activeId(page: Page): Promise<string> {
   return page.evaluate(() => document.activeElement?.id ?? '');
-}
-
-/** Waits until finite animations are over (a table's loading veil fades out after its rows arrive). */
-async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY),
-  );
 }
 
 describeBrowser('tags page (/basemgr/esl)', () => {

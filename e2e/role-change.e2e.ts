@@ -1,6 +1,16 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, beforeEach, it } from 'vitest';
-import { api, describeBrowser, expect, login, newPage, pageToken, screenshot, useBrowser } from './support/browser';
+import {
+  api,
+  describeBrowser,
+  expect,
+  login,
+  newPage,
+  pageToken,
+  screenshot,
+  settled,
+  useBrowser,
+} from './support/browser';
 
 const tabs = (page: Page) =>
   page.locator('[data-testid="tag"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')));
@@ -12,15 +22,6 @@ async function openMenu(page: Page, group: string, item: string, path: string) {
   await link.click();
   await page.waitForURL((url) => url.pathname === path);
   await page.locator(`[data-testid="tag"][data-path="${path}"]`).waitFor();
-}
-
-/** Waits until finite animations are over (the dropdown closing, the picker opening). */
-async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY),
-  );
 }
 
 /** The acting role the user dropdown shows ('all' = all of my roles); the dropdown is closed again. */
@@ -37,9 +38,12 @@ async function actingRole(page: Page): Promise<string | null> {
 /** Picks a role ('all' = all of my roles) in the user dropdown's picker and waits for the dashboard. */
 async function switchRole(page: Page, role: string) {
   await page.click('[data-testid="avatar-menu"]');
+  await settled(page);
   await page.click('[data-testid="switch-role"]');
   const picker = page.locator('[data-testid="role-switcher"]');
   await picker.waitFor();
+  // A click while the picker is still opening can be lost (seen under load).
+  await settled(page);
   await picker.locator(`[data-testid="role-option"][data-role="${role}"]`).click();
   await picker.waitFor({ state: 'detached' });
   await page.waitForURL((url) => url.pathname === '/dashboard');

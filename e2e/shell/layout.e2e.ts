@@ -1,7 +1,7 @@
 import jsQR from 'jsqr';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, beforeEach, it } from 'vitest';
-import { api, describeBrowser, expect, login, newPage, pageToken, useBrowser } from '../support/browser';
+import { api, describeBrowser, expect, login, newPage, pageToken, switchStore, useBrowser } from '../support/browser';
 
 const tabs = (page: Page) =>
   page.locator('[data-testid="tag"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')));
@@ -107,15 +107,7 @@ describeBrowser('shell: layout and header tools', () => {
     await page.evaluate(() => {
       document.querySelector('[data-testid="app-main"] > *')?.setAttribute('data-marker', 'before-switch');
     });
-    await page.click('[data-testid="store-name"]');
-    await page.click('[data-testid="store-select"]');
-    const other = page
-      .locator('.ant-select-item-option')
-      .filter({ hasNotText: before ?? '' })
-      .first();
-    const otherName = (await other.textContent())?.trim();
-    await other.click();
-    await page.locator('.ant-modal-footer .ant-btn-primary:visible').click();
+    const otherName = await switchStore(page, (options) => options.filter({ hasNotText: before ?? '' }).first());
     await page
       .locator('[data-testid="store-name"]')
       .filter({ hasText: otherName ?? '' })

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { CHROMIUM_PATH, DEMO_PASSWORD } from './context';
 
@@ -174,6 +174,36 @@ export async function chineseFontLoaded(page: Page): Promise<boolean> {
       [...document.fonts].some((f) => f.family.includes('Noto Sans SC') && f.status === 'loaded')
     );
   });
+}
+
+/** Waits until finite animations are over (a dropdown closing, a modal opening, a table's loading veil fading). */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY),
+  );
+}
+
+/**
+ * Switches the current store through the navbar's store switcher and answers the chosen store's
+ * name. `choose` picks one of the picker's options. Waits for the list to open and to close again
+ * before confirming: a click on a list still opening or closing lands on the wrong element (seen
+ * in CI: the closing list covered the OK button).
+ */
+export async function switchStore(page: Page, choose: (options: Locator) => Locator): Promise<string> {
+  await page.click('[data-testid="store-name"]');
+  await settled(page);
+  await page.click('[data-testid="store-select"]');
+  await settled(page);
+  const option = choose(page.locator('.ant-select-item-option'));
+  const name = ((await option.textContent()) ?? '').trim();
+  await option.click();
+  // The choice shows in the picker once taken; then the list's closing animation runs out.
+  await page.locator('[data-testid="store-select"]', { hasText: name }).waitFor();
+  await settled(page);
+  await page.locator('.ant-modal-footer .ant-btn-primary:visible').click();
+  return name;
 }
 
 export { expect };
