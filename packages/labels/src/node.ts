@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { deflateRawSync } from 'node:zlib';
 import { type Canvas, createCanvas, GlobalFonts, type Image, loadImage } from '@napi-rs/canvas';
-import type { Canvas2D, CanvasFactory, LabelImage } from './canvas';
+import type { Canvas2D, CanvasFactory, LabelCanvas, LabelImage } from './canvas';
 import { FONT_FAMILY, type LabelData, type TemplateDocument } from './document';
 import { imageSources } from './draw';
 import type { Padding } from './pack';
@@ -39,20 +39,20 @@ export function registerFonts(): void {
  */
 export function nodeCanvasFactory(): CanvasFactory {
   registerFonts();
-  const bySize = new Map<string, Canvas>();
+  const bySize = new Map<string, LabelCanvas>();
   return {
     createCanvas(width: number, height: number) {
       const key = `${width}x${height}`;
-      let canvas = bySize.get(key);
-      if (!canvas) {
-        canvas = createCanvas(width, height);
-        bySize.set(key, canvas);
+      let label = bySize.get(key);
+      if (!label) {
+        const canvas: Canvas = createCanvas(width, height);
+        // Opaque surface: labels always fill their background, and reading pixels back is cheaper.
+        const ctx: Canvas2D = canvas.getContext('2d', { alpha: false });
+        // Opaque, so the stored (premultiplied) pixels are getImageData's bytes, read with one copy.
+        label = { getContext: () => ctx, readPixels: () => canvas.data() };
+        bySize.set(key, label);
       }
-      // Opaque surface: labels always fill their background, and reading pixels back is cheaper.
-      const ctx: Canvas2D = canvas.getContext('2d', { alpha: false });
-      const surface = canvas;
-      // Opaque, so the stored (premultiplied) pixels are getImageData's bytes, read with one copy.
-      return { getContext: () => ctx, readPixels: () => surface.data() };
+      return label;
     },
   };
 }
