@@ -314,7 +314,7 @@ function maskAt(p: number, i: number, j: number): boolean {
 }
 
 /** The 15 format bits (BCH(15, 5) over level and mask, XOR 0x5412). */
-export function formatBits(ecBits: number, mask: number): number {
+function formatBits(ecBits: number, mask: number): number {
   const value = (ecBits << 3) | mask;
   let d = value << 10;
   for (let bit = 14; bit >= 10; bit--) if (d & (1 << bit)) d ^= 0x537 << (bit - 10);
