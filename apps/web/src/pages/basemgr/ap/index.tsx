@@ -1,11 +1,4 @@
-import {
-  CodeOutlined,
-  DeleteOutlined,
-  PlusOutlined,
-  ReloadOutlined,
-  SearchOutlined,
-  SyncOutlined,
-} from '@ant-design/icons';
+import { CodeOutlined, DeleteOutlined, PlusOutlined, SyncOutlined } from '@ant-design/icons';
 import type { AddStationData, Station } from '@esl/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -27,6 +20,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request, requestList } from '../../../api/request';
+import { FilterActions } from '../../../components/FilterActions';
 import { useUserStore } from '../../../store/user';
 import { formatTime, parseTime } from '../../../utils/time';
 import { type Paging, useKeepPageInRange } from '../shared/paging';
@@ -227,22 +221,12 @@ function BaseStations({ storeId }: { storeId: number }) {
               ]}
             />
           </Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-                {t('filter.search')}
-              </Button>
-              <Button
-                icon={<ReloadOutlined />}
-                onClick={() => {
-                  filterForm.resetFields();
-                  search({});
-                }}
-              >
-                {t('filter.reset')}
-              </Button>
-            </Space>
-          </Form.Item>
+          <FilterActions
+            onReset={() => {
+              filterForm.resetFields();
+              search({});
+            }}
+          />
         </Form>
       </Card>
       <Card

@@ -4,8 +4,6 @@ import {
   DisconnectOutlined,
   LinkOutlined,
   PlusOutlined,
-  ReloadOutlined,
-  SearchOutlined,
   SyncOutlined,
 } from '@ant-design/icons';
 import { TAG_STATUSES, type Tag } from '@esl/contract';
@@ -30,6 +28,7 @@ import type { SortOrder } from 'antd/es/table/interface';
 import { type Key, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request, requestList } from '../../../api/request';
+import { FilterActions } from '../../../components/FilterActions';
 import { useUserStore } from '../../../store/user';
 import { formatTime, parseTime } from '../../../utils/time';
 import { type Paging, useKeepPageInRange } from '../shared/paging';
@@ -357,22 +356,12 @@ function Tags({ storeId }: { storeId: number }) {
               ]}
             />
           </Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-                {t('filter.search')}
-              </Button>
-              <Button
-                icon={<ReloadOutlined />}
-                onClick={() => {
-                  filterForm.resetFields();
-                  search({});
-                }}
-              >
-                {t('filter.reset')}
-              </Button>
-            </Space>
-          </Form.Item>
+          <FilterActions
+            onReset={() => {
+              filterForm.resetFields();
+              search({});
+            }}
+          />
         </Form>
       </Card>
       <Card

@@ -4,8 +4,6 @@ import {
   ExportOutlined,
   ImportOutlined,
   PlusOutlined,
-  ReloadOutlined,
-  SearchOutlined,
   SwapOutlined,
 } from '@ant-design/icons';
 import { PRODUCT_EXPORT_PATH, type Product } from '@esl/contract';
@@ -32,6 +30,7 @@ import type { SortOrder } from 'antd/es/table/interface';
 import { type Key, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { download, request, requestList } from '../../../api/request';
+import { FilterActions } from '../../../components/FilterActions';
 import { useUserStore } from '../../../store/user';
 import { saveBlob } from '../../../utils/download';
 import { parseTime } from '../../../utils/time';
@@ -277,22 +276,12 @@ function Products({ storeId }: { storeId: number }) {
               ]}
             />
           </Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-                {t('filter.search')}
-              </Button>
-              <Button
-                icon={<ReloadOutlined />}
-                onClick={() => {
-                  filterForm.resetFields();
-                  search({});
-                }}
-              >
-                {t('filter.reset')}
-              </Button>
-            </Space>
-          </Form.Item>
+          <FilterActions
+            onReset={() => {
+              filterForm.resetFields();
+              search({});
+            }}
+          />
         </Form>
       </Card>
       <Card

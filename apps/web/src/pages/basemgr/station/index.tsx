@@ -1,11 +1,4 @@
-import {
-  DeleteOutlined,
-  EditOutlined,
-  PlusOutlined,
-  ReloadOutlined,
-  SearchOutlined,
-  SettingOutlined,
-} from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import type { Store } from '@esl/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Popconfirm, Space, Table, Typography } from 'antd';
@@ -13,6 +6,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request, requestList } from '../../../api/request';
+import { FilterActions } from '../../../components/FilterActions';
 import { useUserStore } from '../../../store/user';
 import { parseTime } from '../../../utils/time';
 import { StoreFormModal } from './StoreFormModal';
@@ -128,22 +122,12 @@ export default function StoresPage() {
           <Form.Item name="code" label={t('filter.code')}>
             <Input allowClear placeholder={t('filter.codePlaceholder')} style={{ width: 160 }} />
           </Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-                {t('filter.search')}
-              </Button>
-              <Button
-                icon={<ReloadOutlined />}
-                onClick={() => {
-                  filterForm.resetFields();
-                  search({});
-                }}
-              >
-                {t('filter.reset')}
-              </Button>
-            </Space>
-          </Form.Item>
+          <FilterActions
+            onReset={() => {
+              filterForm.resetFields();
+              search({});
+            }}
+          />
         </Form>
       </Card>
       <Card

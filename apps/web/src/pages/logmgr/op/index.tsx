@@ -1,24 +1,11 @@
-import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { ALL_CALLS, type OpLog } from '@esl/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import {
-  Button,
-  Card,
-  DatePicker,
-  Form,
-  type GetProps,
-  Input,
-  Select,
-  Space,
-  Table,
-  Tag,
-  Tooltip,
-  Typography,
-} from 'antd';
+import { Card, DatePicker, Form, type GetProps, Input, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { requestList } from '../../../api/request';
+import { FilterActions } from '../../../components/FilterActions';
 import { useUserStore } from '../../../store/user';
 import { parseTime } from '../../../utils/time';
 
@@ -135,22 +122,12 @@ export default function OpLogPage() {
           <Form.Item name="range" label={t('filter.time')}>
             <DatePicker.RangePicker allowEmpty={[true, true]} />
           </Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-                {t('filter.search')}
-              </Button>
-              <Button
-                icon={<ReloadOutlined />}
-                onClick={() => {
-                  form.resetFields();
-                  search({});
-                }}
-              >
-                {t('filter.reset')}
-              </Button>
-            </Space>
-          </Form.Item>
+          <FilterActions
+            onReset={() => {
+              form.resetFields();
+              search({});
+            }}
+          />
         </Form>
       </Card>
       <Card size="small" title={t('opTitle')}>

@@ -1,11 +1,11 @@
-import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import type { SysLog } from '@esl/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Card, DatePicker, Form, type GetProps, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import { Card, DatePicker, Form, type GetProps, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { requestList } from '../../../api/request';
+import { FilterActions } from '../../../components/FilterActions';
 import { parseTime } from '../../../utils/time';
 
 type Level = SysLog['level'];
@@ -85,22 +85,12 @@ export default function SysLogPage() {
           <Form.Item name="range" label={t('filter.time')}>
             <DatePicker.RangePicker allowEmpty={[true, true]} />
           </Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-                {t('filter.search')}
-              </Button>
-              <Button
-                icon={<ReloadOutlined />}
-                onClick={() => {
-                  form.resetFields();
-                  search({});
-                }}
-              >
-                {t('filter.reset')}
-              </Button>
-            </Space>
-          </Form.Item>
+          <FilterActions
+            onReset={() => {
+              form.resetFields();
+              search({});
+            }}
+          />
         </Form>
       </Card>
       <Card size="small" title={t('sysTitle')}>

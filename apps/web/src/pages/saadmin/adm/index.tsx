@@ -1,11 +1,4 @@
-import {
-  DeleteOutlined,
-  KeyOutlined,
-  LockOutlined,
-  PlusOutlined,
-  ReloadOutlined,
-  SearchOutlined,
-} from '@ant-design/icons';
+import { DeleteOutlined, KeyOutlined, LockOutlined, PlusOutlined } from '@ant-design/icons';
 import type { Tenant } from '@esl/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Popconfirm, Result, Space, Table, Typography } from 'antd';
@@ -13,6 +6,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request, requestList } from '../../../api/request';
+import { FilterActions } from '../../../components/FilterActions';
 import { useUserStore } from '../../../store/user';
 import { parseTime } from '../../../utils/time';
 import { AddTenantModal } from './AddTenantModal';
@@ -150,22 +144,12 @@ function TenantsTable() {
           <Form.Item name="name" label={t('filter.name')}>
             <Input allowClear placeholder={t('filter.namePlaceholder')} style={{ width: 220 }} />
           </Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-                {t('filter.search')}
-              </Button>
-              <Button
-                icon={<ReloadOutlined />}
-                onClick={() => {
-                  filterForm.resetFields();
-                  search({});
-                }}
-              >
-                {t('filter.reset')}
-              </Button>
-            </Space>
-          </Form.Item>
+          <FilterActions
+            onReset={() => {
+              filterForm.resetFields();
+              search({});
+            }}
+          />
         </Form>
       </Card>
       <Card

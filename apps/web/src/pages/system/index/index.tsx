@@ -1,4 +1,4 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { ROLE_LABELS, TENANT_ROLES, type TenantRole, type User } from '@esl/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Popconfirm, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
@@ -6,6 +6,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request, requestList } from '../../../api/request';
+import { FilterActions } from '../../../components/FilterActions';
 import { useUserStore } from '../../../store/user';
 import { parseTime } from '../../../utils/time';
 import { UserFormModal } from './UserFormModal';
@@ -165,22 +166,12 @@ export default function UsersPage() {
               options={TENANT_ROLES.map((r) => ({ value: r, label: roleLabel(r) }))}
             />
           </Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-                {t('filter.search')}
-              </Button>
-              <Button
-                icon={<ReloadOutlined />}
-                onClick={() => {
-                  filterForm.resetFields();
-                  search({});
-                }}
-              >
-                {t('filter.reset')}
-              </Button>
-            </Space>
-          </Form.Item>
+          <FilterActions
+            onReset={() => {
+              filterForm.resetFields();
+              search({});
+            }}
+          />
         </Form>
       </Card>
       <Card

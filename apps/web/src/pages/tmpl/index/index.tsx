@@ -1,11 +1,4 @@
-import {
-  CopyOutlined,
-  DeleteOutlined,
-  EditOutlined,
-  PlusOutlined,
-  ReloadOutlined,
-  SearchOutlined,
-} from '@ant-design/icons';
+import { CopyOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { type TagColourType, TagColourType as TagColourTypes, type Template } from '@esl/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Popconfirm, Select, Space, Table, Typography } from 'antd';
@@ -19,6 +12,7 @@ import { parseTime } from '../../../utils/time';
 import { AddTemplateModal, MODEL_OPTIONS } from './AddTemplateModal';
 import { ColourType } from './ColourType';
 import './tmpl.css';
+import { FilterActions } from '../../../components/FilterActions';
 
 interface Filter {
   name?: string;
@@ -185,22 +179,12 @@ export default function TemplatesPage() {
               options={TagColourTypes.options.map((c) => ({ value: c, label: <ColourType value={c} /> }))}
             />
           </Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-                {t('filter.search')}
-              </Button>
-              <Button
-                icon={<ReloadOutlined />}
-                onClick={() => {
-                  filterForm.resetFields();
-                  search({});
-                }}
-              >
-                {t('filter.reset')}
-              </Button>
-            </Space>
-          </Form.Item>
+          <FilterActions
+            onReset={() => {
+              filterForm.resetFields();
+              search({});
+            }}
+          />
         </Form>
       </Card>
       <Card
