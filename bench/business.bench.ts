@@ -13,7 +13,6 @@
  * Each database is seeded directly, then the real server (apps/server/src/main.ts) runs as its own
  * process on 127.0.0.1, so the load generator does not share its event loop.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -26,8 +25,9 @@ import { openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { clientDigest, hashPassword } from '../apps/server/src/modules/session/passwords';
 import { newKeys } from '../apps/server/src/modules/tenants/service';
+import { cpuSeconds, startServer } from './server-process';
 
-const ROOT = new URL('..', import.meta.url).pathname;
+const _ROOT = new URL('..', import.meta.url).pathname;
 const PASSWORD = 'bench-pass';
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -210,48 +210,11 @@ async function seed(url: string): Promise<Seeded> {
   return { tagStore, importStore };
 }
 
-interface Server {
-  url: string;
-  child: ChildProcess;
-}
-
-function startServer(env: Record<string, string>): Promise<Server> {
-  // SERVER_NODE_ARGS passes flags to the server's node (e.g. --cpu-prof to profile it).
-  const nodeArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(ROOT, 'apps/server/src/main.ts')], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ESL_ADMIN_PASSWORD: PASSWORD, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) resolve({ url: m[1], child });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-  });
-}
-
 /** Resident memory of a process in MB: now (VmRSS) and its peak so far (VmHWM). Linux only. */
 function memoryOf(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
   return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
-}
-
-/** CPU seconds (user + system) a process and its live children (WORKERS) have used so far, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  let children: number[] = [];
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number);
-  } catch {}
-  return (Number(fields[11]) + Number(fields[12])) / 100 + children.reduce((sum, c) => sum + cpuSeconds(c), 0);
 }
 
 type Answer = { code: number; msg: string; data: unknown; count?: number };
@@ -326,7 +289,12 @@ async function run(
   stores: Awaited<ReturnType<typeof seed>>,
   workers = 1,
 ): Promise<void> {
-  const server = await startServer({ DATABASE_URL: url, WORKERS: String(workers) });
+  // SERVER_NODE_ARGS passes flags to the server's node (e.g. --cpu-prof to profile it).
+  const nodeArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const server = await startServer(
+    { DATABASE_URL: url, WORKERS: String(workers), ESL_ADMIN_PASSWORD: PASSWORD },
+    nodeArgs,
+  );
   if (workers > 1) database = `${database}, ${workers} workers`;
   try {
     const pid = server.child.pid as number;

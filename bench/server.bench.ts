@@ -7,8 +7,7 @@
  * Each database is seeded directly, then the real server (apps/server/src/main.ts) runs as its own
  * process on 127.0.0.1 so the load generator does not share its event loop.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -17,6 +16,7 @@ import { openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { clientDigest, hashPassword } from '../apps/server/src/modules/session/passwords';
 import { newKeys } from '../apps/server/src/modules/tenants/service';
+import { cpuSeconds, startServer } from './server-process';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const STORES = 2000;
@@ -101,28 +101,6 @@ async function seed(url: string): Promise<void> {
   await database.close();
 }
 
-interface Server {
-  url: string;
-  child: ChildProcess;
-}
-
-function startServer(env: Record<string, string>): Promise<Server> {
-  const profile = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench/results')}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(ROOT, 'apps/server/src/main.ts')], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ESL_ADMIN_PASSWORD: PASSWORD, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) resolve({ url: m[1], child });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-  });
-}
-
 async function post(url: string, body: unknown, token?: string) {
   const res = await fetch(url, {
     method: 'POST',
@@ -147,16 +125,6 @@ interface Figure {
   errors: number;
   /** Requests per second of the server's own CPU time: what one free core would serve. */
   perCpuSecond: number;
-}
-
-/** CPU seconds (user + system) the process has used so far, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 async function measure(database: string, base: string, pid: number): Promise<Figure[]> {
@@ -231,7 +199,8 @@ async function postgresAdminUrl(): Promise<string | undefined> {
 }
 
 async function withServer(database: string, env: Record<string, string>, out: Figure[]) {
-  const server = await startServer(env);
+  const profile = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench/results')}`] : [];
+  const server = await startServer({ ESL_ADMIN_PASSWORD: PASSWORD, ...env }, profile);
   try {
     out.push(...(await measure(database, server.url, server.child.pid ?? 0)));
   } finally {

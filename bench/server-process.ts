@@ -1,0 +1,49 @@
+/** The real server as a child process for the benches, and the CPU time it uses (Linux /proc). */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+
+export interface Server {
+  url: string;
+  child: ChildProcess;
+}
+
+/**
+ * Starts `apps/server/src/main.ts` on 127.0.0.1 with a free port and answers once it listens.
+ * `nodeArgs` go to the server's node (e.g. --cpu-prof); `env` adds to the process environment.
+ */
+export function startServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<Server> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(ROOT, 'apps/server/src/main.ts')], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) resolve({ url: m[1], child });
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+}
+
+/** CPU seconds (user + system) a process and its live children (WORKERS) have used so far; NaN if gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    let children: number[] = [];
+    try {
+      children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number);
+    } catch {}
+    return (Number(fields[11]) + Number(fields[12])) / 100 + children.reduce((sum, c) => sum + cpuSeconds(c), 0);
+  } catch {
+    return Number.NaN;
+  }
+}
