@@ -3,7 +3,6 @@ import { type CallContext, requireTenant } from '../../api/context';
 import { conflict, forbidden, notFound } from '../../api/errors';
 import { onUniqueViolation } from '../../db/unique';
 import { currentStore } from '../stores/current';
-import { touchStore } from '../tags/counts';
 import { effectiveFieldMap } from './mapping';
 import { toCents } from './price';
 import * as repo from './repository';
@@ -75,7 +74,6 @@ export async function alter(ctx: CallContext, id: number, patch: Partial<Product
   if (originalPrice !== undefined) set.original_price_cents = cents(originalPrice);
   if (custom !== undefined) set.custom = JSON.stringify(custom);
   await onUniqueViolation(repo.updateProduct(db, at, id, set), () => conflict(text.barcode ?? current.barcode));
-  touchStore(db, at.storeId);
   const row = await repo.findProduct(db, at, id);
   if (!row) throw notFound();
   return row;
@@ -91,7 +89,6 @@ export async function remove(ctx: CallContext, ids: readonly number[]) {
     if (mine.size !== unique.length) throw notFound();
     return repo.deleteProducts(trx, at, unique);
   });
-  touchStore(ctx.services.db, at.storeId);
   return deleted;
 }
 

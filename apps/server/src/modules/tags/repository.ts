@@ -1,8 +1,8 @@
 import type { Insertable, Kysely, SelectQueryBuilder } from 'kysely';
+import { cached } from '../../cache/shared';
 import { contains, containsPattern, offsetOf, runCached } from '../../db/query';
 import type { Database, TagTable } from '../../db/schema';
 import type { CurrentStore } from '../stores/current';
-import { countCache } from './counts';
 
 type Db = Kysely<Database>;
 
@@ -108,19 +108,24 @@ export async function listTags(db: Db, at: CurrentStore, f: TagFilter) {
   return { rows, count };
 }
 
+/**
+ * Totals of the tag list, reused for COUNT_TTL_MS: counting tens of thousands of index entries
+ * costs far more than reading a page of 20, and a console pages through the same filter. Through
+ * the shared cache (cache/shared.ts), so every change call of the tenant (tags, bindings,
+ * products: a product's name or barcode is a tag filter) ends them at once, in every process.
+ * The rows themselves are always read fresh.
+ */
+export const COUNT_TTL_MS = 2000;
+
 async function countTags(db: Db, at: CurrentStore, f: TagFilter): Promise<number> {
-  const cache = countCache(db);
   // Keys are built from validated filter values only.
-  const key = JSON.stringify([at.tenantId, f.status, f.model, f.bound, f.text]);
-  const cached = cache.get(at.storeId, key, Date.now());
-  if (cached !== undefined) return cached;
-  const version = cache.version(at.storeId);
-  const total = await filtered(db, at, f)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  const count = Number(total.n);
-  cache.set(at.storeId, key, count, Date.now(), version);
-  return count;
+  const key = `tags.count:${JSON.stringify([at.tenantId, at.storeId, f.status, f.model, f.bound, f.text])}`;
+  return cached(db, key, at.tenantId, COUNT_TTL_MS, async () => {
+    const total = await filtered(db, at, f)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(total.n);
+  });
 }
 
 export function findTagsByIds(db: Db, at: CurrentStore, ids: readonly number[]) {

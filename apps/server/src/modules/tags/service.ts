@@ -7,7 +7,6 @@ import { onUniqueViolation } from '../../db/unique';
 import { findProductByBarcode } from '../products/repository';
 import { insertDeviceRequests } from '../stations/repository';
 import { type CurrentStore, currentStore } from '../stores/current';
-import { touchStore } from './counts';
 import * as repo from './repository';
 
 export async function list(ctx: CallContext, f: repo.TagFilter) {
@@ -55,7 +54,6 @@ export async function add(ctx: CallContext, body: { model: string; colour?: TagC
     }),
     duplicate,
   );
-  touchStore(db, at.storeId);
   return created;
 }
 
@@ -74,7 +72,6 @@ export async function remove(ctx: CallContext, ids: readonly number[]) {
     const unique = await requireTags(trx, at, ids);
     return repo.deleteTags(trx, at, unique);
   });
-  touchStore(ctx.services.db, at.storeId);
   return deleted;
 }
 
@@ -92,7 +89,6 @@ export async function bind(ctx: CallContext, hardwareId: string, barcode: string
   const product = await findProductByBarcode(db, at, barcode);
   if (!product) throw notFound();
   await repo.setProduct(db, at, [tag.id], product.id);
-  touchStore(db, at.storeId);
   const [row] = await repo.findTagsByIds(db, at, [tag.id]);
   if (!row) throw notFound();
   return row;
@@ -103,7 +99,6 @@ export async function unbind(ctx: CallContext, ids: readonly number[]) {
   ctx.target = `tags #${[...new Set(ids)].join(',')}`;
   const unique = await requireTags(ctx.services.db, at, ids);
   const unbound = await repo.setProduct(ctx.services.db, at, unique, null);
-  touchStore(ctx.services.db, at.storeId);
   return unbound;
 }
 

@@ -4,6 +4,7 @@ import { buildProduct, buildShop, buildStorelessAdmin, buildTag, snapshot } from
 import { testDatabases } from '../../test/databases';
 import { buildWorld } from '../../test/factories';
 import { useApp } from '../../test/harness';
+import { COUNT_TTL_MS } from './repository';
 
 describe.each(await testDatabases())('tags on $name', (db) => {
   const t = useApp(db);
@@ -271,6 +272,23 @@ describe.each(await testDatabases())('tags on $name', (db) => {
     expect(await count({ bound: true })).toBe(0);
     await t().call('/mgr/tag/delete', { ids: [old.id] }, { token });
     expect(await count({})).toBe(2);
+  });
+
+  it('reuses a list total for COUNT_TTL_MS; the rows are always read fresh', async () => {
+    const { tokens, store, tenant } = await buildShop(t().app);
+    const at = { tenantId: tenant.id, storeId: store.id };
+    // On PostgreSQL the cache serves once its invalidation channel listens.
+    while (!t().app.services.cache.enabled) await new Promise((r) => setTimeout(r, 20));
+    await buildTag(t().app, at, { status: 'offline' });
+    const list = () => t().call<unknown[]>('/mgr/tag/list', { status: 'offline' }, { token: tokens.admin });
+    const first = await list();
+    expect([first.count, first.data.length]).toEqual([1, 1]);
+    // Written behind the API's back: no change call ends the total, only its time limit.
+    await buildTag(t().app, at, { status: 'offline' });
+    const reused = await list();
+    expect([reused.count, reused.data.length]).toEqual([1, 2]);
+    await new Promise((r) => setTimeout(r, COUNT_TTL_MS + 50));
+    expect((await list()).count).toBe(2);
   });
 
   it('answers STORE_NOT_SET without a current store', async () => {

@@ -9,7 +9,6 @@ import {
 import type { CallContext } from '../../../api/context';
 import { AppError } from '../../../api/errors';
 import { type CurrentStore, currentStore } from '../../stores/current';
-import { touchStore } from '../../tags/counts';
 import { effectiveFieldMap, planColumns } from '../mapping';
 import * as repo from '../repository';
 import { readTable, readUpload } from './file';
@@ -107,7 +106,5 @@ export async function importProducts(ctx: CallContext): Promise<ImportData> {
     const inserted = (await repo.countProducts(trx, at)) - before;
     return { total: good.length, inserted, updated: good.length - inserted };
   });
-  // New names and barcodes change what the tag list's text filter finds.
-  touchStore(db, at.storeId);
   return result;
 }
