@@ -17,8 +17,7 @@ async function main(): Promise<void> {
   if (cluster.isWorker) return worker();
   const demo = process.argv.includes('--demo');
   const config = configFromEnv();
-  const port = Number(process.env.PORT ?? 8080);
-  const host = process.env.HOST ?? '127.0.0.1';
+  const { port, host } = listenAddress();
   const workers = Number(process.env.WORKERS ?? 1);
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
     console.error(`WORKERS must be a whole number from 1 to 64 (got "${process.env.WORKERS}")`);
@@ -141,8 +140,7 @@ function startWorkers(count: number): Promise<{ port: number; close: () => Promi
 /** One worker: the database is migrated and seeded already; build the app and listen. */
 async function worker(): Promise<void> {
   const config = configFromEnv();
-  const port = Number(process.env.PORT ?? 8080);
-  const host = process.env.HOST ?? '127.0.0.1';
+  const { port, host } = listenAddress();
   try {
     const app = await buildApp(config, openDatabase(config.databaseUrl));
     await app.listen({ port, host });
@@ -158,6 +156,11 @@ async function worker(): Promise<void> {
     process.send?.({ failed: err instanceof Error ? err.message : String(err) });
     process.exit(1);
   }
+}
+
+/** Where to listen: PORT (default 8080, 0 = any free port) and HOST (default 127.0.0.1). */
+function listenAddress(): { port: number; host: string } {
+  return { port: Number(process.env.PORT ?? 8080), host: process.env.HOST ?? '127.0.0.1' };
 }
 
 main().catch((err) => {

@@ -72,15 +72,13 @@ async function runCall(
     }
   } catch (err) {
     if (!(err instanceof AppError)) {
-      if (logs) await logOperation(ctx, def, 1500, messageOf(1500, lang));
-      if (logs) await announceChange(ctx);
+      if (logs) await recordChange(ctx, def, 1500, messageOf(1500, lang));
       throw err;
     }
     envelope = { code: err.code, msg: messageOf(err.code, lang, err.vars), data: err.data };
     if (def.list) envelope.count = 0;
   }
-  if (logs) await logOperation(ctx, def, envelope.code, envelope.msg);
-  if (logs) await announceChange(ctx);
+  if (logs) await recordChange(ctx, def, envelope.code, envelope.msg);
   return envelope;
 }
 
@@ -98,6 +96,12 @@ async function announceChange(ctx: CallContext): Promise<void> {
     // The change itself is done; other processes' entries still end within their time limit.
     ctx.request.log.warn(`cache invalidation not announced: ${(err as Error).message}`);
   }
+}
+
+/** After a call that may have changed data: its operation-log row, then the cache's invalidation. */
+async function recordChange(ctx: CallContext, def: CallDef, code: number, msg: string): Promise<void> {
+  await logOperation(ctx, def, code, msg);
+  await announceChange(ctx);
 }
 
 /** Refusals before a session is known (code 800) are not logged: there is no one to name. */
