@@ -21,6 +21,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request, requestList } from '../../../api/request';
 import { FilterActions } from '../../../components/FilterActions';
+import { listPagination } from '../../../components/pagination';
 import { useUserStore } from '../../../store/user';
 import { formatTime, parseTime } from '../../../utils/time';
 import { type Paging, useKeepPageInRange } from '../shared/paging';
@@ -257,14 +258,9 @@ function BaseStations({ storeId }: { storeId: number }) {
           scroll={{ x: 1500 }}
           expandable={{ expandedRowRender: details }}
           locale={{ emptyText: stations.isError ? t('loadFailed') : t('empty') }}
-          pagination={{
-            current: paging.page,
-            pageSize: paging.limit,
-            total: stations.data?.count ?? 0,
-            showSizeChanger: true,
-            showTotal: (total) => t('total', { count: total }),
-            onChange: (page, limit) => setPaging({ page, limit }),
-          }}
+          pagination={listPagination(paging, stations.data?.count ?? 0, setPaging, (total) =>
+            t('total', { count: total }),
+          )}
         />
       </Card>
       <AddStationModal

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request, requestList } from '../../../api/request';
 import { FilterActions } from '../../../components/FilterActions';
+import { listPagination } from '../../../components/pagination';
 import { useUserStore } from '../../../store/user';
 import { parseTime } from '../../../utils/time';
 import { StoreFormModal } from './StoreFormModal';
@@ -156,14 +157,9 @@ export default function StoresPage() {
           loading={stores.isFetching}
           scroll={{ x: 1050 }}
           locale={{ emptyText: stores.isError ? t('loadFailed') : t('empty') }}
-          pagination={{
-            current: paging.page,
-            pageSize: paging.limit,
-            total: stores.data?.count ?? 0,
-            showSizeChanger: true,
-            showTotal: (total) => t('total', { count: total }),
-            onChange: (page, limit) => setPaging({ page, limit }),
-          }}
+          pagination={listPagination(paging, stores.data?.count ?? 0, setPaging, (total) =>
+            t('total', { count: total }),
+          )}
         />
       </Card>
       <StoreFormModal

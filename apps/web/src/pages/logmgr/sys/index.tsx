@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { requestList } from '../../../api/request';
 import { FilterActions } from '../../../components/FilterActions';
+import { listPagination } from '../../../components/pagination';
 import { parseTime } from '../../../utils/time';
 
 type Level = SysLog['level'];
@@ -102,14 +103,7 @@ export default function SysLogPage() {
           loading={logs.isFetching}
           scroll={{ x: 900 }}
           locale={{ emptyText: logs.isError ? t('loadFailed') : t('empty') }}
-          pagination={{
-            current: paging.page,
-            pageSize: paging.limit,
-            total: logs.data?.count ?? 0,
-            showSizeChanger: true,
-            showTotal: (total) => t('total', { count: total }),
-            onChange: (page, limit) => setPaging({ page, limit }),
-          }}
+          pagination={listPagination(paging, logs.data?.count ?? 0, setPaging, (total) => t('total', { count: total }))}
         />
       </Card>
     </Space>

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request, requestList } from '../../../api/request';
 import { FilterActions } from '../../../components/FilterActions';
+import { listPagination } from '../../../components/pagination';
 import { useUserStore } from '../../../store/user';
 import { parseTime } from '../../../utils/time';
 import { AddTenantModal } from './AddTenantModal';
@@ -169,14 +170,9 @@ function TenantsTable() {
           loading={tenants.isFetching}
           scroll={{ x: 1500 }}
           locale={{ emptyText: tenants.isError ? t('loadFailed') : t('empty') }}
-          pagination={{
-            current: paging.page,
-            pageSize: paging.limit,
-            total: tenants.data?.count ?? 0,
-            showSizeChanger: true,
-            showTotal: (total) => t('total', { count: total }),
-            onChange: (page, limit) => setPaging({ page, limit }),
-          }}
+          pagination={listPagination(paging, tenants.data?.count ?? 0, setPaging, (total) =>
+            t('total', { count: total }),
+          )}
         />
       </Card>
       <AddTenantModal

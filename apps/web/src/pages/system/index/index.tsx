@@ -7,6 +7,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request, requestList } from '../../../api/request';
 import { FilterActions } from '../../../components/FilterActions';
+import { listPagination } from '../../../components/pagination';
 import { useUserStore } from '../../../store/user';
 import { parseTime } from '../../../utils/time';
 import { UserFormModal } from './UserFormModal';
@@ -200,14 +201,9 @@ export default function UsersPage() {
           loading={users.isFetching}
           scroll={{ x: 1000 }}
           locale={{ emptyText: users.isError ? t('loadFailed') : t('empty') }}
-          pagination={{
-            current: paging.page,
-            pageSize: paging.limit,
-            total: users.data?.count ?? 0,
-            showSizeChanger: true,
-            showTotal: (total) => t('total', { count: total }),
-            onChange: (page, limit) => setPaging({ page, limit }),
-          }}
+          pagination={listPagination(paging, users.data?.count ?? 0, setPaging, (total) =>
+            t('total', { count: total }),
+          )}
         />
       </Card>
       <UserFormModal

@@ -13,6 +13,7 @@ import { AddTemplateModal, MODEL_OPTIONS } from './AddTemplateModal';
 import { ColourType } from './ColourType';
 import './tmpl.css';
 import { FilterActions } from '../../../components/FilterActions';
+import { listPagination } from '../../../components/pagination';
 
 interface Filter {
   name?: string;
@@ -206,14 +207,9 @@ export default function TemplatesPage() {
           loading={templates.isFetching}
           scroll={{ x: 1000 }}
           locale={{ emptyText: templates.isError ? t('loadFailed') : t('empty') }}
-          pagination={{
-            current: paging.page,
-            pageSize: paging.limit,
-            total: templates.data?.count ?? 0,
-            showSizeChanger: true,
-            showTotal: (total) => t('total', { count: total }),
-            onChange: (page, limit) => setPaging({ page, limit }),
-          }}
+          pagination={listPagination(paging, templates.data?.count ?? 0, setPaging, (total) =>
+            t('total', { count: total }),
+          )}
         />
       </Card>
       <AddTemplateModal
