@@ -4,14 +4,14 @@ import { afterAll, beforeAll, it } from 'vitest';
 import {
   api,
   apiLogin,
-  chineseFontLoaded,
   describeBrowser,
+  eventually,
   expect,
   type Lang,
   login,
   newPage,
-  screenshot,
-  settled,
+  screenshotListPage,
+  toast,
   useBrowser,
   waitForShell,
 } from './support/browser';
@@ -25,10 +25,7 @@ interface StationRow {
 
 const sn = `E2E-${randomBytes(3).toString('hex')}`.toUpperCase();
 
-/** expect.poll with room for a slow machine (its default gives up after one second). */
-const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
 const dialog = (page: Page) => page.locator('.ant-modal-container:visible').last();
-const toast = (page: Page, text: string) => page.locator('.ant-message').getByText(text);
 // The page's own table: closed dialogs keep theirs in the document.
 const rows = (page: Page) => page.getByTestId('station-table').locator('.ant-table-tbody .ant-table-row');
 const error = (page: Page, text: string) => page.locator('.ant-form-item-explain-error', { hasText: text });
@@ -112,21 +109,12 @@ describeBrowser('base stations page (/basemgr/ap)', () => {
   });
 
   for (const lang of ['zh-CN', 'en'] as Lang[]) {
-    it(`shows the page in ${lang}`, async () => {
-      const { context, page } = await newPage(browser(), { lang });
-      try {
-        await login(page, 'admin', { path: '/basemgr/ap' });
-        await waitForShell(page);
-        await page.locator('.ant-table').waitFor();
-        const heading = lang === 'en' ? 'Base stations' : '基站列表';
-        await page.locator('.ant-card-head-title', { hasText: heading }).waitFor();
-        await rows(page).first().waitFor();
-        await settled(page);
-        if (lang === 'zh-CN') expect(await chineseFontLoaded(page)).toBe(true);
-        await screenshot(page, `business-ap-${lang}`);
-      } finally {
-        await context.close();
-      }
-    });
+    it(`shows the page in ${lang}`, () =>
+      screenshotListPage(browser(), lang, {
+        path: '/basemgr/ap',
+        heading: lang === 'en' ? 'Base stations' : '基站列表',
+        rows,
+        artifact: `business-ap-${lang}`,
+      }));
   }
 });

@@ -4,14 +4,14 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
   api,
   apiLogin,
-  chineseFontLoaded,
   describeBrowser,
+  eventually,
   expect,
   type Lang,
   login,
   newPage,
-  screenshot,
-  settled,
+  screenshotListPage,
+  toast,
   useBrowser,
   waitForShell,
 } from './support/browser';
@@ -36,10 +36,7 @@ const second = `${prefix}02`;
 const barcode = `E2E${prefix}`;
 const productName = `E2E Oat milk ${prefix}`;
 
-/** expect.poll with room for a slow machine (its default gives up after one second). */
-const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
 const dialog = (page: Page) => page.locator('.ant-modal-container:visible').last();
-const toast = (page: Page, text: string) => page.locator('.ant-message').getByText(text);
 const error = (page: Page, text: string) => page.locator('.ant-form-item-explain-error', { hasText: text });
 const options = (page: Page) => page.locator('.ant-select-dropdown:visible .ant-select-item-option');
 // The page's own table: closed dialogs keep theirs in the document.
@@ -223,21 +220,12 @@ describeBrowser('tags page (/basemgr/esl)', () => {
   });
 
   for (const lang of ['zh-CN', 'en'] as Lang[]) {
-    it(`shows the page in ${lang}`, async () => {
-      const { context, page } = await newPage(browser(), { lang });
-      try {
-        await login(page, 'admin', { path: '/basemgr/esl' });
-        await waitForShell(page);
-        await page.locator('.ant-table').waitFor();
-        const heading = lang === 'en' ? 'Tags' : '价签列表';
-        await page.locator('.ant-card-head-title', { hasText: heading }).waitFor();
-        await rows(page).first().waitFor();
-        await settled(page);
-        if (lang === 'zh-CN') expect(await chineseFontLoaded(page)).toBe(true);
-        await screenshot(page, `business-esl-${lang}`);
-      } finally {
-        await context.close();
-      }
-    });
+    it(`shows the page in ${lang}`, () =>
+      screenshotListPage(browser(), lang, {
+        path: '/basemgr/esl',
+        heading: lang === 'en' ? 'Tags' : '价签列表',
+        rows,
+        artifact: `business-esl-${lang}`,
+      }));
   }
 });

@@ -206,4 +206,34 @@ export async function switchStore(page: Page, choose: (options: Locator) => Loca
   return name;
 }
 
+/** expect.poll with room for a slow machine (its default gives up after one second). */
+export const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
+
+/** A message toast with this text. */
+export const toast = (page: Page, text: string) => page.locator('.ant-message').getByText(text);
+
+/**
+ * Opens a list page as admin in `lang`, waits for its card title and first row and for the
+ * animations to end, checks that Chinese is drawn in the shipped font, and keeps a screenshot.
+ */
+export async function screenshotListPage(
+  browser: Browser,
+  lang: Lang,
+  page: { path: string; heading: string; rows: (page: Page) => Locator; artifact: string },
+): Promise<void> {
+  const { context, page: tab } = await newPage(browser, { lang });
+  try {
+    await login(tab, 'admin', { path: page.path });
+    await waitForShell(tab);
+    await tab.locator('.ant-table').waitFor();
+    await tab.locator('.ant-card-head-title', { hasText: page.heading }).waitFor();
+    await page.rows(tab).first().waitFor();
+    await settled(tab);
+    if (lang === 'zh-CN') expect(await chineseFontLoaded(tab)).toBe(true);
+    await screenshot(tab, page.artifact);
+  } finally {
+    await context.close();
+  }
+}
+
 export { expect };
