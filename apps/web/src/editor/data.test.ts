@@ -1,6 +1,6 @@
-import type { Product } from '@esl/contract';
+import { type Product, productLabelData } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
-import { dataKeyOptions, productData } from './data';
+import { dataKeyOptions } from './data';
 
 const product: Product = {
   id: 1,
@@ -22,7 +22,7 @@ const product: Product = {
 
 describe('product data', () => {
   it('maps standard fields to their data keys and keeps custom fields', () => {
-    const data = productData(product);
+    const data = productLabelData(product);
     expect(data).toMatchObject({ name: '有机红富士苹果', price: '12.80', barcode: '6901234567892', shelf: 'A3' });
     expect(data.originalPrice).toBeNull();
   });

@@ -1,21 +1,4 @@
-import { type DataKeyMapping, DEFAULT_KEY_NAMES, type Language, type Product, STANDARD_DATA_KEYS } from '@esl/contract';
-import type { LabelData } from '@esl/labels';
-
-/** What a product supplies to a label: its standard fields under their data keys, then its custom fields. */
-export function productData(product: Product): LabelData {
-  return {
-    ...product.custom,
-    name: product.name,
-    price: product.price,
-    originalPrice: product.originalPrice,
-    barcode: product.barcode,
-    qrcode: product.qrcode,
-    unit: product.unit,
-    spec: product.spec,
-    origin: product.origin,
-    grade: product.grade,
-  };
-}
+import { type DataKeyMapping, DEFAULT_KEY_NAMES, type Language, STANDARD_DATA_KEYS } from '@esl/contract';
 
 export interface DataKeyOption {
   /** The data key an element binds to. */

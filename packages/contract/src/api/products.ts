@@ -81,6 +81,26 @@ export const Product = z.object({
 });
 export type Product = z.infer<typeof Product>;
 
+/**
+ * What a product supplies to a label (server renders and the editor's preview alike): the
+ * standard fields under their data keys, prices as the product's decimal strings ("12.50"), and
+ * the custom fields under their own keys (a custom field never hides a standard one).
+ */
+export function productLabelData(product: Product): Readonly<Record<string, string | null>> {
+  return {
+    ...product.custom,
+    name: product.name,
+    price: product.price,
+    originalPrice: product.originalPrice,
+    barcode: product.barcode,
+    qrcode: product.qrcode,
+    unit: product.unit,
+    spec: product.spec,
+    origin: product.origin,
+    grade: product.grade,
+  };
+}
+
 const ProductFields = {
   barcode: Barcode,
   name: RequiredLine(200),

@@ -1,4 +1,4 @@
-import { ErrorCode, type Language, type Product, type TemplateData } from '@esl/contract';
+import { ErrorCode, type Language, type Product, productLabelData, type TemplateData } from '@esl/contract';
 import { designSize, type ElementType, type LabelData, SAMPLE_DATA, type TemplateDocument } from '@esl/labels';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Card } from 'antd';
@@ -18,7 +18,7 @@ import {
   setDocument,
   updateElements,
 } from '../../../editor/commands';
-import { dataKeyOptions, productData } from '../../../editor/data';
+import { dataKeyOptions } from '../../../editor/data';
 import { newElement } from '../../../editor/factory';
 import type { FontSource } from '../../../editor/fonts';
 import { fitZoom, stepZoom } from '../../../editor/geometry';
@@ -68,7 +68,7 @@ export function Editor({ template, doc: loaded, repairs, canWrite, fontSource }:
   const [outlines, setOutlines] = useState(true);
   const [saveOpen, setSaveOpen] = useState(false);
   const [product, setProduct] = useState<Product | null>(null);
-  const data: LabelData = useMemo(() => (product ? productData(product) : SAMPLE_DATA), [product]);
+  const data: LabelData = useMemo(() => (product ? productLabelData(product) : SAMPLE_DATA), [product]);
   const [render, setRender] = useState<{ doc: TemplateDocument; data: LabelData; value: LabelRender } | null>(null);
   const room = useRef<HTMLDivElement>(null);
   const label = designSize(state.doc);
