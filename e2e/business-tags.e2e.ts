@@ -11,6 +11,7 @@ import {
   login,
   newPage,
   screenshotListPage,
+  settled,
   toast,
   useBrowser,
   waitForShell,
@@ -124,6 +125,8 @@ describeBrowser('tags page (/basemgr/esl)', () => {
       await eventually(() => colour.locator('.ant-select-content').textContent()).toBe('Black/white/red');
       await page.locator('#addTags_colour').click();
       await eventually(() => options(page).allTextContents()).toEqual(['Black/white/red', 'Black/white/yellow']);
+      // A click while the list is still opening can be lost (seen in CI): let it finish first.
+      await settled(page);
       await options(page).filter({ hasText: 'Black/white/yellow' }).click();
       await eventually(() => colour.locator('.ant-select-content').textContent()).toBe('Black/white/yellow');
 
