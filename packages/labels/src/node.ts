@@ -1,10 +1,11 @@
 // Node-only helpers: @napi-rs/canvas and the fonts from npm. Never import this from browser code.
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { deflateRawSync } from 'node:zlib';
 import { type Canvas, createCanvas, GlobalFonts, type Image, loadImage } from '@napi-rs/canvas';
 import type { Canvas2D, CanvasFactory, LabelCanvas, LabelImage } from './canvas';
-import { FONT_FAMILY, type LabelData, type TemplateDocument } from './document';
+import { designSize, FONT_FAMILY, type LabelData, type TemplateDocument } from './document';
 import { imageSources } from './draw';
 import type { Padding } from './pack';
 import { type Preview, previewLabel, type RenderEnv, renderForTag, type TagRender } from './pipeline';
@@ -118,4 +119,49 @@ export async function renderTagImage(
   env: Partial<RenderEnv> = {},
 ): Promise<TagRender> {
   return renderForTag(doc, data, await nodeEnv(doc, data, env), padding);
+}
+
+/** One label of a batch: a template, the data it shows and the model's padding. */
+export interface TagJob {
+  readonly doc: TemplateDocument;
+  readonly data: LabelData;
+  readonly padding?: Padding;
+}
+
+/**
+ * How much a batch renders between two turns of the event loop: pixel bytes read back (a 296 × 152
+ * label is 180 KB, an 800 × 480 one 1.5 MB) and time.
+ */
+export const BATCH_PIXEL_BYTES = 8 << 20;
+export const BATCH_MS = 20;
+
+/**
+ * Renders many labels for tags (a store's first render, a price change across products), in
+ * order, handing each to `onLabel` (nothing is kept: the caller stores what it needs), giving the event loop a turn every BATCH_PIXEL_BYTES of pixels or BATCH_MS.
+ *
+ * The turns are not only for the server's other requests. Each label's pixels come back from
+ * @napi-rs/canvas as a new native buffer, and Node frees such buffers in finalizers that run only
+ * when the event loop turns: a synchronous loop over thousands of labels keeps every one of them
+ * (10,000 labels of 296 × 152 hold 1.8 GB), and the process spends most of its time faulting in
+ * fresh memory (see docs/LABELS.md §9).
+ */
+export async function renderTagBatch(
+  jobs: Iterable<TagJob>,
+  onLabel: (render: TagRender, job: TagJob, index: number) => void,
+  env: Partial<RenderEnv> = {},
+): Promise<number> {
+  let bytes = 0;
+  let since = performance.now();
+  let index = 0;
+  for (const job of jobs) {
+    onLabel(renderForTag(job.doc, job.data, await nodeEnv(job.doc, job.data, env), job.padding), job, index++);
+    const { w, h } = designSize(job.doc);
+    bytes += w * h * 4;
+    if (bytes >= BATCH_PIXEL_BYTES || performance.now() - since >= BATCH_MS) {
+      await nextTurn();
+      bytes = 0;
+      since = performance.now();
+    }
+  }
+  return index;
 }
