@@ -2,7 +2,16 @@ import bwipjs from 'bwip-js/generic';
 import QRCode from 'qrcode';
 import { describe, expect, test } from 'vitest';
 import { firstDifference } from '../test/images';
-import { code128Codewords, code128Widths, encodeLinear, encodeQr, gs1CheckDigit, SymbolError } from './symbols';
+import {
+  code128Codewords,
+  code128Widths,
+  encodeLinear,
+  encodeQr,
+  gs1CheckDigit,
+  penalty,
+  penaltyNarrow,
+  SymbolError,
+} from './symbols';
 
 describe('symbols', () => {
   test('GS1 check digits', () => {
@@ -153,5 +162,47 @@ describe('symbols', () => {
     });
     expect(masks.size).toBe(8); // every mask was the best one somewhere
     expect(Math.max(...inputs.map((t, i) => encodeQr(t, levels[i % levels.length]).size))).toBeGreaterThanOrEqual(45);
+  });
+
+  test('QR mask penalties: the 32-bit word count equals the module-by-module count', () => {
+    // A small deterministic generator; runs, blocks and finder-like patterns all occur.
+    let seed = 12345;
+    const random = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    let finders = 0;
+    for (const size of [21, 25, 29, 32]) {
+      for (let trial = 0; trial < 300; trial++) {
+        const bias = [0.5, 0.2, 0.8, 0.05][trial % 4];
+        const m = Uint8Array.from({ length: size * size }, () => (random() < bias ? 1 : 0));
+        if (trial % 5 === 0) {
+          // A finder-like pattern in a row and in a column, somewhere.
+          const at = Math.floor(random() * (size - 11));
+          [1, 0, 1, 1, 1, 0, 1, 0, 0, 0, 0].forEach((v, k) => {
+            m[3 * size + at + k] = v;
+            m[(at + k) * size + 5] = v;
+          });
+          finders++;
+        }
+        expect(penaltyNarrow(m, size)).toBe(penalty(m, size));
+      }
+    }
+    expect(finders).toBeGreaterThan(0);
+  });
+
+  test('QR codes of versions 1 to 3 (the word count) choose the mask qrcode chooses', () => {
+    const levels = ['L', 'M', 'Q', 'H'] as const;
+    const masks = new Set<number>();
+    for (let i = 0; i < 400; i++) {
+      const text = `https://s.example.cn/${(i * 7919).toString(36)}/${'x'.repeat(i % 17)}`;
+      const level = levels[i % 4];
+      const reference = QRCode.create(text, { errorCorrectionLevel: level });
+      if (reference.modules.size > 32) continue;
+      masks.add(reference.maskPattern ?? -1);
+      const ours = encodeQr(text, level);
+      expect(firstDifference(ours.modules, reference.modules.data)).toBe(-1);
+    }
+    expect(masks.size).toBe(8);
   });
 });

@@ -321,16 +321,14 @@ function formatBits(ecBits: number, mask: number): number {
   return ((value << 10) | d) ^ 0x5412;
 }
 
-/** Writes format bits where `qrcode` puts them (both copies, and the dark module). */
-function placeFormat(m: Uint8Array, size: number, bits: number): void {
+/** Where `qrcode` puts the format bits (both copies, and the dark module): `set(row, column, bit)`. */
+function placeFormat(size: number, bits: number, set: (row: number, col: number, bit: number) => void): void {
   for (let i = 0; i < 15; i++) {
     const bit = (bits >> i) & 1;
-    const row = i < 6 ? i : i < 8 ? i + 1 : size - 15 + i;
-    m[row * size + 8] = bit;
-    const col = i < 8 ? size - i - 1 : i < 9 ? 15 - i : 15 - i - 1;
-    m[8 * size + col] = bit;
+    set(i < 6 ? i : i < 8 ? i + 1 : size - 15 + i, 8, bit);
+    set(8, i < 8 ? size - i - 1 : i < 9 ? 15 - i : 15 - i - 1, bit);
   }
-  m[(size - 8) * size + 8] = 1;
+  set(size - 8, 8, 1);
 }
 
 /**
@@ -343,20 +341,55 @@ function bestMask(size: number, masked0: Uint8Array, reserved: Uint8Array, ecBit
   const n = size * size;
   const plain = new Uint8Array(n);
   for (let i = 0; i < n; i++) plain[i] = masked0[i] ^ masks[0][i];
-  let best: Uint8Array = plain;
+  let best = 0;
   let lowest = Number.POSITIVE_INFINITY;
-  for (let p = 0; p < 8; p++) {
+  if (size <= 32) {
+    // Versions 1 to 3: each candidate as 32-bit words, rows and columns (see penaltyWords).
+    const plainRows = new Int32Array(size);
+    const plainColumns = new Int32Array(size);
+    toWords(plain, size, plainRows, plainColumns);
+    const { rows: maskRows, columns: maskColumns } = maskWords(size, masks);
+    const rows = new Int32Array(size);
+    const columns = new Int32Array(size);
+    const set = (row: number, col: number, bit: number) => {
+      rows[row] = (rows[row] & ~(1 << col)) | (bit << col);
+      columns[col] = (columns[col] & ~(1 << row)) | (bit << row);
+    };
+    for (let p = 0; p < 8; p++) {
+      for (let i = 0; i < size; i++) {
+        rows[i] = plainRows[i] ^ maskRows[p * size + i];
+        columns[i] = plainColumns[i] ^ maskColumns[p * size + i];
+      }
+      placeFormat(size, formatBits(ecBits, p), set);
+      const score = penaltyWords(rows, columns, size);
+      if (score < lowest) {
+        lowest = score;
+        best = p;
+      }
+    }
+  } else {
     const m = new Uint8Array(n);
-    const mask = masks[p];
-    for (let i = 0; i < n; i++) m[i] = plain[i] ^ mask[i];
-    placeFormat(m, size, formatBits(ecBits, p));
-    const score = penalty(m, size);
-    if (score < lowest) {
-      lowest = score;
-      best = m;
+    const set = (row: number, col: number, bit: number) => {
+      m[row * size + col] = bit;
+    };
+    for (let p = 0; p < 8; p++) {
+      const mask = masks[p];
+      for (let i = 0; i < n; i++) m[i] = plain[i] ^ mask[i];
+      placeFormat(size, formatBits(ecBits, p), set);
+      const score = penalty(m, size);
+      if (score < lowest) {
+        lowest = score;
+        best = p;
+      }
     }
   }
-  return best;
+  const chosen = new Uint8Array(n);
+  const mask = masks[best];
+  for (let i = 0; i < n; i++) chosen[i] = plain[i] ^ mask[i];
+  placeFormat(size, formatBits(ecBits, best), (row, col, bit) => {
+    chosen[row * size + col] = bit;
+  });
+  return chosen;
 }
 
 const maskCache = new Map<number, Uint8Array[]>();
@@ -380,8 +413,8 @@ function maskTables(size: number, reserved: Uint8Array): Uint8Array[] {
   return masks;
 }
 
-/** The four penalties of ISO/IEC 18004 7.8.3, counted as `qrcode` counts them. */
-function penalty(m: Uint8Array, size: number): number {
+/** The four penalties of ISO/IEC 18004 7.8.3, counted as `qrcode` counts them. Exported for tests. */
+export function penalty(m: Uint8Array, size: number): number {
   let n1 = 0;
   let n3 = 0;
   for (let a = 0; a < size; a++) {
@@ -428,4 +461,89 @@ function penalty(m: Uint8Array, size: number): number {
   }
   const k = Math.abs(Math.ceil((dark * 100) / (size * size) / 5) - 10);
   return n1 + n2 * 3 + n3 * 40 + k * 10;
+}
+
+/** Set bits of a 32-bit word. */
+function ones(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+}
+
+/**
+ * Penalties 1 and 3 of one line of modules held as bits (bit j: module j), `valid` its low
+ * `size` bits set. Runs: each j where modules j..j+4 are alike counts 1, each run of 5 or more
+ * 2 more (a run of L ≥ 5 counts L − 2). Finder-like patterns: every window of 11 modules that
+ * reads 1011101 0000 one way or the other.
+ */
+function linePenalty(line: number, size: number): number {
+  const alike = ~(line ^ (line >>> 1)) & ((1 << (size - 1)) - 1);
+  const five = alike & (alike >>> 1) & (alike >>> 2) & (alike >>> 3);
+  let finder = 0;
+  for (let j = 0; j + 11 <= size; j++) {
+    const w = (line >>> j) & 0x7ff;
+    if (w === 0x05d || w === 0x5d0) finder++;
+  }
+  return ones(five) + 2 * ones(five & ~(five << 1)) + finder * 40;
+}
+
+/** A symbol's modules as 32-bit words (up to 32 modules wide): rows[i] bit j and columns[j] bit i are module (i, j). */
+function toWords(m: Uint8Array, size: number, rows: Int32Array, columns: Int32Array): void {
+  columns.fill(0);
+  for (let i = 0, o = 0; i < size; i++) {
+    let row = 0;
+    for (let j = 0; j < size; j++, o++) {
+      const v = m[o];
+      row |= v << j;
+      columns[j] |= v << i;
+    }
+    rows[i] = row;
+  }
+}
+
+const maskWordCache = new Map<number, { rows: Int32Array; columns: Int32Array }>();
+
+/** The 8 masks of a size as words: mask p's rows at [p × size, (p + 1) × size), its columns likewise. */
+function maskWords(size: number, masks: Uint8Array[]): { rows: Int32Array; columns: Int32Array } {
+  let words = maskWordCache.get(size);
+  if (!words) {
+    words = { rows: new Int32Array(8 * size), columns: new Int32Array(8 * size) };
+    for (let p = 0; p < 8; p++) {
+      toWords(masks[p], size, words.rows.subarray(p * size), words.columns.subarray(p * size, (p + 1) * size));
+    }
+    maskWordCache.set(size, words);
+  }
+  return words;
+}
+
+/**
+ * `penalty` for symbols up to 32 modules wide (versions 1 to 3, what shelf labels' links need),
+ * on rows and columns held as 32-bit words: the same count in a fraction of the time (a test
+ * compares both).
+ */
+function penaltyWords(rows: Int32Array, columns: Int32Array, size: number): number {
+  let score = 0;
+  let dark = 0;
+  for (let i = 0; i < size; i++) {
+    score += linePenalty(rows[i], size) + linePenalty(columns[i], size);
+    dark += ones(rows[i]);
+  }
+  // Penalty 2: 2 × 2 blocks of one colour (columns j and j + 1 of rows i and i + 1).
+  const pairs = (1 << (size - 1)) - 1;
+  let blocks = 0;
+  for (let i = 0; i + 1 < size; i++) {
+    const a = rows[i];
+    const same = ~(a ^ rows[i + 1]);
+    blocks += ones(same & (same >>> 1) & ~(a ^ (a >>> 1)) & pairs);
+  }
+  const k = Math.abs(Math.ceil((dark * 100) / (size * size) / 5) - 10);
+  return score + blocks * 3 + k * 10;
+}
+
+/** `penaltyWords` from modules, for tests. */
+export function penaltyNarrow(m: Uint8Array, size: number): number {
+  const rows = new Int32Array(size);
+  const columns = new Int32Array(size);
+  toWords(m, size, rows, columns);
+  return penaltyWords(rows, columns, size);
 }
