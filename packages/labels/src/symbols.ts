@@ -471,8 +471,7 @@ function ones(x: number): number {
 }
 
 /**
- * Penalties 1 and 3 of one line of modules held as bits (bit j: module j), `valid` its low
- * `size` bits set. Runs: each j where modules j..j+4 are alike counts 1, each run of 5 or more
+ * Penalties 1 and 3 of one line of `size` modules held as bits (bit j: module j). Runs: each j where modules j..j+4 are alike counts 1, each run of 5 or more
  * 2 more (a run of L ≥ 5 counts L − 2). Finder-like patterns: every window of 11 modules that
  * reads 1011101 0000 one way or the other.
  */
