@@ -239,6 +239,19 @@ describeBrowser('template list and editor (/tmpl/index, /tmpl/tmpledit)', () => 
       await expect.poll(() => page.locator('.ant-table-row').count()).toBeGreaterThan(0);
       await page.getByRole('button', { name: 'Add template' }).waitFor();
       await screenshot(page, 'templates-list-en');
+      // The longest colour name ("Black/white/red/yellow", a seeded template) stays in its cell:
+      // it once ran on over the next column.
+      await page.locator('td [data-colour-type="bwry"]').first().waitFor();
+      const overflows = await page.$$eval('td [data-colour-type]', (cells) =>
+        cells
+          .map((cell) => ({ text: cell.textContent, cell: cell.getBoundingClientRect(), td: cell.closest('td') }))
+          .filter(
+            ({ cell, td }) =>
+              td && (cell.right > td.getBoundingClientRect().right || cell.left < td.getBoundingClientRect().left),
+          )
+          .map(({ text }) => text),
+      );
+      expect(overflows).toEqual([]);
       const saved = await findTemplate(token);
       if (!saved) throw new Error('the template of the first test is missing');
       await page.goto(`/tmpl/tmpledit?id=${saved.id}`);

@@ -34,7 +34,7 @@ export function InkDot({ ink, size = 12 }: { ink: string; size?: number }) {
 export function ColourType({ value }: { value: TagColourType }) {
   const { t } = useTranslation('tmpl');
   return (
-    <Space size={4} data-colour-type={value}>
+    <Space size={4} wrap data-colour-type={value}>
       <span style={{ whiteSpace: 'nowrap' }}>
         {COLOUR_SETS[value].map((ink) => (
           <InkDot key={ink} ink={ink} size={10} />

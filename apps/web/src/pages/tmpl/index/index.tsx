@@ -88,12 +88,14 @@ export default function TemplatesPage() {
     {
       title: t('col.model'),
       dataIndex: 'modelName',
-      width: 170,
+      // Rotation, when the template has one, follows the size ("296×152 · 90°").
+      width: 180,
       render: (modelName: string, row) => (
         <span>
           {row.model ? modelName : <Typography.Text type="secondary">{t('customSize')}</Typography.Text>}
           <Typography.Text type="secondary" style={{ marginLeft: 6 }}>
             {row.width}×{row.length}
+            {row.rotation ? ` · ${row.rotation}°` : ''}
           </Typography.Text>
         </span>
       ),
@@ -101,10 +103,10 @@ export default function TemplatesPage() {
     {
       title: t('col.colourType'),
       dataIndex: 'colourType',
-      width: 150,
+      // Long names ("Black/white/red/yellow") wrap below their inks rather than run into the next column.
+      width: 180,
       render: (v: TagColourType) => <ColourType value={v} />,
     },
-    { title: t('col.rotation'), dataIndex: 'rotation', width: 80, render: (r: number) => `${r}°` },
     { title: t('col.updated'), dataIndex: 'updatedAt', width: 170, render: (v: number) => parseTime(v) },
     {
       title: t('col.actions'),
@@ -205,7 +207,7 @@ export default function TemplatesPage() {
           columns={columns}
           dataSource={templates.data?.rows ?? []}
           loading={templates.isFetching}
-          scroll={{ x: 1000 }}
+          scroll={{ x: 1080 }}
           locale={{ emptyText: templates.isError ? t('loadFailed') : t('empty') }}
           pagination={listPagination(paging, templates.data?.count ?? 0, setPaging, (total) =>
             t('total', { count: total }),
