@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { deflateRawSync } from 'node:zlib';
-import { type Canvas, createCanvas, GlobalFonts, type Image, loadImage } from '@napi-rs/canvas';
+import { type Canvas, createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
 import type { Canvas2D, CanvasFactory, LabelCanvas, LabelImage } from './canvas';
 import { designSize, FONT_FAMILY, type LabelData, type TemplateDocument } from './document';
 import { imageSources } from './draw';
@@ -77,26 +77,43 @@ export function nodeDeflate(data: Uint8Array): Uint8Array {
   return deflateRawSync(data, { level: 3, windowBits: 14, memLevel: 7 });
 }
 
-/** Decodes the images a template uses (data URLs); failures are left out and reported by the renderer. */
-export async function loadTemplateImages(doc: TemplateDocument, data: LabelData): Promise<Map<string, LabelImage>> {
+/**
+ * Decodes the images a template uses (data URLs); failures are left out and reported by the
+ * renderer. `decoded` keeps results (null: could not be decoded) from one label to the next.
+ */
+export async function loadTemplateImages(
+  doc: TemplateDocument,
+  data: LabelData,
+  decoded: Map<string, LabelImage | null> = new Map(),
+): Promise<Map<string, LabelImage>> {
   const images = new Map<string, LabelImage>();
   for (const src of imageSources(doc, data)) {
-    try {
-      const image: Image = await loadImage(src);
-      images.set(src, image);
-    } catch {
-      // An image that cannot be decoded is drawn as nothing; drawTemplate reports it.
+    let image = decoded.get(src);
+    if (image === undefined) {
+      try {
+        image = await loadImage(src);
+      } catch {
+        // An image that cannot be decoded is drawn as nothing; drawTemplate reports it.
+        image = null;
+      }
+      decoded.set(src, image);
     }
+    if (image) images.set(src, image);
   }
   return images;
 }
 
-async function nodeEnv(doc: TemplateDocument, data: LabelData, env: Partial<RenderEnv>): Promise<RenderEnv> {
+async function nodeEnv(
+  doc: TemplateDocument,
+  data: LabelData,
+  env: Partial<RenderEnv>,
+  decoded?: Map<string, LabelImage | null>,
+): Promise<RenderEnv> {
   shared ??= nodeCanvasFactory();
   return {
     ...env,
     canvas: env.canvas ?? shared,
-    images: env.images ?? (await loadTemplateImages(doc, data)),
+    images: env.images ?? (await loadTemplateImages(doc, data, decoded)),
     deflate: env.deflate ?? nodeDeflate,
     sha256: env.sha256 ?? nodeSha256,
   };
@@ -153,8 +170,11 @@ export async function renderTagBatch(
   let bytes = 0;
   let since = performance.now();
   let index = 0;
+  // A template's images (and a product image shown on many labels) are decoded once a batch.
+  const decoded = new Map<string, LabelImage | null>();
   for (const job of jobs) {
-    onLabel(renderForTag(job.doc, job.data, await nodeEnv(job.doc, job.data, env), job.padding), job, index++);
+    const jobEnv = await nodeEnv(job.doc, job.data, env, decoded);
+    onLabel(renderForTag(job.doc, job.data, jobEnv, job.padding), job, index++);
     const { w, h } = designSize(job.doc);
     bytes += w * h * 4;
     if (bytes >= BATCH_PIXEL_BYTES || performance.now() - since >= BATCH_MS) {

@@ -6,11 +6,12 @@ import {
   nodeDeflate,
   nodeSha256,
   renderTagBatch,
+  renderTagImage,
   type TagJob,
 } from '../src/node';
 import { renderForTag } from '../src/pipeline';
 import { gs1CheckDigit } from '../src/symbols';
-import { priceLabel } from './fixtures';
+import { doc as parseDoc, photoDataUrl, priceLabel } from './fixtures';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -42,6 +43,28 @@ describe('renderTagBatch', () => {
       expect(seen[i].hash).toBe(tag.hash);
       expect(Buffer.from(seen[i].bytes).equals(Buffer.from(tag.bytes))).toBe(true);
     });
+  });
+
+  test('draws a template image on every label (decoded once for the batch), as a single render does', async () => {
+    const { version: _, ...input } = doc;
+    const withPhoto = parseDoc({
+      ...input,
+      elements: [
+        ...doc.elements,
+        { type: 'image', id: 'photo', x: 200, y: 80, w: 90, h: 60, src: photoDataUrl(), fit: 'stretch' },
+      ],
+    });
+    const batch = Array.from({ length: 4 }, (_, i) => ({ doc: withPhoto, data: product(i), padding }));
+    const hashes: string[] = [];
+    await renderTagBatch(batch, ({ tag, problems }) => {
+      expect(problems).toEqual([]);
+      hashes.push(tag.hash);
+    });
+    for (const [i, job] of batch.entries()) {
+      expect(hashes[i]).toBe((await renderTagImage(job.doc, job.data, job.padding)).tag.hash);
+    }
+    // Without the image the labels differ: the image is really drawn.
+    expect(hashes[0]).not.toBe(renderForTag(doc, product(0), env, padding).tag.hash);
   });
 
   test('lets the event loop turn while it renders', async () => {
