@@ -6,23 +6,13 @@ import {
   expect,
   login,
   newPage,
+  openMenu,
   pageToken,
   screenshot,
   settled,
+  tabs,
   useBrowser,
 } from './support/browser';
-
-const tabs = (page: Page) =>
-  page.locator('[data-testid="tag"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')));
-
-/** Opens a page from the sidebar and waits for its tab. */
-async function openMenu(page: Page, group: string, item: string, path: string) {
-  const link = page.locator(`[data-testid="menu-${item}"]`);
-  if (!(await link.isVisible())) await page.click(`[data-testid="menu-${group}"]`);
-  await link.click();
-  await page.waitForURL((url) => url.pathname === path);
-  await page.locator(`[data-testid="tag"][data-path="${path}"]`).waitFor();
-}
 
 /** The acting role the user dropdown shows ('all' = all of my roles); the dropdown is closed again. */
 async function actingRole(page: Page): Promise<string | null> {

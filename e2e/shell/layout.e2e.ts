@@ -1,23 +1,26 @@
 import jsQR from 'jsqr';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, beforeEach, it } from 'vitest';
-import { api, describeBrowser, expect, login, newPage, pageToken, switchStore, useBrowser } from '../support/browser';
+import {
+  api,
+  describeBrowser,
+  expect,
+  login,
+  newPage,
+  openMenu as openMenuAt,
+  pageToken,
+  switchStore,
+  tabs,
+  useBrowser,
+} from '../support/browser';
 
-const tabs = (page: Page) =>
-  page.locator('[data-testid="tag"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')));
 const PATHS: Record<string, string> = {
   station: '/basemgr/station',
   users: '/system/index',
   conf: '/system/conf',
 };
 /** Opens a page from the sidebar and waits until it is shown. */
-const openMenu = async (page: Page, group: string, item: string) => {
-  const link = page.locator(`[data-testid="menu-${item}"]`);
-  if (!(await link.isVisible())) await page.click(`[data-testid="menu-${group}"]`);
-  await link.click();
-  await page.waitForURL((url) => url.pathname === PATHS[item]);
-  await page.locator(`[data-testid="tag"][data-path="${PATHS[item]}"]`).waitFor();
-};
+const openMenu = (page: Page, group: string, item: string) => openMenuAt(page, group, item, PATHS[item]);
 const message = (page: Page, text: string) => page.locator('.ant-message-notice').filter({ hasText: text }).first();
 
 describeBrowser('shell: layout and header tools', () => {

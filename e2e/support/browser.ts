@@ -145,6 +145,19 @@ export async function waitForShell(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
 }
 
+/** The paths of the open tabs, in order. */
+export const tabs = (page: Page) =>
+  page.locator('[data-testid="tag"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')));
+
+/** Opens a page from the sidebar (opening its group when needed) and waits for its tab. */
+export async function openMenu(page: Page, group: string, item: string, path: string): Promise<void> {
+  const link = page.locator(`[data-testid="menu-${item}"]`);
+  if (!(await link.isVisible())) await page.click(`[data-testid="menu-${group}"]`);
+  await link.click();
+  await page.waitForURL((url) => url.pathname === path);
+  await page.locator(`[data-testid="tag"][data-path="${path}"]`).waitFor();
+}
+
 /** The path (with query) the page shows. */
 export function pathOf(page: Page): string {
   const url = new URL(page.url());
