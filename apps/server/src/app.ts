@@ -24,6 +24,7 @@ import { registerTemplateAssets } from './modules/templates/assets';
 import { Notices } from './notice/notices';
 import { registerNoticeSocket } from './notice/socket';
 import { registerOpenApi } from './openapi/routes';
+import { registerSecurityHeaders } from './web/headers';
 import { placeholderPage } from './web/placeholder';
 
 declare module 'fastify' {
@@ -59,6 +60,7 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
   app.addHook('onClose', () => database.close());
 
   // Infrastructure
+  registerSecurityHeaders(app);
   acceptEmptyJson(app);
   await app.register(cookie);
   await app.register(formbody);

@@ -1,4 +1,5 @@
 // Chinese glyphs for machines without a CJK font; only the simplified-Chinese subset, weight 400.
+import './csp';
 import '@fontsource/noto-sans-sc/chinese-simplified-400.css';
 import './styles/global.css';
 import './app/i18n';

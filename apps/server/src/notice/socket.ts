@@ -1,8 +1,9 @@
 import { NOTICE_SOCKET_PATH } from '@esl/contract';
 import type {} from '@fastify/websocket';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../api/context';
 import { resolveCaller } from '../modules/session/service';
+import { sameOrigin } from '../web/headers';
 
 export const HEARTBEAT = 'heart beat';
 /** Close code for a socket whose token is missing, expired or revoked (4000–4999: application). */
@@ -13,7 +14,14 @@ export const CLOSE_SESSION_EXPIRED = 4800;
  * carries notices. Each heartbeat re-checks the session, so a revoked token loses its socket.
  */
 export function registerNoticeSocket(app: FastifyInstance, services: Services): void {
-  app.get<{ Querystring: { token?: string } }>(NOTICE_SOCKET_PATH, { websocket: true }, (socket, request) => {
+  const checkOrigin = {
+    websocket: true,
+    // Refused before the upgrade: a page of another site never gets a socket, whatever token it holds.
+    preValidation: async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!sameOrigin(request, services.config.publicUrl)) return reply.code(403).send('origin not allowed');
+    },
+  } as const;
+  app.get<{ Querystring: { token?: string } }>(NOTICE_SOCKET_PATH, checkOrigin, (socket, request) => {
     const token = request.query.token;
     const check = () => resolveCaller(services, token, services.config.now());
     let remove: (() => void) | undefined;
