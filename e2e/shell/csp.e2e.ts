@@ -26,7 +26,8 @@ describeBrowser('shell: the console runs under its Content-Security-Policy', () 
     const { context, page } = await newPage(browser(), { lang: 'en' });
     const violations: string[] = [];
     page.on('console', (message) => {
-      if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(`${new URL(page.url()).pathname}: ${message.text()}`);
+      if (/Content Security Policy|Refused to/i.test(message.text()))
+        violations.push(`${new URL(page.url()).pathname}: ${message.text()}`);
     });
     await context.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (event) => {
