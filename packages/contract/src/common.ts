@@ -6,7 +6,9 @@ export const PasswordDigest = z
   .regex(/^[0-9a-f]{64}$/i, 'digest')
   .transform((s) => s.toLowerCase());
 
-export const Id = z.coerce.number().int().positive();
+/** Row ids are PostgreSQL `integer`s: anything larger cannot name a row (and would not fit the column). */
+export const MAX_ID = 2_147_483_647;
+export const Id = z.coerce.number().int().positive().max(MAX_ID);
 export const Ids = z.array(Id).min(1).max(2000);
 export const DeleteBody = z.object({ ids: Ids });
 export const DeleteData = z.object({ deleted: z.number().int() });
@@ -27,8 +29,10 @@ export const RequiredLine = (max = 100) =>
     .max(max)
     .refine((s) => !/[\r\n]/.test(s), 'lineBreak');
 
+/** Bounds the offset ((page − 1) × limit ≤ 2·10⁹) so no database can overflow it. */
+export const MAX_PAGE = 1_000_000;
 export const Paging = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(MAX_PAGE).default(1),
   limit: z.coerce.number().int().min(1).max(2000).default(20),
 });
 export type Paging = z.infer<typeof Paging>;

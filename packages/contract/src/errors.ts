@@ -60,6 +60,7 @@ export const VALIDATION_DETAILS: Record<string, Messages> = {
   tooSmall: { 'zh-CN': '过小', en: 'is too small' },
   tooBig: { 'zh-CN': '过大', en: 'is too large' },
   lineBreak: { 'zh-CN': '不允许换行', en: 'no line breaks allowed' },
+  nul: { 'zh-CN': '不能包含空字符 (U+0000)', en: 'cannot contain the NUL character (U+0000)' },
   mismatch: { 'zh-CN': '两次输入的密码不一致', en: 'passwords do not match' },
   role: { 'zh-CN': '请选择角色', en: 'please select a role' },
   store: { 'zh-CN': '请选择门店', en: 'please select a store' },

@@ -12,9 +12,9 @@ import { insertOpLog } from '../modules/logs/repository';
 import { tokenOf } from '../modules/session/service';
 import { callerOf } from './callers';
 import type { CallContext, Services } from './context';
-import { AppError, forbidden, messageOf, notAvailable } from './errors';
+import { AppError, forbidden, invalidField, messageOf, notAvailable } from './errors';
 import type { HandlerMap, ListResult } from './handlers';
-import { validationError } from './validation';
+import { nulField, validationError } from './validation';
 
 type LooseHandler = (ctx: CallContext, body: unknown) => Promise<unknown>;
 
@@ -51,7 +51,9 @@ async function runCall(
   const lang = pickLanguage(request.headers['accept-language']);
   const now = services.config.now();
   const ctx: CallContext = { services, lang, ip: request.ip, request, caller: null, now, target: '' };
-  const body = (request.body ?? {}) as Record<string, unknown>;
+  // No body at all is an empty object (the console posts without one); JSON null is not.
+  const raw = request.body === undefined ? {} : request.body;
+  const body = (isObject(raw) ? raw : {}) as Record<string, unknown>;
   const logs = def.changes && !def.readsOnly?.(body);
   let envelope: Envelope<unknown>;
   try {
@@ -60,8 +62,10 @@ async function runCall(
       if (!hasPermission(ctx.caller.roles, def.access)) throw forbidden();
     }
     if (!def.ready || !handler) throw notAvailable();
-    const parsed = def.body.safeParse(body);
-    if (!parsed.success) throw validationError(parsed.error, body);
+    const parsed = def.body.safeParse(raw);
+    if (!parsed.success) throw validationError(parsed.error, raw);
+    const nul = nulField(parsed.data);
+    if (nul) throw invalidField(nul, 'nul');
     const result = await handler(ctx, parsed.data);
     const msg = messageOf(0, lang);
     if (def.list) {
@@ -114,7 +118,8 @@ async function logOperation(ctx: CallContext, def: CallDef, code: number, msg: s
     user_id: caller.userId,
     username: caller.username,
     call: def.path,
-    target: (ctx.target || targetOf(ctx.request.body)).slice(0, 200),
+    // A refused NUL must not stop the refusal from being logged (PostgreSQL cannot store it).
+    target: (ctx.target || targetOf(ctx.request.body)).replaceAll('\u0000', '').slice(0, 200),
     code,
     msg,
     ip: ctx.ip,
@@ -133,3 +138,6 @@ function targetOf(body: unknown): string {
   }
   return '';
 }
+
+const isObject = (value: unknown): value is object =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -39,3 +39,19 @@ function detailOf(issue: z.core.$ZodIssue, body: unknown): DetailKey {
       return 'invalid';
   }
 }
+
+/**
+ * The dotted path of the first string holding U+0000 in a parsed body, or '' when none does.
+ * PostgreSQL cannot store the character in text at all and SQLite would keep it, so both refuse
+ * it here, the same way, before any handler runs.
+ */
+export function nulField(value: unknown, path = ''): string {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || 'body' : '';
+  if (value === null || typeof value !== 'object') return '';
+  for (const [key, child] of Object.entries(value)) {
+    const name = key.replaceAll('\u0000', '\u2400'); // a key may hold one too: named, not carried
+    const found = nulField(child, path ? `${path}.${name}` : name);
+    if (found) return found;
+  }
+  return '';
+}

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { Line, Paging } from '../common';
+import { Id, Line, Paging } from '../common';
 
 const Range = { from: z.number().int().optional(), to: z.number().int().optional() };
 
 export const OpLogListBody = Paging.extend({
   username: Line(64).optional(),
   call: Line(100).optional(),
-  storeId: z.coerce.number().int().positive().optional(),
+  storeId: Id.optional(),
   ...Range,
 });
 export const OpLog = z.object({
