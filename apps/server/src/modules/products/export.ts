@@ -14,6 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CallContext, Services } from '../../api/context';
 import { AppError, forbidden, messageOf } from '../../api/errors';
 import { validationError } from '../../api/validation';
+import { toSpreadsheet } from '../../lib/formula';
 import { resolveCaller, tokenOf } from '../session/service';
 import { currentStore } from '../stores/current';
 import { effectiveFieldMap } from './mapping';
@@ -74,9 +75,9 @@ async function writeWorkbook(
     const product = presentProduct(row);
     const custom = parseCustom(row.custom);
     const values = map.map(({ name }) => {
-      if (!standard.has(name)) return custom[name] ?? '';
+      if (!standard.has(name)) return toSpreadsheet(custom[name] ?? '');
       const v = product[name as keyof typeof product];
-      return v === null ? '' : String(v);
+      return v === null ? '' : toSpreadsheet(String(v));
     });
     sheet.addRow(values).commit();
   }

@@ -1,5 +1,6 @@
 import { ErrorCode, type ImportError, type Product } from '@esl/contract';
 import ExcelJS from 'exceljs';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { buildProduct, buildShop, multipartFile, snapshot } from '../../../test/business';
 import { testDatabases } from '../../../test/databases';
@@ -7,6 +8,18 @@ import { useApp } from '../../../test/harness';
 import { readXlsx } from './xlsx';
 
 const BOM = '\uFEFF';
+
+/** The workbook with text replaced in every XML part (to write what ExcelJS would not). */
+function withXmlReplaced(bytes: Buffer, pairs: [string, string][]): Buffer {
+  const parts = unzipSync(bytes);
+  for (const [name, data] of Object.entries(parts)) {
+    if (!name.endsWith('.xml')) continue;
+    let text = strFromU8(data);
+    for (const [from, to] of pairs) text = text.replaceAll(from, to);
+    parts[name] = strToU8(text);
+  }
+  return Buffer.from(zipSync(parts));
+}
 
 async function xlsxOf(rows: (string | number | null)[][]): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
@@ -189,6 +202,13 @@ describe.each(await testDatabases())('product import and export on $name', (db) 
     const at = { tenantId: tenant.id, storeId: store.id };
     await buildProduct(t().app, at, { barcode: '6901', name: '苹果', priceCents: 1250, custom: { memberPrice: '11' } });
     await buildProduct(t().app, at, { barcode: '6902', name: '香蕉', priceCents: 399 });
+    await buildProduct(t().app, at, { barcode: '6903', name: '=HYPERLINK("http://x","y")', priceCents: 100 });
+    await buildProduct(t().app, at, {
+      barcode: '6904',
+      name: "'@SUM(1)",
+      priceCents: 100,
+      custom: { memberPrice: '-1+2' },
+    });
     await buildProduct(t().app, at, { barcode: '7001', name: 'Milk', priceCents: 100 });
     const token = tokens.stock;
     await t().call('/mgr/product/mapfield', { fields: [{ name: 'memberPrice', tField: '会员价' }] }, { token });
@@ -213,13 +233,39 @@ describe.each(await testDatabases())('product import and export on $name', (db) 
     expect(sheet.slice(1).map((r) => [r.cells[0], r.cells[1], r.cells[2], r.cells[9] ?? ''])).toEqual([
       ['6901', '苹果', '12.50', '11'],
       ['6902', '香蕉', '3.99', ''],
+      // No spreadsheet evaluates these: each starts with its text marker (lib/formula.ts).
+      ['6903', `'=HYPERLINK("http://x","y")`, '1.00', ''],
+      ['6904', "''@SUM(1)", '1.00', "'-1+2"],
     ]);
 
     const before = await snapshot(t().app, 'products', store.id);
     const back = await upload(token, res.rawPayload, 'export.xlsx');
-    expect(back).toMatchObject({ code: 0, data: { total: 2, inserted: 0, updated: 2 } });
+    expect(back).toMatchObject({ code: 0, data: { total: 4, inserted: 0, updated: 4 } });
     const after = await snapshot(t().app, 'products', store.id);
     expect(after.map(({ updated_at: _u, ...r }) => r)).toEqual(before.map(({ updated_at: _u, ...r }) => r));
+  });
+
+  it('refuses a NUL in an imported cell, naming its line, and writes nothing', async () => {
+    const { tokens, store } = await buildShop(t().app);
+    // A text file holding NUL is not taken for CSV at all (1009); in a workbook the row is named.
+    const csv = await upload(tokens.stock, 'barcode,name,price\n6901,ok,1\n6902,bad\u0000name,2\n');
+    expect(csv.code).toBe(ErrorCode.BAD_FILE);
+    // Character references in the sheet's XML: &#0; is NUL, &#99999999; is no character at all.
+    const file = await withXmlReplaced(
+      await xlsxOf([
+        ['barcode', 'name', 'price'],
+        ['6901', 'okNAME', 1],
+        ['6902', 'badNAME', 2],
+      ]),
+      [
+        ['okNAME', 'ok&#99999999;'],
+        ['badNAME', 'bad&#0;name'],
+      ],
+    );
+    const answer = await upload(tokens.stock, file, 'nul.xlsx');
+    expect(answer.code).toBe(ErrorCode.IMPORT_FAILED);
+    expect(answer.data).toEqual([{ line: 3, field: 'name', reason: expect.stringContaining('wrong format') }]);
+    expect(await snapshot(t().app, 'products', store.id)).toEqual([]);
   });
 
   it('refuses the export and import without a session, permission or store', async () => {

@@ -7,6 +7,7 @@ import {
   PRODUCT_FIELD_LABELS,
   type ProductField,
 } from '@esl/contract';
+import { fromSpreadsheet } from '../../../lib/formula';
 import { centsOf } from '../price';
 import type { SheetRow } from './csv';
 
@@ -82,7 +83,7 @@ export function checkRows(
       custom: hasCustom ? {} : null,
     };
     for (const { index, field, kind } of plan) {
-      const value = (cells[index] ?? '').trim();
+      const value = fromSpreadsheet((cells[index] ?? '').trim());
       switch (kind) {
         case 'barcode':
           if (value === '') errors.push(problem(line, field, 'required', lang));
@@ -109,6 +110,8 @@ export function checkRows(
           }
           const max = kind === 'custom' ? CUSTOM_MAX : MAX_LENGTH[kind];
           if (LINE_BREAK.test(value)) errors.push(problem(line, field, 'lineBreak', lang));
+          // The API refuses U+0000 everywhere (PostgreSQL cannot store it); a file may not bring one in.
+          else if (value.includes('\u0000')) errors.push(problem(line, field, 'invalid', lang));
           else if (value.length > max) errors.push(problem(line, field, 'tooLong', lang));
           else if (kind === 'custom') (row.custom as Record<string, string>)[field] = value;
           else row[kind] = value;

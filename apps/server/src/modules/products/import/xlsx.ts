@@ -63,7 +63,8 @@ function unescapeXml(s: string): string {
   return s.replace(/&(#x[0-9a-fA-F]+|#\d+|\w+);/g, (whole, name: string) => {
     if (name[0] === '#') {
       const code = name[1] === 'x' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
-      return Number.isFinite(code) ? String.fromCodePoint(code) : whole;
+      // Beyond U+10FFFF fromCodePoint throws: such a reference stays as it was written.
+      return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
     }
     return ENTITIES[name] ?? whole;
   });
