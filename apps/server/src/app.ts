@@ -33,6 +33,9 @@ declare module 'fastify' {
   }
 }
 
+/** Largest JSON body a call takes (a template with its images is the largest real one). */
+export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+
 const isApi = (url: string) => url === API_BASE || url.startsWith(`${API_BASE}/`) || url.startsWith(`${API_BASE}?`);
 
 /**
@@ -40,7 +43,7 @@ const isApi = (url: string) => url === API_BASE || url.startsWith(`${API_BASE}/`
  * migrated already (main.ts and the test harness do it); the app closes it on close.
  */
 export async function buildApp(config: Config, database: Db = openDatabase(config.databaseUrl)) {
-  const app = Fastify({ logger: config.logger, bodyLimit: 4 * 1024 * 1024 });
+  const app = Fastify({ logger: config.logger, bodyLimit: BODY_LIMIT_BYTES });
   const cache = new SharedCache();
   const services: Services = { db: database.db, dialect: database.dialect, config, notices: new Notices(), cache };
   app.decorate('services', services);
@@ -133,8 +136,14 @@ async function handleError(services: Services, err: FastifyError, request: Fasti
   const api = isApi(request.url);
   if (status < 500) {
     if (!api) return reply.code(status).type('text/plain; charset=utf-8').send(err.message);
-    const code = status === 429 ? ErrorCode.TOO_MANY_REQUESTS : ErrorCode.VALIDATION;
-    const vars = code === ErrorCode.VALIDATION ? { field: 'body', detail: 'body' } : {};
+    const code =
+      status === 429 ? ErrorCode.TOO_MANY_REQUESTS : status === 413 ? ErrorCode.TOO_LARGE : ErrorCode.VALIDATION;
+    const vars =
+      code === ErrorCode.VALIDATION
+        ? { field: 'body', detail: 'body' }
+        : code === ErrorCode.TOO_LARGE
+          ? { detail: `${BODY_LIMIT_BYTES / 1024 / 1024} MB` }
+          : {};
     return reply.code(200).send({ code, msg: messageOf(code, lang, vars), data: null });
   }
   request.log.error(err);

@@ -16,6 +16,8 @@ export const ErrorCode = {
   IN_USE: 1011,
   TOO_MANY_REQUESTS: 1012,
   IMPORT_FAILED: 1013,
+  /** The request body is over the server's limit ({detail} names it). */
+  TOO_LARGE: 1014,
   INTERNAL: 1500,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -49,6 +51,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, Messages> = {
   1011: { 'zh-CN': '仍在使用中，无法删除：{detail}', en: 'Still in use, cannot delete: {detail}' },
   1012: { 'zh-CN': '请求过于频繁，请稍后再试', en: 'Too many requests, please slow down' },
   1013: { 'zh-CN': '导入失败，没有写入任何数据', en: 'Import failed, nothing was written' },
+  1014: { 'zh-CN': '请求过大，上限为 {detail}', en: 'Request too large: the limit is {detail}' },
   1500: { 'zh-CN': '服务器内部错误', en: 'Internal server error' },
 };
 

@@ -259,4 +259,21 @@ describe.each(await testDatabases())('malformed bodies to every call on $name', 
     const nested = await t().call('/mgr/templ/Alterkeymap', { '\u0000': '\u0000' }, { token: admin });
     expect(nested.status).toBe(200);
   });
+
+  it('answers an over-size body with its own code naming the limit, in the caller’s language', async () => {
+    const big = JSON.stringify({ name: 'x'.repeat(5 * 1024 * 1024) });
+    for (const [lang, text] of [
+      ['en', 'Request too large: the limit is 4 MB'],
+      ['zh-CN', '请求过大，上限为 4 MB'],
+    ] as const) {
+      const res = await t().app.inject({
+        method: 'POST',
+        url: '/api/mgr/product/list',
+        headers: { 'content-type': 'application/json', 'accept-language': lang },
+        payload: big,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ code: 1014, msg: text, data: null });
+    }
+  });
 });
