@@ -42,11 +42,11 @@ function Figure({ id, label, children }: { id: string; label: string; children: 
 }
 
 function Overview({ data }: { data: ShopStatic }) {
-  const { t } = useTranslation(['dashboard', 'esl']);
+  const { t } = useTranslation(['dashboard', 'tags']);
   const option = useMemo(
     () =>
       barOption(
-        data.tags.byStatus.map((s) => ({ name: t(`esl:status.${s.status}`), value: s.count })),
+        data.tags.byStatus.map((s) => ({ name: t(`tags:status.${s.status}`), value: s.count })),
         t('axis.tags'),
       ),
     [data, t],

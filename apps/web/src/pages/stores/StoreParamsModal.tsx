@@ -1,0 +1,141 @@
+import type { Store, StoreParams } from '@esl/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Col, Form, Input, InputNumber, Modal, Row, Select, Skeleton, Switch } from 'antd';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { request } from '../../api/request';
+
+interface Props {
+  /** The store whose parameters are shown; null when the dialog is closed. */
+  store: Store | null;
+  editable: boolean;
+  onClose: () => void;
+}
+
+const TIME = /^$|^([01]\d|2[0-3]):[0-5]\d$/;
+const LED_COLOURS = ['red', 'green', 'blue', 'white'] as const;
+
+export function StoreParamsModal({ store, editable, onClose }: Props) {
+  const { t } = useTranslation('stores');
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<StoreParams>();
+  const id = store?.id ?? 0;
+
+  const params = useQuery({
+    queryKey: ['stores', 'params', id],
+    queryFn: () => request('getStoreParams', { id }),
+    enabled: store !== null,
+  });
+
+  useEffect(() => {
+    if (params.data) form.setFieldsValue(params.data.params);
+  }, [params.data, form]);
+
+  const save = useMutation({
+    mutationFn: (p: StoreParams) => request('setStoreParams', { id, params: p }),
+    onSuccess: (data) => {
+      queryClient.setQueryData(['stores', 'params', id], data);
+      message.success(t('paramsSaved'));
+      onClose();
+    },
+  });
+
+  return (
+    <Modal
+      open={store !== null}
+      title={t('paramsTitle', { name: store?.name ?? '' })}
+      okText={t('save')}
+      cancelText={editable ? t('cancel') : t('close')}
+      okButtonProps={{ disabled: !editable || !params.data, style: editable ? undefined : { display: 'none' } }}
+      confirmLoading={save.isPending}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      forceRender
+      width={600}
+    >
+      {params.isPending && store !== null && <Skeleton active paragraph={{ rows: 6 }} />}
+      <Form<StoreParams>
+        form={form}
+        name="storeParams"
+        layout="vertical"
+        disabled={!editable}
+        hidden={!params.data}
+        onFinish={(p) => save.mutate(p)}
+      >
+        <Row gutter={16}>
+          <Col span={12}>
+            <Form.Item
+              name="currency"
+              label={t('p.currency')}
+              rules={[{ required: true, message: t('rule.required') }]}
+            >
+              <Input maxLength={4} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item
+              name="priceDecimals"
+              label={t('p.priceDecimals')}
+              rules={[{ required: true, message: t('rule.required') }]}
+            >
+              <InputNumber min={0} max={3} precision={0} style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item
+              name="heartbeatSeconds"
+              label={t('p.heartbeatSeconds')}
+              rules={[{ required: true, message: t('rule.required') }]}
+            >
+              <InputNumber min={10} max={3600} precision={0} suffix={t('seconds')} style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item
+              name="tagPollSeconds"
+              label={t('p.tagPollSeconds')}
+              rules={[{ required: true, message: t('rule.required') }]}
+            >
+              <InputNumber min={5} max={600} precision={0} suffix={t('seconds')} style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="quietStart" label={t('p.quietStart')} rules={[{ pattern: TIME, message: t('rule.time') }]}>
+              <Input placeholder="22:00" maxLength={5} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="quietEnd" label={t('p.quietEnd')} rules={[{ pattern: TIME, message: t('rule.time') }]}>
+              <Input placeholder="07:00" maxLength={5} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="ledColour" label={t('p.ledColour')}>
+              <Select options={LED_COLOURS.map((c) => ({ value: c, label: t(`led.${c}`) }))} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item
+              name="ledSeconds"
+              label={t('p.ledSeconds')}
+              rules={[{ required: true, message: t('rule.required') }]}
+            >
+              <InputNumber min={1} max={600} precision={0} suffix={t('seconds')} style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+          <Col span={24}>
+            <Form.Item
+              name="autoRefresh"
+              label={t('p.autoRefresh')}
+              valuePropName="checked"
+              extra={t('p.autoRefreshHint')}
+            >
+              <Switch />
+            </Form.Item>
+          </Col>
+        </Row>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,99 @@
+import { COLOUR_SETS, findTagModel, type TagColourType, type TagStatus } from '@esl/contract';
+import { Space, Tag, Tooltip, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+
+const STATUS_COLOURS: Record<TagStatus, string> = {
+  online: 'success',
+  normal: 'processing',
+  offline: 'default',
+  unknown: 'default',
+  lost: 'error',
+  interrupted: 'warning',
+  disconnected: 'volcano',
+};
+
+export function StatusTag({ status }: { status: TagStatus }) {
+  const { t } = useTranslation('tags');
+  return (
+    <Tag color={STATUS_COLOURS[status]} data-status={status}>
+      {t(`status.${status}`)}
+    </Tag>
+  );
+}
+
+const INK: Record<string, string> = {
+  white: '#ffffff',
+  black: '#1f1f1f',
+  red: '#e53935',
+  yellow: '#fdd835',
+  green: '#43a047',
+  blue: '#1e88e5',
+  orange: '#fb8c00',
+};
+
+/** The inks of a colour type as small dots, then its name. */
+export function ColourType({ colour }: { colour: TagColourType }) {
+  const { t } = useTranslation('tags');
+  return (
+    <Space size={6}>
+      <span style={{ display: 'inline-flex', gap: 2 }} aria-hidden>
+        {COLOUR_SETS[colour].map((ink) => (
+          <span
+            key={ink}
+            style={{
+              width: 10,
+              height: 10,
+              borderRadius: '50%',
+              background: INK[ink] ?? ink,
+              border: '1px solid #bfbfbf',
+            }}
+          />
+        ))}
+      </span>
+      <span>{t(`colour.${colour}`)}</span>
+    </Space>
+  );
+}
+
+/** '2.13L' with its size: '250×122 · 2.13"'. */
+export function ModelName({ code, name }: { code: string; name: string }) {
+  const model = findTagModel(code);
+  return (
+    <Space orientation="vertical" size={0}>
+      <span>{name}</span>
+      {model && (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {model.w}×{model.h} · {model.inches.toFixed(2)}″
+        </Typography.Text>
+      )}
+    </Space>
+  );
+}
+
+const none = <Typography.Text type="secondary">—</Typography.Text>;
+
+/** Signal in dBm: good above −70, weak to −85, poor below. */
+export function signalTone(dbm: number): 'success' | 'warning' | 'danger' {
+  if (dbm >= -70) return 'success';
+  if (dbm >= -85) return 'warning';
+  return 'danger';
+}
+
+export function Signal({ dbm }: { dbm: number | null }) {
+  if (dbm === null) return none;
+  return <Typography.Text type={signalTone(dbm)}>{dbm} dBm</Typography.Text>;
+}
+
+/** Battery in percent: low below 20. */
+export function Battery({ percent }: { percent: number | null }) {
+  const { t } = useTranslation('tags');
+  if (percent === null) return none;
+  const low = percent < 20;
+  const text = <Typography.Text type={low ? 'danger' : undefined}>{percent}%</Typography.Text>;
+  return low ? <Tooltip title={t('lowBattery')}>{text}</Tooltip> : text;
+}
+
+export function Temperature({ celsius }: { celsius: number | null }) {
+  if (celsius === null) return none;
+  return <span>{celsius} °C</span>;
+}

@@ -1,0 +1,124 @@
+import { findTagModel, TagColourType } from '@esl/contract';
+import { type ColourType as ColourTypeT, DITHER_MODES, type DitherMode, type Rotation } from '@esl/labels';
+import { Form, Input, InputNumber, Select } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { setColourType, setDocument } from '../../../editor/commands';
+import { change, type EditorState } from '../../../editor/state';
+import type { EditorStore } from '../../../editor/store';
+import { MODEL_OPTIONS } from '../list/AddTemplateModal';
+import { ColourType } from '../list/ColourType';
+import { InkSelect } from './PropertyPanel';
+
+interface Props {
+  store: EditorStore;
+  state: EditorState;
+  name: string;
+  onName: (name: string) => void;
+}
+
+const CUSTOM = 'custom';
+
+/** The label's own settings, shown when nothing is selected: name, size, colours, rotation, dithering. */
+export function DocumentPanel({ store, state, name, onName }: Props) {
+  const { t } = useTranslation(['editor', 'templates']);
+  const { doc } = state;
+  const model = doc.size.model ? findTagModel(doc.size.model) : undefined;
+  const colourTypes: readonly ColourTypeT[] = model ? model.colours : TagColourType.options;
+
+  const update = (fn: Parameters<typeof change>[1]) => store.update((s) => change(s, fn));
+
+  const chooseModel = (code: string) => {
+    if (code === CUSTOM) {
+      update((d) => setDocument(d, { size: { ...d.size, model: null } }));
+      return;
+    }
+    const m = findTagModel(code);
+    if (!m) return;
+    update((d) => {
+      const sized = setDocument(d, { size: { model: m.code, w: m.w, h: m.h } });
+      return m.colours.includes(sized.colourType) ? sized : setColourType(sized, m.colours[0]);
+    });
+  };
+
+  // Typing a size that is not the model's makes the template a free width × length one.
+  const setSide = (side: 'w' | 'h', value: number | null) => {
+    if (value === null || value < 1 || value > 4096) return;
+    update((d) => {
+      const size = { ...d.size, [side]: Math.round(value) };
+      const m = size.model ? findTagModel(size.model) : undefined;
+      const fits = m !== undefined && m.w === size.w && m.h === size.h;
+      return setDocument(d, { size: { ...size, model: fits ? size.model : null } });
+    });
+  };
+
+  return (
+    <Form layout="vertical" size="small" className="tmpl-props" data-testid="doc-panel">
+      <Form.Item label={t('templates:field.name')}>
+        <Input value={name} maxLength={64} onChange={(e) => onName(e.target.value)} data-testid="doc-name" />
+      </Form.Item>
+      <Form.Item label={t('templates:field.model')}>
+        <Select
+          showSearch
+          optionFilterProp="label"
+          value={doc.size.model ?? CUSTOM}
+          options={[{ value: CUSTOM, label: t('templates:customSize') }, ...MODEL_OPTIONS]}
+          onChange={chooseModel}
+        />
+      </Form.Item>
+      <div className="tmpl-row">
+        <Form.Item label={t('templates:field.width')} style={{ flex: 1 }}>
+          <InputNumber
+            value={doc.size.w}
+            min={1}
+            max={4096}
+            precision={0}
+            suffix="px"
+            style={{ width: '100%' }}
+            onChange={(v) => setSide('w', v)}
+          />
+        </Form.Item>
+        <Form.Item label={t('templates:field.length')} style={{ flex: 1 }}>
+          <InputNumber
+            value={doc.size.h}
+            min={1}
+            max={4096}
+            precision={0}
+            suffix="px"
+            style={{ width: '100%' }}
+            onChange={(v) => setSide('h', v)}
+          />
+        </Form.Item>
+      </div>
+      <Form.Item label={t('templates:field.colourType')}>
+        <Select
+          value={doc.colourType}
+          options={colourTypes.map((c) => ({ value: c, label: <ColourType value={c} /> }))}
+          onChange={(c: ColourTypeT) => update((d) => setColourType(d, c))}
+        />
+      </Form.Item>
+      <div className="tmpl-row">
+        <Form.Item label={t('templates:field.rotation')} style={{ flex: 1 }}>
+          <Select
+            value={doc.rotation}
+            options={([0, 90, 180, 270] as const).map((r) => ({ value: r, label: `${r}°` }))}
+            onChange={(rotation: Rotation) => update((d) => setDocument(d, { rotation }))}
+          />
+        </Form.Item>
+        <Form.Item label={t('editor:doc.background')} style={{ flex: 1 }}>
+          <InkSelect
+            value={doc.background}
+            colourType={doc.colourType}
+            onChange={(ink) => ink && update((d) => setDocument(d, { background: ink }))}
+          />
+        </Form.Item>
+      </div>
+      <Form.Item label={t('editor:doc.dither')} extra={t('editor:doc.ditherHelp')}>
+        <Select
+          value={doc.dither}
+          options={DITHER_MODES.map((m) => ({ value: m, label: t(`editor:dither.${m}`) }))}
+          onChange={(dither: DitherMode) => update((d) => setDocument(d, { dither }))}
+        />
+      </Form.Item>
+    </Form>
+  );
+}

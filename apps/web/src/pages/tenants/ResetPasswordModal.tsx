@@ -1,0 +1,89 @@
+import type { Tenant } from '@esl/contract';
+import { useMutation } from '@tanstack/react-query';
+import { App, Form, Input, Modal, Typography } from 'antd';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { request } from '../../api/request';
+import { digestPassword } from '../../utils/digest';
+import { resetPasswordBody } from './body';
+
+interface Props {
+  /** The tenant whose administrator gets a new password; null when closed. */
+  tenant: Tenant | null;
+  onClose: () => void;
+}
+
+interface Values {
+  pwd: string;
+  rpwd: string;
+}
+
+export function ResetPasswordModal({ tenant, onClose }: Props) {
+  const { t } = useTranslation('tenants');
+  const { message, modal } = App.useApp();
+  const [form] = Form.useForm<Values>();
+
+  useEffect(() => {
+    if (tenant) form.resetFields();
+  }, [tenant, form]);
+
+  const reset = useMutation({
+    mutationFn: ({ id, pwd }: { id: number; pwd: string }) =>
+      request('resetAccountPwd', resetPasswordBody(id, pwd, digestPassword)),
+    onSuccess: () => {
+      message.success(t('pwdReset'));
+      onClose();
+    },
+  });
+
+  const confirm = (v: Values) => {
+    if (!tenant) return;
+    modal.confirm({
+      title: t('resetTitle'),
+      content: t('resetConfirm', { account: tenant.account, name: tenant.name }),
+      okText: t('resetPwd'),
+      okButtonProps: { danger: true },
+      cancelText: t('cancel'),
+      onOk: () => reset.mutateAsync({ id: tenant.id, pwd: v.pwd }).catch(() => undefined),
+    });
+  };
+
+  return (
+    <Modal
+      open={tenant !== null}
+      title={t('resetTitle')}
+      okText={t('resetPwd')}
+      cancelText={t('cancel')}
+      confirmLoading={reset.isPending}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      forceRender
+      width={480}
+    >
+      <Typography.Paragraph type="secondary">
+        {t('resetFor', { account: tenant?.account ?? '', name: tenant?.name ?? '' })}
+      </Typography.Paragraph>
+      <Form<Values> form={form} name="resetPwd" layout="vertical" autoComplete="off" onFinish={confirm}>
+        <Form.Item name="pwd" label={t('field.newPassword')} rules={[{ required: true, message: t('rule.password') }]}>
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          name="rpwd"
+          label={t('field.rpassword')}
+          dependencies={['pwd']}
+          rules={[
+            { required: true, message: t('rule.password') },
+            ({ getFieldValue }) => ({
+              validator: (_, value: string | undefined) =>
+                !value || value === getFieldValue('pwd')
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t('rule.mismatch'))),
+            }),
+          ]}
+        >
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
