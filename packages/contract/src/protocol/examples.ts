@@ -6,7 +6,9 @@ import type { MessageInput, MessageName } from './registry';
  * fails both. Not exported from the package: production code has no use for them.
  */
 
-const HASH = '3f6c1e0a9b7d52c48e1f0a6b3c9d2e7f41a8b5c6d7e8f90a1b2c3d4e5f607182';
+// SHA-256 of the 12 illustration bytes inlined in the image job below (a real 296×152 label is ~1.2 KB).
+export const EXAMPLE_IMAGE_HASH = 'dfb49989c14d226454b34421fb7f5ef055bbcba063f9f7aaa774f792c01f1113';
+const HASH = EXAMPLE_IMAGE_HASH;
 const FW_HASH = '9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b';
 const T0 = 1_767_225_600_000; // 2026-01-01T00:00:00Z
 
