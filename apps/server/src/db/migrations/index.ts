@@ -4,6 +4,7 @@ import { initial } from './001_initial';
 import { templates } from './002_templates';
 import { business } from './003_business';
 import { sessionRole } from './004_session_role';
+import { platformUnique } from './005_platform_unique';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -15,5 +16,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '002_templates': templates(dialect),
     '003_business': business(dialect),
     '004_session_role': sessionRole(dialect),
+    '005_platform_unique': platformUnique(dialect),
   };
 }

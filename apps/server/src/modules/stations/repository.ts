@@ -30,13 +30,9 @@ export async function listStations(db: Db, at: CurrentStore, f: StationFilter) {
   return { rows, count: Number(total.n) };
 }
 
-export async function snTaken(db: Db, tenantId: number, sn: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('stations')
-    .select('id')
-    .where('tenant_id', '=', tenantId)
-    .where('sn', '=', sn)
-    .executeTakeFirst();
+/** Whether any tenant holds the serial: a base station belongs to one tenant of the platform. */
+export async function snTaken(db: Db, sn: string): Promise<boolean> {
+  const row = await db.selectFrom('stations').select('id').where('sn', '=', sn).executeTakeFirst();
   return row !== undefined;
 }
 

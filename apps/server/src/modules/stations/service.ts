@@ -37,7 +37,8 @@ export async function add(ctx: CallContext, fields: { sn: string; name: string; 
   const at = await currentStore(ctx);
   const { db } = ctx.services;
   ctx.target = `base station ${fields.sn}`;
-  if (await repo.snTaken(db, at.tenantId, fields.sn)) throw conflict(fields.sn);
+  // Held here or by another tenant: the same answer, which never names the holder.
+  if (await repo.snTaken(db, fields.sn)) throw conflict(fields.sn);
   const secret = randomHex(24);
   const row = await onUniqueViolation(
     repo.insertStation(db, {

@@ -206,7 +206,7 @@ describe.each(await testDatabases())('dashboard statistics on $name', (db) => {
     expect(refused.code).toBe(ErrorCode.NOT_FOUND);
     await ok(t(), '/mgr/ap/add', tokens.editor, { sn: 'AP-CH-1' });
     await ok(t(), '/mgr/tag/add', otherStoreAdmin, { model: '05', hardwareIds: ['C0FFEE09'] });
-    await ok(t(), '/mgr/tag/add', stranger.tokens.admin, { model: '05', hardwareIds: ['C0FFEE01'] });
+    await ok(t(), '/mgr/tag/add', stranger.tokens.admin, { model: '05', hardwareIds: ['C0FFEE0A'] });
     // Rows from earlier days, written straight to the log: two days ago, and just outside the window.
     const now = t().clock.now();
     const row = (time: number, call: string, storeId = store.id) => ({

@@ -144,13 +144,13 @@ export function findTagByHardwareId(db: Db, tenantId: number, hardwareId: string
 }
 
 /** Which of the hardware IDs the tenant has already (in any store). */
-export async function takenHardwareIds(db: Db, tenantId: number, ids: readonly string[]): Promise<string[]> {
+/** The IDs any tenant holds already: a tag belongs to one tenant of the platform. */
+export async function takenHardwareIds(db: Db, ids: readonly string[]): Promise<string[]> {
   const taken: string[] = [];
   for (let i = 0; i < ids.length; i += 1000) {
     const rows = await db
       .selectFrom('tags')
       .select('hardware_id')
-      .where('tenant_id', '=', tenantId)
       .where('hardware_id', 'in', ids.slice(i, i + 1000))
       .execute();
     for (const r of rows) taken.push(r.hardware_id);

@@ -32,7 +32,8 @@ export async function add(ctx: CallContext, body: { model: string; colour?: TagC
   const duplicate = () => conflict(ids.slice(0, NAMED_CONFLICTS).join(', '));
   const created = await onUniqueViolation(
     db.transaction().execute(async (trx) => {
-      const taken = await repo.takenHardwareIds(trx, at.tenantId, ids);
+      // Held here or by another tenant: the same answer, which never names the holder.
+      const taken = await repo.takenHardwareIds(trx, ids);
       if (taken.length) {
         const named = taken.slice(0, NAMED_CONFLICTS).join(', ');
         throw conflict(taken.length > NAMED_CONFLICTS ? `${named} …` : named);

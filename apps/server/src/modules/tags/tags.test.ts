@@ -57,7 +57,7 @@ describe.each(await testDatabases())('tags on $name', (db) => {
     expect(zh.msg).toBe('字段 model 无效：请选择型号或填写 ID');
   });
 
-  it('keeps hardware IDs unique per tenant: one taken ID refuses the whole add', async () => {
+  it('keeps hardware IDs unique on the whole platform: one taken ID refuses the whole add', async () => {
     const a = await buildShop(t().app);
     const b = await buildShop(t().app);
     await buildTag(t().app, { tenantId: a.tenant.id, storeId: a.otherStore.id }, { hardwareId: 'ABCDEF01' });
@@ -68,8 +68,15 @@ describe.each(await testDatabases())('tags on $name', (db) => {
     );
     expect(res).toMatchObject({ code: ErrorCode.CONFLICT, msg: 'Already exists: ABCDEF01' });
     expect(await snapshot(t().app, 'tags', a.store.id)).toEqual([]);
+    // Another tenant gets the same answer: the ID is taken, never by whom.
     const other = await t().call('/mgr/tag/add', { model: '05', hardwareIds: ['ABCDEF01'] }, { token: b.tokens.admin });
-    expect(other.code).toBe(0);
+    expect(other).toMatchObject({ code: ErrorCode.CONFLICT, msg: 'Already exists: ABCDEF01' });
+    expect(other.msg).not.toContain(a.tenant.name);
+    expect(await snapshot(t().app, 'tags', b.store.id)).toEqual([]);
+    // The database holds the rule too, for a writer that skipped the check.
+    await expect(
+      buildTag(t().app, { tenantId: b.tenant.id, storeId: b.store.id }, { hardwareId: 'ABCDEF01' }),
+    ).rejects.toThrow();
   });
 
   it('filters by status, model, bound and text, pages and sorts', async () => {
