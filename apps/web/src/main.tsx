@@ -2,10 +2,10 @@
 import './csp';
 import '@fontsource/noto-sans-sc/chinese-simplified-400.css';
 import './styles/global.css';
-import './app/i18n';
+import './platform/i18n';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/App';
+import { App } from './shell/App';
 import { installErrorCollector } from './store/errorLog';
 
 /** How long the first render waits for the Chinese font before going ahead without it. */

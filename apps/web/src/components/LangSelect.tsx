@@ -3,8 +3,8 @@ import type { Language } from '@esl/contract';
 import { Dropdown, type MenuProps } from 'antd';
 import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
-import { language } from '../app/i18n';
-import { setLanguage } from '../app/language';
+import { language } from '../platform/i18n';
+import { setLanguage } from '../platform/language';
 
 const NAMES: Record<Language, string> = { 'zh-CN': '中文', en: 'English' };
 

@@ -1,9 +1,8 @@
 import { SIDEBAR_COOKIE, SIZE_COOKIE } from '@esl/contract';
 import Cookies from 'js-cookie';
 import { create } from 'zustand';
+import { SIZES, type Size } from '../platform/theme';
 
-export const SIZES = ['default', 'medium', 'small', 'mini'] as const;
-export type Size = (typeof SIZES)[number];
 export type Device = 'desktop' | 'mobile';
 
 function readSize(): Size {

@@ -1,7 +1,7 @@
 import type { InfoData, Permission, Role, Shop, ShopRef } from '@esl/contract';
 import { create } from 'zustand';
-import { request } from '../api/request';
-import { i18n } from '../app/i18n';
+import { i18n } from '../platform/i18n';
+import { request } from '../platform/request';
 import { getToken, removeToken, setToken } from '../utils/auth';
 import { digestPassword } from '../utils/digest';
 import { useTagsViewStore } from './tagsView';

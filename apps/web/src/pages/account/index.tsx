@@ -5,7 +5,7 @@ import type { Rule } from 'antd/es/form';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CALL_PATHS } from '../../api/callPaths';
-import { request, upload } from '../../api/request';
+import { request, upload } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 import { digestPassword } from '../../utils/digest';
 import { avatarProblem } from './avatar';

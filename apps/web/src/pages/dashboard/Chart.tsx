@@ -3,7 +3,7 @@ import { GridComponent, LegendPlainComponent, TooltipComponent } from 'echarts/c
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
-import { FONT_FAMILY } from '../../app/theme';
+import { FONT_FAMILY } from '../../platform/theme';
 
 // Only what the dashboard draws: bars, lines, pies with a grid, a plain legend and tooltips
 // (the scrolling legend is left out: it costs bundle size the dashboard route does not have).

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Empty, Skeleton } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, request } from '../../api/request';
+import { ApiError, request } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 
 export type StatCall = Extract<

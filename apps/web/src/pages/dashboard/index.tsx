@@ -6,7 +6,7 @@ import type { ColumnsType } from 'antd/es/table';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { requestList } from '../../api/request';
+import { requestList } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 import { toThousandFilter } from '../../utils/format';
 import { parseTime } from '../../utils/time';

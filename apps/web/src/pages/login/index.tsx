@@ -4,8 +4,8 @@ import { Button, Input } from 'antd';
 import { type FormEvent, type KeyboardEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { language } from '../../app/i18n';
-import { setLanguage } from '../../app/language';
+import { language } from '../../platform/i18n';
+import { setLanguage } from '../../platform/language';
 import { useUserStore } from '../../store/user';
 import './login.css';
 

@@ -6,7 +6,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CALL_PATHS } from '../../api/callPaths';
-import { ApiError, request, upload } from '../../api/request';
+import { ApiError, request, upload } from '../../platform/request';
 import { saveBlob } from '../../utils/download';
 import { importErrorsOf, isStandardField } from './body';
 import { csvBlob, importFileType } from './csv';

@@ -5,7 +5,7 @@ import { App, Button, Col, Divider, Form, Input, Modal, Row, Space, Typography }
 import type { Rule } from 'antd/es/form';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { request } from '../../api/request';
+import { request } from '../../platform/request';
 import { noLineBreak } from '../shared/rules';
 import { addProductBody, alterProductBody, type ProductFormValues, productFormValues } from './body';
 

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Form, Input, Modal } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { request } from '../../api/request';
+import { request } from '../../platform/request';
 import { noLineBreak } from '../shared/rules';
 import { type StationFormValues, stationBody } from './body';
 

@@ -19,9 +19,9 @@ import {
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { request, requestList } from '../../api/request';
 import { FilterActions } from '../../components/FilterActions';
 import { listPagination } from '../../components/pagination';
+import { request, requestList } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 import { formatTime, parseTime } from '../../utils/time';
 import { type Paging, useKeepPageInRange } from '../shared/paging';

@@ -4,7 +4,7 @@ import { App, Col, Form, Input, Modal, Row } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { request } from '../../api/request';
+import { request } from '../../platform/request';
 
 export interface StoreFormValues {
   name: string;

@@ -5,9 +5,9 @@ import { App, Button, Card, Form, Input, Popconfirm, Space, Table, Typography } 
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { request, requestList } from '../../api/request';
 import { FilterActions } from '../../components/FilterActions';
 import { listPagination } from '../../components/pagination';
+import { request, requestList } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 import { parseTime } from '../../utils/time';
 import { StoreFormModal } from './StoreFormModal';

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { App, Form, Input, Modal, Select, Typography } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { request } from '../../api/request';
+import { request } from '../../platform/request';
 import { MAX_IDS_PER_ADD, parseHardwareIds } from './body';
 import { MODEL_OPTIONS } from './modelOptions';
 

@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Alert, Form, Input, type InputRef, List, Modal, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { request } from '../../api/request';
+import { request } from '../../platform/request';
 import { isHardwareId } from './body';
 
 interface Values {

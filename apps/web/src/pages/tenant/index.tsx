@@ -5,8 +5,8 @@ import { App, Button, Card, Col, Descriptions, Form, Input, Popconfirm, Result, 
 import type { Rule } from 'antd/es/form';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { request } from '../../api/request';
-import { useRefreshView } from '../../layout/useRefreshView';
+import { useRefreshView } from '../../platform/refreshView';
+import { request } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 
 interface TenantInfoValues {

@@ -3,7 +3,7 @@ import { App, Form, Input, Modal } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { request } from '../../api/request';
+import { request } from '../../platform/request';
 import { digestPassword } from '../../utils/digest';
 import { addTenantBody, type TenantFormValues } from './body';
 

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { App, Form, Input, Modal, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { request } from '../../api/request';
+import { request } from '../../platform/request';
 import { digestPassword } from '../../utils/digest';
 import { resetPasswordBody } from './body';
 

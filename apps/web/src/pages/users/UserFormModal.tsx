@@ -4,7 +4,7 @@ import { App, Form, Input, Modal, Select } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { request } from '../../api/request';
+import { request } from '../../platform/request';
 import { digestPassword } from '../../utils/digest';
 import { addUserBody, alterUserBody, needsStores, type UserFormValues } from './body';
 

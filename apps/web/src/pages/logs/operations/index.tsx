@@ -4,9 +4,9 @@ import { Card, DatePicker, Form, type GetProps, Input, Select, Space, Table, Tag
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { requestList } from '../../../api/request';
 import { FilterActions } from '../../../components/FilterActions';
 import { listPagination } from '../../../components/pagination';
+import { requestList } from '../../../platform/request';
 import { useUserStore } from '../../../store/user';
 import { parseTime } from '../../../utils/time';
 

@@ -5,7 +5,6 @@ import { Alert, App, Card } from 'antd';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker, useNavigate } from 'react-router';
-import { ApiError, request } from '../../../api/request';
 import { browserCanvasFactory } from '../../../editor/canvas';
 import {
   addElement,
@@ -26,6 +25,7 @@ import type { LabelRender } from '../../../editor/paint';
 import { shortcutFor } from '../../../editor/shortcuts';
 import { canRedo, canUndo, change, redo, select, undo } from '../../../editor/state';
 import { createEditorStore } from '../../../editor/store';
+import { ApiError, request } from '../../../platform/request';
 import { DataKeyList } from './DataKeyList';
 import { DocumentPanel } from './DocumentPanel';
 import { LayerList } from './LayerList';

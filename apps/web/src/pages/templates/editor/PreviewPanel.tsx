@@ -5,8 +5,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Select, Space, Spin, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { request, requestList } from '../../../api/request';
 import { differingPixels, type LabelRender, paintRender, tagBytes } from '../../../editor/paint';
+import { request, requestList } from '../../../platform/request';
 
 /** A browser render with the document and data it was drawn from. */
 export interface BrowserRender {

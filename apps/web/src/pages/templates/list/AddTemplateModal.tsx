@@ -4,7 +4,7 @@ import { App, Form, Input, InputNumber, Modal, Radio, Select, Space } from 'antd
 import type { Rule } from 'antd/es/form';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { request } from '../../../api/request';
+import { request } from '../../../platform/request';
 import { type AddTemplateValues, addTemplateBody, colourTypesFor } from './body';
 import { ColourType } from './ColourType';
 

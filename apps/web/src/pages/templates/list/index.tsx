@@ -6,7 +6,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { request, requestList } from '../../../api/request';
+import { request, requestList } from '../../../platform/request';
 import { useUserStore } from '../../../store/user';
 import { parseTime } from '../../../utils/time';
 import { AddTemplateModal, MODEL_OPTIONS } from './AddTemplateModal';

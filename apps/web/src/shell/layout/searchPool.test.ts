@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { filterRoutes } from '../app/permission';
-import { routes } from '../app/routes';
+import { filterRoutes } from '../../platform/permission';
+import { routes } from '../routes';
 import { createSearch, searchPool } from './searchPool';
 
 const english: Record<string, string> = {

@@ -1,9 +1,10 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { Loading } from '../components/Loading';
 import { RouteError } from '../components/RouteError';
+import { REDIRECT_PREFIX } from '../platform/refreshView';
 import { guard } from './guard';
 import type { AppRoute, PageModule } from './routes';
-import { REDIRECT_PREFIX, routes } from './routes';
+import { routes } from './routes';
 import { Shell } from './Shell';
 
 const lazyPage = (load: () => Promise<PageModule>) => async () => ({ Component: (await load()).default });
@@ -34,7 +35,7 @@ export function buildRouteObjects(): RouteObject[] {
         { path: '/404', lazy: lazyPage(() => import('../pages/error/404')) },
         { path: '/401', lazy: lazyPage(() => import('../pages/error/401')) },
         {
-          lazy: lazyPage(() => import('../layout/Layout')),
+          lazy: lazyPage(() => import('./layout/Layout')),
           errorElement: <RouteError />,
           children: [
             { path: '/', element: null },

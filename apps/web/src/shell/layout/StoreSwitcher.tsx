@@ -4,10 +4,10 @@ import { useQuery } from '@tanstack/react-query';
 import { App, Modal, Select, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { requestList } from '../api/request';
-import { useUserStore } from '../store/user';
+import { useRefreshView } from '../../platform/refreshView';
+import { requestList } from '../../platform/request';
+import { useUserStore } from '../../store/user';
 import { currentStoreName } from './storeName';
-import { useRefreshView } from './useRefreshView';
 
 export const STORE_PICKER_KEY = ['navbar', 'stores'] as const;
 

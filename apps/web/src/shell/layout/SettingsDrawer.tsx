@@ -2,7 +2,7 @@ import { SettingOutlined } from '@ant-design/icons';
 import { Drawer, Flex, Switch, Tooltip } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSettingsStore } from '../store/settings';
+import { useSettingsStore } from '../../store/settings';
 import { ThemePicker } from './ThemePicker';
 
 /** The page-style panel: theme colour, tags view, fixed header, sidebar logo. */

@@ -1,5 +1,5 @@
 import { MOBILE_BREAKPOINT_PX } from '@esl/contract';
-import type { Device } from '../store/app';
+import type { Device } from '../../store/app';
 
 /** Below 992 px of window width the layout is in mobile mode (SPEC.md §2); 992 px is desktop. */
 export function deviceFor(windowWidth: number): Device {

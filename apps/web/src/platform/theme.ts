@@ -1,5 +1,8 @@
 import type { ThemeConfig } from 'antd';
-import type { Size } from '../store/app';
+
+/** The size selector's choices (SPEC.md §2), kept in cookie `size`. */
+export const SIZES = ['default', 'medium', 'small', 'mini'] as const;
+export type Size = (typeof SIZES)[number];
 
 /**
  * The four densities of the size selector (SPEC.md §2), as antd tokens: control height,

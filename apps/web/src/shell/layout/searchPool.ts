@@ -1,6 +1,6 @@
 import { SEARCH_THRESHOLD } from '@esl/contract';
 import Fuse from 'fuse.js';
-import type { AppRoute } from '../app/routes';
+import type { AppRoute } from '../routes';
 
 export interface SearchEntry {
   path: string;

@@ -1,9 +1,9 @@
 import { type LoaderFunctionArgs, redirect } from 'react-router';
+import { feedback } from '../platform/feedback';
+import { i18n } from '../platform/i18n';
+import { chainAllows, findChain, homePath, normalisePath } from '../platform/permission';
 import { useUserStore } from '../store/user';
 import { getToken } from '../utils/auth';
-import { feedback } from './feedback';
-import { i18n } from './i18n';
-import { chainAllows, findChain, homePath, normalisePath } from './permission';
 import { routes, WHITE_LIST } from './routes';
 
 /** `/login?redirect=<wanted path>`, the path kept readable (slashes not escaped). */

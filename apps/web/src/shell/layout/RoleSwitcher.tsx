@@ -3,8 +3,8 @@ import { App, Button, Modal } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { queryClient } from '../app/query';
-import { useUserStore } from '../store/user';
+import { queryClient } from '../../platform/query';
+import { useUserStore } from '../../store/user';
 import { type RoleChoice, roleChoices, roleLabelKey } from './roleSwitch';
 
 /**

@@ -1,7 +1,9 @@
 import { useCallback } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { queryClient } from '../app/query';
-import { REDIRECT_PREFIX } from '../app/routes';
+import { queryClient } from './query';
+
+/** The refresh helper's route: /redirect/<path> remounts the page at <path>. */
+export const REDIRECT_PREFIX = '/redirect';
 
 /**
  * Reloads the current view: drops cached answers and passes through /redirect/<path>, which

@@ -1,6 +1,7 @@
 import type { Role } from '@esl/contract';
 import type { ComponentType } from 'react';
-import type { IconName } from '../layout/icons';
+import type { GuardedRoute } from '../platform/permission';
+import type { IconName } from './layout/icons';
 
 export type PageModule = { default: ComponentType };
 
@@ -8,24 +9,17 @@ export type PageModule = { default: ComponentType };
  * One entry of the route table. The same table drives the router, the sidebar menu, the
  * breadcrumb, the tags view, the header search and the guard.
  */
-export interface AppRoute {
+export interface AppRoute extends GuardedRoute<AppRoute> {
   /** Absolute path. */
   path: string;
   /** i18n key in namespace `route`. */
   name: string;
   /** Menu icon, by name (the icons load with the layout, not with the first screen). */
   icon?: IconName;
-  /** Roles that may open it (SPEC.md §6); none = every tenant user. */
-  roles?: readonly Role[];
-  /** Platform-operator screens: only role `superadmin`, and no tenant screen for that role. */
-  platform?: boolean;
-  /** Not shown in the menu or the header search. */
-  hidden?: boolean;
   /** A tab in the tags view that cannot be closed. */
   affix?: boolean;
   /** A group's own path goes here. */
   redirect?: string;
-  children?: AppRoute[];
   /** The page, loaded on first visit (route-level code splitting). */
   page?: () => Promise<PageModule>;
 }
@@ -192,7 +186,3 @@ export const PUBLIC_TITLES: Record<string, string> = {
   '/404': 'page404',
   '/401': 'page401',
 };
-
-export const PLATFORM_HOME = '/saadmin/sa/adm';
-export const TENANT_HOME = '/dashboard';
-export const REDIRECT_PREFIX = '/redirect';

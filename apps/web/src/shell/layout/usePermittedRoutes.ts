@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
-import { filterRoutes, homePath, menuRoutes } from '../app/permission';
-import { type AppRoute, routes } from '../app/routes';
-import { useUserStore } from '../store/user';
+import { filterRoutes, homePath, menuRoutes } from '../../platform/permission';
+import { useUserStore } from '../../store/user';
+import { type AppRoute, routes } from '../routes';
 
 /** The signed-in user's view of the route table. */
 export function usePermittedRoutes(): { permitted: AppRoute[]; menu: AppRoute[]; home: string } {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { browserSocket, NoticeClient, noticeUrl, publishNotice } from '../app/notice';
-import { useUserStore } from '../store/user';
+import { browserSocket, NoticeClient, noticeUrl, publishNotice } from '../../platform/notice';
+import { useUserStore } from '../../store/user';
 
 /** Keeps the live notice socket open while the signed-in layout is shown. */
 export function useNoticeSocket(): void {

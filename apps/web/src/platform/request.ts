@@ -7,11 +7,11 @@ import {
   REQUEST_TIMEOUT_MS,
 } from '@esl/contract';
 import axios, { type AxiosResponse } from 'axios';
-import { feedback } from '../app/feedback';
-import { i18n } from '../app/i18n';
+import { API_BASE, CALL_PATHS } from '../api/callPaths';
 import { getToken, removeToken } from '../utils/auth';
 import { dispositionFilename } from '../utils/download';
-import { API_BASE, CALL_PATHS } from './callPaths';
+import { feedback } from './feedback';
+import { i18n } from './i18n';
 
 /** A call that answered with a code other than 0, or did not answer at all (code -1). */
 export class ApiError extends Error {

@@ -3,12 +3,12 @@ import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
 import { useEffect } from 'react';
 import { RouterProvider } from 'react-router';
+import { setFeedback } from '../platform/feedback';
+import { language } from '../platform/i18n';
+import { themeFor } from '../platform/theme';
 import { useAppStore } from '../store/app';
 import { useSettingsStore } from '../store/settings';
-import { setFeedback } from './feedback';
-import { language } from './i18n';
 import { router } from './router';
-import { themeFor } from './theme';
 
 /** Hands antd's context-aware message and modal APIs to code outside React. */
 function FeedbackBridge() {

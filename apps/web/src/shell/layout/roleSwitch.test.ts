@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import en from '../locales/en/navbar.json';
-import zh from '../locales/zh-CN/navbar.json';
+import en from '../../locales/en/navbar.json';
+import zh from '../../locales/zh-CN/navbar.json';
 import { roleChoices, roleLabelKey } from './roleSwitch';
 
 const lookup = (table: Record<string, unknown>, key: string): unknown =>

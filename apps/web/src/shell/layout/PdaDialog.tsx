@@ -1,7 +1,7 @@
 import { Alert, Modal, Spin, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { request } from '../api/request';
+import { request } from '../../platform/request';
 
 /** Drawn this long after the dialog opens, once its content is laid out (SPEC.md §7). */
 export const QR_DELAY_MS = 500;

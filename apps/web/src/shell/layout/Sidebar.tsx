@@ -2,10 +2,10 @@ import { Menu, type MenuProps } from 'antd';
 import { createElement, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { findChain, normalisePath } from '../app/permission';
-import { type AppRoute, routes } from '../app/routes';
-import { useAppStore } from '../store/app';
-import { useSettingsStore } from '../store/settings';
+import { findChain, normalisePath } from '../../platform/permission';
+import { useAppStore } from '../../store/app';
+import { useSettingsStore } from '../../store/settings';
+import { type AppRoute, routes } from '../routes';
 import { ICONS } from './icons';
 import { usePermittedRoutes } from './usePermittedRoutes';
 

@@ -2,8 +2,8 @@ import { Breadcrumb as AntBreadcrumb } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { findChain, normalisePath } from '../app/permission';
-import { routes, TENANT_HOME } from '../app/routes';
+import { findChain, normalisePath, TENANT_HOME } from '../../platform/permission';
+import { routes } from '../routes';
 import { usePermittedRoutes } from './usePermittedRoutes';
 
 /** Dashboard › group › page; the last item and the home item of the current page are not links. */

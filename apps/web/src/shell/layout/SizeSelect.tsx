@@ -1,8 +1,9 @@
 import { ColumnHeightOutlined } from '@ant-design/icons';
 import { App, Dropdown, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { SIZES, type Size, useAppStore } from '../store/app';
-import { useRefreshView } from './useRefreshView';
+import { useRefreshView } from '../../platform/refreshView';
+import { SIZES, type Size } from '../../platform/theme';
+import { useAppStore } from '../../store/app';
 
 const LABEL_KEYS: Record<Size, string> = {
   default: 'sizeDefault',

@@ -2,12 +2,12 @@ import { CloseOutlined } from '@ant-design/icons';
 import { type MouseEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { findChain, flattenRoutes, normalisePath } from '../app/permission';
-import { routes } from '../app/routes';
-import { useSettingsStore } from '../store/settings';
-import { useTagsViewStore, type VisitedView } from '../store/tagsView';
+import { findChain, flattenRoutes, normalisePath } from '../../platform/permission';
+import { useRefreshView } from '../../platform/refreshView';
+import { useSettingsStore } from '../../store/settings';
+import { useTagsViewStore, type VisitedView } from '../../store/tagsView';
+import { routes } from '../routes';
 import { usePermittedRoutes } from './usePermittedRoutes';
-import { useRefreshView } from './useRefreshView';
 
 interface MenuAt {
   view: VisitedView;

@@ -1,5 +1,25 @@
 import type { Role } from '@esl/contract';
-import { type AppRoute, PLATFORM_HOME, TENANT_HOME } from './routes';
+
+/**
+ * What access decisions read of a route: its path, the roles it names, whether it is a platform
+ * screen or hidden, and its children. The shell's route table (shell/routes.tsx) is one of these;
+ * the rules below know nothing else of it.
+ */
+export interface GuardedRoute<R> {
+  path: string;
+  /** Roles that may open it (SPEC.md §6); none = every tenant user. */
+  roles?: readonly Role[];
+  /** Platform-operator screens: only role `superadmin`, and no tenant screen for that role. */
+  platform?: boolean;
+  /** Not shown in the menu or the header search. */
+  hidden?: boolean;
+  children?: R[];
+}
+
+/** The platform operator's home: tenant management. */
+export const PLATFORM_HOME = '/saadmin/sa/adm';
+/** Every tenant user's home. */
+export const TENANT_HOME = '/dashboard';
 
 /** The platform operator (role `superadmin`) sees only platform screens (docs/WEB.md). */
 export function isPlatformOperator(roles: readonly Role[]): boolean {
@@ -11,7 +31,7 @@ export function isPlatformOperator(roles: readonly Role[]): boolean {
  * route whose role list names one of theirs; a route with no list is open. Platform routes are
  * for `superadmin` only, and a platform operator sees no tenant route.
  */
-export function routeAllows(route: AppRoute, roles: readonly Role[]): boolean {
+export function routeAllows<R extends GuardedRoute<R>>(route: R, roles: readonly Role[]): boolean {
   if (isPlatformOperator(roles)) return route.platform === true;
   if (route.platform) return false;
   if (roles.includes('admin')) return true;
@@ -20,13 +40,13 @@ export function routeAllows(route: AppRoute, roles: readonly Role[]): boolean {
 }
 
 /** A route is reachable when it and every route above it allow the roles. */
-export function chainAllows(chain: readonly AppRoute[], roles: readonly Role[]): boolean {
+export function chainAllows<R extends GuardedRoute<R>>(chain: readonly R[], roles: readonly Role[]): boolean {
   return chain.length > 0 && chain.every((route) => routeAllows(route, roles));
 }
 
 /** The permitted part of the table, children filtered the same way (groups may end up empty). */
-export function filterRoutes(table: readonly AppRoute[], roles: readonly Role[]): AppRoute[] {
-  const out: AppRoute[] = [];
+export function filterRoutes<R extends GuardedRoute<R>>(table: readonly R[], roles: readonly Role[]): R[] {
+  const out: R[] = [];
   for (const route of table) {
     if (!routeAllows(route, roles)) continue;
     out.push(route.children ? { ...route, children: filterRoutes(route.children, roles) } : { ...route });
@@ -38,8 +58,8 @@ export function filterRoutes(table: readonly AppRoute[], roles: readonly Role[])
  * What the sidebar shows: permitted, not hidden (the platform operator's own screens aside),
  * and a group only while at least one of its children is shown.
  */
-export function menuRoutes(table: readonly AppRoute[], roles: readonly Role[]): AppRoute[] {
-  const out: AppRoute[] = [];
+export function menuRoutes<R extends GuardedRoute<R>>(table: readonly R[], roles: readonly Role[]): R[] {
+  const out: R[] = [];
   for (const route of filterRoutes(table, roles)) {
     // A platform screen is hidden from everyone else's menu, but it is the operator's home.
     if (route.hidden && !(route.platform && isPlatformOperator(roles))) continue;
@@ -60,7 +80,7 @@ export function homePath(roles: readonly Role[]): string {
 }
 
 /** The chain of table entries from the top down to the route at `path`, or [] when none. */
-export function findChain(table: readonly AppRoute[], path: string): AppRoute[] {
+export function findChain<R extends GuardedRoute<R>>(table: readonly R[], path: string): R[] {
   const wanted = normalisePath(path);
   for (const route of table) {
     if (route.path === wanted) return [route];
@@ -73,7 +93,7 @@ export function findChain(table: readonly AppRoute[], path: string): AppRoute[] 
 }
 
 /** Every entry with a page, depth first. */
-export function flattenRoutes(table: readonly AppRoute[]): AppRoute[] {
+export function flattenRoutes<R extends GuardedRoute<R>>(table: readonly R[]): R[] {
   return table.flatMap((route) => [route, ...(route.children ? flattenRoutes(route.children) : [])]);
 }
 

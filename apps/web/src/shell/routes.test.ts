@@ -7,42 +7,12 @@ import {
   homePath,
   menuRoutes,
   normalisePath,
-  routeAllows,
-} from './permission';
+} from '../platform/permission';
 import { type AppRoute, routes } from './routes';
 
 const paths = (table: AppRoute[]): string[] => flattenRoutes(table).map((r) => r.path);
 const reachable = (path: string, roles: Parameters<typeof chainAllows>[1]) =>
   chainAllows(findChain(routes, path), roles);
-
-describe('routeAllows (SPEC.md §6)', () => {
-  const open: AppRoute = { path: '/x', name: 'x' };
-  const editorGroup: AppRoute = { path: '/g', name: 'g', roles: ['admin', 'editor'] };
-  const adminOnly: AppRoute = { path: '/a', name: 'a', roles: ['admin'] };
-  const platform: AppRoute = { path: '/p', name: 'p', roles: ['superadmin'], platform: true };
-
-  it('lets admin see every role-based route', () => {
-    expect(routeAllows(adminOnly, ['admin'])).toBe(true);
-    expect(routeAllows({ path: '/m', name: 'm', roles: ['manager'] }, ['admin'])).toBe(true);
-  });
-  it('lets other roles see a route only when its list names one of theirs', () => {
-    expect(routeAllows(editorGroup, ['editor'])).toBe(true);
-    expect(routeAllows(adminOnly, ['editor'])).toBe(false);
-    expect(routeAllows(adminOnly, ['clerk', 'stock'])).toBe(false);
-    expect(routeAllows(editorGroup, ['clerk', 'editor'])).toBe(true);
-  });
-  it('opens a route with no list to every tenant role', () => {
-    for (const role of ['admin', 'editor', 'manager', 'clerk', 'stock'] as const) {
-      expect(routeAllows(open, [role])).toBe(true);
-    }
-  });
-  it('keeps platform routes for the platform operator alone, admin included', () => {
-    expect(routeAllows(platform, ['superadmin'])).toBe(true);
-    expect(routeAllows(platform, ['admin'])).toBe(false);
-    expect(routeAllows(platform, ['editor'])).toBe(false);
-    expect(routeAllows(open, ['superadmin'])).toBe(false);
-  });
-});
 
 describe('the route table under the rule', () => {
   it('gives admin every tenant page and not tenant management', () => {

@@ -2,7 +2,7 @@ import { PRODUCT_TITLE } from '@esl/contract';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
-import { findChain, normalisePath } from './permission';
+import { findChain, normalisePath } from '../platform/permission';
 import { PUBLIC_TITLES, routes } from './routes';
 
 /** The route's title key: a table entry's name, a public page's key, or none. */

@@ -2,8 +2,8 @@ import { BugOutlined } from '@ant-design/icons';
 import { Badge, Button, Modal, Table, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type ErrorLogEntry, useErrorLogStore } from '../store/errorLog';
-import { parseTime } from '../utils/time';
+import { type ErrorLogEntry, useErrorLogStore } from '../../store/errorLog';
+import { parseTime } from '../../utils/time';
 
 /** The error-log button and dialog; shown once an error has been collected. */
 export function ErrorLog() {

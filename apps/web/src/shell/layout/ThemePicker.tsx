@@ -1,6 +1,6 @@
 import { ColorPicker } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { THEME_PRESETS, useSettingsStore } from '../store/settings';
+import { THEME_PRESETS, useSettingsStore } from '../../store/settings';
 
 /** The theme colour: eight presets or any colour, kept in localStorage. */
 export function ThemePicker() {
