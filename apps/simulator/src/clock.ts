@@ -59,13 +59,15 @@ export class VirtualClock {
     return Math.floor(this.virtualAnchor + (performance.now() - this.realAnchor) * this.speed);
   }
 
+  /** Virtual time is whole milliseconds: delays are rounded. */
   setTimeout(fn: () => void, ms: number): TimerId {
-    return this.add(fn, Math.max(0, ms), 0);
+    return this.add(fn, Math.max(0, Math.round(ms)), 0);
   }
 
   setInterval(fn: () => void, ms: number): TimerId {
-    if (!(ms > 0)) throw new RangeError('interval must be > 0');
-    return this.add(fn, ms, ms);
+    const every = Math.round(ms);
+    if (!(every > 0)) throw new RangeError('interval must be ≥ 1 ms');
+    return this.add(fn, every, every);
   }
 
   clear(id: TimerId | null | undefined): void {
@@ -96,7 +98,7 @@ export class VirtualClock {
     if (this.running) throw new Error('advance() is already running');
     this.running = true;
     try {
-      const target = this.virtualAnchor + ms;
+      const target = this.virtualAnchor + Math.round(ms);
       for (;;) {
         const t = this.peek();
         if (!t || t.due > target) break;
