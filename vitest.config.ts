@@ -16,6 +16,7 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      { test: { name: 'simulator', root: 'apps/simulator', include: ['src/**/*.test.ts'], testTimeout: 30_000 } },
       { test: { name: 'web', root: 'apps/web', include: ['src/**/*.test.ts'] } },
       {
         test: {

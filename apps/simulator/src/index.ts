@@ -1,0 +1,15 @@
+// The station and tag simulator (DELIVERY.md §8): programmatic API for tests and the demo.
+export { type ClockOptions, VirtualClock } from './clock';
+export { channelBound, checkInMs, serviceMs, storeBound, uniformLoad } from './radio/bound';
+export { PROFILES, profileByName, type RadioProfile } from './radio/profiles';
+export { Random } from './random';
+export {
+  madeUpTags,
+  type SimReport,
+  type Simulator,
+  type SimulatorOptions,
+  type StationReport,
+  startSimulator,
+} from './simulator';
+export { type FlapSpec, SimStation, type StationSpec, type StationStats } from './station';
+export { type Screen, SimTag, type TagSpec } from './tag';

@@ -1,0 +1,159 @@
+import { findTagModel, type TagModel } from '@esl/contract';
+import type { LedPattern, WakeReason } from '@esl/contract/protocol';
+import { contentHash, decodeTagImage, type IndexImage, pack, readHeader } from '@esl/labels';
+import type { Random } from './random';
+
+/** How a tag is made: its id, model, where it hangs and how it behaves. */
+export interface TagSpec {
+  /** Hardware id, upper-case hex (8–16 digits). */
+  id: string;
+  /** Catalogue model code, e.g. '05'. */
+  hw: string;
+  /** Wake interval, s (40 by default, as OpenEPaperLink tags). */
+  wakeS?: number;
+  /** Position in metres relative to its station. */
+  x?: number;
+  y?: number;
+  fw?: string;
+}
+
+/** What the tag shows, as it decoded it itself. */
+export interface Screen {
+  readonly image: IndexImage;
+  /** SHA-256 the tag computed from the decoded planes (not the hash the job named). */
+  readonly hash: string;
+  /** The tag-side version: the first 16 hex digits of `hash`. */
+  readonly ver: string;
+  readonly bytes: Uint8Array;
+}
+
+export type ReceiveResult = { ok: true; screen: Screen } | { ok: false; reason: 'unsupported' | 'displayError' };
+
+/**
+ * A simulated tag: wakes on its own (jittered by ±50 ppm drift and a random phase), reports
+ * battery, temperature and signal, drains its battery with airtime, and decodes whatever image it
+ * receives with @esl/labels — its screen hash is an independent witness of what arrived.
+ */
+export class SimTag {
+  readonly id: string;
+  readonly hw: string;
+  readonly model: TagModel;
+  wakeS: number;
+  fw: string;
+  x: number;
+  y: number;
+  /** Fixed shadowing of this spot, dB. */
+  readonly shadowDb: number;
+  /** Clock drift, parts per million (±50). */
+  readonly driftPpm: number;
+  battMv: number;
+  private readonly baseTemp: number;
+  private screenState: Screen | null = null;
+  /** Why it woke last. */
+  reason: WakeReason = 'boot';
+  /** LED patterns shown, newest last. */
+  readonly flashes: LedPattern[] = [];
+  /** Failed check-ins in a row (after 14 OEPL tags fall back to long scans; we just count). */
+  missedCheckIns = 0;
+  transfers = 0;
+
+  constructor(
+    spec: TagSpec,
+    private readonly rng: Random,
+  ) {
+    const model = findTagModel(spec.hw);
+    if (!model) throw new RangeError(`tag ${spec.id}: unknown model ${spec.hw}`);
+    if (!/^[0-9A-F]{8,16}$/.test(spec.id)) throw new RangeError(`tag id ${spec.id} is not 8–16 upper-case hex digits`);
+    this.id = spec.id;
+    this.hw = model.code;
+    this.model = model;
+    this.wakeS = spec.wakeS ?? 40;
+    this.fw = spec.fw ?? '1.0.0';
+    this.x = spec.x ?? rng.between(-20, 20);
+    this.y = spec.y ?? rng.between(-20, 20);
+    this.shadowDb = rng.normal(0, 4);
+    this.driftPpm = rng.between(-50, 50);
+    this.battMv = Math.round(rng.between(2850, 3050));
+    this.baseTemp = rng.normal(21, 1.5);
+  }
+
+  /** The interval to its next wake, ms, with its drift. */
+  wakeIntervalMs(): number {
+    return this.wakeS * 1000 * (1 + this.driftPpm / 1e6);
+  }
+
+  /** A random first wake within one interval, ms from now. */
+  firstWakeMs(): number {
+    return this.rng.between(0, this.wakeIntervalMs());
+  }
+
+  distanceM(): number {
+    return Math.hypot(this.x, this.y);
+  }
+
+  /** Temperature now, °C: its spot's base plus a slow daily swing and a little noise. */
+  temperature(now: number): number {
+    const day = Math.sin((2 * Math.PI * (now % 86_400_000)) / 86_400_000);
+    return Math.round((this.baseTemp + 1.5 * day + this.rng.normal(0, 0.1)) * 10) / 10;
+  }
+
+  /** The image it shows, or null (new, or a reboot lost it). */
+  screen(): Screen | null {
+    return this.screenState;
+  }
+
+  /** The version it reports: that of its screen. */
+  get ver(): string | null {
+    return this.screenState?.ver ?? null;
+  }
+
+  /** Spends battery: a little per wake, more per transfer. */
+  spend(airMs: number): void {
+    this.battMv = Math.max(2000, this.battMv - 0.002 - airMs * 0.0005);
+  }
+
+  /**
+   * Takes the bytes of an image: decodes them, checks they fit its panel, and hashes what it
+   * decoded by packing the planes again — a wrong byte anywhere gives another hash.
+   */
+  receive(bytes: Uint8Array): ReceiveResult {
+    let image: IndexImage;
+    let header: ReturnType<typeof readHeader>;
+    try {
+      header = readHeader(bytes);
+      image = decodeTagImage(bytes);
+    } catch {
+      return { ok: false, reason: 'displayError' };
+    }
+    const { w, h } = this.model;
+    const fits = (image.width === w && image.height === h) || (image.width === h && image.height === w);
+    if (!fits || !this.model.colours.includes(image.colourType)) return { ok: false, reason: 'unsupported' };
+    const planes = pack(image, { wext: header.wext, hexit: header.hexit });
+    const hash = contentHash(planes, {
+      colourType: image.colourType,
+      width: image.width,
+      height: image.height,
+      wext: header.wext,
+      hexit: header.hexit,
+      packedLength: planes.length,
+    });
+    this.screenState = { image, hash, ver: hash.slice(0, 16), bytes: bytes.slice() };
+    this.transfers++;
+    return { ok: true, screen: this.screenState };
+  }
+
+  flash(pattern: LedPattern): void {
+    this.flashes.push(pattern);
+  }
+
+  /** Restarts the tag; by default it loses its picture (what OEPL users script a resend for). */
+  reboot({ losePicture = true }: { losePicture?: boolean } = {}): void {
+    if (losePicture) this.screenState = null;
+    this.reason = 'boot';
+  }
+
+  moveTo(x: number, y: number): void {
+    this.x = x;
+    this.y = y;
+  }
+}
