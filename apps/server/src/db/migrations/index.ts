@@ -5,6 +5,7 @@ import { templates } from './002_templates';
 import { business } from './003_business';
 import { sessionRole } from './004_session_role';
 import { platformUnique } from './005_platform_unique';
+import { loginAddress } from './006_login_address';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -17,5 +18,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '003_business': business(dialect),
     '004_session_role': sessionRole(dialect),
     '005_platform_unique': platformUnique(dialect),
+    '006_login_address': loginAddress(dialect),
   };
 }

@@ -88,17 +88,30 @@ export async function markLogin(db: Kysely<Database>, userId: number, now: numbe
   await db.updateTable('users').set({ last_login_at: now }).where('id', '=', userId).execute();
 }
 
-/** Times of the latest failed logins for a username since `since`, newest first. */
-export async function recentFailures(db: Kysely<Database>, username: string, since: number, limit: number) {
+/** The latest failed logins of a username since `since` (from any address), newest first. */
+export async function failuresOfUsername(db: Kysely<Database>, username: string, since: number, limit: number) {
   const rows = await db
     .selectFrom('login_attempts')
-    .select('time')
+    .select(['ip', 'time'])
     .where('username', '=', username)
     .where('time', '>', since)
     .orderBy('time', 'desc')
     .limit(limit)
     .execute();
-  return rows.map((r) => Number(r.time));
+  return rows.map((r) => ({ ip: r.ip, time: Number(r.time) }));
+}
+
+/** The latest failed logins from an address since `since` (for any username), newest first. */
+export async function failuresFromAddress(db: Kysely<Database>, ip: string, since: number, limit: number) {
+  const rows = await db
+    .selectFrom('login_attempts')
+    .select(['ip', 'time'])
+    .where('ip', '=', ip)
+    .where('time', '>', since)
+    .orderBy('time', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ ip: r.ip, time: Number(r.time) }));
 }
 
 export async function recordFailure(
@@ -113,6 +126,7 @@ export async function recordFailure(
   await db.deleteFrom('login_attempts').where('time', '<=', keepSince).execute();
 }
 
-export async function clearFailures(db: Kysely<Database>, username: string): Promise<void> {
-  await db.deleteFrom('login_attempts').where('username', '=', username).execute();
+/** After a sign-in: that address's failures for the username end; a guesser elsewhere keeps his. */
+export async function clearFailures(db: Kysely<Database>, username: string, ip: string): Promise<void> {
+  await db.deleteFrom('login_attempts').where('username', '=', username).where('ip', '=', ip).execute();
 }

@@ -9,11 +9,12 @@ import { scopeOf } from '../stores/service';
 import { decoyHash, verifyPassword } from './passwords';
 import * as repo from './repository';
 import { actingAs, parseRoles, switchableRoles } from './roles';
+import { FAILURES_READ, nextAttemptAt, THROTTLE_WINDOW_MS, USERNAME_RULE } from './throttle';
 
 const TOKEN = /^[0-9a-f]{64}$/;
 const MINUTE = 60_000;
-export const LOGIN_WINDOW_MS = 15 * MINUTE;
-export const LOGIN_MAX_FAILURES = 5;
+/** Failures of one username from one address after which the system log notes the throttling. */
+export const THROTTLE_NOTED_AT = 5;
 
 /** The token from the `token` header or `Authorization: Bearer`, if any. */
 export function tokenOf(request: FastifyRequest): string | undefined {
@@ -58,36 +59,45 @@ export async function resolveCaller(services: Services, token: string | undefine
 }
 
 /**
- * Signs in. Five failures for one username within 15 minutes lock it for the rest of the window,
- * whether or not the user exists, and every refusal reads the same.
+ * Signs in. Failures slow further attempts down (throttle.ts: per username and address, per
+ * username, per address) instead of locking the account, and every refusal reads the same
+ * whether or not the user exists.
  */
 export async function login(ctx: CallContext, username: string, digest: string): Promise<string> {
   const { db, config } = ctx.services;
   const name = username.toLowerCase();
-  const since = ctx.now - LOGIN_WINDOW_MS;
-  const failures = await repo.recentFailures(db, name, since, LOGIN_MAX_FAILURES);
-  if (failures.length >= LOGIN_MAX_FAILURES) {
-    const unlockAt = failures[LOGIN_MAX_FAILURES - 1] + LOGIN_WINDOW_MS;
-    throw rateLimited(Math.max(1, Math.ceil((unlockAt - ctx.now) / 1000)));
-  }
+  const since = ctx.now - THROTTLE_WINDOW_MS;
+  const [ofUsername, fromAddress] = await Promise.all([
+    repo.failuresOfUsername(db, name, since, FAILURES_READ),
+    repo.failuresFromAddress(db, ctx.ip, since, FAILURES_READ),
+  ]);
+  const nextAt = nextAttemptAt(ctx.ip, ofUsername, fromAddress);
+  if (nextAt > ctx.now) throw rateLimited(Math.max(1, Math.ceil((nextAt - ctx.now) / 1000)));
   const user = await repo.findLoginUser(db, name);
   const ok = user
     ? await verifyPassword(user.password_hash, digest)
     : await verifyPassword(await decoyHash(config.passwordCost), digest);
   if (!user || !ok) {
     await repo.recordFailure(db, name, ctx.ip, ctx.now, since);
-    if (failures.length + 1 >= LOGIN_MAX_FAILURES) {
+    const fromHere = ofUsername.filter((f) => f.ip === ctx.ip).length + 1;
+    const noted =
+      fromHere === THROTTLE_NOTED_AT
+        ? `from ${ctx.ip}`
+        : ofUsername.length + 1 === USERNAME_RULE.free + 1
+          ? 'from several addresses'
+          : '';
+    if (noted) {
       await writeSysLog(ctx.services, {
         tenantId: user?.tenant_id ?? null,
         level: 'warn',
-        event: 'login.lockout',
-        message: `login locked for ${name} after ${LOGIN_MAX_FAILURES} failures (last from ${ctx.ip})`,
+        event: 'login.throttled',
+        message: `sign-in attempts for ${name} slowed down ${noted}: ${ofUsername.length + 1} failures in 24 hours`,
         time: ctx.now,
       });
     }
     throw loginFailed();
   }
-  await repo.clearFailures(db, name);
+  await repo.clearFailures(db, name, ctx.ip);
   let storeId: number | null = null;
   if (user.tenant_id !== null) {
     const roles = parseRoles(user.roles);

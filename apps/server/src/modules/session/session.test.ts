@@ -51,41 +51,67 @@ describe.each(await testDatabases())('sessions on $name', (db) => {
       expect(res.msg).toBe('Invalid field password: must be a password digest');
     });
 
-    it('locks a username after five failures within 15 minutes, existing or not, then lets it in again', async () => {
+    it('slows the guessing address down, existing user or not, while the real user still signs in', async () => {
       const tenant = await buildTenant(t().app);
       const user = await buildUser(t().app, { tenantId: tenant.id });
+      const attempt = async (username: string, ip: string, password = 'wrong', lang = 'en') => {
+        const res = await t().app.inject({
+          method: 'POST',
+          url: '/api/user/login',
+          remoteAddress: ip,
+          headers: { 'accept-language': lang },
+          payload: { username, password: clientDigest(password) },
+        });
+        return res.json() as { code: number; msg: string };
+      };
+      const waitOf = (msg: string) => Number(/in (\d+) seconds/.exec(msg)?.[1]);
+      // After the fourth failure from the guessing address, the next try waits: for the real and
+      // the unknown username alike, with the same answer.
+      const slowedDown: { code: number; msg: string }[] = [];
       for (const name of [user.username, 'ghost-user']) {
-        for (let i = 0; i < 5; i++) {
-          const res = await t().call('/user/login', { username: name, password: clientDigest('wrong') });
-          expect(res.code).toBe(1006);
+        for (let i = 0; i < 4; i++) {
           t().clock.advance(1000);
+          expect((await attempt(name, '10.0.0.66')).code).toBe(1006);
         }
+        slowedDown.push(await attempt(name, '10.0.0.66', PASSWORD));
       }
-      const locked = await t().call('/user/login', { username: user.username, password: clientDigest(PASSWORD) });
-      const ghost = await t().call('/user/login', { username: 'ghost-user', password: clientDigest(PASSWORD) });
-      expect(locked.code).toBe(1005);
-      expect(ghost.code).toBe(1005);
-      const wait = Number(/in (\d+) seconds/.exec(locked.msg)?.[1]);
-      expect(wait).toBeGreaterThan(14 * 60 - 15);
-      expect(wait).toBeLessThanOrEqual(15 * 60);
-      const zh = await t().call(
-        '/user/login',
-        { username: user.username, password: clientDigest(PASSWORD) },
-        { lang: 'zh-CN' },
-      );
-      expect(zh.msg).toContain('秒后再试');
+      const [slowed, ghost] = slowedDown;
+      expect(slowed.code).toBe(1005);
+      expect(ghost).toEqual(slowed);
+      expect(waitOf(slowed.msg)).toBeGreaterThan(0);
+      expect((await attempt('ghost-user', '10.0.0.66', PASSWORD, 'zh-CN')).msg).toContain('秒后再试');
+      // The real user, elsewhere, is not held up at all.
+      expect((await attempt(user.username, '10.0.0.7', PASSWORD)).code).toBe(0);
 
-      const lockouts = await t()
+      // Keep guessing: the waits grow for the guesser (each answered only once its wait is over).
+      let wait = 0;
+      for (let i = 0; i < 10; i++) {
+        let res = await attempt(user.username, '10.0.0.66');
+        if (res.code === 1005) {
+          t().clock.advance(waitOf(res.msg) * 1000);
+          res = await attempt(user.username, '10.0.0.66');
+        }
+        expect(res.code).toBe(1006);
+        const next = await attempt(user.username, '10.0.0.66');
+        expect(next.code).toBe(1005);
+        expect(waitOf(next.msg)).toBeGreaterThanOrEqual(wait);
+        wait = waitOf(next.msg);
+      }
+      expect(wait).toBe(15 * 60);
+      // …and the real user waits at most 30 seconds, however many addresses guess.
+      const real = await attempt(user.username, '10.0.0.7', PASSWORD);
+      expect(real.code).toBe(1005);
+      expect(waitOf(real.msg)).toBeLessThanOrEqual(30);
+      t().clock.advance(waitOf(real.msg) * 1000);
+      expect((await attempt(user.username, '10.0.0.7', PASSWORD)).code).toBe(0);
+
+      const noted = await t()
         .app.services.db.selectFrom('sys_logs')
         .selectAll()
-        .where('event', '=', 'login.lockout')
+        .where('event', '=', 'login.throttled')
         .execute();
-      expect(lockouts.length).toBe(2);
-      expect(lockouts.find((l) => l.message.includes(user.username))?.tenant_id).toBe(tenant.id);
-
-      t().clock.advance(wait * 1000);
-      const again = await t().call('/user/login', { username: user.username, password: clientDigest(PASSWORD) });
-      expect(again.code).toBe(0);
+      expect(noted.find((l) => l.message.includes(user.username))?.tenant_id).toBe(tenant.id);
+      expect(noted.some((l) => l.message.includes(PASSWORD))).toBe(false);
     });
 
     it('starts the session on the first store the user may see', async () => {
