@@ -18,7 +18,6 @@ import type { Config } from './config';
 import { type Db, openDatabase } from './db/database';
 import { handlers } from './modules';
 import { writeSysLog } from './modules/logs/service';
-import { registerProductExport } from './modules/products/export';
 import { registerAvatarRoute } from './modules/session/avatar';
 import { registerTemplateAssets } from './modules/templates/assets';
 import { Notices } from './notice/notices';
@@ -73,7 +72,6 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
   });
   if (missing.length) app.log.warn(`ready calls without a handler answer 1007: ${missing.join(', ')}`);
   registerAvatarRoute(app, services.db);
-  registerProductExport(app, services);
   registerTemplateAssets(app, services.db);
   registerNoticeSocket(app, services);
 

@@ -1,4 +1,4 @@
-import { type FieldMap, hasPermission } from '@esl/contract';
+import { type FieldMap, hasPermission, type ParsedBodyOf } from '@esl/contract';
 import { type CallContext, requireTenant } from '../../api/context';
 import { conflict, forbidden, notFound } from '../../api/errors';
 import { onUniqueViolation } from '../../db/unique';
@@ -19,18 +19,8 @@ export async function find(ctx: CallContext, barcode: string) {
   return row;
 }
 
-export interface ProductInput {
-  barcode: string;
-  name: string;
-  price: string;
-  originalPrice?: string | null;
-  unit: string;
-  spec: string;
-  origin: string;
-  grade: string;
-  qrcode: string;
-  custom: Record<string, string>;
-}
+export type ProductInput = ParsedBodyOf<'addProduct'>;
+export type ProductPatch = Omit<ParsedBodyOf<'alterProduct'>, 'id'>;
 
 const cents = (price: string | null | undefined) => (price === null || price === undefined ? null : toCents(price));
 
@@ -60,7 +50,7 @@ export async function add(ctx: CallContext, input: ProductInput) {
 }
 
 /** Changes the given fields; a new price (different from the current one) counts one price change. */
-export async function alter(ctx: CallContext, id: number, patch: Partial<ProductInput>) {
+export async function alter(ctx: CallContext, id: number, patch: ProductPatch) {
   const at = await currentStore(ctx);
   const { db } = ctx.services;
   ctx.target = `product #${id}`;

@@ -1,3 +1,4 @@
+import type { ParsedBodyOf } from '@esl/contract';
 import type { CallContext } from '../../api/context';
 import { conflict, notFound } from '../../api/errors';
 import { onUniqueViolation } from '../../db/unique';
@@ -33,7 +34,7 @@ const NOT_REPORTED = {
  * Adds a base station to the current store and issues its MQTT secret. Only a hash is kept, so
  * the secret in this answer is the only copy; the station is configured with it.
  */
-export async function add(ctx: CallContext, fields: { sn: string; name: string; module: string }) {
+export async function add(ctx: CallContext, fields: ParsedBodyOf<'addStation'>) {
   const at = await currentStore(ctx);
   const { db } = ctx.services;
   ctx.target = `base station ${fields.sn}`;

@@ -1,4 +1,4 @@
-import { StoreParams } from '@esl/contract';
+import { type ParsedBodyOf, StoreParams } from '@esl/contract';
 import { type CallContext, isAdmin, requireTenant, type TenantCaller } from '../../api/context';
 import { conflict, notFound } from '../../api/errors';
 import * as repo from './repository';
@@ -19,16 +19,7 @@ export function list(ctx: CallContext, f: repo.StoreFilter) {
   return repo.listStores(ctx.services.db, scopeOf(requireTenant(ctx)), f);
 }
 
-interface StoreFields {
-  name: string;
-  code: string;
-  address: string;
-  contact: string;
-  phone: string;
-  remark: string;
-}
-
-export async function add(ctx: CallContext, fields: StoreFields) {
+export async function add(ctx: CallContext, fields: ParsedBodyOf<'addStore'>) {
   const { tenantId } = requireTenant(ctx);
   const { db } = ctx.services;
   ctx.target = `store ${fields.code}`;
@@ -36,7 +27,7 @@ export async function add(ctx: CallContext, fields: StoreFields) {
   return repo.insertStore(db, { ...fields, tenant_id: tenantId, created_at: ctx.now });
 }
 
-export async function alter(ctx: CallContext, id: number, patch: Partial<StoreFields>) {
+export async function alter(ctx: CallContext, id: number, patch: Omit<ParsedBodyOf<'alterStore'>, 'id'>) {
   const { tenantId } = requireTenant(ctx);
   const { db } = ctx.services;
   ctx.target = `store ${id}`;

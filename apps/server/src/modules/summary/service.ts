@@ -1,4 +1,4 @@
-import { type ShopRef, TAG_CHANGE_CALLS, TAG_CHANGE_KINDS } from '@esl/contract';
+import { type ParsedBodyOf, type ShopRef, TAG_CHANGE_CALLS, TAG_CHANGE_KINDS } from '@esl/contract';
 import { type CallContext, requireTenant } from '../../api/context';
 import { storeNotSet } from '../../api/errors';
 import { currentStore } from '../stores/current';
@@ -76,7 +76,7 @@ export function dayWindow(now: number, days: number, utcOffset: number): DayWind
 
 const COUNTED_CALLS = TAG_CHANGE_KINDS.flatMap((kind) => [...TAG_CHANGE_CALLS[kind]]);
 
-export async function changes(ctx: CallContext, body: { days: number; utcOffset: number }) {
+export async function changes(ctx: CallContext, body: ParsedBodyOf<'tagChangeStat'>) {
   const at = await currentStore(ctx);
   const window = dayWindow(ctx.now, body.days, body.utcOffset);
   const rows = await repo.changesPerDay(ctx.services.db, at, COUNTED_CALLS, window);

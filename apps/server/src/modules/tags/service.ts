@@ -1,4 +1,4 @@
-import { ErrorCode, findTagModel, type TagColourType } from '@esl/contract';
+import { ErrorCode, findTagModel, type ParsedBodyOf } from '@esl/contract';
 import type { Kysely } from 'kysely';
 import type { CallContext } from '../../api/context';
 import { AppError, conflict, notFound } from '../../api/errors';
@@ -21,7 +21,7 @@ const NAMED_CONFLICTS = 5;
  * Adds tags of one model to the current store, all or nothing: an ID the tenant has already (in
  * any store) refuses the whole call and names the IDs.
  */
-export async function add(ctx: CallContext, body: { model: string; colour?: TagColourType; hardwareIds: string[] }) {
+export async function add(ctx: CallContext, body: ParsedBodyOf<'addTag'>) {
   const at = await currentStore(ctx);
   const model = findTagModel(body.model);
   if (!model) throw notFound();

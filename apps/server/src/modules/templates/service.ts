@@ -5,10 +5,9 @@ import {
   type ParsedBodyOf,
   STANDARD_DATA_KEYS,
   type StandardDataKeyName,
-  type TagColourType,
   type TemplateData,
 } from '@esl/contract';
-import { type LabelData, type Rotation, SAMPLE_DATA, type TemplateDocument } from '@esl/labels';
+import { type LabelData, SAMPLE_DATA, type TemplateDocument } from '@esl/labels';
 import { type CallContext, requireTenant } from '../../api/context';
 import { AppError, conflict, invalidField, notFound } from '../../api/errors';
 import { onUniqueViolation } from '../../db/unique';
@@ -74,16 +73,7 @@ async function create(ctx: CallContext, tenantId: number, name: string, doc: Tem
   return presented(ctx, tenantId, id);
 }
 
-export interface AddFields {
-  name: string;
-  model?: string;
-  width?: number;
-  length?: number;
-  colourType?: TagColourType;
-  rotation: Rotation;
-}
-
-export async function add(ctx: CallContext, fields: AddFields) {
+export async function add(ctx: CallContext, fields: ParsedBodyOf<'addTemplate'>) {
   const { tenantId } = requireTenant(ctx);
   ctx.target = `template ${fields.name}`;
   return create(ctx, tenantId, fields.name, newDocument(fields));

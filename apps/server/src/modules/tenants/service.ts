@@ -1,3 +1,4 @@
+import type { ParsedBodyOf } from '@esl/contract';
 import type { CallContext } from '../../api/context';
 import { requireTenant } from '../../api/context';
 import { conflict, notFound } from '../../api/errors';
@@ -12,10 +13,7 @@ export function newKeys() {
   return { ck: randomHex(8), sk: randomHex(32) };
 }
 
-export async function addTenant(
-  ctx: CallContext,
-  body: { name: string; company: string; description: string; account: string; sapwd: string },
-) {
+export async function addTenant(ctx: CallContext, body: ParsedBodyOf<'addTenant'>) {
   const account = body.account.toLowerCase();
   ctx.target = `tenant ${body.name}`;
   const passwordHash = await hashPassword(body.sapwd, ctx.services.config.passwordCost);

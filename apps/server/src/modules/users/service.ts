@@ -1,4 +1,4 @@
-import { hasPermission, type TenantRole } from '@esl/contract';
+import { hasPermission, type ParsedBodyOf, type TenantRole } from '@esl/contract';
 import type { Kysely } from 'kysely';
 import { type CallContext, isAdmin, requireCaller, requireTenant } from '../../api/context';
 import { conflict, forbidden, invalidField, notFound } from '../../api/errors';
@@ -37,17 +37,7 @@ export async function list(ctx: CallContext, f: repo.UserFilter) {
   return { rows: rows.map((r) => presentUser(r, shops.get(r.id) ?? [], avatarUrl(ctx, r.avatar_key))), count };
 }
 
-export async function add(
-  ctx: CallContext,
-  body: {
-    username: string;
-    name: string;
-    password: string;
-    roles: TenantRole[];
-    shops: number[];
-    introduction: string;
-  },
-) {
+export async function add(ctx: CallContext, body: ParsedBodyOf<'addUser'>) {
   const { tenantId } = requireTenant(ctx);
   const username = body.username.toLowerCase();
   ctx.target = `user ${username}`;
@@ -82,20 +72,11 @@ export async function remove(ctx: CallContext, ids: readonly number[]) {
   });
 }
 
-interface AlterBody {
-  id: number;
-  name?: string;
-  roles?: TenantRole[];
-  shops?: number[];
-  introduction?: string;
-  password?: string;
-}
-
 /**
  * Anyone may change their own name, introduction and password; changing another user, or roles
  * and stores, needs user.write. An administrator cannot take the admin role away from themself.
  */
-export async function alter(ctx: CallContext, body: AlterBody) {
+export async function alter(ctx: CallContext, body: ParsedBodyOf<'alterUser'>) {
   const caller = requireCaller(ctx);
   const self = body.id === caller.userId;
   const mayManage = hasPermission(caller.roles, 'user.write');
