@@ -8,9 +8,9 @@ import {
   pickLanguage,
 } from '@esl/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { insertOpLog } from '../modules/logs/repository';
-import { tokenOf } from '../modules/session/service';
-import { callerOf } from './callers';
+import { insertOpLog } from '../audit/repository';
+import { callerOf } from '../auth/callers';
+import { tokenOf } from '../auth/token';
 import type { CallContext, Services } from './context';
 import { AppError, forbidden, messageOf, notAvailable } from './errors';
 import type { FileReply, HandlerMap, ListResult } from './handlers';

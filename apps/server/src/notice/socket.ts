@@ -2,7 +2,7 @@ import { NOTICE_SOCKET_PATH } from '@esl/contract';
 import type {} from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../api/context';
-import { resolveCaller } from '../modules/session/service';
+import { resolveCaller } from '../auth/callers';
 
 export const HEARTBEAT = 'heart beat';
 /** Close code for a socket whose token is missing, expired or revoked (4000–4999: application). */

@@ -3,7 +3,7 @@ import { type ParsedBodyOf, PRODUCT_FIELDS, PRODUCT_IMPORT_MAX_ROWS } from '@esl
 import ExcelJS from 'exceljs';
 import type { CallContext } from '../../api/context';
 import type { FileReply } from '../../api/handlers';
-import { currentStore } from '../stores/current';
+import { currentStore } from '../stores/service';
 import { effectiveFieldMap } from './mapping';
 import { parseCustom, presentProduct } from './presenter';
 import * as repo from './repository';

@@ -1,10 +1,13 @@
-import { type FieldMap, hasPermission, type ParsedBodyOf } from '@esl/contract';
+import { type FieldMap, hasPermission, type ParsedBodyOf, productLabelData } from '@esl/contract';
+import type { Kysely } from 'kysely';
 import { type CallContext, requireTenant } from '../../api/context';
 import { conflict, forbidden, notFound } from '../../api/errors';
+import type { Database } from '../../db/schema';
 import { onUniqueViolation } from '../../db/unique';
-import { currentStore } from '../stores/current';
+import { toCents } from '../../lib/price';
+import { type CurrentStore, currentStore } from '../stores/service';
 import { effectiveFieldMap } from './mapping';
-import { toCents } from './price';
+import { presentProduct } from './presenter';
 import * as repo from './repository';
 
 export async function list(ctx: CallContext, f: repo.ProductFilter & { page: number; limit: number }) {
@@ -98,4 +101,17 @@ export async function fieldMap(ctx: CallContext, fields: FieldMap[] | undefined)
   if (!hasPermission(caller.roles, 'product.import')) throw forbidden();
   await repo.saveFieldMap(db, caller.tenantId, JSON.stringify(fields), ctx.now);
   return effectiveFieldMap(JSON.stringify(fields));
+}
+
+/** A product of a store by barcode, or undefined (the tags module binds tags to it). */
+export function findByBarcode(db: Kysely<Database>, at: CurrentStore, barcode: string) {
+  return repo.findProductByBarcode(db, at, barcode);
+}
+
+/** A product of the caller's current store as label data (the templates module's previews). */
+export async function labelData(ctx: CallContext, productId: number): Promise<Readonly<Record<string, string | null>>> {
+  const at = await currentStore(ctx);
+  const row = await repo.findProduct(ctx.services.db, at, productId);
+  if (!row) throw notFound();
+  return productLabelData(presentProduct(row));
 }

@@ -4,9 +4,9 @@ import type { CallContext } from '../../api/context';
 import { AppError, conflict, notFound } from '../../api/errors';
 import type { Database } from '../../db/schema';
 import { onUniqueViolation } from '../../db/unique';
-import { findProductByBarcode } from '../products/repository';
-import { insertDeviceRequests } from '../stations/repository';
-import { type CurrentStore, currentStore } from '../stores/current';
+import * as products from '../products/service';
+import * as stations from '../stations/service';
+import { type CurrentStore, currentStore } from '../stores/service';
 import * as repo from './repository';
 
 export async function list(ctx: CallContext, f: repo.TagFilter) {
@@ -86,7 +86,7 @@ export async function bind(ctx: CallContext, hardwareId: string, barcode: string
   ctx.target = `tag ${hardwareId} → ${barcode}`;
   const tag = await repo.findTagByHardwareId(db, at.tenantId, hardwareId);
   if (!tag || tag.store_id !== at.storeId) throw notFound();
-  const product = await findProductByBarcode(db, at, barcode);
+  const product = await products.findByBarcode(db, at, barcode);
   if (!product) throw notFound();
   await repo.setProduct(db, at, [tag.id], product.id);
   const [row] = await repo.findTagsByIds(db, at, [tag.id]);
@@ -113,7 +113,7 @@ export async function operate(ctx: CallContext, kind: TagOperation, ids: readonl
   const at = await currentStore(ctx);
   const tagIds: (number | null)[] = ids === null ? [null] : await requireTags(ctx.services.db, at, ids);
   ctx.target = ids === null ? `${kind} all tags` : `${kind} tags #${tagIds.join(',')}`;
-  await insertDeviceRequests(
+  await stations.recordRequests(
     ctx.services.db,
     tagIds.map((tag_id) => ({
       tenant_id: at.tenantId,

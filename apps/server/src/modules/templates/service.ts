@@ -12,9 +12,9 @@ import { type CallContext, requireTenant } from '../../api/context';
 import { AppError, conflict, invalidField, notFound } from '../../api/errors';
 import { onUniqueViolation } from '../../db/unique';
 import { randomHex } from '../../lib/random';
+import * as products from '../products/service';
 import { checkFit, newDocument, readDocument } from './documents';
 import { presentTemplate } from './presenter';
-import { productData } from './product-data';
 import { renderPreview, renderThumbnail } from './render';
 import * as repo from './repository';
 
@@ -227,7 +227,8 @@ export async function preview(ctx: CallContext, fields: ParsedBodyOf<'templatePr
   requireTenant(ctx);
   let doc = fields.doc !== undefined ? checkFit(fields.doc) : (await load(ctx, fields.id ?? 0)).doc;
   if (fields.dither) doc = { ...doc, dither: fields.dither };
-  const base: LabelData = fields.productId !== undefined ? await productData(ctx, fields.productId) : SAMPLE_DATA;
+  const base: LabelData =
+    fields.productId !== undefined ? await products.labelData(ctx, fields.productId) : SAMPLE_DATA;
   const rendered = await renderPreview(doc, { ...base, ...fields.data });
   return { ...rendered, colourType: doc.colourType };
 }

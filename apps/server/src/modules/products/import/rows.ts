@@ -7,7 +7,7 @@ import {
   PRODUCT_FIELD_LABELS,
   type ProductField,
 } from '@esl/contract';
-import { centsOf } from '../price';
+import { centsOf } from '../../../lib/price';
 import type { SheetRow } from './csv';
 
 type TextField = 'name' | 'unit' | 'spec' | 'origin' | 'grade' | 'qrcode';
