@@ -12,15 +12,14 @@ import { sql } from 'kysely';
 import type { Services } from './api/context';
 import { messageOf } from './api/errors';
 import { registerCalls } from './api/register';
+import { writeSysLog } from './audit/syslog';
 import { CHANNEL, startPgBus } from './cache/pgbus';
 import { attachCache, SharedCache } from './cache/shared';
 import type { Config } from './config';
 import { type Db, openDatabase } from './db/database';
 import { handlers } from './modules';
-import { writeSysLog } from './modules/logs/service';
-import { registerProductExport } from './modules/products/export';
-import { registerAvatarRoute } from './modules/session/avatar';
 import { registerTemplateAssets } from './modules/templates/assets';
+import { registerAvatarRoute } from './modules/users/avatar';
 import { Notices } from './notice/notices';
 import { registerNoticeSocket } from './notice/socket';
 import { registerOpenApi } from './openapi/routes';
@@ -78,7 +77,6 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
   });
   if (missing.length) app.log.warn(`ready calls without a handler answer 1007: ${missing.join(', ')}`);
   registerAvatarRoute(app, services.db);
-  registerProductExport(app, services);
   registerTemplateAssets(app, services.db);
   registerNoticeSocket(app, services);
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type PasswordCost, PRODUCTION_COST } from './modules/session/passwords';
+import { type PasswordCost, PRODUCTION_COST } from './auth/passwords';
 
 /** Everything the server needs to know from its surroundings; tests build one directly. */
 export interface Config {

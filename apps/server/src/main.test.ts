@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { clientDigest } from './modules/session/passwords';
+import { clientDigest } from './auth/passwords';
 import { testDatabases } from './test/databases';
 
 const main = new URL('./main.ts', import.meta.url).pathname;

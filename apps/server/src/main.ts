@@ -1,12 +1,12 @@
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { buildApp } from './app';
+import { writeSysLog } from './audit/syslog';
+import { clientDigest, hashPassword } from './auth/passwords';
 import { configFromEnv } from './config';
 import { dialectOf, openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { DEMO_PASSWORD, DEMO_USERS, ensureOperator, OPERATOR_USERNAME, seedDemo } from './demo/seed';
-import { writeSysLog } from './modules/logs/service';
-import { clientDigest, hashPassword } from './modules/session/passwords';
 
 /**
  * `node --import tsx apps/server/src/main.ts [--demo]`: migrate, seed if asked, listen.

@@ -1,3 +1,4 @@
+import { ColourType, COLOUR_SETS as INK_SETS } from '@esl/labels/model';
 import { z } from 'zod';
 
 /**
@@ -7,9 +8,9 @@ import { z } from 'zod';
 export const ColourDepth = z.union([z.literal(2), z.literal(3), z.literal(4), z.literal(7), z.literal(99)]);
 export type ColourDepth = z.infer<typeof ColourDepth>;
 
-/** The colour type of a tag: which inks its panel has. */
-export const TagColourType = z.enum(['bw', 'bwr', 'bwry', 'bwy', 'seven']);
-export type TagColourType = z.infer<typeof TagColourType>;
+/** The colour type of a tag: which inks its panel has (the labels model's ColourType). */
+export const TagColourType = ColourType;
+export type TagColourType = ColourType;
 
 export const TagModel = z.object({
   /** Two-character upper-case hex code, 01 to 44. */
@@ -144,11 +145,5 @@ export function findTagModel(code: string): TagModel | undefined {
   return TAG_MODEL_BY_CODE.get(code.toUpperCase());
 }
 
-/** Colours of each colour type, in the order bit-planes and palette indexes use them. */
-export const COLOUR_SETS: Record<TagColourType, readonly string[]> = {
-  bw: ['white', 'black'],
-  bwr: ['white', 'black', 'red'],
-  bwry: ['white', 'black', 'red', 'yellow'],
-  bwy: ['white', 'black', 'yellow'],
-  seven: ['white', 'black', 'green', 'blue', 'red', 'yellow', 'orange'],
-};
+/** Colours of each colour type, in the order bit-planes and palette indexes use them (the labels model's). */
+export const COLOUR_SETS = INK_SETS;

@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { doc, PRODUCT, priceLabel } from '../test/fixtures';
 import { firstDifference } from '../test/images';
 import type { Canvas2D } from './canvas';
-import { designSize, type LabelData, type TemplateDocument } from './document';
 import { drawTemplate } from './draw';
+import { designSize, type LabelData, type TemplateDocument } from './model/document';
 import { registerFonts } from './node';
 
 beforeAll(() => registerFonts());

@@ -1,5 +1,6 @@
 import type { Canvas2D, LabelImage, PixelBlock, TextMeasure } from './canvas';
-import { type ColourType, INK_RGB, type Ink, inkCss, inkInSet } from './colours';
+import { measuringContext } from './measure';
+import { type ColourType, INK_RGB, type Ink, inkCss, inkInSet } from './model/colours';
 import {
   type BarcodeElement,
   designSize,
@@ -12,8 +13,7 @@ import {
   type RectElement,
   type TemplateDocument,
   type TextElement,
-} from './document';
-import { measuringContext } from './measure';
+} from './model/document';
 import { encodeLinear, encodeQr, type LinearSymbol, type MatrixSymbol } from './symbols';
 import { cssFont, ellipsize, fontMetrics, layoutText, MIN_FONT_SIZE, type TextLayout } from './text';
 import { elementText, resolveValue, toNumber } from './values';

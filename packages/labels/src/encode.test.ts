@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { firstDifference, noise } from '../test/images';
-import { COLOUR_TYPES } from './colours';
 import { contentHash, decodePacked, decodeTagImage, encodeTagImage, HEADER_BYTES, readHeader } from './encode';
+import { COLOUR_TYPES } from './model/colours';
 import { pack } from './pack';
 import type { IndexImage } from './quantise';
 

@@ -1,6 +1,6 @@
 import { deflateSync, inflateSync } from 'fflate';
 import { sha256 } from 'js-sha256';
-import { COLOUR_TYPES, type ColourType } from './colours';
+import { COLOUR_TYPES, type ColourType } from './model/colours';
 import { type Padding, packInto, packLayout, unpack } from './pack';
 import type { IndexImage } from './quantise';
 

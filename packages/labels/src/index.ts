@@ -1,11 +1,9 @@
 // Browser-safe entry: nothing here may import a Node-only module (the editor imports it).
+// The model alone (no drawing) is the `@esl/labels/model` entry.
 export * from './canvas';
-export * from './colours';
-export * from './document';
 export * from './draw';
-export * from './edit';
 export * from './encode';
-export * from './migrate';
+export * from './model';
 export * from './pack';
 export * from './pipeline';
 export * from './png';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { firstDifference, noise } from '../test/images';
-import { COLOUR_SETS, COLOUR_TYPES, INK_RGB } from './colours';
 import { kernelBytes, setKernelEnabled, wasmKernel } from './kernel';
+import { COLOUR_SETS, COLOUR_TYPES, INK_RGB } from './model/colours';
 import { defaultPadding, pack } from './pack';
 import { quantise } from './quantise';
 

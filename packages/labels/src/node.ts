@@ -5,8 +5,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { deflateRawSync } from 'node:zlib';
 import { type Canvas, createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
 import type { Canvas2D, CanvasFactory, LabelCanvas, LabelImage } from './canvas';
-import { designSize, FONT_FAMILY, type LabelData, type TemplateDocument } from './document';
 import { imageSources } from './draw';
+import { designSize, FONT_FAMILY, type LabelData, type TemplateDocument } from './model/document';
 import type { Padding } from './pack';
 import { type Preview, previewLabel, type RenderEnv, renderForTag, type TagRender } from './pipeline';
 

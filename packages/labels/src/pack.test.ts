@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { firstDifference, noise } from '../test/images';
-import { COLOUR_TYPES } from './colours';
+import { COLOUR_TYPES } from './model/colours';
 import { defaultPadding, pack, packLayout, unpack } from './pack';
 import type { IndexImage } from './quantise';
 

@@ -1,5 +1,5 @@
-import { COLOUR_SETS, type ColourType } from './colours';
 import { DATA_BASE, type Kernel, LITTLE_ENDIAN, reserve, wasmKernel } from './kernel';
+import { COLOUR_SETS, type ColourType } from './model/colours';
 import type { IndexImage } from './quantise';
 
 /** Extra white pixels per row (wext) and extra white rows (hexit), from the tag model. */

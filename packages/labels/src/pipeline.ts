@@ -1,7 +1,7 @@
 import type { CanvasFactory } from './canvas';
-import { type DitherMode, designSize, type LabelData, type TemplateDocument } from './document';
 import { type DrawOptions, drawTemplate, type RenderProblem } from './draw';
 import { type EncodeOptions, encodeTagImage, type TagImage } from './encode';
+import { type DitherMode, designSize, type LabelData, type TemplateDocument } from './model/document';
 import { defaultPadding, type Padding } from './pack';
 import { indexToPng } from './png';
 import { type IndexImage, indexToRgba, quantise, rotateIndex } from './quantise';

@@ -1,7 +1,7 @@
 import { deflateRawSync, inflateSync } from 'node:zlib';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { describe, expect, test } from 'vitest';
-import { COLOUR_SETS, type ColourType } from './colours';
+import { COLOUR_SETS, type ColourType } from './model/colours';
 import { adler32, indexToPng } from './png';
 import { type IndexImage, indexToRgba } from './quantise';
 

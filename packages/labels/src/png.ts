@@ -1,5 +1,5 @@
 import { zlibSync } from 'fflate';
-import { paletteRgb } from './colours';
+import { paletteRgb } from './model/colours';
 import type { IndexImage } from './quantise';
 
 const CRC_TABLE = (() => {

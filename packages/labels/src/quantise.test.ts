@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { flatRgba } from '../test/images';
-import { COLOUR_SETS, COLOUR_TYPES, INK_RGB } from './colours';
-import { DITHER_MODES } from './document';
+import { COLOUR_SETS, COLOUR_TYPES, INK_RGB } from './model/colours';
+import { DITHER_MODES } from './model/document';
 import { bayerMatrix, indexToRgba, quantise, rotateIndex } from './quantise';
 
 const share = (data: Uint8Array, index: number) => data.filter((v) => v === index).length / data.length;

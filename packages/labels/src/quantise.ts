@@ -1,6 +1,4 @@
 import type { RgbaImage } from './canvas';
-import { COLOUR_SETS, COLOUR_TYPES, type ColourType, paletteRgb } from './colours';
-import type { DitherMode, Rotation } from './document';
 import {
   COLOUR_HASH,
   DATA_BASE,
@@ -11,6 +9,8 @@ import {
   TABLE_SHIFT,
   wasmKernel,
 } from './kernel';
+import { COLOUR_SETS, COLOUR_TYPES, type ColourType, paletteRgb } from './model/colours';
+import type { DitherMode, Rotation } from './model/document';
 
 /** One palette index a pixel, row by row; the indexes point into COLOUR_SETS[colourType]. */
 export interface IndexImage {

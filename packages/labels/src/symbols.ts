@@ -1,5 +1,5 @@
 import QRCode from 'qrcode';
-import type { Symbology } from './document';
+import type { Symbology } from './model/document';
 
 /** A linear barcode as module widths, bar first, alternating bar and space. */
 export interface LinearSymbol {

@@ -1,5 +1,5 @@
 import type { Canvas2D } from './canvas';
-import { FONT_FAMILY, type Font } from './document';
+import { FONT_FAMILY, type Font } from './model/document';
 
 /** Smallest size `shrink` goes down to (or the font's own size when that is smaller). */
 export const MIN_FONT_SIZE = 8;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { Element } from './document';
+import { Element } from './model/document';
 import { elementText, formatValue, resolveValue, toNumber } from './values';
 
 const text = (extra: object) => Element.parse({ type: 'text', id: 't', x: 0, y: 0, w: 10, h: 10, ...extra });

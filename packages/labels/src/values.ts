@@ -1,4 +1,4 @@
-import type { Binding, Element, LabelData } from './document';
+import type { Binding, Element, LabelData } from './model/document';
 
 export interface Resolved {
   readonly value: string | number;

@@ -1,5 +1,5 @@
 import { describe, expect, test, vi } from 'vitest';
-import type { LabelData } from '../src/document';
+import type { LabelData } from '../src/model/document';
 import {
   BATCH_PIXEL_BYTES,
   nodeCanvasFactory,

@@ -31,3 +31,19 @@ test('the node entry is the one that needs Node', async () => {
   });
   await expect(attempt).rejects.toThrow(/node:module|node:zlib|Could not resolve/);
 }, 60_000);
+
+test('the model entry holds no drawing code: only its own files and zod', async () => {
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL('../src/model/index.ts', import.meta.url))],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    logLevel: 'silent',
+    metafile: true,
+  });
+  const inputs = Object.keys(result.metafile.inputs);
+  const own = (path: string) => /(^|\/)node_modules\/zod\//.test(path) || /(^|\/)src\/model\/[a-z]+\.ts$/.test(path);
+  expect(inputs.filter((path) => !own(path))).toEqual([]);
+  expect(inputs.some((path) => path.endsWith('src/model/traits.ts'))).toBe(true);
+}, 60_000);

@@ -8,8 +8,8 @@ import {
 } from '@zxing/library';
 import jsQR from 'jsqr';
 import { beforeAll, describe, expect, test, vi } from 'vitest';
-import type { ColourType } from '../src/colours';
-import type { Symbology } from '../src/document';
+import type { ColourType } from '../src/model/colours';
+import type { Symbology } from '../src/model/document';
 import { registerFonts, renderToPng } from '../src/node';
 import { doc, PRODUCT, priceLabel } from './fixtures';
 

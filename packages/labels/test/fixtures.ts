@@ -1,4 +1,4 @@
-import type { ColourType, Ink } from '../src/colours';
+import type { ColourType, Ink } from '../src/model/colours';
 import {
   type ElementInput,
   type LabelData,
@@ -6,7 +6,7 @@ import {
   TEMPLATE_VERSION,
   TemplateDocument,
   type TemplateDocumentInput,
-} from '../src/document';
+} from '../src/model/document';
 import { rgbaToPng } from '../src/png';
 
 /** A product as the server would pass it: Chinese name, discounted price, EAN-13, QR link. */

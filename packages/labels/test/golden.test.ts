@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test, vi } from 'vitest';
-import type { ColourType } from '../src/colours';
-import type { DitherMode, LabelData, Rotation, TemplateDocument } from '../src/document';
 import { decodeTagImage } from '../src/encode';
+import type { ColourType } from '../src/model/colours';
+import type { DitherMode, LabelData, Rotation, TemplateDocument } from '../src/model/document';
 import { registerFonts, renderTagImage, renderToPng } from '../src/node';
 import { indexToPng } from '../src/png';
 import { indexToRgba, rotateIndex } from '../src/quantise';

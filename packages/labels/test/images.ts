@@ -1,4 +1,4 @@
-import { COLOUR_SETS, type ColourType } from '../src/colours';
+import { COLOUR_SETS, type ColourType } from '../src/model/colours';
 import type { IndexImage } from '../src/quantise';
 
 /** A deterministic pseudo-random index image (xorshift) using every ink of the set. */

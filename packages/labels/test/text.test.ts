@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from 'vitest';
 import type { Canvas2D } from '../src/canvas';
-import { Font } from '../src/document';
+import { Font } from '../src/model/document';
 import { nodeCanvasFactory } from '../src/node';
 import { breakable, cssFont, ELLIPSIS, layoutText, MIN_FONT_SIZE, wrapLines } from '../src/text';
 

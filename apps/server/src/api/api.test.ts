@@ -16,16 +16,34 @@ function expectEnvelope(res: { status: number; code: unknown; msg: unknown; data
 describe.each(await testDatabases())('the API surface on $name', (db) => {
   const t = useApp(db);
 
+  /**
+   * POST a call with an empty body. A call declaring a file answer answers the file when it
+   * succeeds (checked here: its media type, as an attachment) and the envelope otherwise.
+   */
+  async function answer(def: CallDef, token?: string) {
+    if (!def.file) return { ...(await t().call(def.path, {}, { token })), file: false };
+    const headers: Record<string, string> = { 'accept-language': 'en', ...(token ? { token } : {}) };
+    const res = await t().app.inject({ method: 'POST', url: `/api${def.path}`, headers, payload: {} });
+    if (!String(res.headers['content-type']).startsWith('application/json')) {
+      expect(res.headers['content-type'], def.path).toBe(def.file.type);
+      expect(res.headers['content-disposition'], def.path).toMatch(/^attachment; filename="[^"]+"$/);
+      return { status: res.statusCode, code: 0, msg: '', data: null, file: true };
+    }
+    return { ...res.json(), status: res.statusCode, file: false };
+  }
+
   it('answers every call of the contract with the envelope: 800 without a session, 1007 until it is built', async () => {
     const { tokens } = await buildWorld(t().app);
     // Logout would end the session the loop uses; it has its own tests.
     for (const def of ALL_CALLS.filter((d) => d.path !== '/user/logout')) {
-      const anonymous = await t().call(def.path, {});
+      const anonymous = await answer(def);
       expectEnvelope(anonymous, def);
       if (def.access !== 'public') expect(anonymous.code, def.path).toBe(ErrorCode.SESSION_EXPIRED);
 
-      const res = await t().call(def.path, {}, { token: tokens.admin });
+      const res = await answer(def, tokens.admin);
       expectEnvelope(res, def);
+      // The admin has a current store and every permission: a file call answers its file.
+      expect(res.file, def.path).toBe(def.file !== undefined);
       if (!def.ready) expect(res.code, def.path).toBe(ErrorCode.NOT_AVAILABLE);
       else expect(res.code, def.path).not.toBe(ErrorCode.NOT_AVAILABLE);
     }
@@ -45,7 +63,7 @@ describe.each(await testDatabases())('the API surface on $name', (db) => {
     for (const [role, token] of Object.entries(all) as [keyof typeof all, string][]) {
       for (const def of ALL_CALLS) {
         if (def.access === 'public' || def.access === 'session' || def.path === '/user/recreatecksk') continue;
-        const res = await t().call(def.path, {}, { token });
+        const res = await answer(def, token);
         const allowed = hasPermission([role], def.access);
         if (allowed) expect(res.code, `${role} ${def.path}`).not.toBe(ErrorCode.FORBIDDEN);
         else expect(res.code, `${role} ${def.path}`).toBe(ErrorCode.FORBIDDEN);

@@ -70,3 +70,8 @@ export function requireTenant(ctx: CallContext): TenantCaller {
 export function isAdmin(caller: Caller): boolean {
   return caller.roles.includes('admin');
 }
+
+/** The public address of this server: PUBLIC_URL, else the request's own protocol and host. */
+export function publicBase(ctx: CallContext): string {
+  return ctx.services.config.publicUrl || `${ctx.request.protocol}://${ctx.request.host}`;
+}

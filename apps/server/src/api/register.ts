@@ -7,20 +7,21 @@ import {
   hasPermission,
   pickLanguage,
 } from '@esl/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { insertOpLog } from '../modules/logs/repository';
-import { tokenOf } from '../modules/session/service';
-import { callerOf } from './callers';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { insertOpLog } from '../audit/repository';
+import { callerOf } from '../auth/callers';
+import { tokenOf } from '../auth/token';
 import type { CallContext, Services } from './context';
 import { AppError, forbidden, invalidField, messageOf, notAvailable } from './errors';
-import type { HandlerMap, ListResult } from './handlers';
+import type { FileReply, HandlerMap, ListResult } from './handlers';
 import { nulField, validationError } from './validation';
 
 type LooseHandler = (ctx: CallContext, body: unknown) => Promise<unknown>;
 
 /**
  * One POST route per contract call: session → permission → availability → body validation →
- * handler → envelope. Calls that change data leave one operation-log row, refused ones included.
+ * handler → envelope (or, for a call declaring a file answer, the file). Calls that change data
+ * leave one operation-log row, refused ones included.
  */
 export function registerCalls(
   app: FastifyInstance,
@@ -35,8 +36,8 @@ export function registerCalls(
     // A ready call without a handler is a bug the API tests catch; meanwhile it answers 1007
     // rather than stopping the server every other engineer is working against.
     if (def.ready && !handler) missing.push(name);
-    app.post(API_BASE + def.path, { config: routeConfig[name] ?? {} }, (request) =>
-      runCall(def, handler, services, request),
+    app.post(API_BASE + def.path, { config: routeConfig[name] ?? {} }, (request, reply) =>
+      runCall(def, handler, services, request, reply),
     );
   }
   return missing;
@@ -47,7 +48,8 @@ async function runCall(
   handler: LooseHandler | undefined,
   services: Services,
   request: FastifyRequest,
-): Promise<Envelope<unknown>> {
+  reply: FastifyReply,
+): Promise<Envelope<unknown> | FileReply['body']> {
   const lang = pickLanguage(request.headers['accept-language']);
   const now = services.config.now();
   const ctx: CallContext = { services, lang, ip: request.ip, request, caller: null, now, target: '' };
@@ -56,6 +58,7 @@ async function runCall(
   const body = (isObject(raw) ? raw : {}) as Record<string, unknown>;
   const logs = def.changes && !def.readsOnly?.(body);
   let envelope: Envelope<unknown>;
+  let file: FileReply | undefined;
   try {
     if (def.access !== 'public') ctx.caller = await callerOf(services, tokenOf(request), now);
     if (ctx.caller && def.access !== 'public' && def.access !== 'session') {
@@ -68,7 +71,10 @@ async function runCall(
     if (nul) throw invalidField(nul, 'nul');
     const result = await handler(ctx, parsed.data);
     const msg = messageOf(0, lang);
-    if (def.list) {
+    if (def.file) {
+      file = result as FileReply;
+      envelope = { code: 0, msg, data: null };
+    } else if (def.list) {
       const { rows, count } = result as ListResult<unknown>;
       envelope = { code: 0, msg, data: rows, count };
     } else {
@@ -83,7 +89,15 @@ async function runCall(
     if (def.list) envelope.count = 0;
   }
   if (logs) await recordChange(ctx, def, envelope.code, envelope.msg);
+  if (def.file && file) return sendFile(reply, def.file, file);
   return envelope;
+}
+
+/** A file answer: its media type, a download name, and the bytes (a stream is piped as it is written). */
+function sendFile(reply: FastifyReply, spec: NonNullable<CallDef['file']>, file: FileReply): FileReply['body'] {
+  const name = (file.filename ?? spec.filename).replace(/["\\\r\n]/g, '_');
+  reply.type(spec.type).header('content-disposition', `attachment; filename="${name}"`);
+  return file.body;
 }
 
 /**

@@ -5,7 +5,7 @@ import { testDatabases } from '../test/databases';
 import { buildStore, buildTenant, buildUser, login } from '../test/factories';
 import { useApp } from '../test/harness';
 import { businessStep, DEMO_PRODUCTS_PER_STORE, DEMO_STATIONS_PER_STORE, DEMO_TAGS_PER_STORE, ean13 } from './business';
-import type { SeedContext } from './seed';
+import type { SeedContext } from './step';
 
 describe('EAN-13 check digit', () => {
   it('matches known codes', () => {

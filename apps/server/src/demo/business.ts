@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import type { ProductTable, StationTable, TagTable } from '../db/schema';
 import { randomHex, sha256Hex } from '../lib/random';
 import { insertTags } from '../modules/tags/repository';
-import type { SeedContext, SeedStep } from './seed';
+import type { SeedContext, SeedStep } from './step';
 
 /** Per demo store: base stations, products and tags (most of them bound). */
 export const DEMO_STATIONS_PER_STORE = 3;

@@ -1,35 +1,14 @@
 import type { TenantRole } from '@esl/contract';
 import type { Kysely } from 'kysely';
+import { clientDigest, hashPassword, type PasswordCost, PRODUCTION_COST } from '../auth/passwords';
 import type { Database } from '../db/schema';
-import { clientDigest, hashPassword, type PasswordCost, PRODUCTION_COST } from '../modules/session/passwords';
 import { newKeys } from '../modules/tenants/service';
 import { businessStep } from './business';
+import type { SeedContext, SeedStep } from './step';
 import { templatesStep } from './templates';
 
 export const DEMO_PASSWORD = 'demo123';
 export const DEMO_TENANT_NAME = '演示零售 Demo Retail';
-
-/** What each seed step can use; steps add what they create so later steps can build on it. */
-export interface SeedContext {
-  db: Kysely<Database>;
-  now: number;
-  /** argon2id(sha256hex('demo123')), computed once. */
-  passwordHash: string;
-  tenantId: number;
-  /** Demo stores by code. */
-  stores: Map<string, number>;
-  /** Demo users by username. */
-  users: Map<string, number>;
-}
-
-/**
- * One idempotent step of the demo data: it must find what an earlier run created and only add
- * what is missing. Issue 4 adds base stations, tags and products as further steps.
- */
-export interface SeedStep {
-  name: string;
-  run(ctx: SeedContext): Promise<void>;
-}
 
 export const DEMO_STORES = [
   { code: 'SH001', name: '上海徐汇店 Shanghai Xuhui', address: '上海市徐汇区漕溪北路 88 号', phone: '021-5555-0101' },

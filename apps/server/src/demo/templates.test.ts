@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases';
 import { buildTenant, buildUser, login } from '../test/factories';
 import { useApp } from '../test/harness';
-import type { SeedContext } from './seed';
+import type { SeedContext } from './step';
 import { DEMO_TEMPLATES, templatesStep } from './templates';
 
 describe.each(await testDatabases())('demo templates on $name', (db) => {

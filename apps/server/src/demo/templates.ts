@@ -3,7 +3,7 @@ import { randomHex } from '../lib/random';
 import { renderThumbnail } from '../modules/templates/render';
 import { insertTemplate, listDataKeys, nameTaken, saveThumb, upsertDataKey } from '../modules/templates/repository';
 import { documentColumns } from '../modules/templates/service';
-import type { SeedContext, SeedStep } from './seed';
+import type { SeedContext, SeedStep } from './step';
 
 /** Custom data keys of the demo tenant (products may carry them; templates fall back to their text). */
 export const DEMO_DATA_KEYS = [

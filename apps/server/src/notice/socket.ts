@@ -2,7 +2,7 @@ import { NOTICE_SOCKET_PATH } from '@esl/contract';
 import type {} from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../api/context';
-import { resolveCaller } from '../modules/session/service';
+import { resolveCaller } from '../auth/callers';
 import { sameOrigin } from '../web/headers';
 
 export const HEARTBEAT = 'heart beat';

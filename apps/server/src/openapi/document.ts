@@ -41,6 +41,16 @@ function requestBody(def: CallDef) {
   return { required: false, content };
 }
 
+/** The envelope; a call answering a file answers the file on success and the envelope on a refusal. */
+function answer(def: CallDef) {
+  const envelope = { 'application/json': { schema: answerSchema(def) } };
+  if (!def.file) return { description: 'The envelope', content: envelope };
+  return {
+    description: `The file (${def.file.filename}, as an attachment) on success; the envelope on a refusal`,
+    content: { [def.file.type]: { schema: { type: 'string', format: 'binary' } }, ...envelope },
+  };
+}
+
 function errorCodes(): string {
   return Object.entries(ERROR_MESSAGES)
     .map(([code, m]) => `- \`${code}\`: ${m.en}`)
@@ -71,7 +81,7 @@ export function openApiDocument(): JsonSchema {
         security: def.access === 'public' ? [] : [{ token: [] }, { bearer: [] }],
         requestBody: requestBody(def),
         responses: {
-          '200': { description: 'The envelope', content: { 'application/json': { schema: answerSchema(def) } } },
+          '200': answer(def),
           '500': { description: 'A crash; a generic message only' },
         },
       },

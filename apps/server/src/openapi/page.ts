@@ -15,7 +15,7 @@ export function referencePage(): string {
     (d) => `<section id="${escapeHtml(d.path)}">
 <h2><code>POST ${escapeHtml(API_BASE + d.path)}</code>${d.ready ? '' : ' <small>(not available yet: code 1007)</small>'}</h2>
 <p>${escapeHtml(d.summary)}</p>
-<p>Access: <code>${escapeHtml(d.access)}</code>${d.list ? ' · list call (data is an array, plus count)' : ''}${d.changes ? ' · writes an operation-log row' : ''}</p>
+<p>Access: <code>${escapeHtml(d.access)}</code>${d.list ? ' · list call (data is an array, plus count)' : ''}${d.file ? ` · answers a file (${escapeHtml(d.file.type)}) on success` : ''}${d.changes ? ' · writes an operation-log row' : ''}</p>
 <details open><summary>Body</summary>${json(bodySchema(d))}</details>
 <details><summary>Answer</summary>${json(answerSchema(d))}</details>
 </section>`,

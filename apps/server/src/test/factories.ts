@@ -1,8 +1,8 @@
 import type { Role } from '@esl/contract';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import { clientDigest, hashPassword } from '../auth/passwords';
 import { randomHex } from '../lib/random';
-import { clientDigest, hashPassword } from '../modules/session/passwords';
 import { newKeys } from '../modules/tenants/service';
 import { callApi } from './harness';
 

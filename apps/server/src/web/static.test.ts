@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ALL_CALLS } from '@esl/contract';
+import { ALL_CALLS, XLSX_TYPE } from '@esl/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases';
 import { useApp } from '../test/harness';
@@ -63,6 +63,14 @@ describe('OpenAPI', () => {
     expect(doc.paths['/api/user/setcurrshop'].post.requestBody.content).toHaveProperty(
       'application/x-www-form-urlencoded',
     );
+    // A call answering a file: the file's media type on success, the envelope on a refusal.
+    const exported = doc.paths['/api/mgr/product/export'].post;
+    expect(Object.keys(exported.responses['200'].content)).toEqual([XLSX_TYPE, 'application/json']);
+    expect(exported.requestBody.content['application/json'].schema.properties.sort.enum).toContain('barcode');
+    // The template document is the labels model's schema, not an opaque object.
+    const saved = doc.paths['/api/mgr/templ/alerttempData'].post.requestBody.content['application/json'].schema;
+    expect(saved.properties.doc.properties.elements.type).toBe('array');
+    expect(saved.properties.doc.required).toEqual(expect.arrayContaining(['version', 'size', 'colourType']));
 
     const page = await t().app.inject({ method: 'GET', url: '/api/docs' });
     expect(page.headers['content-type']).toContain('text/html');

@@ -29,6 +29,7 @@ export const CALL_PATHS = {
   opLog: '/log/taglog/oplist',
   sysLog: '/log/taglog/syslist',
   tagTaskLog: '/log/taglog/esltasklist',
+  pushLog: '/data/pushexp/List',
   tenantList: '/saas/sa/getlist',
   addTenant: '/saas/sa/addtenant',
   renewTenantKey: '/saas/sa/renewcksk',
@@ -71,9 +72,9 @@ export const CALL_PATHS = {
   alterProduct: '/mgr/product/alert',
   delProduct: '/mgr/product/delete',
   importProducts: '/mgr/product/import',
+  productExport: '/mgr/product/export',
   upgradeModules: '/res/update/onupdatemodules',
   upgradeStations: '/res/update/onUpdateap',
   upgradeTags: '/res/update/onUpdateesl',
   stopTagUpgrade: '/res/update/onstopupdateesl',
-  pushLog: '/data/pushexp/List',
 } as const satisfies Record<CallName, string>;

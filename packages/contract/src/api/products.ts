@@ -187,8 +187,9 @@ export const DEFAULT_FIELD_TITLES: Record<ProductField, string> = {
   qrcode: '二维码',
 };
 
-// Import and export: POST multipart (field `file`) to /api/mgr/product/import; POST the list
-// filters as JSON to /api/mgr/product/export, which answers an XLSX file (or the envelope on error).
+// Import and export: POST multipart (field `file`) to /api/mgr/product/import (the importProducts
+// call); POST the list filters as JSON to /api/mgr/product/export (the productExport call, which
+// answers an XLSX file, or the envelope on a refusal).
 export const PRODUCT_EXPORT_PATH = '/mgr/product/export';
 export const PRODUCT_IMPORT_MAX_BYTES = 64 * 1024 * 1024;
 export const PRODUCT_IMPORT_MAX_ROWS = 200_000;

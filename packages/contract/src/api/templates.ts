@@ -1,23 +1,28 @@
-import type { DitherMode, TemplateDocument, TemplateDocumentInput } from '@esl/labels';
+import {
+  DATA_KEY_PATTERN,
+  DATA_KEYS,
+  DitherMode,
+  Rotation,
+  type StandardDataKey,
+  TemplateDocument,
+} from '@esl/labels/model';
 import { z } from 'zod';
 import { Id, Ids, Line, Paging, RequiredLine } from '../common';
 import { findTagModel, TagColourType } from '../models';
 
-// The template document itself is defined once, in @esl/labels (DESIGN.md §6). The contract only
-// checks that a JSON object arrives; the server validates it with the labels schema and answers a
-// VALIDATION error naming the field (e.g. `doc.elements.2.colour`). Only its type is borrowed here,
-// so importing the contract never pulls the renderer into a bundle.
-const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
-const objectError = { error: (issue: { input?: unknown }) => (issue.input == null ? 'required' : 'invalid') };
+// The template document is defined once, in the labels model (DESIGN.md §6): bodies are checked
+// against its schema (a VALIDATION error names the field, e.g. `doc.elements.2.colour`) and
+// OpenAPI shows it. Whether a document fits its tag (size, inks of its colour set) is the
+// server's check.
 
-/** A template document as sent by the editor (defaults may be left out); validated on the server. */
-export const TemplateDocBody = z
-  .custom<TemplateDocumentInput>(isObject, objectError)
-  .meta({ description: 'A template document: TemplateDocument of @esl/labels (docs/TEMPLATES.md)' });
+/** A template document as sent by the editor (defaults may be left out). */
+export const TemplateDocBody = TemplateDocument.meta({
+  description: 'A template document: TemplateDocument of @esl/labels/model (docs/TEMPLATES.md)',
+});
 /** A template document as the server answers it: current version, every default filled in. */
-export const TemplateDoc = z
-  .custom<TemplateDocument>(isObject, objectError)
-  .meta({ description: 'A template document: TemplateDocument of @esl/labels, current version' });
+export const TemplateDoc = TemplateDocument.meta({
+  description: 'A template document: TemplateDocument of @esl/labels/model, current version',
+});
 
 /** Two hex digits of a model in the tag-model catalogue, upper-cased. */
 export const TemplateModelCode = z
@@ -28,7 +33,7 @@ export const TemplateModelCode = z
 
 /** Panel pixels along one side. */
 const Pixels = z.coerce.number().int().min(1).max(4096);
-const TemplateRotation = z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]);
+const TemplateRotation = Rotation;
 
 /** A row of the template list (also the answer of add, copy and save). */
 export const Template = z.object({
@@ -115,7 +120,7 @@ export const SaveTemplateBody = z.object({
 export const SampleData = z.record(z.string().max(64), z.union([z.string().max(2000), z.number(), z.null()]));
 export type SampleData = z.infer<typeof SampleData>;
 
-const Dither = z.enum(['none', 'ordered', 'diffusion']) satisfies z.ZodType<DitherMode>;
+const Dither = DitherMode;
 
 /**
  * Preview a label exactly as the tag will show it. The template: a saved one (`id`) or an unsaved
@@ -153,24 +158,11 @@ export const DeviceTemplatesBody = z.object({ ids: Ids });
 export const DeviceFontsBody = z.object({}).loose();
 
 /** A data key a template element can bind to: a letter, then letters, digits or _. */
-export const DataKeyName = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'invalid');
+export const DataKeyName = z.string().trim().regex(DATA_KEY_PATTERN, 'invalid');
 
-/** Standard product fields every tenant has (the same keys as @esl/labels DATA_KEYS). */
-export const STANDARD_DATA_KEYS = [
-  'name',
-  'price',
-  'originalPrice',
-  'barcode',
-  'qrcode',
-  'unit',
-  'spec',
-  'origin',
-  'grade',
-] as const;
-export type StandardDataKeyName = (typeof STANDARD_DATA_KEYS)[number];
+/** Standard product fields every tenant has: the labels model's DATA_KEYS. */
+export const STANDARD_DATA_KEYS = DATA_KEYS;
+export type StandardDataKeyName = StandardDataKey;
 
 /** Display names of the standard keys until a tenant renames them, per interface language. */
 export const DEFAULT_KEY_NAMES: Record<StandardDataKeyName, { 'zh-CN': string; en: string }> = {

@@ -1,9 +1,9 @@
 import type { OpLog, SysLog } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
+import { writeSysLog } from '../../audit/syslog';
 import { testDatabases } from '../../test/databases';
 import { buildWorld } from '../../test/factories';
 import { useApp } from '../../test/harness';
-import { writeSysLog } from './service';
 
 describe.each(await testDatabases())('logs on $name', (db) => {
   const t = useApp(db);

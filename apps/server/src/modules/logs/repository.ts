@@ -1,17 +1,8 @@
 import type { Kysely } from 'kysely';
 import { contains, offsetOf } from '../../db/query';
-import type { Database, OpLogTable, SysLogTable } from '../../db/schema';
+import type { Database } from '../../db/schema';
 
-type NewOpLog = Omit<OpLogTable, 'id'>;
-type NewSysLog = Omit<SysLogTable, 'id'>;
-
-export async function insertOpLog(db: Kysely<Database>, row: NewOpLog): Promise<void> {
-  await db.insertInto('op_logs').values(row).execute();
-}
-
-export async function insertSysLog(db: Kysely<Database>, row: NewSysLog): Promise<void> {
-  await db.insertInto('sys_logs').values(row).execute();
-}
+// Reading the operation and system logs; the rows are written by audit/ (below every module).
 
 interface Range {
   from?: number;

@@ -2,7 +2,7 @@ import { CompiledQuery, type Insertable, type Kysely, type Updateable } from 'ky
 import type { Dialect } from '../../db/database';
 import { contains, offsetOf } from '../../db/query';
 import type { Database, ProductTable } from '../../db/schema';
-import type { CurrentStore } from '../stores/current';
+import type { CurrentStore } from '../stores/service';
 
 type Db = Kysely<Database>;
 

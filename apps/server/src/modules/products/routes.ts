@@ -1,4 +1,5 @@
 import { defineHandlers } from '../../api/handlers';
+import { exportProducts } from './export';
 import { importProducts } from './import/service';
 import { presentProduct } from './presenter';
 import * as products from './service';
@@ -14,4 +15,5 @@ export const productHandlers = defineHandlers({
   delProduct: async (ctx, { ids }) => ({ deleted: await products.remove(ctx, ids) }),
   productFieldMap: async (ctx, { fields }) => ({ fields: await products.fieldMap(ctx, fields) }),
   importProducts: (ctx) => importProducts(ctx),
+  productExport: (ctx, filter) => exportProducts(ctx, filter),
 });

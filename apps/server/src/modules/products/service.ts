@@ -1,10 +1,13 @@
-import { type FieldMap, hasPermission } from '@esl/contract';
+import { type FieldMap, hasPermission, type ParsedBodyOf, productLabelData } from '@esl/contract';
+import type { Kysely } from 'kysely';
 import { type CallContext, requireTenant } from '../../api/context';
 import { conflict, forbidden, notFound } from '../../api/errors';
+import type { Database } from '../../db/schema';
 import { onUniqueViolation } from '../../db/unique';
-import { currentStore } from '../stores/current';
+import { toCents } from '../../lib/price';
+import { type CurrentStore, currentStore } from '../stores/service';
 import { effectiveFieldMap } from './mapping';
-import { toCents } from './price';
+import { presentProduct } from './presenter';
 import * as repo from './repository';
 
 export async function list(ctx: CallContext, f: repo.ProductFilter & { page: number; limit: number }) {
@@ -19,18 +22,8 @@ export async function find(ctx: CallContext, barcode: string) {
   return row;
 }
 
-export interface ProductInput {
-  barcode: string;
-  name: string;
-  price: string;
-  originalPrice?: string | null;
-  unit: string;
-  spec: string;
-  origin: string;
-  grade: string;
-  qrcode: string;
-  custom: Record<string, string>;
-}
+export type ProductInput = ParsedBodyOf<'addProduct'>;
+export type ProductPatch = Omit<ParsedBodyOf<'alterProduct'>, 'id'>;
 
 const cents = (price: string | null | undefined) => (price === null || price === undefined ? null : toCents(price));
 
@@ -60,7 +53,7 @@ export async function add(ctx: CallContext, input: ProductInput) {
 }
 
 /** Changes the given fields; a new price (different from the current one) counts one price change. */
-export async function alter(ctx: CallContext, id: number, patch: Partial<ProductInput>) {
+export async function alter(ctx: CallContext, id: number, patch: ProductPatch) {
   const at = await currentStore(ctx);
   const { db } = ctx.services;
   ctx.target = `product #${id}`;
@@ -108,4 +101,17 @@ export async function fieldMap(ctx: CallContext, fields: FieldMap[] | undefined)
   if (!hasPermission(caller.roles, 'product.import')) throw forbidden();
   await repo.saveFieldMap(db, caller.tenantId, JSON.stringify(fields), ctx.now);
   return effectiveFieldMap(JSON.stringify(fields));
+}
+
+/** A product of a store by barcode, or undefined (the tags module binds tags to it). */
+export function findByBarcode(db: Kysely<Database>, at: CurrentStore, barcode: string) {
+  return repo.findProductByBarcode(db, at, barcode);
+}
+
+/** A product of the caller's current store as label data (the templates module's previews). */
+export async function labelData(ctx: CallContext, productId: number): Promise<Readonly<Record<string, string | null>>> {
+  const at = await currentStore(ctx);
+  const row = await repo.findProduct(ctx.services.db, at, productId);
+  if (!row) throw notFound();
+  return productLabelData(presentProduct(row));
 }

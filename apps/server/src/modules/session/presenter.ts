@@ -1,7 +1,7 @@
 import type { InfoData, Permission } from '@esl/contract';
 import type { Caller } from '../../api/context';
-import { presentShop } from '../stores/presenter';
-import { switchableRoles } from './roles';
+import { switchableRoles } from '../../auth/roles';
+import { presentShop } from '../stores/service';
 
 export function presentInfo(
   caller: Caller,

@@ -1,10 +1,10 @@
 import { InfoData, TENANT_ROLES } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
+import { actingAs, switchableRoles } from '../../auth/roles';
 import { sha256Hex } from '../../lib/random';
 import { testDatabases } from '../../test/databases';
 import { buildOperator, buildStore, buildTenant, buildUser, buildWorld, login } from '../../test/factories';
 import { useApp } from '../../test/harness';
-import { actingAs, switchableRoles } from './roles';
 
 describe('role switching rules', () => {
   it('lets a user act as a role they hold, an admin as any tenant role, a platform operator as none', () => {

@@ -1,5 +1,5 @@
 import { defineHandlers } from '../../api/handlers';
-import { uploadAvatar } from './avatar';
+import * as users from '../users/service';
 import { presentInfo } from './presenter';
 import * as session from './service';
 
@@ -7,7 +7,7 @@ export const sessionHandlers = defineHandlers({
   login: async (ctx, { username, password }) => ({ token: await session.login(ctx, username, password) }),
   info: async (ctx) => {
     const { caller, shops, current, permissions } = await session.info(ctx);
-    return presentInfo(caller, session.avatarUrl(ctx, caller.avatarKey), shops, current, permissions);
+    return presentInfo(caller, users.avatarUrl(ctx, caller.avatarKey), shops, current, permissions);
   },
   logout: async (ctx) => {
     await session.logout(ctx);
@@ -15,7 +15,6 @@ export const sessionHandlers = defineHandlers({
   },
   changeRole: async (ctx, { role }) => ({ token: await session.changeRole(ctx, role) }),
   setCurrShop: async (ctx, { curshop }) => ({ curshop: await session.setCurrentStore(ctx, curshop) }),
-  avatar: async (ctx) => ({ avatar: session.avatarUrl(ctx, await uploadAvatar(ctx)) }),
   pdaConfig: (ctx) => session.pdaConfig(ctx),
   getStoreConf: (ctx) => session.pdaConfig(ctx),
 });

@@ -1,62 +1,18 @@
 import { type PdaConfigData, permissionsOf, type Role } from '@esl/contract';
-import type { FastifyRequest } from 'fastify';
-import { type CallContext, type Caller, requireCaller, requireTenant, type Services } from '../../api/context';
-import { forbidden, invalidField, loginFailed, notFound, rateLimited, sessionExpired } from '../../api/errors';
+import { type CallContext, publicBase, requireCaller, requireTenant } from '../../api/context';
+import { forbidden, invalidField, loginFailed, notFound, rateLimited } from '../../api/errors';
+import { writeSysLog } from '../../audit/syslog';
+import { decoyHash, verifyPassword } from '../../auth/passwords';
+import * as sessions from '../../auth/repository';
+import { parseRoles, switchableRoles } from '../../auth/roles';
 import { randomHex, sha256Hex } from '../../lib/random';
-import { writeSysLog } from '../logs/service';
-import * as stores from '../stores/repository';
-import { scopeOf } from '../stores/service';
-import { decoyHash, verifyPassword } from './passwords';
+import * as stores from '../stores/service';
+import * as users from '../users/service';
 import * as repo from './repository';
-import { actingAs, parseRoles, switchableRoles } from './roles';
 import { FAILURES_READ, nextAttemptAt, THROTTLE_WINDOW_MS, USERNAME_RULE } from './throttle';
 
-const TOKEN = /^[0-9a-f]{64}$/;
-const MINUTE = 60_000;
 /** Failures of one username from one address after which the system log notes the throttling. */
 export const THROTTLE_NOTED_AT = 5;
-
-/** The token from the `token` header or `Authorization: Bearer`, if any. */
-export function tokenOf(request: FastifyRequest): string | undefined {
-  const header = request.headers.token;
-  if (typeof header === 'string' && header) return header;
-  const auth = request.headers.authorization;
-  if (auth?.startsWith('Bearer ')) return auth.slice(7).trim();
-  return undefined;
-}
-
-/**
- * The caller behind a token, or code 800. Expiry slides with use, but the new expiry is only
- * written when it moved by more than a minute, so a burst of reads stays reads.
- */
-export async function resolveCaller(services: Services, token: string | undefined, now: number): Promise<Caller> {
-  if (!token || !TOKEN.test(token)) throw sessionExpired();
-  const id = sha256Hex(token);
-  const row = await repo.findSession(services.db, id);
-  if (!row) throw sessionExpired();
-  if (Number(row.expires_at) <= now) {
-    await repo.deleteSession(services.db, id);
-    throw sessionExpired();
-  }
-  const expiresAt = now + services.config.sessionTtlHours * 3_600_000;
-  if (expiresAt - Number(row.expires_at) > MINUTE) await repo.extendSession(services.db, id, expiresAt);
-  const heldRoles = parseRoles(row.roles);
-  const { roles, acting } = actingAs(heldRoles, row.role);
-  return {
-    sessionId: id,
-    userId: row.user_id,
-    username: row.username,
-    name: row.name,
-    introduction: row.introduction,
-    avatarKey: row.avatar_key,
-    roles,
-    heldRoles,
-    actingRole: acting,
-    tenantId: row.tenant_id,
-    tenantName: row.tenant_name ?? '',
-    storeId: row.store_id,
-  };
-}
 
 /**
  * Signs in. Failures slow further attempts down (throttle.ts: per username and address, per
@@ -73,7 +29,7 @@ export async function login(ctx: CallContext, username: string, digest: string):
   ]);
   const nextAt = nextAttemptAt(ctx.ip, ofUsername, fromAddress);
   if (nextAt > ctx.now) throw rateLimited(Math.max(1, Math.ceil((nextAt - ctx.now) / 1000)));
-  const user = await repo.findLoginUser(db, name);
+  const user = await users.loginUser(db, name);
   const ok = user
     ? await verifyPassword(user.password_hash, digest)
     : await verifyPassword(await decoyHash(config.passwordCost), digest);
@@ -102,10 +58,10 @@ export async function login(ctx: CallContext, username: string, digest: string):
   if (user.tenant_id !== null) {
     const roles = parseRoles(user.roles);
     const scope = { tenantId: user.tenant_id, userId: roles.includes('admin') ? null : user.id };
-    storeId = (await stores.listStoreRefs(db, scope))[0]?.id ?? null;
+    storeId = (await stores.storeRefs(db, scope))[0]?.id ?? null;
   }
   const token = randomHex(32);
-  await repo.insertSession(db, {
+  await sessions.insertSession(db, {
     id: sha256Hex(token),
     userId: user.id,
     tenantId: user.tenant_id,
@@ -114,8 +70,8 @@ export async function login(ctx: CallContext, username: string, digest: string):
     expiresAt: ctx.now + config.sessionTtlHours * 3_600_000,
     ip: ctx.ip,
   });
-  await repo.markLogin(db, user.id, ctx.now);
-  await repo.deleteExpiredSessions(db, user.id, ctx.now);
+  await users.markLogin(db, user.id, ctx.now);
+  await sessions.deleteExpiredSessions(db, user.id, ctx.now);
   return token;
 }
 
@@ -131,11 +87,11 @@ export async function changeRole(ctx: CallContext, role: Role | ''): Promise<str
   if (role && !switchableRoles(caller.heldRoles).includes(role)) throw invalidField('role', 'roleNotHeld');
   const { db, config } = ctx.services;
   const roles = role ? [role] : caller.heldRoles;
-  const visible = await stores.listStoreRefs(db, scopeOf({ ...caller, roles }));
+  const visible = await stores.storeRefs(db, stores.scopeOf({ ...caller, roles }));
   const storeId = visible.some((s) => s.id === caller.storeId) ? caller.storeId : (visible[0]?.id ?? null);
   const token = randomHex(32);
   await db.transaction().execute(async (trx) => {
-    await repo.insertSession(trx, {
+    await sessions.insertSession(trx, {
       id: sha256Hex(token),
       userId: caller.userId,
       tenantId: caller.tenantId,
@@ -145,7 +101,7 @@ export async function changeRole(ctx: CallContext, role: Role | ''): Promise<str
       ip: ctx.ip,
       role: role || null,
     });
-    await repo.deleteSession(trx, caller.sessionId);
+    await sessions.deleteSession(trx, caller.sessionId);
   });
   return token;
 }
@@ -153,22 +109,13 @@ export async function changeRole(ctx: CallContext, role: Role | ''): Promise<str
 export async function logout(ctx: CallContext): Promise<void> {
   const caller = requireCaller(ctx);
   ctx.target = `session of ${caller.username}`;
-  await repo.deleteSession(ctx.services.db, caller.sessionId);
-}
-
-/** The public address of this server: PUBLIC_URL, else the request's own protocol and host. */
-export function publicBase(ctx: CallContext): string {
-  return ctx.services.config.publicUrl || `${ctx.request.protocol}://${ctx.request.host}`;
-}
-
-export function avatarUrl(ctx: CallContext, key: string | null): string {
-  return key ? `${publicBase(ctx)}/uploads/avatars/${key}` : '';
+  await sessions.deleteSession(ctx.services.db, caller.sessionId);
 }
 
 export async function info(ctx: CallContext) {
   const caller = requireCaller(ctx);
   const shops =
-    caller.tenantId === null ? [] : await stores.listStoreRefs(ctx.services.db, scopeOf(requireTenant(ctx)));
+    caller.tenantId === null ? [] : await stores.storeRefs(ctx.services.db, stores.scopeOf(requireTenant(ctx)));
   const current = shops.find((s) => s.id === caller.storeId) ?? null;
   return {
     caller,
@@ -181,9 +128,9 @@ export async function info(ctx: CallContext) {
 export async function setCurrentStore(ctx: CallContext, storeId: number) {
   const caller = requireTenant(ctx);
   ctx.target = `store ${storeId}`;
-  const store = await stores.findStore(ctx.services.db, scopeOf(caller), storeId);
+  const store = await stores.findStore(ctx.services.db, stores.scopeOf(caller), storeId);
   if (!store) throw notFound();
-  await repo.setSessionStore(ctx.services.db, caller.sessionId, store.id);
+  await sessions.setSessionStore(ctx.services.db, caller.sessionId, store.id);
   return { id: store.id, name: store.name };
 }
 
@@ -193,7 +140,9 @@ export async function pdaConfig(ctx: CallContext): Promise<PdaConfigData> {
   if (caller.tenantId === null) throw forbidden();
   const tenant = requireTenant(ctx);
   const store =
-    caller.storeId === null ? undefined : await stores.findStore(ctx.services.db, scopeOf(tenant), caller.storeId);
+    caller.storeId === null
+      ? undefined
+      : await stores.findStore(ctx.services.db, stores.scopeOf(tenant), caller.storeId);
   return {
     server: publicBase(ctx),
     tenant: { id: tenant.tenantId, name: tenant.tenantName },

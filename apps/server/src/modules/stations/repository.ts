@@ -1,7 +1,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import { contains, offsetOf } from '../../db/query';
 import type { Database, DeviceRequestTable, StationTable } from '../../db/schema';
-import type { CurrentStore } from '../stores/current';
+import type { CurrentStore } from '../stores/service';
 
 type Db = Kysely<Database>;
 

@@ -1,8 +1,11 @@
+import type { ParsedBodyOf } from '@esl/contract';
+import type { Insertable, Kysely } from 'kysely';
 import type { CallContext } from '../../api/context';
 import { conflict, notFound } from '../../api/errors';
+import type { Database, DeviceRequestTable } from '../../db/schema';
 import { onUniqueViolation } from '../../db/unique';
 import { randomHex, sha256Hex } from '../../lib/random';
-import { currentStore } from '../stores/current';
+import { currentStore } from '../stores/service';
 import * as repo from './repository';
 
 export async function list(ctx: CallContext, f: repo.StationFilter) {
@@ -33,7 +36,7 @@ const NOT_REPORTED = {
  * Adds a base station to the current store and issues its MQTT secret. Only a hash is kept, so
  * the secret in this answer is the only copy; the station is configured with it.
  */
-export async function add(ctx: CallContext, fields: { sn: string; name: string; module: string }) {
+export async function add(ctx: CallContext, fields: ParsedBodyOf<'addStation'>) {
   const at = await currentStore(ctx);
   const { db } = ctx.services;
   ctx.target = `base station ${fields.sn}`;
@@ -86,4 +89,9 @@ export async function openCommandWindow(ctx: CallContext, id: number) {
     },
   ]);
   return { id, delivered: false };
+}
+
+/** Records requests for the delivery layer (from here, and from the tags module's refresh and roll call). */
+export function recordRequests(db: Kysely<Database>, rows: Insertable<DeviceRequestTable>[]): Promise<void> {
+  return repo.insertDeviceRequests(db, rows);
 }

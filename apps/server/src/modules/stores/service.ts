@@ -1,7 +1,46 @@
-import { StoreParams } from '@esl/contract';
+import { type ParsedBodyOf, StoreParams } from '@esl/contract';
+import type { Kysely } from 'kysely';
 import { type CallContext, isAdmin, requireTenant, type TenantCaller } from '../../api/context';
-import { conflict, notFound } from '../../api/errors';
+import { conflict, notFound, storeNotSet } from '../../api/errors';
+import type { Database } from '../../db/schema';
 import * as repo from './repository';
+
+export { presentShop } from './presenter';
+export type { StoreScope } from './repository';
+
+/** The caller's current store: what every per-store call (stations, tags, products) acts on. */
+export interface CurrentStore {
+  tenantId: number;
+  storeId: number;
+  userId: number;
+}
+
+/**
+ * The session's current store, checked to still be visible to the caller (an assignment may have
+ * been taken away since it was chosen); none set, or no longer visible → STORE_NOT_SET (1008).
+ */
+export async function currentStore(ctx: CallContext): Promise<CurrentStore> {
+  const caller = requireTenant(ctx);
+  if (caller.storeId === null) throw storeNotSet();
+  const store = await repo.findStore(ctx.services.db, scopeOf(caller), caller.storeId);
+  if (!store) throw storeNotSet();
+  return { tenantId: caller.tenantId, storeId: store.id, userId: caller.userId };
+}
+
+/** The stores a scope may see (id and name, as the store picker lists them). */
+export function storeRefs(db: Kysely<Database>, scope: repo.StoreScope) {
+  return repo.listStoreRefs(db, scope);
+}
+
+/** A store the scope may see, or undefined. */
+export function findStore(db: Kysely<Database>, scope: repo.StoreScope, id: number) {
+  return repo.findStore(db, scope, id);
+}
+
+/** How many of the ids are stores of the tenant. */
+export function countTenantStores(db: Kysely<Database>, tenantId: number, ids: readonly number[]) {
+  return repo.countTenantStores(db, tenantId, ids);
+}
 
 /** Administrators reach every store of their tenant; everyone else only their assigned stores. */
 export function scopeOf(caller: TenantCaller): repo.StoreScope {
@@ -19,16 +58,7 @@ export function list(ctx: CallContext, f: repo.StoreFilter) {
   return repo.listStores(ctx.services.db, scopeOf(requireTenant(ctx)), f);
 }
 
-interface StoreFields {
-  name: string;
-  code: string;
-  address: string;
-  contact: string;
-  phone: string;
-  remark: string;
-}
-
-export async function add(ctx: CallContext, fields: StoreFields) {
+export async function add(ctx: CallContext, fields: ParsedBodyOf<'addStore'>) {
   const { tenantId } = requireTenant(ctx);
   const { db } = ctx.services;
   ctx.target = `store ${fields.code}`;
@@ -36,7 +66,7 @@ export async function add(ctx: CallContext, fields: StoreFields) {
   return repo.insertStore(db, { ...fields, tenant_id: tenantId, created_at: ctx.now });
 }
 
-export async function alter(ctx: CallContext, id: number, patch: Partial<StoreFields>) {
+export async function alter(ctx: CallContext, id: number, patch: Omit<ParsedBodyOf<'alterStore'>, 'id'>) {
   const { tenantId } = requireTenant(ctx);
   const { db } = ctx.services;
   ctx.target = `store ${id}`;

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema';
-import type { CurrentStore } from '../stores/current';
+import type { CurrentStore } from '../stores/service';
 
 type Db = Kysely<Database>;
 

@@ -1,9 +1,7 @@
-import { type ShopRef, TAG_CHANGE_CALLS, TAG_CHANGE_KINDS } from '@esl/contract';
+import { type ParsedBodyOf, type ShopRef, TAG_CHANGE_CALLS, TAG_CHANGE_KINDS } from '@esl/contract';
 import { type CallContext, requireTenant } from '../../api/context';
 import { storeNotSet } from '../../api/errors';
-import { currentStore } from '../stores/current';
-import { listStoreRefs } from '../stores/repository';
-import { scopeOf } from '../stores/service';
+import { currentStore, scopeOf, storeRefs } from '../stores/service';
 import type { ShopFigures } from './presenter';
 import * as repo from './repository';
 
@@ -11,7 +9,7 @@ import * as repo from './repository';
 async function visibleScope(ctx: CallContext): Promise<{ stores: ShopRef[]; scope: repo.CountScope | null }> {
   const caller = requireTenant(ctx);
   const storeScope = scopeOf(caller);
-  const refs = await listStoreRefs(ctx.services.db, storeScope);
+  const refs = await storeRefs(ctx.services.db, storeScope);
   const stores = refs.map((s) => ({ id: s.id, name: s.name }));
   if (storeScope.userId === null) return { stores, scope: { tenantId: caller.tenantId, storeIds: null } };
   // No assigned store: nothing to count (and `in ()` is not SQL).
@@ -76,7 +74,7 @@ export function dayWindow(now: number, days: number, utcOffset: number): DayWind
 
 const COUNTED_CALLS = TAG_CHANGE_KINDS.flatMap((kind) => [...TAG_CHANGE_CALLS[kind]]);
 
-export async function changes(ctx: CallContext, body: { days: number; utcOffset: number }) {
+export async function changes(ctx: CallContext, body: ParsedBodyOf<'tagChangeStat'>) {
   const at = await currentStore(ctx);
   const window = dayWindow(ctx.now, body.days, body.utcOffset);
   const rows = await repo.changesPerDay(ctx.services.db, at, COUNTED_CALLS, window);

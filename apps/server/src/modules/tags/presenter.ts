@@ -1,5 +1,5 @@
 import { findTagModel, type Tag, type TagColourType, TagStatus } from '@esl/contract';
-import { formatCents } from '../products/price';
+import { formatCents } from '../../lib/price';
 import type { TagDetailRow } from './repository';
 
 const num = (v: number | null) => (v === null ? null : Number(v));

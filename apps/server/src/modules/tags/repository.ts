@@ -2,7 +2,7 @@ import type { Insertable, Kysely, SelectQueryBuilder } from 'kysely';
 import { cached } from '../../cache/shared';
 import { contains, containsPattern, offsetOf, runCached } from '../../db/query';
 import type { Database, TagTable } from '../../db/schema';
-import type { CurrentStore } from '../stores/current';
+import type { CurrentStore } from '../stores/service';
 
 type Db = Kysely<Database>;
 

@@ -1,12 +1,12 @@
-import { ErrorCode, findTagModel, type TagColourType } from '@esl/contract';
+import { ErrorCode, findTagModel, type ParsedBodyOf } from '@esl/contract';
 import type { Kysely } from 'kysely';
 import type { CallContext } from '../../api/context';
 import { AppError, conflict, notFound } from '../../api/errors';
 import type { Database } from '../../db/schema';
 import { onUniqueViolation } from '../../db/unique';
-import { findProductByBarcode } from '../products/repository';
-import { insertDeviceRequests } from '../stations/repository';
-import { type CurrentStore, currentStore } from '../stores/current';
+import * as products from '../products/service';
+import * as stations from '../stations/service';
+import { type CurrentStore, currentStore } from '../stores/service';
 import * as repo from './repository';
 
 export async function list(ctx: CallContext, f: repo.TagFilter) {
@@ -21,7 +21,7 @@ const NAMED_CONFLICTS = 5;
  * Adds tags of one model to the current store, all or nothing: an ID the tenant has already (in
  * any store) refuses the whole call and names the IDs.
  */
-export async function add(ctx: CallContext, body: { model: string; colour?: TagColourType; hardwareIds: string[] }) {
+export async function add(ctx: CallContext, body: ParsedBodyOf<'addTag'>) {
   const at = await currentStore(ctx);
   const model = findTagModel(body.model);
   if (!model) throw notFound();
@@ -87,7 +87,7 @@ export async function bind(ctx: CallContext, hardwareId: string, barcode: string
   ctx.target = `tag ${hardwareId} → ${barcode}`;
   const tag = await repo.findTagByHardwareId(db, at.tenantId, hardwareId);
   if (!tag || tag.store_id !== at.storeId) throw notFound();
-  const product = await findProductByBarcode(db, at, barcode);
+  const product = await products.findByBarcode(db, at, barcode);
   if (!product) throw notFound();
   await repo.setProduct(db, at, [tag.id], product.id);
   const [row] = await repo.findTagsByIds(db, at, [tag.id]);
@@ -114,7 +114,7 @@ export async function operate(ctx: CallContext, kind: TagOperation, ids: readonl
   const at = await currentStore(ctx);
   const tagIds: (number | null)[] = ids === null ? [null] : await requireTags(ctx.services.db, at, ids);
   ctx.target = ids === null ? `${kind} all tags` : `${kind} tags #${tagIds.join(',')}`;
-  await insertDeviceRequests(
+  await stations.recordRequests(
     ctx.services.db,
     tagIds.map((tag_id) => ({
       tenant_id: at.tenantId,

@@ -9,9 +9,7 @@ import {
   TemplateDocument,
   TemplateError,
 } from '@esl/labels';
-import { z } from 'zod';
 import { invalidField } from '../../api/errors';
-import { validationError } from '../../api/validation';
 
 export interface NewDocumentSpec {
   model?: string;
@@ -37,18 +35,12 @@ export function newDocument(spec: NewDocumentSpec): TemplateDocument {
 type Path = (string | number)[];
 
 /**
- * A document sent by the editor, checked against the labels schema (current version, no repairs)
- * and against the tag it is made for: its inks must be in its colour set, and a catalogue model
- * fixes the size and the colour types allowed. The first problem answers a VALIDATION error
- * naming the field under `field` (e.g. `doc.elements.2.colour`).
+ * A document sent by the editor (already valid by the labels schema, checked with the call's
+ * body) checked against the tag it is made for: its inks must be in its colour set, and a
+ * catalogue model fixes the size and the colour types allowed. A problem answers a VALIDATION
+ * error naming the field under `field` (e.g. `doc.elements.2.colour`).
  */
-export function checkDocument(input: unknown, body: unknown, field = 'doc'): TemplateDocument {
-  const parsed = TemplateDocument.safeParse(input);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ ...i, path: [field, ...i.path] }));
-    throw validationError(new z.ZodError(issues), body);
-  }
-  const doc = parsed.data;
+export function checkFit(doc: TemplateDocument, field = 'doc'): TemplateDocument {
   const problem = documentProblem(doc);
   if (problem) throw invalidField([field, ...problem].join('.'), 'invalid');
   return doc;

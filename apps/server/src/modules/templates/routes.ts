@@ -8,14 +8,14 @@ export const templateHandlers = defineHandlers({
   copyTemplate: (ctx, { id, name }) => templates.copy(ctx, id, name),
   delTemplate: async (ctx, { ids }) => ({ deleted: await templates.remove(ctx, ids) }),
   templateData: (ctx, { id }) => templates.load(ctx, id),
-  alterTemplateData: (ctx, body) => templates.save(ctx, body, ctx.request.body),
+  alterTemplateData: (ctx, body) => templates.save(ctx, body),
   updateDeviceTemplates: (ctx, { ids }) => templates.sendTemplatesToDevices(ctx, ids),
   updateDeviceFonts: (ctx) => templates.sendFontsToDevices(ctx),
   dataKeyMap: (ctx) => templates.keyMap(ctx),
   alterKeyMap: (ctx, { name, tField }) => templates.alterKey(ctx, name, tField),
   updateDataKeyMap: (ctx, { keys }) => templates.replaceKeys(ctx, keys),
   templatePreview: async (ctx, body) => {
-    const { png, ...rest } = await templates.preview(ctx, body, ctx.request.body);
+    const { png, ...rest } = await templates.preview(ctx, body);
     return { png: pngDataUrl(png), ...rest };
   },
 });

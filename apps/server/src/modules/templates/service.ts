@@ -2,20 +2,19 @@ import {
   type DataKeyMapping,
   DEFAULT_KEY_NAMES,
   ErrorCode,
-  type SampleData,
+  type ParsedBodyOf,
   STANDARD_DATA_KEYS,
   type StandardDataKeyName,
-  type TagColourType,
   type TemplateData,
 } from '@esl/contract';
-import { type DitherMode, type LabelData, type Rotation, SAMPLE_DATA, type TemplateDocument } from '@esl/labels';
+import { type LabelData, SAMPLE_DATA, type TemplateDocument } from '@esl/labels';
 import { type CallContext, requireTenant } from '../../api/context';
 import { AppError, conflict, invalidField, notFound } from '../../api/errors';
 import { onUniqueViolation } from '../../db/unique';
 import { randomHex } from '../../lib/random';
-import { checkDocument, newDocument, readDocument } from './documents';
+import * as products from '../products/service';
+import { checkFit, newDocument, readDocument } from './documents';
 import { presentTemplate } from './presenter';
-import { productData } from './product-data';
 import { renderPreview, renderThumbnail } from './render';
 import * as repo from './repository';
 
@@ -74,16 +73,7 @@ async function create(ctx: CallContext, tenantId: number, name: string, doc: Tem
   return presented(ctx, tenantId, id);
 }
 
-export interface AddFields {
-  name: string;
-  model?: string;
-  width?: number;
-  length?: number;
-  colourType?: TagColourType;
-  rotation: Rotation;
-}
-
-export async function add(ctx: CallContext, fields: AddFields) {
+export async function add(ctx: CallContext, fields: ParsedBodyOf<'addTemplate'>) {
   const { tenantId } = requireTenant(ctx);
   ctx.target = `template ${fields.name}`;
   return create(ctx, tenantId, fields.name, newDocument(fields));
@@ -130,23 +120,16 @@ export async function load(ctx: CallContext, id: number): Promise<TemplateData> 
   return { ...(await presented(ctx, tenantId, id)), doc, repairs: [...repairs] };
 }
 
-export interface SaveFields {
-  id: number;
-  doc: unknown;
-  name?: string;
-  revision?: number;
-}
-
 /**
  * Saves a document checked by the labels schema, bumps the revision and redraws the thumbnail.
  * A `revision` older than the stored one answers CONFLICT (someone saved in between).
  */
-export async function save(ctx: CallContext, fields: SaveFields, body: unknown) {
+export async function save(ctx: CallContext, fields: ParsedBodyOf<'alterTemplateData'>) {
   const { tenantId } = requireTenant(ctx);
   const { db } = ctx.services;
   ctx.target = `template ${fields.id}`;
   await ownTemplate(ctx, fields.id);
-  const doc = checkDocument(fields.doc, body);
+  const doc = checkFit(fields.doc);
   const png = await renderThumbnail(doc);
   await db.transaction().execute(async (trx) => {
     const current = await repo.findTemplate(trx, tenantId, fields.id);
@@ -239,20 +222,13 @@ export async function replaceKeys(ctx: CallContext, keys: readonly { name: strin
   return keyMap(ctx);
 }
 
-export interface PreviewFields {
-  id?: number;
-  doc?: unknown;
-  productId?: number;
-  data?: SampleData;
-  dither?: DitherMode;
-}
-
 /** The label as the tag will show it, from a saved or unsaved document and a product or sample data. */
-export async function preview(ctx: CallContext, fields: PreviewFields, body: unknown) {
+export async function preview(ctx: CallContext, fields: ParsedBodyOf<'templatePreview'>) {
   requireTenant(ctx);
-  let doc = fields.doc !== undefined ? checkDocument(fields.doc, body) : (await load(ctx, fields.id ?? 0)).doc;
+  let doc = fields.doc !== undefined ? checkFit(fields.doc) : (await load(ctx, fields.id ?? 0)).doc;
   if (fields.dither) doc = { ...doc, dither: fields.dither };
-  const base: LabelData = fields.productId !== undefined ? await productData(ctx, fields.productId) : SAMPLE_DATA;
+  const base: LabelData =
+    fields.productId !== undefined ? await products.labelData(ctx, fields.productId) : SAMPLE_DATA;
   const rendered = await renderPreview(doc, { ...base, ...fields.data });
   return { ...rendered, colourType: doc.colourType };
 }

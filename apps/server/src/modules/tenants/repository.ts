@@ -69,15 +69,6 @@ export async function deleteTenants(db: Kysely<Database>, ids: readonly number[]
   return Number(result[0]?.numDeletedRows ?? 0);
 }
 
-export function findAccount(db: Kysely<Database>, tenantId: number, username: string) {
-  return db
-    .selectFrom('users')
-    .select(['id'])
-    .where('tenant_id', '=', tenantId)
-    .where('username', '=', username)
-    .executeTakeFirst();
-}
-
 export async function listFirmware(
   db: Kysely<Database>,
   f: { page: number; limit: number; kind?: 'ap' | 'module' | 'tag' },

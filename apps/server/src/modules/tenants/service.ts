@@ -1,10 +1,10 @@
+import type { ParsedBodyOf } from '@esl/contract';
 import type { CallContext } from '../../api/context';
 import { requireTenant } from '../../api/context';
 import { conflict, notFound } from '../../api/errors';
+import { hashPassword } from '../../auth/passwords';
 import { randomHex } from '../../lib/random';
-import { hashPassword } from '../session/passwords';
-import { deleteUserSessions } from '../session/repository';
-import { insertUser, usernameTaken } from '../users/repository';
+import * as users from '../users/service';
 import * as repo from './repository';
 
 /** A fresh API key pair: ck identifies the tenant to ERP/POS integrations, sk signs their calls. */
@@ -12,15 +12,12 @@ export function newKeys() {
   return { ck: randomHex(8), sk: randomHex(32) };
 }
 
-export async function addTenant(
-  ctx: CallContext,
-  body: { name: string; company: string; description: string; account: string; sapwd: string },
-) {
+export async function addTenant(ctx: CallContext, body: ParsedBodyOf<'addTenant'>) {
   const account = body.account.toLowerCase();
   ctx.target = `tenant ${body.name}`;
   const passwordHash = await hashPassword(body.sapwd, ctx.services.config.passwordCost);
   return ctx.services.db.transaction().execute(async (trx) => {
-    if (await usernameTaken(trx, account)) throw conflict(account);
+    if (await users.usernameTaken(trx, account)) throw conflict(account);
     const tenant = await repo.insertTenant(trx, {
       name: body.name,
       company: body.company,
@@ -30,7 +27,7 @@ export async function addTenant(
       ...newKeys(),
       created_at: ctx.now,
     });
-    await insertUser(trx, {
+    await users.insertUser(trx, {
       tenant_id: tenant.id,
       username: account,
       name: body.name,
@@ -58,14 +55,11 @@ export async function resetAccountPassword(ctx: CallContext, id: number, digest:
   const { db } = ctx.services;
   const tenant = await repo.findTenant(db, id);
   if (!tenant) throw notFound();
-  const account = await repo.findAccount(db, id, tenant.account);
+  const account = await users.findAccount(db, id, tenant.account);
   if (!account) throw notFound();
   ctx.target = `tenant #${id} account ${tenant.account}`;
   const passwordHash = await hashPassword(digest, ctx.services.config.passwordCost);
-  await db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', account.id).execute();
-    await deleteUserSessions(trx, account.id);
-  });
+  await db.transaction().execute((trx) => users.resetPassword(trx, account.id, passwordHash));
 }
 
 export async function deleteTenants(ctx: CallContext, ids: readonly number[]) {

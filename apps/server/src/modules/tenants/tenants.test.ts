@@ -1,9 +1,9 @@
 import type { Tenant, TenantBaseInfo } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
+import { clientDigest } from '../../auth/passwords';
 import { testDatabases } from '../../test/databases';
 import { buildOperator, buildWorld, login } from '../../test/factories';
 import { useApp } from '../../test/harness';
-import { clientDigest } from '../session/passwords';
 
 const PLATFORM = [
   ['/saas/sa/getlist', {}],

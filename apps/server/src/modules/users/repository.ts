@@ -112,3 +112,54 @@ export async function deleteUsers(db: Kysely<Database>, tenantId: number, ids: r
   const result = await db.deleteFrom('users').where('tenant_id', '=', tenantId).where('id', 'in', ids).execute();
   return Number(result[0]?.numDeletedRows ?? 0);
 }
+
+/** The fields a login checks, by username (usernames are unique across the platform). */
+export function findLoginUser(db: Kysely<Database>, username: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'tenant_id', 'password_hash', 'roles'])
+    .where('username', '=', username)
+    .executeTakeFirst();
+}
+
+export async function markLogin(db: Kysely<Database>, userId: number, now: number): Promise<void> {
+  await db.updateTable('users').set({ last_login_at: now }).where('id', '=', userId).execute();
+}
+
+/** A user of a tenant by username, or undefined. */
+export function findByUsername(db: Kysely<Database>, tenantId: number, username: string) {
+  return db
+    .selectFrom('users')
+    .select(['id'])
+    .where('tenant_id', '=', tenantId)
+    .where('username', '=', username)
+    .executeTakeFirst();
+}
+
+export async function setPasswordHash(db: Kysely<Database>, userId: number, passwordHash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+}
+
+/** Stores a user's new avatar and makes it theirs; their previous avatars are deleted. */
+export async function saveAvatar(
+  db: Kysely<Database>,
+  row: { key: string; tenantId: number | null; userId: number; mime: string; bytes: Buffer; now: number },
+): Promise<void> {
+  await db
+    .insertInto('avatars')
+    .values({
+      key: row.key,
+      tenant_id: row.tenantId,
+      user_id: row.userId,
+      mime: row.mime,
+      bytes: row.bytes,
+      created_at: row.now,
+    })
+    .execute();
+  await db.updateTable('users').set({ avatar_key: row.key }).where('id', '=', row.userId).execute();
+  await db.deleteFrom('avatars').where('user_id', '=', row.userId).where('key', '!=', row.key).execute();
+}
+
+export function findAvatar(db: Kysely<Database>, key: string) {
+  return db.selectFrom('avatars').select(['mime', 'bytes']).where('key', '=', key).executeTakeFirst();
+}

@@ -6,4 +6,5 @@ export const userHandlers = defineHandlers({
   addUser: (ctx, body) => users.add(ctx, body),
   delUser: async (ctx, { ids }) => ({ deleted: await users.remove(ctx, ids) }),
   alterUser: (ctx, body) => users.alter(ctx, body),
+  avatar: async (ctx) => ({ avatar: users.avatarUrl(ctx, await users.uploadAvatar(ctx)) }),
 });

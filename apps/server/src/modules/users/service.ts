@@ -1,12 +1,13 @@
-import { hasPermission, type TenantRole } from '@esl/contract';
+import { AVATAR_MAX_BYTES, hasPermission, type ParsedBodyOf, type TenantRole } from '@esl/contract';
 import type { Kysely } from 'kysely';
-import { type CallContext, isAdmin, requireCaller, requireTenant } from '../../api/context';
-import { conflict, forbidden, invalidField, notFound } from '../../api/errors';
-import type { Database } from '../../db/schema';
-import { hashPassword } from '../session/passwords';
-import { deleteUserSessions } from '../session/repository';
-import { avatarUrl } from '../session/service';
-import { countTenantStores } from '../stores/repository';
+import { type CallContext, isAdmin, publicBase, requireCaller, requireTenant } from '../../api/context';
+import { badFile, conflict, forbidden, invalidField, notFound } from '../../api/errors';
+import { hashPassword } from '../../auth/passwords';
+import { deleteUserSessions } from '../../auth/repository';
+import type { Database, NewUser } from '../../db/schema';
+import { randomHex } from '../../lib/random';
+import * as stores from '../stores/service';
+import { AVATAR_PATH, imageType, readUpload } from './avatar';
 import { presentUser } from './presenter';
 import * as repo from './repository';
 
@@ -21,7 +22,7 @@ async function present(ctx: CallContext, db: Kysely<Database>, row: Row) {
 /** Every id must be a store of the caller's tenant; otherwise the whole call is refused. */
 async function checkStores(db: Kysely<Database>, tenantId: number, shops: readonly number[]) {
   const unique = [...new Set(shops)];
-  if (unique.length && (await countTenantStores(db, tenantId, unique)) !== unique.length) throw notFound();
+  if (unique.length && (await stores.countTenantStores(db, tenantId, unique)) !== unique.length) throw notFound();
   return unique;
 }
 
@@ -37,17 +38,7 @@ export async function list(ctx: CallContext, f: repo.UserFilter) {
   return { rows: rows.map((r) => presentUser(r, shops.get(r.id) ?? [], avatarUrl(ctx, r.avatar_key))), count };
 }
 
-export async function add(
-  ctx: CallContext,
-  body: {
-    username: string;
-    name: string;
-    password: string;
-    roles: TenantRole[];
-    shops: number[];
-    introduction: string;
-  },
-) {
+export async function add(ctx: CallContext, body: ParsedBodyOf<'addUser'>) {
   const { tenantId } = requireTenant(ctx);
   const username = body.username.toLowerCase();
   ctx.target = `user ${username}`;
@@ -82,20 +73,11 @@ export async function remove(ctx: CallContext, ids: readonly number[]) {
   });
 }
 
-interface AlterBody {
-  id: number;
-  name?: string;
-  roles?: TenantRole[];
-  shops?: number[];
-  introduction?: string;
-  password?: string;
-}
-
 /**
  * Anyone may change their own name, introduction and password; changing another user, or roles
  * and stores, needs user.write. An administrator cannot take the admin role away from themself.
  */
-export async function alter(ctx: CallContext, body: AlterBody) {
+export async function alter(ctx: CallContext, body: ParsedBodyOf<'alterUser'>) {
   const caller = requireCaller(ctx);
   const self = body.id === caller.userId;
   const mayManage = hasPermission(caller.roles, 'user.write');
@@ -128,4 +110,57 @@ export async function alter(ctx: CallContext, body: AlterBody) {
     if (!updated) throw notFound();
     return present(ctx, trx, updated);
   });
+}
+
+/** The URL of an avatar, under this server's public address; '' for none. */
+export function avatarUrl(ctx: CallContext, key: string | null): string {
+  return key ? `${publicBase(ctx)}${AVATAR_PATH}/${key}` : '';
+}
+
+/** Stores the caller's new avatar in the database (so any server process can serve it); answers its key. */
+export async function uploadAvatar(ctx: CallContext): Promise<string> {
+  const caller = requireCaller(ctx);
+  ctx.target = `avatar of ${caller.username}`;
+  const bytes = await readUpload(ctx);
+  if (bytes.length > AVATAR_MAX_BYTES) throw badFile('fileSize');
+  const mime = imageType(bytes);
+  if (!mime) throw badFile('fileType');
+  const key = randomHex(16);
+  await ctx.services.db
+    .transaction()
+    .execute((trx) =>
+      repo.saveAvatar(trx, { key, tenantId: caller.tenantId, userId: caller.userId, mime, bytes, now: ctx.now }),
+    );
+  return key;
+}
+
+// For the session module (login) and the tenants module (a tenant's administrator account).
+
+/** The fields a login checks, by (lower-case) username. */
+export function loginUser(db: Kysely<Database>, username: string) {
+  return repo.findLoginUser(db, username);
+}
+
+export function markLogin(db: Kysely<Database>, userId: number, now: number): Promise<void> {
+  return repo.markLogin(db, userId, now);
+}
+
+/** Usernames are unique across the platform. */
+export function usernameTaken(db: Kysely<Database>, username: string): Promise<boolean> {
+  return repo.usernameTaken(db, username);
+}
+
+export function insertUser(db: Kysely<Database>, row: NewUser) {
+  return repo.insertUser(db, row);
+}
+
+/** A user of a tenant by username (a tenant's administrator account), or undefined. */
+export function findAccount(db: Kysely<Database>, tenantId: number, username: string) {
+  return repo.findByUsername(db, tenantId, username);
+}
+
+/** Sets a user's password hash and signs them out everywhere. */
+export async function resetPassword(db: Kysely<Database>, userId: number, passwordHash: string): Promise<void> {
+  await repo.setPasswordHash(db, userId, passwordHash);
+  await deleteUserSessions(db, userId);
 }

@@ -1,9 +1,9 @@
 import type { User } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
+import { clientDigest } from '../../auth/passwords';
 import { testDatabases } from '../../test/databases';
 import { buildWorld, login, PASSWORD } from '../../test/factories';
 import { useApp } from '../../test/harness';
-import { clientDigest } from '../session/passwords';
 
 const pw = clientDigest('new-pass-1');
 

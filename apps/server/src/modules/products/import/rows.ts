@@ -8,7 +8,7 @@ import {
   type ProductField,
 } from '@esl/contract';
 import { fromSpreadsheet } from '../../../lib/formula';
-import { centsOf } from '../price';
+import { centsOf } from '../../../lib/price';
 import type { SheetRow } from './csv';
 
 type TextField = 'name' | 'unit' | 'spec' | 'origin' | 'grade' | 'qrcode';

@@ -8,7 +8,7 @@ import {
 } from '@esl/contract';
 import type { CallContext } from '../../../api/context';
 import { AppError } from '../../../api/errors';
-import { type CurrentStore, currentStore } from '../../stores/current';
+import { type CurrentStore, currentStore } from '../../stores/service';
 import { effectiveFieldMap, planColumns } from '../mapping';
 import * as repo from '../repository';
 import { readTable, readUpload } from './file';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ColourType, Ink } from './colours';
+import { DATA_KEY_PATTERN, LIMITS } from './limits';
 
 /** Version of the template document this code writes. `migrate` upgrades older ones. */
 export const TEMPLATE_VERSION = 2;
@@ -21,9 +22,7 @@ export const DATA_KEYS = [
 export type StandardDataKey = (typeof DATA_KEYS)[number];
 
 /** A data key: a standard field or a custom one (letters, digits, underscore; starts with a letter). */
-export const DataKey = z
-  .string()
-  .regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'a data key is a letter then letters, digits or _');
+export const DataKey = z.string().regex(DATA_KEY_PATTERN, 'a data key is a letter then letters, digits or _');
 
 /** How a bound value becomes text: as is, upper/lower case, or a number with 0–2 decimals. */
 export const TEXT_FORMATS = ['plain', 'upper', 'lower', 'fixed0', 'fixed1', 'fixed2'] as const;
@@ -34,17 +33,17 @@ export const Binding = z
   .object({
     key: DataKey,
     format: TextFormat.default('plain'),
-    prefix: z.string().max(200).default(''),
-    suffix: z.string().max(200).default(''),
+    prefix: z.string().max(LIMITS.affixChars).default(''),
+    suffix: z.string().max(LIMITS.affixChars).default(''),
   })
   .readonly();
 export type Binding = z.infer<typeof Binding>;
 
 export const Font = z
   .object({
-    family: z.string().min(1).max(100).default(FONT_FAMILY),
+    family: z.string().min(1).max(LIMITS.fontFamilyChars).default(FONT_FAMILY),
     /** Pixel size (the em size), before any shrinking to fit. */
-    size: z.number().min(4).max(1000).default(16),
+    size: z.number().min(LIMITS.fontSize.min).max(LIMITS.fontSize.max).default(16),
     weight: z.enum(['normal', 'bold']).default('normal'),
   })
   .readonly();
@@ -52,12 +51,12 @@ export type Font = z.infer<typeof Font>;
 
 const Align = z.enum(['left', 'center', 'right']);
 const VAlign = z.enum(['top', 'middle', 'bottom']);
-const coordinate = z.number().min(-10_000).max(10_000);
-const length = z.number().min(0).max(10_000);
+const coordinate = z.number().min(LIMITS.coordinate.min).max(LIMITS.coordinate.max);
+const length = z.number().min(LIMITS.length.min).max(LIMITS.length.max);
 
 /** Fields every element has. `colour` is the foreground ink, `fill` an optional box background. */
 const base = {
-  id: z.string().min(1).max(100),
+  id: z.string().min(1).max(LIMITS.idChars),
   x: coordinate,
   y: coordinate,
   w: length,
@@ -75,11 +74,11 @@ export const TextElement = z
     ...base,
     type: z.literal('text'),
     /** Shown when there is no binding, or the bound value is empty. */
-    text: z.string().max(2000).default(''),
+    text: z.string().max(LIMITS.textChars).default(''),
     /** What happens when the text is too wide: shrink the font (down to a floor), or cut with "…". */
     fit: z.enum(['shrink', 'ellipsis']).default('shrink'),
     /** Most lines the text may wrap onto. */
-    lines: z.number().int().min(1).max(20).default(1),
+    lines: z.number().int().min(LIMITS.textLines.min).max(LIMITS.textLines.max).default(1),
   })
   .readonly();
 
@@ -89,10 +88,10 @@ export const PriceElement = z
     type: z.literal('price'),
     /** Shown when there is no binding. */
     value: z.number().nullable().default(null),
-    currency: z.string().max(8).default('¥'),
-    decimals: z.number().int().min(0).max(3).default(2),
+    currency: z.string().max(LIMITS.currencyChars).default('¥'),
+    decimals: z.number().int().min(LIMITS.decimals.min).max(LIMITS.decimals.max).default(2),
     /** Size of the currency sign and decimals relative to the integer part. */
-    minorScale: z.number().min(0.2).max(1).default(0.5),
+    minorScale: z.number().min(LIMITS.minorScale.min).max(LIMITS.minorScale.max).default(0.5),
     /** Decimals set at the top of the integer digits (shelf-label style) or on the baseline. */
     minorPosition: z.enum(['top', 'baseline']).default('top'),
     /** Draw a line through the price (an original price next to the current one). */
@@ -111,7 +110,7 @@ export const BarcodeElement = z
     ...base,
     type: z.literal('barcode'),
     symbology: Symbology.default('ean13'),
-    value: z.string().max(200).default(''),
+    value: z.string().max(LIMITS.barcodeChars).default(''),
     /** Print the human-readable digits under the bars, in `font`. */
     showText: z.boolean().default(true),
   })
@@ -121,10 +120,10 @@ export const QrElement = z
   .object({
     ...base,
     type: z.literal('qrcode'),
-    value: z.string().max(2000).default(''),
+    value: z.string().max(LIMITS.qrChars).default(''),
     errorCorrection: z.enum(['L', 'M', 'Q', 'H']).default('M'),
     /** Quiet zone in modules around the symbol, when the box leaves room for it. */
-    margin: z.number().int().min(0).max(8).default(1),
+    margin: z.number().int().min(LIMITS.qrMargin.min).max(LIMITS.qrMargin.max).default(1),
   })
   .readonly();
 
@@ -133,7 +132,7 @@ export const RectElement = z
     ...base,
     type: z.literal('rect'),
     /** Border width in pixels, drawn inside the box in `colour`; 0 for none. */
-    strokeWidth: z.number().int().min(0).max(100).default(1),
+    strokeWidth: z.number().int().min(LIMITS.rectStroke.min).max(LIMITS.rectStroke.max).default(1),
   })
   .readonly();
 
@@ -146,7 +145,7 @@ export const LineElement = z
      * h = 0 is horizontal (rows y … y + strokeWidth − 1), w = 0 vertical; both are pixel-exact.
      */
     flip: z.boolean().default(false),
-    strokeWidth: z.number().int().min(1).max(100).default(1),
+    strokeWidth: z.number().int().min(LIMITS.lineStroke.min).max(LIMITS.lineStroke.max).default(1),
   })
   .readonly();
 
@@ -155,7 +154,7 @@ export const ImageElement = z
     ...base,
     type: z.literal('image'),
     /** A data URL (PNG, JPEG); a binding supplies one instead. */
-    src: z.string().max(5_000_000).default(''),
+    src: z.string().max(LIMITS.imageChars).default(''),
     fit: z.enum(['contain', 'cover', 'stretch']).default('contain'),
   })
   .readonly();
@@ -200,8 +199,8 @@ export const LabelSize = z
       .nullable()
       .default(null),
     /** Panel pixels, width × height, as the panel is driven. */
-    w: z.number().int().min(1).max(4096),
-    h: z.number().int().min(1).max(4096),
+    w: z.number().int().min(LIMITS.panel.min).max(LIMITS.panel.max),
+    h: z.number().int().min(LIMITS.panel.min).max(LIMITS.panel.max),
   })
   .readonly();
 export type LabelSize = z.infer<typeof LabelSize>;
@@ -215,7 +214,7 @@ export const TemplateDocument = z
     rotation: Rotation.default(0),
     background: Ink.default('white'),
     dither: DitherMode.default('none'),
-    elements: z.array(Element).max(500).default([]),
+    elements: z.array(Element).max(LIMITS.elements).default([]),
   })
   .readonly();
 export type TemplateDocument = z.infer<typeof TemplateDocument>;

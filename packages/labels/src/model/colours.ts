@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * Colour types of tag panels. Same names and ink order as @esl/contract's TagColourType and
- * COLOUR_SETS; repeated here so this package depends on nothing of ours.
+ * Colour types of tag panels. @esl/contract answers these as TagColourType and COLOUR_SETS (it
+ * imports this model; this package imports nothing of ours).
  */
 export const COLOUR_TYPES = ['bw', 'bwr', 'bwry', 'bwy', 'seven'] as const;
 export const ColourType = z.enum(COLOUR_TYPES);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { doc } from '../test/fixtures';
+import { doc } from '../../test/fixtures';
 import { addElement, bytesToDataUrl, nextElementId, removeElements, reorderElement, updateElement } from './edit';
 
 const base = doc({ size: { w: 296, h: 152 }, colourType: 'bwr' });

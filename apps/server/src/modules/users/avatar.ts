@@ -2,10 +2,10 @@ import { AVATAR_MAX_BYTES } from '@esl/contract';
 import type {} from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { type CallContext, requireCaller } from '../../api/context';
+import type { CallContext } from '../../api/context';
 import { badFile } from '../../api/errors';
 import type { Database } from '../../db/schema';
-import { randomHex } from '../../lib/random';
+import { findAvatar } from './repository';
 
 export const AVATAR_PATH = '/uploads/avatars';
 
@@ -17,7 +17,8 @@ export function imageType(bytes: Uint8Array): 'image/png' | 'image/jpeg' | null 
   return null;
 }
 
-async function readUpload(ctx: CallContext): Promise<Buffer> {
+/** The uploaded file (field `file`, multipart) within the avatar size limit. */
+export async function readUpload(ctx: CallContext): Promise<Buffer> {
   if (!ctx.request.isMultipart()) throw badFile('fileMissing');
   const part = await ctx.request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
   if (part?.fieldname !== 'file') throw badFile('fileMissing');
@@ -29,33 +30,11 @@ async function readUpload(ctx: CallContext): Promise<Buffer> {
   }
 }
 
-/** Stores the caller's new avatar in the database (so any server process can serve it). */
-export async function uploadAvatar(ctx: CallContext): Promise<string> {
-  const caller = requireCaller(ctx);
-  ctx.target = `avatar of ${caller.username}`;
-  const bytes = await readUpload(ctx);
-  if (bytes.length > AVATAR_MAX_BYTES) throw badFile('fileSize');
-  const mime = imageType(bytes);
-  if (!mime) throw badFile('fileType');
-  const key = randomHex(16);
-  await ctx.services.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('avatars')
-      .values({ key, tenant_id: caller.tenantId, user_id: caller.userId, mime, bytes, created_at: ctx.now })
-      .execute();
-    await trx.updateTable('users').set({ avatar_key: key }).where('id', '=', caller.userId).execute();
-    await trx.deleteFrom('avatars').where('user_id', '=', caller.userId).where('key', '!=', key).execute();
-  });
-  return key;
-}
-
 /** GET /uploads/avatars/:key — public, like any image URL; keys are random and change per upload. */
 export function registerAvatarRoute(app: FastifyInstance, db: Kysely<Database>): void {
   app.get<{ Params: { key: string } }>(`${AVATAR_PATH}/:key`, async (request, reply) => {
     const { key } = request.params;
-    const row = /^[0-9a-f]{32}$/.test(key)
-      ? await db.selectFrom('avatars').select(['mime', 'bytes']).where('key', '=', key).executeTakeFirst()
-      : undefined;
+    const row = /^[0-9a-f]{32}$/.test(key) ? await findAvatar(db, key) : undefined;
     if (!row) return reply.code(404).type('text/plain').send('Not found');
     return reply
       .type(row.mime)

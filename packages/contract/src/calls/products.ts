@@ -1,0 +1,59 @@
+import {
+  AddProductBody,
+  AlterProductBody,
+  FindProductBody,
+  ImportData,
+  MapFieldBody,
+  MapFieldData,
+  PRODUCT_EXPORT_PATH,
+  Product,
+  ProductExportBody,
+  ProductListBody,
+} from '../api/products';
+import { DeleteBody, DeleteData, Empty, Nothing } from '../common';
+import { call, change, list } from './define';
+
+/** The media type of an XLSX workbook. */
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** Products of the current store (with none set: STORE_NOT_SET, 1008) and the tenant's import mapping. */
+export const PRODUCT_CALLS = {
+  productFieldMap: call(
+    '/mgr/product/mapfield',
+    'product.read',
+    MapFieldBody,
+    MapFieldData,
+    "Read the tenant's import field mapping, or replace it when `fields` is given (needs product.import)",
+    { changes: true, readsOnly: (body: Record<string, unknown>) => body.fields === undefined },
+  ),
+  findProduct: call('/mgr/product/find', 'product.read', FindProductBody, Product, 'Find a product by barcode'),
+  productList: call('/mgr/product/list', 'product.read', ProductListBody, Product, 'List products', list),
+  addProduct: call('/mgr/product/add', 'product.write', AddProductBody, Product, 'Add a product', change),
+  alterProduct: call('/mgr/product/alert', 'product.write', AlterProductBody, Product, 'Update a product', change),
+  delProduct: call(
+    '/mgr/product/delete',
+    'product.write',
+    DeleteBody,
+    DeleteData,
+    'Delete products (their tags are unbound)',
+    change,
+  ),
+  importProducts: call(
+    '/mgr/product/import',
+    'product.import',
+    Empty,
+    ImportData,
+    'Import products: multipart/form-data with one file in field `file` (CSV in UTF-8, or XLSX), ' +
+      'through the field mapping; all or nothing (1013 answers `data` as the bad rows: line, field, reason)',
+    change,
+  ),
+  productExport: call(
+    PRODUCT_EXPORT_PATH,
+    'product.read',
+    ProductExportBody,
+    Nothing,
+    'Export the products the list filters select as an XLSX file, titled with the field mapping so it imports ' +
+      'back unchanged (refusals answer the envelope)',
+    { file: { type: XLSX_TYPE, filename: 'products.xlsx' } },
+  ),
+} as const;

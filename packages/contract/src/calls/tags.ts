@@ -1,0 +1,60 @@
+import {
+  AddTagsBody,
+  AddTagsData,
+  BindTagBody,
+  Tag,
+  TagListBody,
+  TagOperationBody,
+  UnbindTagsBody,
+  UnbindTagsData,
+} from '../api/tags';
+import { DeleteBody, DeleteData, Empty, Nothing } from '../common';
+import { call, change, list } from './define';
+
+/** Tags of the current store (with none set: STORE_NOT_SET, 1008). */
+export const TAG_CALLS = {
+  tagList: call('/mgr/tag/list', 'tag.read', TagListBody, Tag, 'List tags with filters', list),
+  addTag: call('/mgr/tag/add', 'tag.write', AddTagsBody, AddTagsData, 'Add one or many tags of one model', change),
+  delTag: call('/mgr/tag/delete', 'tag.write', DeleteBody, DeleteData, 'Delete tags', change),
+  bindTag: call(
+    '/mgr/tag/bindesl',
+    'tag.bind',
+    BindTagBody,
+    Tag,
+    'Bind a tag (hardware ID) to a product (barcode)',
+    change,
+  ),
+  unbindTag: call('/mgr/tag/unbindesl', 'tag.bind', UnbindTagsBody, UnbindTagsData, 'Unbind tags', change),
+  refreshTag: call(
+    '/mgr/tag/flashesl',
+    'tag.operate',
+    TagOperationBody,
+    Nothing,
+    'Refresh tags (recorded; answers 1010 until delivery exists)',
+    change,
+  ),
+  refreshAllTags: call(
+    '/mgr/tag/flashallesl',
+    'tag.operate',
+    Empty,
+    Nothing,
+    'Refresh every tag of the store (recorded; answers 1010 until delivery exists)',
+    change,
+  ),
+  rollCallTag: call(
+    '/mgr/tag/echoesl',
+    'tag.operate',
+    TagOperationBody,
+    Nothing,
+    'Roll-call tags (recorded; answers 1010 until delivery exists)',
+    change,
+  ),
+  rollCallAllTags: call(
+    '/mgr/tag/echoallesl',
+    'tag.operate',
+    Empty,
+    Nothing,
+    'Roll-call every tag of the store (recorded; answers 1010 until delivery exists)',
+    change,
+  ),
+} as const;
