@@ -332,7 +332,7 @@ export class SimStation {
       client.on('message', (topic, payload) => this.onMessage(client, topic, payload));
       client.on('error', (err) => {
         this.lastError = err.message;
-        if ((err as { code?: number }).code !== undefined) this.stats.refusals++;
+        if (typeof (err as { code?: unknown }).code === 'number') this.stats.refusals++; // a CONNACK refusal
         resolve();
       });
       client.on('close', () => {
