@@ -267,10 +267,11 @@ export class SimStation {
   }
 
   /** Connects again after `disconnect()` (or at once when down). */
-  reconnect(): Promise<void> {
+  async reconnect(): Promise<void> {
     this.held = false;
-    if (this.connected) return Promise.resolve();
-    return this.connect();
+    await this.dropping; // a drop still closing its socket finishes first
+    if (this.connected || this.stopped) return;
+    await this.connect();
   }
 
   /**
@@ -380,7 +381,15 @@ export class SimStation {
     });
   }
 
-  private async drop(abrupt: boolean): Promise<void> {
+  /** The drop in progress, if any (reconnect waits for it). */
+  private dropping: Promise<void> = Promise.resolve();
+
+  private drop(abrupt: boolean): Promise<void> {
+    this.dropping = this.dropNow(abrupt);
+    return this.dropping;
+  }
+
+  private async dropNow(abrupt: boolean): Promise<void> {
     const client = this.client;
     if (!client) return;
     if (abrupt) {
@@ -909,13 +918,18 @@ export class SimStation {
     }
   }
 
-  /** Jobs whose TTL passed end as `timeout`; command sessions expire. */
+  /**
+   * Jobs whose TTL passed end as `timeout`, or `unknownTag` when this station never heard the tag
+   * (the server re-routes those); command sessions expire.
+   */
   private sweep(): void {
     const now = this.opts.clock.now();
     for (const held of [...this.queue.values()]) {
       if (!held.running && held.deadline <= now) {
         this.queue.delete(held.job.id);
-        this.result(held.job, 'timeout', { tries: held.tries });
+        const tag = 'tag' in held.job ? held.job.tag : undefined;
+        const code = tag !== undefined && !this.heard.has(tag) ? 'unknownTag' : 'timeout';
+        this.result(held.job, code, { tries: held.tries });
       }
     }
     for (const [id, s] of this.cmdSessions) if (s.expiresAt < now) this.cmdSessions.delete(id);
@@ -937,11 +951,10 @@ export class SimStation {
     const next = (flap.everyS + this.opts.rng.between(-flap.jitterS, flap.jitterS)) * 1000;
     this.after(Math.max(1000, next), () => {
       this.log('flap: connection dropped');
-      void this.disconnect({ abrupt: true }).then(() => {
-        this.after(flap.downS * 1000, () => {
-          void this.reconnect();
-          this.scheduleFlap();
-        });
+      void this.disconnect({ abrupt: true });
+      this.after(flap.downS * 1000, () => {
+        void this.reconnect();
+        this.scheduleFlap();
       });
     });
   }
