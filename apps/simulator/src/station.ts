@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   type AckEntry,
   DEFAULTS,
@@ -15,19 +14,21 @@ import {
   parseTopic,
   type ResultCode,
   type ResultEntry,
-  STATION_COMMANDS,
   type StationKey,
   stationRoot,
   stationUsername,
   type TagEntry,
   topics,
 } from '@esl/contract/protocol';
-import { contentHash, decodePacked } from '@esl/labels';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { VirtualClock } from './clock';
 import { checkIn, command, type Exchange, frameErrorRate, rssiAt, transferImage } from './radio/link';
 import type { RadioProfile } from './radio/profiles';
 import type { Random } from './random';
+import { BlobPulls } from './station/blobs';
+import { runCommand } from './station/commands';
+import { imageMatches } from './station/images';
+import { TagTable } from './station/tag-table';
 import { SimTag, type TagSpec } from './tag';
 
 /** A station to simulate: its identity on the broker and its tags. */
@@ -79,20 +80,6 @@ interface Held {
   bytes: Uint8Array | null;
   tries: number;
   running: boolean;
-}
-
-interface BlobPull {
-  hash: string;
-  size: number;
-  chunks: Map<number, Uint8Array>;
-  inFlight: Set<number>;
-}
-
-/** What the station last reported about a tag (to send only changes). */
-interface Heard {
-  entry: TagEntry;
-  reported: TagEntry | null;
-  reportedAt: number;
 }
 
 export interface StationStats {
@@ -173,8 +160,8 @@ export class SimStation {
   private stopped = false;
   private readonly spec: StationSpec;
   private readonly opts: Required<Omit<StationOptions, 'flap' | 'onChange' | 'log'>> & Pick<StationOptions, 'flap'>;
-  private readonly heard = new Map<string, Heard>();
-  private readonly pulls = new Map<string, BlobPull>();
+  private readonly heard = new TagTable();
+  private readonly pulls = new BlobPulls(DEFAULTS.chunk);
   private readonly cmdSessions = new Map<string, { expiresAt: number; seq: number }>();
   /** Every timer this station set, so stop() can clear them. */
   private readonly timers = new Set<number>();
@@ -267,10 +254,11 @@ export class SimStation {
   }
 
   /** Connects again after `disconnect()` (or at once when down). */
-  reconnect(): Promise<void> {
+  async reconnect(): Promise<void> {
     this.held = false;
-    if (this.connected) return Promise.resolve();
-    return this.connect();
+    await this.dropping; // a drop still closing its socket finishes first
+    if (this.connected || this.stopped) return;
+    await this.connect();
   }
 
   /**
@@ -332,7 +320,7 @@ export class SimStation {
       client.on('message', (topic, payload) => this.onMessage(client, topic, payload));
       client.on('error', (err) => {
         this.lastError = err.message;
-        if ((err as { code?: number }).code !== undefined) this.stats.refusals++;
+        if (typeof (err as { code?: unknown }).code === 'number') this.stats.refusals++; // a CONNACK refusal
         resolve();
       });
       client.on('close', () => {
@@ -349,7 +337,7 @@ export class SimStation {
     this.reconnectDelay = this.opts.reconnectMs;
     this.stats.connects++;
     this.seq = 0;
-    for (const h of this.heard.values()) h.reported = null; // everything is news to this connection
+    this.heard.forgetReports();
     this.log(`connected as ${this.username} (connId ${this.connId})`);
     try {
       await client.subscribeAsync(topics.downFilter(this.key), { qos: 1 });
@@ -368,7 +356,7 @@ export class SimStation {
     this.connected = false;
     this.welcomed = false;
     this.client = null;
-    for (const pull of this.pulls.values()) pull.inFlight.clear();
+    this.pulls.lostConnection();
     if (was) this.log('connection lost');
     this.onChange();
     if (this.held || this.stopped) return;
@@ -380,7 +368,15 @@ export class SimStation {
     });
   }
 
-  private async drop(abrupt: boolean): Promise<void> {
+  /** The drop in progress, if any (reconnect waits for it). */
+  private dropping: Promise<void> = Promise.resolve();
+
+  private drop(abrupt: boolean): Promise<void> {
+    this.dropping = this.dropNow(abrupt);
+    return this.dropping;
+  }
+
+  private async dropNow(abrupt: boolean): Promise<void> {
     const client = this.client;
     if (!client) return;
     if (abrupt) {
@@ -492,7 +488,7 @@ export class SimStation {
     // Resend every result the server has not confirmed yet.
     this.pendingResults = [...this.outbox.values()];
     this.scheduleFlush();
-    for (const pull of this.pulls.values()) this.requestChunks(pull);
+    this.requestChunks();
   }
 
   private onJobs(m: Message<'jobs'>): void {
@@ -543,7 +539,10 @@ export class SimStation {
         running: false,
       });
       acks.push({ id: job.id, rev: job.rev, ok: true });
-      if (job.kind === 'image' && bytes === null) this.startPull(job.image.hash, job.image.size);
+      if (job.kind === 'image' && bytes === null) {
+        this.pulls.start(job.image.hash, job.image.size);
+        this.requestChunks();
+      }
       if (job.kind === 'rollcall') this.rollCall(job);
     }
     for (const a of acks) a.ok ? this.stats.acks.ok++ : this.stats.acks.refused++;
@@ -586,56 +585,30 @@ export class SimStation {
       if (!this.cmdSessions.has(m.session)) {
         out('no open session\n', 1);
       } else {
-        const [word, ...args] = m.line.trim().split(/\s+/);
         this.log(`cmd: ${m.line}`);
-        if (!(STATION_COMMANDS as readonly string[]).includes(word)) out(`${word}: not allowed\n`, 127);
-        else this.runCommand(word, args, out);
+        const r = runCommand(m.line, {
+          uptimeS: this.uptimeS(),
+          queue: this.queue.size,
+          outbox: this.outbox.size,
+          channel: this.channel,
+          channels: this.opts.profile.channels,
+          tagsHeard: this.heard.countPresent(this.serverNow()),
+          localNow: this.localNow(),
+          logLines: this.logLines,
+          noiseDbm: () => this.opts.rng.normal(-96, 3),
+        });
+        out(r.out, r.exit);
+        if (r.reboot) this.after(100, () => void this.reboot({ keepQueue: true }));
       }
     }
     if (m.close) this.cmdSessions.delete(m.session);
-  }
-
-  private runCommand(word: string, args: string[], out: (text: string, exit?: number) => void): void {
-    switch (word) {
-      case 'status':
-        out(
-          `uptime ${this.uptimeS()} s, queue ${this.queue.size} jobs, outbox ${this.outbox.size}, ` +
-            `channel ${this.channel}, tags heard ${this.tagsHeard()}\n`,
-          0,
-        );
-        break;
-      case 'ping':
-        out(`pong ${this.localNow()}\n`, 0);
-        break;
-      case 'scan':
-        out(
-          `${this.opts.profile.channels.map((c) => `ch ${c}: ${Math.round(this.opts.rng.normal(-96, 3))} dBm`).join('\n')}\n`,
-          0,
-        );
-        break;
-      case 'channel':
-        out(`channel ${this.channel}\n`, 0);
-        break;
-      case 'log': {
-        const n = Math.min(200, Number(args.find((a) => /^\d+$/.test(a)) ?? 20));
-        out(`${this.logLines.slice(-n).join('\n')}\n`, 0);
-        break;
-      }
-      case 'reboot':
-        out('rebooting\n', 0);
-        this.after(100, () => void this.reboot({ keepQueue: true }));
-        break;
-    }
   }
 
   /** Answers from the tag table, without airtime: present = heard within twice its wake interval. */
   private rollCall(job: Job): void {
     const now = this.serverNow();
     this.queue.delete(job.id);
-    const entries = [...this.tags.values()].map((tag) => {
-      const h = this.heard.get(tag.id);
-      return { tag: tag.id, present: h !== undefined && now - h.entry.seenAt <= 2 * tag.wakeS * 1000 };
-    });
+    const entries = [...this.tags.values()].map((tag) => ({ tag: tag.id, present: this.heard.present(tag.id, now) }));
     if (entries.length === 0) this.result(job, 'ok', {});
     for (const e of entries) this.result(job, 'ok', { tag: e.tag, present: e.present });
   }
@@ -673,47 +646,26 @@ export class SimStation {
   // ------------------------------------------------------------------------------------------
   // Blobs
 
-  private startPull(hash: string, size: number): void {
-    if (this.pulls.has(hash)) return;
-    const pull: BlobPull = { hash, size, chunks: new Map(), inFlight: new Set() };
-    this.pulls.set(hash, pull);
-    this.requestChunks(pull);
-  }
-
-  private requestChunks(pull: BlobPull): void {
+  private requestChunks(): void {
     if (!this.connected) return;
-    const chunk = DEFAULTS.chunk;
-    for (let offset = 0; offset < pull.size && pull.inFlight.size < LIMITS.maxBlobRequestsInFlight; offset += chunk) {
-      if (pull.chunks.has(offset) || pull.inFlight.has(offset)) continue;
-      pull.inFlight.add(offset);
-      const length = Math.min(chunk, pull.size - offset);
-      void this.publish('blobRequest', { v: 1, hash: pull.hash, offset, length }).catch(() => {});
-    }
+    for (const r of this.pulls.nextRequests()) void this.publish('blobRequest', { v: 1, ...r }).catch(() => {});
   }
 
   private onBlobChunk(hash: string, offset: number, payload: Buffer): void {
-    const pull = this.pulls.get(hash);
-    if (!pull?.inFlight.has(offset)) return;
-    pull.inFlight.delete(offset);
-    pull.chunks.set(offset, new Uint8Array(payload));
-    const have = [...pull.chunks.values()].reduce((s, c) => s + c.length, 0);
-    if (have < pull.size) {
-      this.requestChunks(pull);
-      return;
-    }
-    this.pulls.delete(hash);
-    const bytes = new Uint8Array(pull.size);
-    for (const [o, c] of pull.chunks) bytes.set(c.subarray(0, pull.size - o), o);
-    const good = imageMatches(bytes, hash);
-    for (const held of [...this.queue.values()]) {
-      if (held.job.kind !== 'image' || held.job.image.hash !== hash) continue;
-      if (good) {
-        held.bytes = bytes;
-      } else {
-        this.queue.delete(held.job.id);
-        this.result(held.job, 'badBlob', {});
+    const blob = this.pulls.receive(hash, offset, new Uint8Array(payload));
+    if (blob) {
+      const good = imageMatches(blob, hash);
+      for (const held of [...this.queue.values()]) {
+        if (held.job.kind !== 'image' || held.job.image.hash !== hash) continue;
+        if (good) {
+          held.bytes = blob;
+        } else {
+          this.queue.delete(held.job.id);
+          this.result(held.job, 'badBlob', {});
+        }
       }
     }
+    this.requestChunks();
   }
 
   // ------------------------------------------------------------------------------------------
@@ -753,9 +705,7 @@ export class SimStation {
       seenAt: this.serverNow(),
       reason: tag.reason,
     };
-    const h = this.heard.get(tag.id);
-    if (h) h.entry = entry;
-    else this.heard.set(tag.id, { entry, reported: null, reportedAt: 0 });
+    this.heard.record(entry);
     tag.reason = 'timer';
     this.serve(tag, per);
     this.onChange();
@@ -775,7 +725,7 @@ export class SimStation {
     const { profile, rng } = this.opts;
     if (job.kind === 'image') {
       if (!job.force && tag.ver === job.image.ver) {
-        this.finish(held, 'skipped', { ver: tag.ver, rssi: this.heard.get(tag.id)?.entry.rssi });
+        this.finish(held, 'skipped', { ver: tag.ver, rssi: this.heard.get(tag.id)?.rssi });
         return;
       }
       const bytes = held.bytes as Uint8Array;
@@ -794,9 +744,8 @@ export class SimStation {
         this.stats.transfers++;
         const got = tag.receive(bytes);
         // The transfer-complete frame told the station what the tag holds now: report it next.
-        const h = this.heard.get(tag.id);
-        if (h && got.ok) h.entry = { ...h.entry, ver: got.screen.ver, seenAt: this.serverNow() };
-        const extra = { tries: held.tries, airMs: Math.round(ex.airMs), rssi: h?.entry.rssi };
+        if (got.ok) this.heard.confirm(tag.id, got.screen.ver, this.serverNow());
+        const extra = { tries: held.tries, airMs: Math.round(ex.airMs), rssi: this.heard.get(tag.id)?.rssi };
         if (got.ok) this.finish(held, 'ok', { ...extra, ver: got.screen.ver }, job);
         else this.finish(held, got.reason, extra, job);
       });
@@ -868,7 +817,7 @@ export class SimStation {
         crcErr: this.counters.crcErr,
         noiseDbm: Math.round(rng.normal(-96, 2)),
       },
-      tagsHeard: this.tagsHeard(),
+      tagsHeard: this.heard.countPresent(this.serverNow()),
       cfgRev: this.cfgRev,
     }).catch(() => {});
   }
@@ -882,50 +831,30 @@ export class SimStation {
     if (!this.connected) return;
     const now = this.opts.clock.now();
     const full = now - this.lastFullReport >= DEFAULTS.fullReportS * 1000;
-    const due: Heard[] = [];
-    for (const h of this.heard.values()) {
-      const wakeMs = (h.entry.wakeS ?? 40) * 1000;
-      if (full) {
-        if (this.serverNow() - h.entry.seenAt <= 2 * wakeMs) due.push(h);
-      } else if (h.entry.seenAt > (h.reported?.seenAt ?? -1) && (changed(h) || now - h.reportedAt >= 2 * wakeMs)) {
-        due.push(h);
-      }
-    }
+    const due = this.heard.takeDue(now, this.serverNow(), full);
     if (full) this.lastFullReport = now;
     if (due.length === 0 && !full) return;
     for (let i = 0; i < Math.max(1, due.length); i += LIMITS.maxTagsPerReport) {
-      const part = due.slice(i, i + LIMITS.maxTagsPerReport);
-      for (const h of part) {
-        h.reported = h.entry;
-        h.reportedAt = now;
-      }
-      void this.publish('tags', {
-        v: 1,
-        seq: this.seq++,
-        at: this.serverNow(),
-        full,
-        tags: part.map((h) => h.entry),
-      }).catch(() => {});
+      const tags = due.slice(i, i + LIMITS.maxTagsPerReport);
+      void this.publish('tags', { v: 1, seq: this.seq++, at: this.serverNow(), full, tags }).catch(() => {});
     }
   }
 
-  /** Jobs whose TTL passed end as `timeout`; command sessions expire. */
+  /**
+   * Jobs whose TTL passed end as `timeout`, or `unknownTag` when this station never heard the tag
+   * (the server re-routes those); command sessions expire.
+   */
   private sweep(): void {
     const now = this.opts.clock.now();
     for (const held of [...this.queue.values()]) {
       if (!held.running && held.deadline <= now) {
         this.queue.delete(held.job.id);
-        this.result(held.job, 'timeout', { tries: held.tries });
+        const tag = 'tag' in held.job ? held.job.tag : undefined;
+        const code = tag !== undefined && !this.heard.has(tag) ? 'unknownTag' : 'timeout';
+        this.result(held.job, code, { tries: held.tries });
       }
     }
     for (const [id, s] of this.cmdSessions) if (s.expiresAt < now) this.cmdSessions.delete(id);
-  }
-
-  private tagsHeard(): number {
-    const now = this.serverNow();
-    let n = 0;
-    for (const h of this.heard.values()) if (now - h.entry.seenAt <= 2 * (h.entry.wakeS ?? 40) * 1000) n++;
-    return n;
   }
 
   // ------------------------------------------------------------------------------------------
@@ -937,11 +866,10 @@ export class SimStation {
     const next = (flap.everyS + this.opts.rng.between(-flap.jitterS, flap.jitterS)) * 1000;
     this.after(Math.max(1000, next), () => {
       this.log('flap: connection dropped');
-      void this.disconnect({ abrupt: true }).then(() => {
-        this.after(flap.downS * 1000, () => {
-          void this.reconnect();
-          this.scheduleFlap();
-        });
+      void this.disconnect({ abrupt: true });
+      this.after(flap.downS * 1000, () => {
+        void this.reconnect();
+        this.scheduleFlap();
       });
     });
   }
@@ -990,32 +918,6 @@ export class SimStation {
     this.opts.clock.clear(id);
     this.timers.delete(id);
     this[name] = null;
-  }
-}
-
-function changed(h: Heard): boolean {
-  const a = h.reported;
-  const b = h.entry;
-  if (!a) return true;
-  return (
-    a.ver !== b.ver ||
-    a.fw !== b.fw ||
-    a.hw !== b.hw ||
-    a.wakeS !== b.wakeS ||
-    (b.reason !== 'timer' && b.seenAt !== a.seenAt) ||
-    Math.abs(a.battMv - b.battMv) >= 20 ||
-    Math.abs((a.temp ?? 0) - (b.temp ?? 0)) >= 0.5 ||
-    Math.abs(a.rssi - b.rssi) >= 3
-  );
-}
-
-/** True when `bytes` decode to an image whose content hash is `hash` (DELIVERY.md §4: images are their hash). */
-function imageMatches(bytes: Uint8Array, hash: string): boolean {
-  try {
-    const { header, packed } = decodePacked(bytes);
-    return contentHash(packed, header, (data) => createHash('sha256').update(data).digest('hex')) === hash;
-  } catch {
-    return false;
   }
 }
 

@@ -61,7 +61,10 @@ export const RESULT_CODE_INFO: Record<ResultCode, CodeInfo> = {
     handling: 'retry; the server re-checks its bytes',
   },
   cancelled: { meaning: 'cancelled by `down/cancel`', handling: 'final for that rev' },
-  replaced: { meaning: 'a higher rev of the same job arrived before this one ran', handling: 'final for that rev' },
+  replaced: {
+    meaning: 'a newer image job for the same tag (another id) replaced this one before it ran',
+    handling: 'final for that rev',
+  },
 };
 
 /** Why the server withdraws jobs (`down/cancel`). */

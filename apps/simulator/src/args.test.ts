@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { parseCli, parseDuration, parseFlap, parseModels, parseStation } from './args';
+
+const noFiles = (path: string): string => {
+  throw new Error(`unexpected read of ${path}`);
+};
+
+describe('command line', () => {
+  it('reads durations, flapping schedules, models and stations', () => {
+    expect(parseDuration('40s')).toBe(40_000);
+    expect(parseDuration('1.5m')).toBe(90_000);
+    expect(parseDuration('250ms')).toBe(250);
+    expect(parseDuration('2h')).toBe(7_200_000);
+    expect(parseDuration('30')).toBe(30_000);
+    expect(() => parseDuration('soon')).toThrow(/duration/);
+    expect(parseFlap('every 20s±10s down 5s')).toEqual({ everyS: 20, jitterS: 10, downS: 5 });
+    expect(parseFlap('every 1m+-30s down 500ms')).toEqual({ everyS: 60, jitterS: 30, downS: 0.5 });
+    expect(parseFlap('every 20s down 5s')).toEqual({ everyS: 20, jitterS: 0, downS: 5 });
+    expect(() => parseFlap('sometimes')).toThrow(/flap/);
+    expect(parseModels('05:60,0a:30,1C')).toEqual([
+      ['05', 60],
+      ['0A', 30],
+      ['1C', 1],
+    ]);
+    expect(() => parseModels('5:1')).toThrow();
+    expect(parseStation('7.ap-01:s3cr:et')).toEqual({ tenantId: 7, sn: 'AP-01', secret: 's3cr:et' });
+    expect(() => parseStation('AP-01:x')).toThrow(/TENANT.SERIAL:SECRET/);
+  });
+
+  it('turns flags into simulator options', () => {
+    const o = parseCli(
+      [
+        '--station',
+        '1.AP1:a',
+        '--station',
+        '2.AP1:b',
+        '--tags',
+        '20',
+        '--speed',
+        '10',
+        '--seed',
+        '42',
+        '--flap',
+        'every 20s±10s down 5s',
+        '--duration',
+        '10m',
+        '--profile',
+        'subghz-50k',
+      ],
+      noFiles,
+    );
+    if (o === 'help') throw new Error('help');
+    expect(o.sim.stations.map((s) => `${s.tenantId}.${s.sn}`)).toEqual(['1.AP1', '2.AP1']);
+    expect(o.sim).toMatchObject({
+      tagsPerStation: 20,
+      speed: 10,
+      seed: '42',
+      profile: 'subghz-50k',
+      wakeS: 40,
+      loss: 0,
+    });
+    expect(o.sim.flap).toEqual({ everyS: 20, jitterS: 10, downS: 5 });
+    expect(o.durationMs).toBe(600_000);
+  });
+
+  it('reads a stations file with its tags', () => {
+    const file = JSON.stringify({
+      stations: [{ tenantId: 3, sn: 'ap9', secret: 'x', tags: [{ id: '0000021A3F5C', hw: '05' }] }],
+    });
+    const o = parseCli(['--stations-file', 'st.json'], (p) => (p === 'st.json' ? file : noFiles(p)));
+    if (o === 'help') throw new Error('help');
+    expect(o.sim.stations).toEqual([
+      { tenantId: 3, sn: 'AP9', secret: 'x', tags: [{ id: '0000021A3F5C', hw: '05' }], channel: undefined },
+    ]);
+  });
+
+  it('refuses what it cannot run', () => {
+    expect(() => parseCli([], noFiles)).toThrow(/no stations/);
+    expect(() => parseCli(['--station', '1.A:x', '--profile', 'wifi'], noFiles)).toThrow(/profile/);
+    expect(() => parseCli(['--station', '1.A:x', '--loss', '2'], noFiles)).toThrow(/--loss/);
+    expect(() => parseCli(['--station', '1.A:x', '--colour', 'red'], noFiles)).toThrow();
+    expect(parseCli(['--help'], noFiles)).toBe('help');
+  });
+});

@@ -1,0 +1,141 @@
+import { parseArgs } from 'node:util';
+import { RADIO_PROFILES, type RadioProfileName } from '@esl/contract/protocol';
+import type { SimulatorOptions } from './simulator';
+import type { FlapSpec, StationSpec } from './station';
+import type { TagSpec } from './tag';
+
+/** `40s`, `10m`, `2h`, `500ms`, or a plain number of seconds → milliseconds. */
+export function parseDuration(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  if (!m) throw new Error(`not a duration: ${text} (use e.g. 500ms, 40s, 10m, 2h)`);
+  const n = Number(m[1]);
+  const unit = m[2] ?? 's';
+  return Math.round(n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit as 'ms' | 's' | 'm' | 'h']);
+}
+
+/** `every 20s±10s down 5s` (or `+-`) → a flapping schedule in seconds. */
+export function parseFlap(text: string): FlapSpec {
+  const m = /^every\s+(\S+?)(?:\s*(?:±|\+-)\s*(\S+))?\s+down\s+(\S+)$/.exec(text.trim());
+  if (!m) throw new Error(`not a flap schedule: ${text} (use e.g. "every 20s±10s down 5s")`);
+  return {
+    everyS: parseDuration(m[1]) / 1000,
+    jitterS: m[2] ? parseDuration(m[2]) / 1000 : 0,
+    downS: parseDuration(m[3]) / 1000,
+  };
+}
+
+/** `05:60,0A:30,1C:10` → weighted tag models. */
+export function parseModels(text: string): Array<[string, number]> {
+  return text.split(',').map((part) => {
+    const [code, weight = '1'] = part.split(':');
+    const w = Number(weight);
+    if (!/^[0-9A-Fa-f]{2}$/.test(code) || !(w > 0)) throw new Error(`not a model weight: ${part} (use e.g. 05:60)`);
+    return [code.toUpperCase(), w];
+  });
+}
+
+/** `1.AP-01:secret` → a station to attach to. */
+export function parseStation(text: string): StationSpec {
+  const m = /^(\d+)\.([A-Za-z0-9_-]{1,32}):(.+)$/.exec(text);
+  if (!m) throw new Error(`not a station: ${text} (use TENANT.SERIAL:SECRET, e.g. 1.AP-01:3f9c…)`);
+  return { tenantId: Number(m[1]), sn: m[2].toUpperCase(), secret: m[3] };
+}
+
+/** The stations file: `{ "stations": [{ "tenantId", "sn", "secret", "tags"?: [{ "id", "hw", "wakeS"? }] }] }`. */
+export function parseStationsFile(json: string): StationSpec[] {
+  const data = JSON.parse(json) as { stations?: unknown };
+  if (!Array.isArray(data.stations)) throw new Error('the stations file needs a "stations" array');
+  return data.stations.map((s: Record<string, unknown>, i) => {
+    if (typeof s.tenantId !== 'number' || typeof s.sn !== 'string' || typeof s.secret !== 'string') {
+      throw new Error(`stations[${i}] needs tenantId (number), sn and secret (strings)`);
+    }
+    const tags = Array.isArray(s.tags) ? (s.tags as TagSpec[]) : undefined;
+    return {
+      tenantId: s.tenantId,
+      sn: s.sn.toUpperCase(),
+      secret: s.secret,
+      tags,
+      channel: s.channel as number | undefined,
+    };
+  });
+}
+
+export interface CliOptions {
+  sim: SimulatorOptions;
+  /** Stop after this much virtual time (ms); run until Ctrl-C when absent. */
+  durationMs: number | null;
+  reportFile: string | null;
+  quiet: boolean;
+}
+
+export const USAGE = `npm run sim -- [options]
+
+  --url URL            broker (default mqtt://127.0.0.1:1884)
+  --station T.SN:SECRET  a station to simulate (repeatable)
+  --stations-file FILE JSON: { "stations": [{ "tenantId", "sn", "secret", "tags"?: [{ "id", "hw" }] }] }
+  --tags N             tags to make up per station that lists none (default 0)
+  --models LIST        models of made-up tags with weights (default 05:1), e.g. 05:60,0A:30,1C:10
+  --wake DURATION      wake interval of made-up tags (default 40s)
+  --profile NAME       radio: ${RADIO_PROFILES.join(', ')} (default oepl-2g4)
+  --speed N            virtual time runs N times faster (default 1)
+  --seed S             repeatable runs (default 1)
+  --loss P             extra frame loss, 0–1 (default 0)
+  --flap SCHEDULE      e.g. "every 20s±10s down 5s": abrupt disconnects
+  --duration DURATION  stop after this much virtual time (default: until Ctrl-C)
+  --report FILE        write the run's report (JSON) there at the end
+  --quiet              no log lines
+  --help`;
+
+/** The command line; `readFile` reads a --stations-file (the CLI passes fs, tests a map). */
+export function parseCli(argv: string[], readFile: (path: string) => string): CliOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      url: { type: 'string', default: 'mqtt://127.0.0.1:1884' },
+      station: { type: 'string', multiple: true, default: [] },
+      'stations-file': { type: 'string' },
+      tags: { type: 'string', default: '0' },
+      models: { type: 'string', default: '05:1' },
+      wake: { type: 'string', default: '40s' },
+      profile: { type: 'string', default: 'oepl-2g4' },
+      speed: { type: 'string', default: '1' },
+      seed: { type: 'string', default: '1' },
+      loss: { type: 'string', default: '0' },
+      flap: { type: 'string' },
+      duration: { type: 'string' },
+      report: { type: 'string' },
+      quiet: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) return 'help';
+  const stations = values.station.map(parseStation);
+  if (values['stations-file'] !== undefined) stations.push(...parseStationsFile(readFile(values['stations-file'])));
+  if (stations.length === 0) throw new Error('no stations: give --station T.SN:SECRET or --stations-file FILE');
+  if (!(RADIO_PROFILES as readonly string[]).includes(values.profile))
+    throw new Error(`unknown profile ${values.profile}`);
+  const number = (name: string, text: string, min: number, max: number) => {
+    const n = Number(text);
+    if (!(n >= min && n <= max)) throw new Error(`--${name} must be a number from ${min} to ${max}`);
+    return n;
+  };
+  return {
+    sim: {
+      url: values.url,
+      stations,
+      tagsPerStation: number('tags', values.tags, 0, 100_000),
+      models: parseModels(values.models),
+      wakeS: parseDuration(values.wake) / 1000,
+      profile: values.profile as RadioProfileName,
+      speed: number('speed', values.speed, 0.001, 10_000),
+      seed: values.seed,
+      loss: number('loss', values.loss, 0, 1),
+      flap: values.flap ? parseFlap(values.flap) : null,
+    },
+    durationMs: values.duration ? parseDuration(values.duration) : null,
+    reportFile: values.report ?? null,
+    quiet: values.quiet,
+  };
+}

@@ -1,0 +1,49 @@
+// `npm run sim -- …`: simulated stations and tags against a broker (apps/simulator/README.md).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseCli, USAGE } from './args';
+import { startSimulator } from './simulator';
+
+async function main(): Promise<void> {
+  const parsed = parseCli(process.argv.slice(2), (path) => readFileSync(path, 'utf8'));
+  if (parsed === 'help') {
+    console.log(USAGE);
+    return;
+  }
+  const log = parsed.quiet ? undefined : (line: string) => console.log(line);
+  const sim = await startSimulator({ ...parsed.sim, log });
+  for (const s of sim.stations) {
+    if (!s.isConnected) console.error(`[${s.username}] not connected: ${s.lastError ?? 'no answer'} (retrying)`);
+  }
+  const tags = sim.stations.reduce((n, s) => n + s.tags.size, 0);
+  console.log(
+    `simulating ${sim.stations.length} station(s), ${tags} tag(s), speed ×${sim.clock.speed}, seed ${parsed.sim.seed}`,
+  );
+
+  let stopping = false;
+  const finish = async () => {
+    if (stopping) return;
+    stopping = true;
+    const report = sim.report();
+    await sim.stop();
+    if (parsed.reportFile) writeFileSync(parsed.reportFile, `${JSON.stringify(report, null, 2)}\n`);
+    for (const s of report.stations) {
+      const r = s.stats;
+      console.log(
+        `${s.tenantId}.${s.sn}: ch ${s.channel}, ${s.tags} tags, ${r.connects} connects, ${r.checkIns} check-ins, ` +
+          `${r.transfers} transfers, busy ${s.busyPct} %, results ${JSON.stringify(r.results)}`,
+      );
+    }
+  };
+  process.once('SIGINT', () => void finish().then(() => process.exit(0)));
+  process.once('SIGTERM', () => void finish().then(() => process.exit(0)));
+  if (parsed.durationMs !== null) {
+    await sim.clock.sleep(parsed.durationMs);
+    await finish();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  console.error(`\n${USAGE}`);
+  process.exit(2);
+});
