@@ -5,9 +5,10 @@ import { badFile, conflict, forbidden, invalidField, notFound } from '../../api/
 import { hashPassword } from '../../auth/passwords';
 import { deleteUserSessions } from '../../auth/repository';
 import type { Database, NewUser } from '../../db/schema';
+import { reencodeImage } from '../../lib/image';
 import { randomHex } from '../../lib/random';
 import * as stores from '../stores/service';
-import { AVATAR_PATH, imageType, readUpload } from './avatar';
+import { AVATAR_PATH, AVATAR_SIDE, readUpload } from './avatar';
 import { presentUser } from './presenter';
 import * as repo from './repository';
 
@@ -123,14 +124,12 @@ export async function uploadAvatar(ctx: CallContext): Promise<string> {
   ctx.target = `avatar of ${caller.username}`;
   const bytes = await readUpload(ctx);
   if (bytes.length > AVATAR_MAX_BYTES) throw badFile('fileSize');
-  const mime = imageType(bytes);
-  if (!mime) throw badFile('fileType');
+  // Decoded and drawn again: what is served is never the uploaded bytes.
+  const image = await reencodeImage(bytes, AVATAR_SIDE);
+  if (!image) throw badFile('fileType');
   const key = randomHex(16);
-  await ctx.services.db
-    .transaction()
-    .execute((trx) =>
-      repo.saveAvatar(trx, { key, tenantId: caller.tenantId, userId: caller.userId, mime, bytes, now: ctx.now }),
-    );
+  const row = { key, tenantId: caller.tenantId, userId: caller.userId, mime: image.type, bytes: image.bytes };
+  await ctx.services.db.transaction().execute((trx) => repo.saveAvatar(trx, { ...row, now: ctx.now }));
   return key;
 }
 
