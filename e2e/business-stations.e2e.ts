@@ -90,9 +90,9 @@ describeBrowser('base stations page (/basemgr/ap)', () => {
       // A station that never reported has no heartbeat and no figures yet.
       await eventually(() => row.textContent()).toContain('Never');
 
-      // The command window request is recorded; delivery is not there yet, and the page says so.
-      await row.getByRole('button', { name: 'Command window' }).click();
-      await toast(page, 'Request recorded').waitFor();
+      // A station that is not connected has no command window, and no configuration applied yet.
+      expect(await row.getByRole('button', { name: 'Command window' }).isDisabled()).toBe(true);
+      await eventually(() => row.textContent()).toContain('Not set');
 
       // Delete asks first; cancelling keeps the station.
       await row.getByRole('button', { name: 'Delete' }).click();

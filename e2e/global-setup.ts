@@ -94,11 +94,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const given = process.env.E2E_BASE_URL;
   if (given) {
     project.provide('baseUrl', given.replace(/\/+$/, ''));
+    project.provide('mqttUrl', process.env.E2E_MQTT_URL ?? '');
     project.provide('skipReason', '');
     return async () => {};
   }
 
   const port = await freePort();
+  const mqttPort = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'esl-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', '--demo'], {
@@ -107,6 +109,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
       ...withoutNodeEnv(process.env),
       PORT: String(port),
       HOST: '127.0.0.1',
+      // The station broker on a free port (a test starts its own simulated station against it);
+      // no demo stations changing what screenshots show.
+      MQTT_PORT: String(mqttPort),
+      SIM: 'off',
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       PUBLIC_URL: url,
@@ -130,6 +136,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw new Error(`${(error as Error).message}\n--- server output ---\n${output}`);
   }
   project.provide('baseUrl', url);
+  project.provide('mqttUrl', `mqtt://127.0.0.1:${mqttPort}`);
   project.provide('skipReason', '');
 
   return async () => {

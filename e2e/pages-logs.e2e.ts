@@ -19,9 +19,11 @@ describeBrowser('log pages (/logmgr/op, /logmgr/sys)', () => {
     try {
       await login(page, 'admin', { path: '/logmgr/op' });
       await waitForShell(page);
-      const ok = page.locator('.ant-table-row', { hasText: '/mgr/station/alert' }).filter({ hasText: 'admin' });
+      const ok = page.locator('.ant-table-row', { hasText: 'Update a store' }).filter({ hasText: 'admin' });
       await ok.first().waitFor();
       expect(await ok.first().textContent()).toContain('Success');
+      // The operation and its target in words, never the API path.
+      expect(await page.locator('.ant-table-tbody').textContent()).not.toContain('/mgr/');
 
       await page.fill('#opLogFilter_username', 'clerk');
       await page.locator('form#opLogFilter').getByRole('button', { name: 'Search' }).click();
@@ -52,6 +54,9 @@ describeBrowser('log pages (/logmgr/op, /logmgr/sys)', () => {
     try {
       await login(page, 'admin', { path: '/logmgr/op' });
       await waitForShell(page);
+      const row = page.locator('.ant-table-row', { hasText: '修改门店' }).filter({ hasText: 'admin' }).first();
+      await row.waitFor();
+      expect(await row.textContent()).toMatch(/门店 \S/);
       await page.locator('form#opLogFilter .ant-picker').first().click();
       const panel = page.locator('.ant-picker-dropdown:visible');
       await panel.waitFor();

@@ -105,9 +105,12 @@ describeBrowser('parameter configuration and account settings', () => {
 
       await page.fill('#appid_appid', 'wx1234567890');
       await page.locator('form#appid').getByRole('button', { name: 'Save' }).click();
+      await page.locator('.ant-form-item-explain-error', { hasText: 'wx followed by 16 hexadecimal' }).waitFor();
+      await page.fill('#appid_appid', 'wx1234567890abcdef');
+      await page.locator('form#appid').getByRole('button', { name: 'Save' }).click();
       await expect
         .poll(async () => (await api<BaseInfo>('/user/getbaseinfo', {}, token)).data.appid)
-        .toBe('wx1234567890');
+        .toBe('wx1234567890abcdef');
 
       // The secret is hidden until asked for.
       expect(await page.locator('[data-testid="api-sk"]').count()).toBe(0);

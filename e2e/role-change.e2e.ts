@@ -85,7 +85,9 @@ describeBrowser('role change (SPEC.md §4)', () => {
     await expect.poll(() => tabs(page)).toEqual(['/dashboard']);
     await page.locator('[data-testid="menu-dashboard"]').waitFor();
     expect(await page.locator('[data-testid="menu-system"]').count()).toBe(0);
-    expect(await page.locator('[data-testid="menu-basemgr"]').count()).toBe(0);
+    expect(await page.locator('[data-testid="menu-logmgr"]').count()).toBe(0);
+    // A clerk's own work stays: the tags of the store.
+    expect(await page.locator('[data-testid="menu-basemgr"]').count()).toBe(1);
     expect(await actingRole(page)).toBe('clerk');
 
     // The derived token replaced the old one, which the server now refuses.
@@ -109,5 +111,27 @@ describeBrowser('role change (SPEC.md §4)', () => {
     await openMenu(page, 'system', 'users', '/system/index');
     await page.locator('[data-testid="app-main"] .ant-table').first().waitFor();
     expect(await tabs(page)).toEqual(['/dashboard', '/system/index']);
+  });
+});
+
+describeBrowser('role picker in Chinese', () => {
+  const browser = useBrowser();
+
+  it('writes two-character role names without a space between the characters', async () => {
+    const { context, page } = await newPage(browser(), { lang: 'zh-CN' });
+    try {
+      await login(page, 'admin');
+      await page.click('[data-testid="avatar-menu"]');
+      await settled(page);
+      await page.click('[data-testid="switch-role"]');
+      const picker = page.locator('[data-testid="role-switcher"]');
+      await picker.waitFor();
+      const names = await picker.locator('[data-testid="role-option"]').allTextContents();
+      expect(names).toEqual(expect.arrayContaining(['主管', '店长', '店员']));
+      await settled(page);
+      await screenshot(page, 'role-switch-zh-CN');
+    } finally {
+      await context.close();
+    }
   });
 });

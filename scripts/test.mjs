@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: lint, type-check, then every Vitest project (unit, server on SQLite and PostgreSQL
-// when reachable, browser tests when Chromium is installed). Ends with one "N passed, N failed" line.
+// `npm test`: lint, type-check, the import rules (scripts/imports.ts), then every Vitest project
+// (unit, server on SQLite and PostgreSQL when reachable, browser tests when Chromium is installed).
+// Ends with one "N passed, N failed" line.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ const run = (cmd, args) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', e
 const steps = [
   ['lint', 'npx', ['biome', 'check', '.']],
   ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
+  ['imports', 'node', ['--import', 'tsx', 'scripts/imports.ts']],
 ];
 for (const [name, cmd, args] of steps) {
   console.log(`\n== ${name}`);

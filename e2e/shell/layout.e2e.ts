@@ -163,7 +163,7 @@ describeBrowser('shell: layout and header tools', () => {
     await zh.page.waitForFunction(() => !(window as unknown as { notReloaded?: boolean }).notReloaded);
     await zh.page.locator('[data-testid="menu-dashboard"]').filter({ hasText: 'Dashboard' }).waitFor();
     expect(await zh.page.evaluate(() => localStorage.getItem('change-language'))).toBe('en');
-    expect(await zh.page.title()).toBe('Dashboard - electronic price tag system');
+    expect(await zh.page.title()).toBe('Dashboard - 演示零售有限公司 Demo Retail Ltd. - electronic price tag system');
     await zh.context.close();
   });
 

@@ -42,11 +42,13 @@ describeBrowser('shell: sessions and the navigation guard', () => {
     await close();
   });
 
-  it('signs in through the login page and lands on the dashboard, titled by route and product', async () => {
+  it('signs in through the login page and lands on the dashboard, titled by route, company and product', async () => {
     await login(page, '  admin  ');
     expect(pathOf(page)).toBe('/dashboard');
     expect(await pageToken(page)).toMatch(/.{20,}/);
-    await expect.poll(() => title(page)).toBe('Dashboard - electronic price tag system');
+    await expect
+      .poll(() => title(page))
+      .toBe('Dashboard - 演示零售有限公司 Demo Retail Ltd. - electronic price tag system');
     await page.locator('[data-testid="tag"][data-path="/dashboard"]').waitFor();
   });
 
@@ -171,15 +173,17 @@ describeBrowser('shell: roles', () => {
     await context.close();
   });
 
-  it('shows an editor only the dashboard in the menu and refuses the admin pages', async () => {
+  it("shows a supervisor the pages of their permissions and refuses the administrator's", async () => {
     const { context, page } = await newPage(browser(), { lang: 'en' });
     await login(page, 'editor');
     const items = await page.locator('[data-testid="sidebar"] [data-testid^="menu-"]').allTextContents();
-    expect(items).toEqual(['Dashboard']);
-    for (const path of ['/basemgr/station', '/system/setme', '/system/index']) {
+    expect(items).toEqual(['Dashboard', 'Business', 'Logs', 'Templates']);
+    for (const path of ['/system/index', '/system/conf']) {
       await page.goto(path);
       await page.waitForURL((url) => url.pathname === '/401');
     }
+    await page.goto('/system/setme');
+    await page.locator('#profile_name').waitFor();
     await context.close();
   });
 

@@ -3,6 +3,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Base URL of the real server (built console + API), e.g. http://127.0.0.1:41234. */
     baseUrl: string;
+    /** The server's station broker (mqtt://…), for tests that start simulated stations; '' when unknown. */
+    mqttUrl: string;
     /** Why browser tests cannot run here, or '' when they can. */
     skipReason: string;
   }

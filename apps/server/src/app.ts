@@ -8,15 +8,17 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import type { Services } from './api/context';
 import { messageOf } from './api/errors';
 import { registerCalls } from './api/register';
 import { writeSysLog } from './audit/syslog';
-import { CHANNEL, startPgBus } from './cache/pgbus';
+import { notifyOn, startPgBus } from './cache/pgbus';
 import { attachCache, SharedCache } from './cache/shared';
 import type { Config } from './config';
 import { type Db, openDatabase } from './db/database';
+import { noStationAccounts } from './delivery/accounts';
+import { noStationLink } from './delivery/link';
+import { type Delivery, startDelivery } from './delivery/service';
 import { handlers } from './modules';
 import { registerTemplateAssets } from './modules/templates/assets';
 import { registerAvatarRoute } from './modules/users/avatar';
@@ -29,6 +31,8 @@ import { placeholderPage } from './web/placeholder';
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
+    /** The station broker and gateway; null when config.mqtt is. */
+    delivery: Delivery | null;
   }
 }
 
@@ -43,23 +47,41 @@ const isApi = (url: string) => url === API_BASE || url.startsWith(`${API_BASE}/`
  */
 export async function buildApp(config: Config, database: Db = openDatabase(config.databaseUrl)) {
   const app = Fastify({ logger: config.logger, bodyLimit: BODY_LIMIT_BYTES });
-  const cache = new SharedCache();
-  const services: Services = { db: database.db, dialect: database.dialect, config, notices: new Notices(), cache };
+  const cache = new SharedCache(undefined, undefined, config.now);
+  const services: Services = {
+    db: database.db,
+    dialect: database.dialect,
+    config,
+    notices: new Notices(),
+    cache,
+    stationAccounts: noStationAccounts,
+    stationLink: noStationLink,
+  };
   app.decorate('services', services);
   if (!config.readCache) cache.enabled = false;
   else attachCache(database.db, cache);
   if (config.readCache && database.dialect === 'postgres') {
-    const bus = startPgBus(
-      config.databaseUrl,
-      cache,
-      async (payload) => {
-        await sql`select pg_notify(${CHANNEL}, ${payload})`.execute(database.db);
-      },
-      (message) => app.log.warn(message),
-    );
+    const bus = startPgBus(config.databaseUrl, cache, notifyOn(database.db), (message) => app.log.warn(message));
     app.addHook('onClose', () => bus.close());
   }
   app.addHook('onClose', () => database.close());
+
+  // The station broker (onClose hooks run last-registered first: it stops before the database).
+  const delivery = config.mqtt
+    ? await startDelivery(config.mqtt, {
+        db: database.db,
+        notices: services.notices,
+        now: config.now,
+        log: app.log,
+        tickMs: config.deliveryTickMs,
+      })
+    : null;
+  app.decorate('delivery', delivery);
+  if (delivery) {
+    services.stationAccounts = delivery.accounts;
+    services.stationLink = delivery.gateway.link;
+    app.addHook('onClose', () => delivery.close());
+  }
 
   // Infrastructure
   registerSecurityHeaders(app);

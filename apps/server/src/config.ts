@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { type PasswordCost, PRODUCTION_COST } from './auth/passwords';
 
@@ -20,6 +21,46 @@ export interface Config {
   readCache: boolean;
   /** Pino logger options; false keeps tests quiet. */
   logger: boolean | { level: string };
+  /** The station broker (DELIVERY.md §4.3); null: none (MQTT=off, and tests that do not need one). */
+  mqtt: MqttConfig | null;
+  /** Period of the delivery sweeper, ms; 0: no timer (tests call `gateway.tick()` after moving `now`). */
+  deliveryTickMs: number;
+}
+
+export type MqttConfig =
+  /** The embedded aedes broker, listening here (port 0: any free port). */
+  | { mode: 'embedded'; host: string; port: number }
+  /** The server is a client of an external broker (Mosquitto, EMQX). */
+  | {
+      mode: 'external';
+      url: string;
+      username?: string;
+      password?: string;
+      /** Mosquitto dynamic-security admin: station accounts are written there. */
+      adminUsername?: string;
+      adminPassword?: string;
+      /** Client ids `esl-server-{instanceId}` / `esl-admin-{instanceId}`. */
+      instanceId: string;
+    };
+
+/** MQTT=off, MQTT_URL (external broker) or the embedded one on MQTT_HOST (default HOST) : MQTT_PORT (1884). */
+export function mqttFromEnv(env: NodeJS.ProcessEnv): MqttConfig | null {
+  if (/^(off|0|false|no)$/i.test(env.MQTT ?? '')) return null;
+  if (env.MQTT_URL) {
+    return {
+      mode: 'external',
+      url: env.MQTT_URL,
+      username: env.MQTT_USERNAME || undefined,
+      password: env.MQTT_PASSWORD || undefined,
+      adminUsername: env.MQTT_ADMIN_USERNAME || undefined,
+      adminPassword: env.MQTT_ADMIN_PASSWORD || undefined,
+      instanceId: env.INSTANCE_ID || `${hostname()}-${process.pid}`,
+    };
+  }
+  const port = Number(env.MQTT_PORT ?? 1884);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error(`MQTT_PORT must be a port number (got "${env.MQTT_PORT}")`);
+  return { mode: 'embedded', host: env.MQTT_HOST || env.HOST || '127.0.0.1', port };
 }
 
 const repoRoot = new URL('../../../', import.meta.url).pathname;
@@ -36,6 +77,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     passwordCost: PRODUCTION_COST,
     readCache: !/^(off|0|false|no)$/i.test(env.READ_CACHE ?? ''),
     logger: { level: env.LOG_LEVEL ?? 'warn' },
+    mqtt: mqttFromEnv(env),
+    deliveryTickMs: 1000,
   };
 }
 
@@ -51,6 +94,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     passwordCost: { memoryCost: 1024, timeCost: 1 },
     readCache: true,
     logger: false,
+    mqtt: null,
+    deliveryTickMs: 0,
     ...overrides,
   };
 }

@@ -7,6 +7,7 @@ import { configFromEnv } from './config';
 import { dialectOf, openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { DEMO_PASSWORD, DEMO_USERS, ensureOperator, OPERATOR_USERNAME, seedDemo } from './demo/seed';
+import { startDemoStations } from './demo/stations';
 
 /**
  * `node --import tsx apps/server/src/main.ts [--demo]`: migrate, seed if asked, listen.
@@ -39,9 +40,17 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
+  if (workers > 1 && config.mqtt?.mode === 'embedded') {
+    // Each worker would hold its own in-memory broker behind one shared port (DELIVERY.md §4.3).
+    console.warn('WORKERS > 1: no embedded station broker (stations need MQTT_URL, an external broker, here)');
+    config.mqtt = null;
+  }
+
   const notes: string[] = [];
+  let demoTenant: number | null = null;
   if (demo) {
     const seeded = await seedDemo(database.db, config.now(), undefined, config.passwordCost);
+    demoTenant = seeded.tenantId;
     notes.push(`Demo tenant ready (${seeded.stores.size} stores). Logins, password ${DEMO_PASSWORD}:`);
     for (const u of DEMO_USERS) notes.push(`  ${u.username.padEnd(10)} ${u.name}`);
     notes.push(
@@ -73,6 +82,25 @@ async function main(): Promise<void> {
     const address = app.server.address();
     actualPort = typeof address === 'object' && address ? address.port : port;
     close = () => app.close();
+    const delivery = app.delivery;
+    if (delivery) notes.unshift(`Stations connect to ${delivery.url} (MQTT, user {tenantId}.{serial})`);
+    const noSim = process.argv.includes('--no-sim') || /^(off|0|false|no)$/i.test(process.env.SIM ?? '');
+    if (delivery && demoTenant !== null && !noSim) {
+      const sim = await startDemoStations({
+        db: database.db,
+        tenantId: demoTenant,
+        url: delivery.url,
+        accounts: delivery.accounts,
+        now: config.now(),
+      });
+      if (sim) {
+        notes.push(`Simulating the demo stores' ${sim.stations.length} base stations (--no-sim or SIM=off: none)`);
+        close = async () => {
+          await sim.stop();
+          await app.close();
+        };
+      }
+    }
   }
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const url = config.publicUrl || `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${actualPort}`;
@@ -140,6 +168,7 @@ function startWorkers(count: number): Promise<{ port: number; close: () => Promi
 /** One worker: the database is migrated and seeded already; build the app and listen. */
 async function worker(): Promise<void> {
   const config = configFromEnv();
+  if (config.mqtt?.mode === 'embedded') config.mqtt = null;
   const { port, host } = listenAddress();
   try {
     const app = await buildApp(config, openDatabase(config.databaseUrl));

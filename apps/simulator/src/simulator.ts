@@ -28,6 +28,9 @@ export interface SimulatorOptions {
   start?: number;
   /** Jobs a station holds at most. */
   queueSize?: number;
+  /** Heartbeat and tag-report intervals the stations start with, s (60, 30). */
+  heartbeatS?: number;
+  reportS?: number;
   log?: (line: string) => void;
 }
 
@@ -121,6 +124,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         loss: options.loss,
         flap: options.flap,
         queueSize: options.queueSize,
+        heartbeatS: options.heartbeatS,
+        reportS: options.reportS,
         onChange,
         log: options.log,
       },

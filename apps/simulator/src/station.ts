@@ -64,6 +64,9 @@ export interface StationOptions {
   reconnectMs?: number;
   /** Jobs it holds at most (`caps.queue`). */
   queueSize?: number;
+  /** Heartbeat and tag-report intervals until the server's config says otherwise, s (60, 30). */
+  heartbeatS?: number;
+  reportS?: number;
   /** Called after anything observable changed (the simulator's waitFor listens). */
   onChange?: () => void;
   log?: (line: string) => void;
@@ -159,7 +162,8 @@ export class SimStation {
   private held = false;
   private stopped = false;
   private readonly spec: StationSpec;
-  private readonly opts: Required<Omit<StationOptions, 'flap' | 'onChange' | 'log'>> & Pick<StationOptions, 'flap'>;
+  private readonly opts: Required<Omit<StationOptions, 'flap' | 'onChange' | 'log' | 'heartbeatS' | 'reportS'>> &
+    Pick<StationOptions, 'flap'>;
   private readonly heard = new TagTable();
   private readonly pulls = new BlobPulls(DEFAULTS.chunk);
   private readonly cmdSessions = new Map<string, { expiresAt: number; seq: number }>();
@@ -197,6 +201,9 @@ export class SimStation {
     this.onChange = options.onChange ?? (() => {});
     this.logSink = options.log ?? (() => {});
     this.reconnectDelay = this.opts.reconnectMs;
+    this.heartbeatS = options.heartbeatS ?? DEFAULTS.heartbeatS;
+    this.reportS = options.reportS ?? DEFAULTS.reportS;
+    this.config = { ...this.config, heartbeatS: this.heartbeatS, reportS: this.reportS };
     const { rng, profile, clock } = this.opts;
     this.channel = spec.channel ?? profile.channels[rng.int(0, profile.channels.length - 1)];
     this.net = {
@@ -570,6 +577,8 @@ export class SimStation {
     this.reportS = m.reportS;
     if (timersChanged) this.startTimers(true);
     this.log(`config rev ${m.cfgRev} applied${wifi ? ` (wifi ${wifi.ssid})` : ''}`);
+    // Report the applied revision at once, as firmware would, rather than a heartbeat later.
+    this.heartbeat();
   }
 
   private onCmd(m: Message<'cmd'>): void {

@@ -18,6 +18,8 @@ export const ErrorCode = {
   IMPORT_FAILED: 1013,
   /** The request body is over the server's limit ({detail} names it). */
   TOO_LARGE: 1014,
+  /** A costly call (import, large preview) is refused while others of its kind run; try again shortly. */
+  BUSY: 1015,
   INTERNAL: 1500,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -52,6 +54,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, Messages> = {
   1012: { 'zh-CN': '请求过于频繁，请稍后再试', en: 'Too many requests, please slow down' },
   1013: { 'zh-CN': '导入失败，没有写入任何数据', en: 'Import failed, nothing was written' },
   1014: { 'zh-CN': '请求过大，上限为 {detail}', en: 'Request too large: the limit is {detail}' },
+  1015: { 'zh-CN': '服务器正忙：{detail}，请稍后再试', en: 'Busy: {detail}, please try again shortly' },
   1500: { 'zh-CN': '服务器内部错误', en: 'Internal server error' },
 };
 
@@ -68,6 +71,7 @@ export const VALIDATION_DETAILS: Record<string, Messages> = {
   role: { 'zh-CN': '请选择角色', en: 'please select a role' },
   store: { 'zh-CN': '请选择门店', en: 'please select a store' },
   digest: { 'zh-CN': '必须是密码摘要', en: 'must be a password digest' },
+  appid: { 'zh-CN': '应为 wx 加 16 位十六进制字符', en: 'must be wx followed by 16 hexadecimal characters' },
   modelOrId: { 'zh-CN': '请选择型号或填写 ID', en: 'please select a model or an ID' },
   body: { 'zh-CN': '请求体必须是 JSON 对象', en: 'the request body must be a JSON object' },
   fileMissing: { 'zh-CN': '请在字段 file 中上传一个文件', en: 'send one file in the multipart field file' },
@@ -75,10 +79,33 @@ export const VALIDATION_DETAILS: Record<string, Messages> = {
   fileSize: { 'zh-CN': '头像大小不能超过 2MB', en: 'the avatar cannot exceed 2MB' },
   self: { 'zh-CN': '不能对自己的账号执行此操作', en: 'not allowed on your own account' },
   roleNotHeld: { 'zh-CN': '不是你可以使用的角色', en: 'is not a role you may act as' },
+  importBusy: { 'zh-CN': '本商户已有导入正在进行', en: 'other imports of this tenant are running' },
+  previewBusy: { 'zh-CN': '已有大尺寸预览正在生成', en: 'other large previews are being drawn' },
+  templateSize: {
+    'zh-CN': '模板尺寸与标签型号的屏幕尺寸不符',
+    en: "the template's size does not match the tag model's screen",
+  },
+  templateColours: { 'zh-CN': '模板使用了标签屏幕无法显示的颜色', en: 'the template uses colours the tag cannot show' },
+  command: {
+    'zh-CN': '不是允许的基站命令（status、ping、scan、channel、log tail [行数]、reboot）',
+    en: 'is not an allowed station command (status, ping, scan, channel, log tail [n], reboot)',
+  },
+  cmdSession: { 'zh-CN': '命令窗口已关闭，请重新打开', en: 'the command window is closed, open it again' },
+  stationOffline: { 'zh-CN': '基站不在线', en: 'the base station is offline' },
+};
+
+/**
+ * Code 1002 naming what was looked for (`detail` the kind, `value` what the user typed or
+ * scanned), so a clerk who scanned an unknown barcode reads which one.
+ */
+export const NOT_FOUND_DETAILS: Record<string, Messages> = {
+  barcode: { 'zh-CN': '没有条码为 {value} 的商品', en: 'No product has the barcode {value}' },
+  tag: { 'zh-CN': '当前门店没有 ID 为 {value} 的价签', en: 'No tag with the ID {value} in the current store' },
 };
 
 export function formatMessage(code: ErrorCode, lang: Language, vars: Record<string, string> = {}): string {
-  const template = ERROR_MESSAGES[code]?.[lang] ?? ERROR_MESSAGES[1500][lang];
+  const named = code === ErrorCode.NOT_FOUND && vars.detail ? NOT_FOUND_DETAILS[vars.detail] : undefined;
+  const template = named?.[lang] ?? ERROR_MESSAGES[code]?.[lang] ?? ERROR_MESSAGES[1500][lang];
   return template.replace(/\{(\w+)\}/g, (_, key: string) => vars[key] ?? '');
 }
 

@@ -1,4 +1,6 @@
+export * from './api/assignments';
 export * from './api/logs';
+export * from './api/opTarget';
 export * from './api/products';
 export * from './api/session';
 export * from './api/stations';

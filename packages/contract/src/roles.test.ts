@@ -12,7 +12,7 @@ describe('role → permission table', () => {
       .filter(([, perms]) => perms.includes('platform.tenants'))
       .map(([role]) => role);
     expect(holders).toEqual(['superadmin']);
-    expect([...permissionsOf(['superadmin'])]).toEqual(['platform.tenants']);
+    expect([...permissionsOf(['superadmin'])]).toEqual(['platform.tenants', 'log.read']);
   });
 
   it('lets no role but admin manage users or tenant settings', () => {

@@ -1,7 +1,8 @@
 /**
- * The part of CanvasRenderingContext2D the renderer uses. A browser canvas context and an
- * @napi-rs/canvas context both satisfy it, so the same drawing code runs in the editor and on the
- * server. Styles are typed loosely (`unknown`) because the two libraries type them differently;
+ * The part of CanvasRenderingContext2D the renderer uses. Labels are drawn on the label
+ * rasteriser (raster.ts), in the editor and on the server alike, so both give the same pixels; a
+ * browser canvas or an @napi-rs/canvas context satisfy it too (tests draw on them), but their text
+ * differs from the rasteriser's by anti-aliasing. Styles are typed loosely (`unknown`) because the two libraries type them differently;
  * the renderer only ever assigns CSS colour strings.
  */
 export interface Canvas2D {
@@ -63,7 +64,7 @@ export interface RgbaImage {
   readonly data: Uint8ClampedArray | Uint8Array;
 }
 
-/** Makes canvases: `document.createElement('canvas')` in a browser, @napi-rs/canvas on a server. */
+/** Makes canvases: `softCanvasFactory` (raster.ts) on both sides. */
 export interface CanvasFactory {
   createCanvas(width: number, height: number): LabelCanvas;
 }

@@ -1,14 +1,18 @@
-// Node-only helpers: @napi-rs/canvas and the fonts from npm. Never import this from browser code.
+// Node-only helpers: the fonts from npm, @napi-rs/canvas to decode JPEG. Never import this from browser code.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { deflateRawSync } from 'node:zlib';
-import { type Canvas, createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
-import type { Canvas2D, CanvasFactory, LabelCanvas, LabelImage } from './canvas';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import type { CanvasFactory, LabelImage } from './canvas';
+import { decodePngDataUrl } from './decode';
 import { imageSources } from './draw';
+import { parseFont } from './font';
 import { designSize, FONT_FAMILY, type LabelData, type TemplateDocument } from './model/document';
 import type { Padding } from './pack';
 import { type Preview, previewLabel, type RenderEnv, renderForTag, type TagRender } from './pipeline';
+import { type DecodedImage, type LabelFonts, labelFonts, softCanvasFactory } from './raster';
 
 const require = createRequire(import.meta.url);
 
@@ -18,44 +22,32 @@ export const FONT_FILES: readonly string[] = [
   '@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf',
 ];
 
-let registered = false;
+let fonts: LabelFonts | undefined;
 
 /**
- * Registers Noto Sans SC (regular and bold, Latin and CJK) with @napi-rs/canvas under the family
- * name FONT_FAMILY, so labels render the same on any machine, with or without system fonts.
+ * Reads Noto Sans SC (regular and bold, Latin and CJK) from npm as the family FONT_FAMILY: the
+ * label rasteriser draws text from these files here and in the browser (which loads the same
+ * files from the server's /fonts/), so labels render the same on any machine, with or without
+ * system fonts. Once per process; later calls give the same set.
  */
-export function registerFonts(): void {
-  if (registered) return;
-  for (const file of FONT_FILES) {
-    if (GlobalFonts.registerFromPath(require.resolve(file), FONT_FAMILY) === null) {
-      throw new Error(`could not register the font ${file}`);
-    }
-  }
-  registered = true;
+export function registerFonts(): LabelFonts {
+  fonts ??= labelFonts(
+    FONT_FILES.map((file, i) => ({
+      family: FONT_FAMILY,
+      weight: i === 0 ? 400 : 700,
+      font: parseFont(new Uint8Array(readFileSync(require.resolve(file)))),
+    })),
+  );
+  return fonts;
 }
 
 /**
- * Canvases from @napi-rs/canvas, one kept per size and reused: drawing and reading back is
- * synchronous, so one render never sees another's pixels.
+ * Canvases of the label rasteriser (raster.ts) with the label fonts: the pixels the browser editor
+ * draws too. One is kept per size and reused: drawing and reading back is synchronous, so one
+ * render never sees another's pixels.
  */
 export function nodeCanvasFactory(): CanvasFactory {
-  registerFonts();
-  const bySize = new Map<string, LabelCanvas>();
-  return {
-    createCanvas(width: number, height: number) {
-      const key = `${width}x${height}`;
-      let label = bySize.get(key);
-      if (!label) {
-        const canvas: Canvas = createCanvas(width, height);
-        // Opaque surface: labels always fill their background, and reading pixels back is cheaper.
-        const ctx: Canvas2D = canvas.getContext('2d', { alpha: false });
-        // Opaque, so the stored (premultiplied) pixels are getImageData's bytes, read with one copy.
-        label = { getContext: () => ctx, readPixels: () => canvas.data() };
-        bySize.set(key, label);
-      }
-      return label;
-    },
-  };
+  return softCanvasFactory(registerFonts());
 }
 
 let shared: CanvasFactory | undefined;
@@ -78,8 +70,23 @@ export function nodeDeflate(data: Uint8Array): Uint8Array {
 }
 
 /**
- * Decodes the images a template uses (data URLs); failures are left out and reported by the
- * renderer. `decoded` keeps results (null: could not be decoded) from one label to the next.
+ * An image as the label rasteriser draws it: PNG decoded by decodePng (the browser uses the same),
+ * other formats (JPEG) by @napi-rs/canvas and read back as RGBA.
+ */
+export async function decodeLabelImage(src: string): Promise<DecodedImage> {
+  const png = decodePngDataUrl(src);
+  if (png) return png;
+  const image = await loadImage(src);
+  const canvas = createCanvas(image.width, image.height);
+  const ctx = canvas.getContext('2d');
+  ctx.drawImage(image, 0, 0);
+  const { data } = ctx.getImageData(0, 0, image.width, image.height);
+  return { width: image.width, height: image.height, data };
+}
+
+/**
+ * Decodes the images a template uses (data URLs) to RGBA; failures are left out and reported by
+ * the renderer. `decoded` keeps results (null: could not be decoded) from one label to the next.
  */
 export async function loadTemplateImages(
   doc: TemplateDocument,
@@ -91,7 +98,7 @@ export async function loadTemplateImages(
     let image = decoded.get(src);
     if (image === undefined) {
       try {
-        image = await loadImage(src);
+        image = await decodeLabelImage(src);
       } catch {
         // An image that cannot be decoded is drawn as nothing; drawTemplate reports it.
         image = null;

@@ -1,10 +1,12 @@
-import type { Language, Role } from '@esl/contract';
+import type { Language, OpTarget, Role } from '@esl/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { SharedCache } from '../cache/shared';
 import type { Config } from '../config';
 import type { Dialect } from '../db/database';
 import type { Database } from '../db/schema';
+import type { StationAccounts } from '../delivery/accounts';
+import type { StationLink } from '../delivery/link';
 import type { Notices } from '../notice/notices';
 import { forbidden, sessionExpired } from './errors';
 
@@ -16,6 +18,10 @@ export interface Services {
   notices: Notices;
   /** Rarely changing tenant data read on every request (cache/shared.ts). */
   cache: SharedCache;
+  /** The station broker's accounts: told when a station's secret is issued or it is deleted. */
+  stationAccounts: StationAccounts;
+  /** The delivery layer's desired-config push and command window (nothing online without a broker). */
+  stationLink: StationLink;
 }
 
 /** The signed-in user behind a request, read from the session row. */
@@ -35,6 +41,7 @@ export interface Caller {
   /** Null for platform operators. */
   tenantId: number | null;
   tenantName: string;
+  tenantCompany: string;
   /** The session's current store; null when none is set. */
   storeId: number | null;
 }
@@ -51,8 +58,8 @@ export interface CallContext {
   caller: Caller | null;
   /** Time of the request (config.now), Unix ms. */
   now: number;
-  /** What the call acted on, for the operation log; handlers may set it. */
-  target: string;
+  /** What the call acted on, for the operation log (described to each reader in their language); handlers set it. */
+  target: OpTarget | null;
 }
 
 export function requireCaller(ctx: CallContext): Caller {

@@ -1,6 +1,9 @@
-import { ErrorCode, formatMessage, type Language, VALIDATION_DETAILS } from '@esl/contract';
+import { ErrorCode, formatMessage, type Language, NOT_FOUND_DETAILS, VALIDATION_DETAILS } from '@esl/contract';
 
 export type DetailKey = keyof typeof VALIDATION_DETAILS;
+
+/** `value` goes with a NOT_FOUND_DETAILS kind: the barcode or ID that was not found. */
+export type ErrorVars = { field?: string; detail?: string; value?: string };
 
 /**
  * A refusal with a stable code. `detail` is a key of VALIDATION_DETAILS (translated when the
@@ -9,7 +12,7 @@ export type DetailKey = keyof typeof VALIDATION_DETAILS;
 export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
-    readonly vars: { field?: string; detail?: string } = {},
+    readonly vars: ErrorVars = {},
     /** What the envelope's `data` carries with the refusal (e.g. the bad rows of an import); null when none. */
     readonly data: unknown = null,
   ) {
@@ -18,14 +21,18 @@ export class AppError extends Error {
   }
 }
 
-export function messageOf(code: ErrorCode, lang: Language, vars: { field?: string; detail?: string } = {}): string {
+export function messageOf(code: ErrorCode, lang: Language, vars: ErrorVars = {}): string {
+  if (code === ErrorCode.NOT_FOUND && vars.detail && NOT_FOUND_DETAILS[vars.detail]) {
+    return formatMessage(code, lang, { detail: vars.detail, value: vars.value ?? '' });
+  }
   const detail = vars.detail === undefined ? '' : (VALIDATION_DETAILS[vars.detail]?.[lang] ?? vars.detail);
   return formatMessage(code, lang, { field: vars.field ?? '', detail });
 }
 
 export const sessionExpired = () => new AppError(ErrorCode.SESSION_EXPIRED);
 export const invalidField = (field: string, detail: DetailKey) => new AppError(ErrorCode.VALIDATION, { field, detail });
-export const notFound = () => new AppError(ErrorCode.NOT_FOUND);
+export const notFound = (what?: { kind: keyof typeof NOT_FOUND_DETAILS; value: string }) =>
+  new AppError(ErrorCode.NOT_FOUND, what ? { detail: what.kind, value: what.value } : {});
 export const forbidden = () => new AppError(ErrorCode.FORBIDDEN);
 export const conflict = (detail: string) => new AppError(ErrorCode.CONFLICT, { detail });
 export const rateLimited = (seconds: number) => new AppError(ErrorCode.RATE_LIMITED, { detail: String(seconds) });

@@ -4,6 +4,7 @@ import {
   type CallDef,
   type CallName,
   type Envelope,
+  encodeTarget,
   hasPermission,
   pickLanguage,
 } from '@esl/contract';
@@ -52,7 +53,7 @@ async function runCall(
 ): Promise<Envelope<unknown> | FileReply['body']> {
   const lang = pickLanguage(request.headers['accept-language']);
   const now = services.config.now();
-  const ctx: CallContext = { services, lang, ip: request.ip, request, caller: null, now, target: '' };
+  const ctx: CallContext = { services, lang, ip: request.ip, request, caller: null, now, target: null };
   // No body at all is an empty object (the console posts without one); JSON null is not.
   const raw = request.body === undefined ? {} : request.body;
   const body = (isObject(raw) ? raw : {}) as Record<string, unknown>;
@@ -133,7 +134,7 @@ async function logOperation(ctx: CallContext, def: CallDef, code: number, msg: s
     username: caller.username,
     call: def.path,
     // A refused NUL must not stop the refusal from being logged (PostgreSQL cannot store it).
-    target: (ctx.target || targetOf(ctx.request.body)).replaceAll('\u0000', '').slice(0, 200),
+    target: (ctx.target ? encodeTarget(ctx.target) : targetOf(ctx.request.body).slice(0, 200)).replaceAll('\u0000', ''),
     code,
     msg,
     ip: ctx.ip,
@@ -141,7 +142,10 @@ async function logOperation(ctx: CallContext, def: CallDef, code: number, msg: s
   });
 }
 
-/** A readable target from the raw body when the handler named none (e.g. the call was refused). */
+/**
+ * What the raw body names when the handler named no target (the call was refused before it
+ * could look): shown as it is, in no language.
+ */
 function targetOf(body: unknown): string {
   if (!body || typeof body !== 'object') return '';
   const b = body as Record<string, unknown>;

@@ -43,6 +43,7 @@ export async function resolveCaller(
     actingRole: acting,
     tenantId: row.tenant_id,
     tenantName: row.tenant_name ?? '',
+    tenantCompany: row.tenant_company ?? '',
     storeId: row.store_id,
   };
 }

@@ -23,7 +23,7 @@ const sessionQuery = compiledOnce('session.find', (db, id: string) =>
       'u.name',
       'u.introduction',
     ])
-    .select(['u.avatar_key', 'u.roles', 'u.tenant_id', 't.name as tenant_name'])
+    .select(['u.avatar_key', 'u.roles', 'u.tenant_id', 't.name as tenant_name', 't.company as tenant_company'])
     .where('s.id', '=', id),
 );
 

@@ -1,4 +1,6 @@
+import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
+import type { Database } from '../db/schema';
 import type { SharedCache } from './shared';
 
 export const CHANNEL = 'esl_cache';
@@ -6,6 +8,13 @@ const RETRY_MS = 1000;
 
 export interface CacheBus {
   close(): Promise<void>;
+}
+
+/** Announces a change on the application's pool: one short pg_notify per change call. */
+export function notifyOn(db: Kysely<Database>) {
+  return async (payload: string): Promise<void> => {
+    await sql`select pg_notify(${CHANNEL}, ${payload})`.execute(db);
+  };
 }
 
 /**
@@ -16,7 +25,7 @@ export interface CacheBus {
  * off (reads go to the database), and on reconnecting everything cached is dropped, since
  * announcements may have been missed meanwhile.
  *
- * `notify` runs the announcement on the application's pool (one short query per change call).
+ * `notify` runs the announcement on the application's pool (`notifyOn`).
  */
 export function startPgBus(
   url: string,

@@ -40,10 +40,12 @@ export class SharedCache {
   /**
    * @param maxEntries bound on memory: the oldest entries go first.
    * @param publish tells other processes about an invalidation (set by the PostgreSQL channel).
+   * @param now the clock time limits are read on (the server's config.now, so tests can move it).
    */
   constructor(
     readonly maxEntries = 20_000,
     public publish: (tenantId: number | null) => Promise<void> = async () => {},
+    readonly now: () => number = Date.now,
   ) {}
 
   /** Read this before querying the database for a value you mean to `set`. */
@@ -148,7 +150,7 @@ export async function cached<V>(
 ): Promise<V> {
   const cache = byDb.get(db);
   if (!cache) return load();
-  const now = Date.now();
+  const now = cache.now();
   const hit = cache.get<V>(key, now);
   if (hit !== undefined) return hit;
   const stamp = cache.stamp(tenantId);

@@ -16,6 +16,7 @@ export interface Database {
   templates: TemplateTable;
   template_thumbs: TemplateThumbTable;
   data_keys: DataKeyTable;
+  template_rules: TemplateRuleTable;
   stations: StationTable;
   products: ProductTable;
   tags: TagTable;
@@ -178,6 +179,33 @@ export interface DataKeyTable {
   position: number;
 }
 
+/**
+ * Which template a tag shows (docs/TEMPLATES.md, "Which template a tag shows"): a per-tag override
+ * (`tag_id` set), a product-field match, a default, or the label of tags without a product; for a
+ * tag model and colour type, in one store or (`store_id` null) in every store of the tenant.
+ */
+export interface TemplateRuleTable {
+  id: Generated<number>;
+  tenant_id: number;
+  /** null: every store of the tenant. */
+  store_id: number | null;
+  /** Set for a per-tag override (kind 'tag'), null otherwise. */
+  tag_id: number | null;
+  /** 'tag' | 'category' | 'default' | 'unbound' */
+  kind: string;
+  /** Tag model code and colour type the rule is for. */
+  model: string;
+  colour: string;
+  /** Category rules: the product field (standard or custom key) and the value it must have; '' otherwise. */
+  match_key: Generated<string>;
+  match_value: Generated<string>;
+  /** Category rules: lower is tried first. */
+  priority: Generated<number>;
+  template_id: number;
+  created_at: number;
+  updated_at: number;
+}
+
 export type TenantRow = Selectable<TenantTable>;
 export type UserRow = Selectable<UserTable>;
 export type StoreRow = Selectable<StoreTable>;
@@ -214,6 +242,31 @@ export interface StationTable {
   /** 0 or 1. */
   online: number;
   created_at: number;
+  /** The station's current MQTT connection (from its status/hello); a Will naming another is stale. */
+  conn_id: Generated<string>;
+  /** Boot counter of the station's last hello. */
+  boot: number | null;
+  /** Hardware model and radio-module firmware the station reported. */
+  station_model: Generated<string>;
+  module_firmware: Generated<string>;
+  uptime_s: number | null;
+  queue_jobs: number | null;
+  queue_bytes: number | null;
+  radio_busy_pct: number | null;
+  tags_heard: number | null;
+  /** Station clock minus server clock at its last heartbeat, ms. */
+  clock_skew_ms: number | null;
+  /** When `online` last changed. */
+  status_at: number | null;
+  /** When the secret was last issued or renewed. */
+  secret_at: number | null;
+  /** The heartbeat interval the station keeps (protocol default until config says otherwise). */
+  heartbeat_s: Generated<number>;
+  /** Desired configuration as JSON (StationConfig without the WiFi password); '' = never set. */
+  config: Generated<string>;
+  /** Revision of `config` (0: never set) and the revision the station last reported applied. */
+  cfg_rev: Generated<number>;
+  cfg_applied_rev: number | null;
 }
 
 /** A product of a store; prices in integer cents. */
@@ -257,6 +310,14 @@ export interface TagTable {
   hardware_model: string;
   last_seen: number | null;
   created_at: number;
+  /** The wake interval the tag last reported, s. */
+  wake_s: number | null;
+  /** The image version the tag last reported (16 hex digits), null: none. */
+  shown_ver: string | null;
+  /** What the tag should show (set by the delivery tasks); null: nothing pending. */
+  desired_hash: string | null;
+  /** Tag firmware version last reported. */
+  fw: Generated<string>;
 }
 
 /** A tenant's import field mapping (JSON array of { name, tField }). */

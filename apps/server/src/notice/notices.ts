@@ -7,6 +7,8 @@ interface Subscriber {
   sink: NoticeSink;
   tenantId: number | null;
   userId: number;
+  /** The console session (hash of its token) the socket was opened with. */
+  sessionId?: string;
 }
 
 /**
@@ -16,7 +18,7 @@ interface Subscriber {
 export class Notices {
   readonly #subscribers = new Set<Subscriber>();
 
-  add(sink: NoticeSink, who: { tenantId: number | null; userId: number }): () => void {
+  add(sink: NoticeSink, who: { tenantId: number | null; userId: number; sessionId?: string }): () => void {
     const sub = { sink, ...who };
     this.#subscribers.add(sub);
     return () => this.#subscribers.delete(sub);
@@ -24,6 +26,25 @@ export class Notices {
 
   get size(): number {
     return this.#subscribers.size;
+  }
+
+  /**
+   * Sends a JSON notice only to the sockets of one console session of the tenant (e.g. the
+   * output of a command window goes to the session that opened it, not to every console).
+   */
+  toSession(tenantId: number, sessionId: string, notice: { type: string } & Record<string, unknown>): number {
+    const text = JSON.stringify(notice);
+    let sent = 0;
+    for (const sub of this.#subscribers) {
+      if (sub.tenantId !== tenantId || sub.sessionId !== sessionId) continue;
+      try {
+        sub.sink.send(text);
+        sent++;
+      } catch {
+        this.#subscribers.delete(sub);
+      }
+    }
+    return sent;
   }
 
   /** Sends a JSON notice to every console of the tenant (null = platform operators). */

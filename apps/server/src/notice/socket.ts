@@ -28,7 +28,11 @@ export function registerNoticeSocket(app: FastifyInstance, services: Services): 
     const refuse = () => socket.close(CLOSE_SESSION_EXPIRED, 'session expired');
     const ready = check().then(
       (caller) => {
-        remove = services.notices.add(socket, { tenantId: caller.tenantId, userId: caller.userId });
+        remove = services.notices.add(socket, {
+          tenantId: caller.tenantId,
+          userId: caller.userId,
+          sessionId: caller.sessionId,
+        });
         return true;
       },
       () => {

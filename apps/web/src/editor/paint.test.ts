@@ -1,7 +1,7 @@
 import { decodeTagImage, encodeTagImage, type IndexImage, indexToRgba } from '@esl/labels';
 import { describe, expect, it } from 'vitest';
 import { docWith } from './fixtures';
-import { differingPixels, type LabelRender, tagBytes } from './paint';
+import { type LabelRender, tagBytes } from './paint';
 
 function render(width: number, height: number, ink: (x: number, y: number) => number): LabelRender {
   const data = new Uint8Array(width * height);
@@ -9,16 +9,6 @@ function render(width: number, height: number, ink: (x: number, y: number) => nu
   const image: IndexImage = { width, height, colourType: 'bwr', data };
   return { image, rgba: new Uint8ClampedArray(indexToRgba(image)), problems: [] };
 }
-
-describe('comparing renders', () => {
-  it('counts the pixels that differ, and refuses different sizes', () => {
-    const a = render(4, 2, () => 0).rgba;
-    const b = render(4, 2, (x, y) => (x === 1 && y === 1 ? 2 : 0)).rgba;
-    expect(differingPixels(a, a)).toBe(0);
-    expect(differingPixels(a, b)).toBe(1);
-    expect(differingPixels(a, render(2, 2, () => 0).rgba)).toBeNull();
-  });
-});
 
 describe('what the tag receives', () => {
   it('packs with the model padding and decodes back to the same picture', () => {

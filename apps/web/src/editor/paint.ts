@@ -50,13 +50,3 @@ export function tagBytes(doc: TemplateDocument, render: LabelRender): { bytes: n
   const tag = encodeTagImage(panel, padding);
   return { bytes: tag.bytes.length, packed: tag.packedLength, hash: tag.hash };
 }
-
-/** Pixels that differ between two RGBA images of the same size (or null when the sizes differ). */
-export function differingPixels(a: Uint8ClampedArray, b: Uint8ClampedArray): number | null {
-  if (a.length !== b.length) return null;
-  let n = 0;
-  for (let i = 0; i < a.length; i += 4) {
-    if (a[i] !== b[i] || a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2]) n++;
-  }
-  return n;
-}

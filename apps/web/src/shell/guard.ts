@@ -16,7 +16,8 @@ export function loginPath(wanted: string): string {
  * The navigation guard of SPEC.md §2, run before every navigation (the root route's loader):
  * no token → only the white list, anything else to /login with the wanted path; a token on
  * /login → /; the first visit with a token loads the user (failure: token cleared, error or
- * 'Has Error' shown, back to /login); then the route's roles decide (refused → /401).
+ * 'Has Error' shown, back to /login); then the route's roles decide (refused → /401; right after
+ * sign-in, when the redirect target was left by another user, → the new user's home).
  */
 export async function guard({ request }: LoaderFunctionArgs): Promise<null> {
   const url = new URL(request.url);
@@ -44,9 +45,13 @@ export async function guard({ request }: LoaderFunctionArgs): Promise<null> {
     }
   }
 
-  const { roles } = useUserStore.getState();
+  const { roles, signingIn } = useUserStore.getState();
+  if (signingIn) useUserStore.setState({ signingIn: false });
   if (path === '/') throw redirect(homePath(roles));
   const chain = findChain(routes, path);
-  if (chain.length > 0 && !chainAllows(chain, roles)) throw redirect('/401');
+  if (chain.length > 0 && !chainAllows(chain, roles)) {
+    // Just signed in and sent where the previous user was: this user's home, not a 401.
+    throw redirect(signingIn ? homePath(roles) : '/401');
+  }
   return null;
 }

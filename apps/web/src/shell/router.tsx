@@ -1,18 +1,61 @@
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { type ComponentType, lazy, Suspense } from 'react';
+import { createBrowserRouter, type LoaderFunctionArgs, Navigate, type RouteObject } from 'react-router';
 import { Loading } from '../components/Loading';
 import { RouteError } from '../components/RouteError';
+import { findChain, normalisePath } from '../platform/permission';
 import { REDIRECT_PREFIX } from '../platform/refreshView';
+import { getToken } from '../utils/auth';
 import { guard } from './guard';
 import type { AppRoute, PageModule } from './routes';
 import { routes } from './routes';
 import { Shell } from './Shell';
 
-const lazyPage = (load: () => Promise<PageModule>) => async () => ({ Component: (await load()).default });
+/*
+ * Page code loads when the page renders, not when the router matches it: a router `lazy` runs
+ * beside the guard, so a deep link opened without a session downloaded the page (and the layout)
+ * before the guard sent it to /login. Rendering happens only after the guard has let the
+ * navigation through; the guard's go-ahead then starts the download at once (`preload`).
+ */
+const components = new Map<() => Promise<PageModule>, ComponentType>();
+
+function componentOf(load: () => Promise<PageModule>): ComponentType {
+  let component = components.get(load);
+  if (!component) {
+    component = lazy(load);
+    components.set(load, component);
+  }
+  return component;
+}
+
+function page(load: () => Promise<PageModule>) {
+  const Page = componentOf(load);
+  return (
+    <Suspense fallback={<Loading />}>
+      <Page />
+    </Suspense>
+  );
+}
+
+const loadLayout = () => import('./layout/Layout');
+
+/** Starts downloading what a navigation the guard allowed will show. */
+function preload(request: Request): void {
+  const path = normalisePath(new URL(request.url).pathname);
+  if (!getToken()) return;
+  void loadLayout();
+  void findChain(routes, path).at(-1)?.page?.();
+}
+
+async function guardThenPreload(args: LoaderFunctionArgs): Promise<null> {
+  await guard(args);
+  preload(args.request);
+  return null;
+}
 
 function toRouteObjects(table: readonly AppRoute[]): RouteObject[] {
   return table.flatMap((route): RouteObject[] => {
     const own: RouteObject[] = [];
-    if (route.page) own.push({ path: route.path, lazy: lazyPage(route.page) });
+    if (route.page) own.push({ path: route.path, element: page(route.page) });
     else if (route.redirect) own.push({ path: route.path, element: <Navigate to={route.redirect} replace /> });
     return [...own, ...(route.children ? toRouteObjects(route.children) : [])];
   });
@@ -24,22 +67,22 @@ export function buildRouteObjects(): RouteObject[] {
     {
       id: 'root',
       element: <Shell />,
-      loader: guard,
+      loader: guardThenPreload,
       // The guard runs before every navigation, like a router-wide beforeEach.
       shouldRevalidate: () => true,
       hydrateFallbackElement: <Loading />,
       errorElement: <RouteError />,
       children: [
-        { path: '/login', lazy: lazyPage(() => import('../pages/login/index')) },
-        { path: '/auth-redirect', lazy: lazyPage(() => import('../pages/authRedirect/index')) },
-        { path: '/404', lazy: lazyPage(() => import('../pages/error/404')) },
-        { path: '/401', lazy: lazyPage(() => import('../pages/error/401')) },
+        { path: '/login', element: page(() => import('../pages/login/index')) },
+        { path: '/auth-redirect', element: page(() => import('../pages/authRedirect/index')) },
+        { path: '/404', element: page(() => import('../pages/error/404')) },
+        { path: '/401', element: page(() => import('../pages/error/401')) },
         {
-          lazy: lazyPage(() => import('./layout/Layout')),
+          element: page(loadLayout),
           errorElement: <RouteError />,
           children: [
             { path: '/', element: null },
-            { path: `${REDIRECT_PREFIX}/*`, lazy: lazyPage(() => import('../pages/redirect/index')) },
+            { path: `${REDIRECT_PREFIX}/*`, element: page(() => import('../pages/redirect/index')) },
             ...toRouteObjects(routes),
           ],
         },

@@ -1,4 +1,5 @@
 import type { Role } from '@esl/contract';
+import { type Permission, rolesWith } from '@esl/contract/roles';
 import type { ComponentType } from 'react';
 import type { GuardedRoute } from '../platform/permission';
 import type { IconName } from './layout/icons';
@@ -24,11 +25,24 @@ export interface AppRoute extends GuardedRoute<AppRoute> {
   page?: () => Promise<PageModule>;
 }
 
-const GROUP_ROLES: readonly Role[] = ['admin', 'editor'];
-const PAGE_ROLES: readonly Role[] = ['admin'];
+/**
+ * A page lists the roles whose permissions include what the page needs (the contract's role →
+ * permission table, `@esl/contract/roles`); inside it, each action checks its own permission.
+ */
+const needs = (permission: Permission): readonly Role[] => rolesWith(permission);
+
+/** A group lists every role one of its pages lists; a group with an open page is open. */
+function withGroupRoles(table: AppRoute[]): AppRoute[] {
+  return table.map((route) => {
+    if (!route.children) return route;
+    const children = withGroupRoles(route.children);
+    if (children.some((child) => !child.roles)) return { ...route, children };
+    return { ...route, children, roles: [...new Set(children.flatMap((child) => child.roles ?? []))] };
+  });
+}
 
 /** Routes inside the main layout, in menu order (SPEC.md §2). */
-export const routes: AppRoute[] = [
+export const routes: AppRoute[] = withGroupRoles([
   {
     path: '/dashboard',
     name: 'dashboard',
@@ -40,35 +54,34 @@ export const routes: AppRoute[] = [
     path: '/basemgr',
     name: 'basemgr',
     icon: 'shop',
-    roles: GROUP_ROLES,
     redirect: '/basemgr/station',
     children: [
       {
         path: '/basemgr/station',
         name: 'station',
         icon: 'shop',
-        roles: PAGE_ROLES,
+        roles: needs('store.read'),
         page: () => import('../pages/stores/index'),
       },
       {
         path: '/basemgr/ap',
         name: 'ap',
         icon: 'wifi',
-        roles: PAGE_ROLES,
+        roles: needs('station.read'),
         page: () => import('../pages/stations/index'),
       },
       {
         path: '/basemgr/esl',
         name: 'esl',
         icon: 'tags',
-        roles: PAGE_ROLES,
+        roles: needs('tag.read'),
         page: () => import('../pages/tags/index'),
       },
       {
         path: '/basemgr/product',
         name: 'product',
         icon: 'shopping',
-        roles: PAGE_ROLES,
+        roles: needs('product.read'),
         page: () => import('../pages/products/index'),
       },
     ],
@@ -77,35 +90,34 @@ export const routes: AppRoute[] = [
     path: '/logmgr',
     name: 'logmgr',
     icon: 'fileSearch',
-    roles: GROUP_ROLES,
     redirect: '/logmgr/sys',
     children: [
       {
         path: '/logmgr/sys',
         name: 'sysLog',
         icon: 'fileText',
-        roles: PAGE_ROLES,
+        roles: needs('log.read'),
         page: () => import('../pages/logs/system/index'),
       },
       {
         path: '/logmgr/esl',
         name: 'eslLog',
         icon: 'profile',
-        roles: PAGE_ROLES,
+        roles: needs('log.read'),
         page: () => import('../pages/_pending/tagLog'),
       },
       {
         path: '/logmgr/op',
         name: 'opLog',
         icon: 'audit',
-        roles: PAGE_ROLES,
+        roles: needs('log.read'),
         page: () => import('../pages/logs/operations/index'),
       },
       {
         path: '/logmgr/push',
         name: 'pushLog',
         icon: 'cloudUpload',
-        roles: PAGE_ROLES,
+        roles: needs('log.read'),
         page: () => import('../pages/_pending/pushLog'),
       },
     ],
@@ -114,21 +126,20 @@ export const routes: AppRoute[] = [
     path: '/tmpl',
     name: 'tmpl',
     icon: 'layout',
-    roles: GROUP_ROLES,
     redirect: '/tmpl/index',
     children: [
       {
         path: '/tmpl/index',
         name: 'tmplIndex',
         icon: 'appstore',
-        roles: PAGE_ROLES,
+        roles: needs('template.read'),
         page: () => import('../pages/templates/list/index'),
       },
       {
         path: '/tmpl/tmpledit',
         name: 'tmplEdit',
         icon: 'edit',
-        roles: PAGE_ROLES,
+        roles: needs('template.read'),
         hidden: true,
         page: () => import('../pages/templates/editor/index'),
       },
@@ -138,28 +149,26 @@ export const routes: AppRoute[] = [
     path: '/system',
     name: 'system',
     icon: 'setting',
-    roles: GROUP_ROLES,
     redirect: '/system/index',
     children: [
       {
         path: '/system/index',
         name: 'users',
         icon: 'team',
-        roles: PAGE_ROLES,
+        roles: needs('user.read'),
         page: () => import('../pages/users/index'),
       },
       {
         path: '/system/conf',
         name: 'conf',
         icon: 'control',
-        roles: PAGE_ROLES,
+        roles: needs('tenant.config'),
         page: () => import('../pages/tenant/index'),
       },
       {
         path: '/system/setme',
         name: 'setme',
         icon: 'idcard',
-        roles: PAGE_ROLES,
         hidden: true,
         page: () => import('../pages/account/index'),
       },
@@ -174,7 +183,17 @@ export const routes: AppRoute[] = [
     hidden: true,
     page: () => import('../pages/tenants/index'),
   },
-];
+  {
+    // The same screen as /logmgr/sys; the server gives the operator the platform's rows.
+    path: '/saadmin/sa/syslog',
+    name: 'platformLog',
+    icon: 'fileText',
+    roles: ['superadmin'],
+    platform: true,
+    hidden: true,
+    page: () => import('../pages/logs/system/index'),
+  },
+]);
 
 /** Paths reachable without a token (SPEC.md §2, navigation guard). */
 export const WHITE_LIST = ['/login', '/auth-redirect'];

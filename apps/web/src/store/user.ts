@@ -21,6 +21,11 @@ export interface UserState {
   role: InfoData['role'];
   /** The roles the user may act as (a switch is offered when there are several). */
   switchable: Role[];
+  /**
+   * True from sign-in until the guard has placed the new user: the sign-in page's redirect
+   * target may be a page the previous user left, which this user may not open.
+   */
+  signingIn: boolean;
   /** Signs in with the typed password (digested here) and keeps the token in the cookie. */
   login: (username: string, password: string) => Promise<void>;
   /** Loads the signed-in user; rejects with a readable message when the answer is unusable. */
@@ -55,12 +60,13 @@ const signedOut = {
 
 export const useUserStore = create<UserState>()((set, get) => ({
   token: getToken(),
+  signingIn: false,
   ...signedOut,
 
   async login(username, password) {
     const { token } = await request('login', { username: username.trim(), password: digestPassword(password) });
     setToken(token);
-    set({ token });
+    set({ token, signingIn: true });
   },
 
   async getInfo() {

@@ -15,7 +15,11 @@ export const OpLog = z.object({
   username: z.string(),
   storeId: z.number().int().nullable(),
   storeName: z.string(),
+  /** The call's path, as logged (the filter `call` matches it). */
   call: z.string(),
+  /** The call's name in the reader's language (its path when the call no longer exists). */
+  operation: z.string(),
+  /** What the call acted on, in the reader's language with the object's name. */
   target: z.string(),
   code: z.number().int(),
   msg: z.string(),

@@ -227,13 +227,34 @@ export const IMPORT_REASONS = {
   noRows: { 'zh-CN': '文件中没有商品行', en: 'the file has no product rows' },
   tooManyRows: { 'zh-CN': '行数超过上限 {detail}', en: 'more rows than the limit of {detail}' },
   columns: { 'zh-CN': '列数与标题行不一致', en: 'the number of columns differs from the title row' },
+  // Limits met while the file is read (the read stops on that line).
+  tooManyColumns: { 'zh-CN': '列数超过上限 {detail}', en: 'more columns than the limit of {detail}' },
+  cellTooLong: { 'zh-CN': '单元格内容超过 {detail} 个字符', en: 'a cell holds more than {detail} characters' },
+  rowTooLong: { 'zh-CN': '一行的内容超过 {detail} 个字符', en: 'a row holds more than {detail} characters' },
+  tooManyCells: {
+    'zh-CN': '单元格总数超过上限 {detail}，请拆分文件',
+    en: 'more cells than the limit of {detail}: split the file',
+  },
 } as const satisfies Record<string, Messages>;
 export type ImportReason = keyof typeof IMPORT_REASONS;
 
-/** Why a file is refused before its rows are read (code 1009, in `{detail}`). */
+/**
+ * Why a file is refused as a whole (code 1009, in `{detail}`): before its rows are read, or on a
+ * limit of the zip container met while unpacking it. `{limit}` and `{part}` are filled in.
+ */
 export const IMPORT_FILE_PROBLEMS = {
   type: { 'zh-CN': '只能导入 CSV 或 XLSX 文件', en: 'only CSV or XLSX files can be imported' },
   encoding: { 'zh-CN': 'CSV 文件必须是 UTF-8 编码', en: 'a CSV file must be UTF-8 text' },
   size: { 'zh-CN': '文件过大', en: 'the file is too large' },
   unreadable: { 'zh-CN': '无法读取文件', en: 'the file cannot be read' },
+  entries: { 'zh-CN': '压缩包中的文件超过 {limit} 个', en: 'the archive holds more than {limit} files' },
+  partTooLarge: { 'zh-CN': '{part} 解压后超过 {limit}', en: '{part} unpacks to more than {limit}' },
+  totalTooLarge: { 'zh-CN': '解压后的内容共超过 {limit}', en: 'the contents unpack to more than {limit} in all' },
+  ratio: {
+    'zh-CN': '{part} 的压缩比超过 {limit}（疑似压缩炸弹）',
+    en: '{part} is packed tighter than {limit} (a zip bomb?)',
+  },
+  sharedStrings: { 'zh-CN': '共享字符串超过 {limit} 个', en: 'more than {limit} shared strings' },
+  cellTooLong: { 'zh-CN': '单元格内容超过 {limit} 个字符', en: 'a cell holds more than {limit} characters' },
+  rowTooLong: { 'zh-CN': '一行的内容超过 {limit} 个字符', en: 'a row holds more than {limit} characters' },
 } as const satisfies Record<string, Messages>;

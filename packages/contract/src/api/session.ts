@@ -19,7 +19,8 @@ export const InfoData = z.object({
   introduction: z.string(),
   shop: z.array(Shop),
   curshop: ShopRef.nullable(),
-  tenant: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  /** The user's tenant; `company` names it in the page title (empty when not set). */
+  tenant: z.object({ id: z.number().int(), name: z.string(), company: z.string() }).nullable(),
   /** What this user may do on the server; the console renders from it. */
   permissions: z.array(Permission),
   /** The one role this session acts as (/user/changerole); '' when it acts with all of the user's roles. */

@@ -1,9 +1,65 @@
 import { z } from 'zod';
 import { Id, Line, Paging } from '../common';
+import { STATION_COMMANDS } from '../protocol/codes';
+
+const HostName = z
+  .string()
+  .trim()
+  .regex(/^[0-9A-Za-z.:_-]{1,253}$/, 'invalid');
+const Ipv4OrEmpty = z.union([z.literal(''), z.ipv4('invalid')]);
+
+/**
+ * A base station's desired configuration as the console edits it (DELIVERY.md §4.3). The server
+ * sends it as `down/config` with a new revision; the station reports the revision it applied.
+ * Empty text means "the station keeps its own" (no WiFi, no NTP, its own broker address).
+ */
+export const StationConfigFields = z.object({
+  wifiSsid: Line(32).default(''),
+  ntpServers: z.array(HostName).max(4).default([]),
+  ipMode: z.enum(['dhcp', 'static']).default('dhcp'),
+  ip: Ipv4OrEmpty.default(''),
+  mask: Ipv4OrEmpty.default(''),
+  gateway: Ipv4OrEmpty.default(''),
+  serverHost: z.union([z.literal(''), HostName]).default(''),
+  serverPort: z.number().int().min(1).max(65_535).nullable().default(null),
+  upgradeUrl: z.union([z.literal(''), z.url('invalid').max(512)]).default(''),
+  heartbeatS: z.number().int().min(10).max(3600).default(60),
+  reportS: z.number().int().min(5).max(3600).default(30),
+});
+
+/** A static address needs the address, mask and gateway; a WiFi password needs a network name. */
+const staticNeedsAddresses = <T extends z.infer<typeof StationConfigFields>>(c: T, ctx: z.RefinementCtx) => {
+  if (c.ipMode !== 'static') return;
+  for (const key of ['ip', 'mask', 'gateway'] as const) {
+    if (!c[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required' });
+  }
+};
+
+export type StationConfigFields = z.infer<typeof StationConfigFields>;
+
+export const StationConfig = StationConfigFields.extend({
+  /** Write-only: answers only say whether one is set (`wifiPasswordSet`). */
+  wifiPasswordSet: z.boolean(),
+});
+export type StationConfig = z.infer<typeof StationConfig>;
+
+export const StationConfigInput = StationConfigFields.extend({
+  /** Write-only. Left out: the stored one stays; '' removes it. */
+  wifiPassword: z
+    .string()
+    .max(64, 'tooLong')
+    .refine((s) => !/[\r\n\0]/.test(s), 'invalid')
+    .optional(),
+}).superRefine(staticNeedsAddresses);
+export type StationConfigInput = z.input<typeof StationConfigInput>;
+
+/** Where the station is with the desired configuration. */
+export const ConfigState = z.enum(['none', 'pending', 'applied']);
+export type ConfigState = z.infer<typeof ConfigState>;
 
 /**
  * A base station (access point) of the current store. The runtime figures stay null or empty
- * until the station reports them over MQTT (the delivery layer, later).
+ * until the station reports them over MQTT (hello and heartbeat, docs/PROTOCOL.md).
  */
 export const Station = z.object({
   id: z.number().int(),
@@ -17,7 +73,7 @@ export const Station = z.object({
   disk: z.number().nullable(),
   ip: z.string(),
   mac: z.string(),
-  wifiPassword: z.string(),
+  /** Network figures the station reported in its hello (the desired ones are in `config`). */
   ntpServer: z.string(),
   gateway: z.string(),
   mask: z.string(),
@@ -29,6 +85,25 @@ export const Station = z.object({
   lastHeartbeat: z.number().int().nullable(),
   online: z.boolean(),
   createdAt: z.number().int(),
+  /** Radio-module firmware the station reported. */
+  moduleFirmware: z.string(),
+  /** Seconds since the station booted, at its last heartbeat. */
+  uptimeS: z.number().int().nullable(),
+  /** Jobs (and bytes of image data) waiting in the station's queue. */
+  queueJobs: z.number().int().nullable(),
+  queueBytes: z.number().int().nullable(),
+  /** Share of airtime the station's radio was busy, %. */
+  radioBusyPct: z.number().nullable(),
+  /** Tags the station heard recently. */
+  tagsHeard: z.number().int().nullable(),
+  /** Station clock minus server clock, ms (the server warns above 5 s). */
+  clockSkewMs: z.number().int().nullable(),
+  /** The desired configuration; the WiFi password never leaves the server. */
+  config: StationConfig,
+  /** Revision of the desired configuration (0: never set) and the one the station last reported. */
+  configRev: z.number().int(),
+  configAppliedRev: z.number().int().nullable(),
+  configState: ConfigState,
 });
 export type Station = z.infer<typeof Station>;
 
@@ -57,6 +132,73 @@ export const StationListBody = Paging.extend({
   online: z.boolean().optional(),
 });
 
+export const SetStationConfigBody = z.object({ id: Id, config: StationConfigInput });
+export const SetStationConfigData = z.object({
+  id: z.number().int(),
+  configRev: z.number().int(),
+  /** Whether the station was online and was sent the configuration now (else at its next hello). */
+  sent: z.boolean(),
+});
+
+/** A command-window session id (the protocol's `session`). */
+export const CmdSessionId = z.string().regex(/^[0-9a-z]{1,16}$/, 'invalid');
+
 export const OpenCmdWindowBody = z.object({ id: Id });
-/** The request is recorded; `delivered` stays false until the delivery layer exists. */
-export const OpenCmdWindowData = z.object({ id: z.number().int(), delivered: z.boolean() });
+/** The session is open; output comes back to this console session only, as `station.cmd` notices. */
+export const OpenCmdWindowData = z.object({
+  id: z.number().int(),
+  sn: z.string(),
+  session: CmdSessionId,
+  /** The session closes by itself after this long without a line. */
+  ttlS: z.number().int(),
+  /** The commands the station accepts (`log` as `log tail [n]`). */
+  commands: z.array(z.string()),
+});
+
+/**
+ * A command line. Whether it is allowed (`isAllowedCommand`) the server checks after naming the
+ * line in the operation log, so a refused line is logged too.
+ */
+export const CmdLine = z.string().trim().min(1, 'required').max(200, 'tooLong');
+
+export const StationCmdBody = z.object({
+  id: Id,
+  session: CmdSessionId,
+  line: CmdLine.optional(),
+  /** Closes the session (after the line, if any). */
+  close: z.boolean().optional(),
+});
+export const StationCmdData = z.object({ seq: z.number().int() });
+
+/** A `station.cmd` notice: output of one command-window line, to the session that opened it. */
+export const StationCmdNotice = z.object({
+  type: z.literal('station.cmd'),
+  id: z.number().int(),
+  session: CmdSessionId,
+  seq: z.number().int(),
+  out: z.string(),
+  exit: z.number().int().optional(),
+});
+export type StationCmdNotice = z.infer<typeof StationCmdNotice>;
+
+/**
+ * The command-window allow-list (DELIVERY.md §4.4): status, ping, scan, channel, log tail [n],
+ * reboot; arguments are short words of letters, digits, '.', ':' and '-'.
+ */
+export function isAllowedCommand(line: string): boolean {
+  const [word = '', ...args] = line.trim().split(/\s+/);
+  if (!(STATION_COMMANDS as readonly string[]).includes(word)) return false;
+  if (args.length > 3 || args.some((a) => !/^[0-9A-Za-z.:-]{1,64}$/.test(a))) return false;
+  if (word === 'log')
+    return args[0] === 'tail' && args.length <= 2 && (args[1] === undefined || /^\d{1,3}$/.test(args[1]));
+  if (word === 'status' || word === 'reboot' || word === 'scan') return args.length === 0;
+  return true;
+}
+
+export const RenewStationSecretBody = z.object({ id: Id });
+/**
+ * The station's new MQTT secret, shown this once. The old one stops working at once and a
+ * connection made with it is closed; the station must be configured with the new one.
+ */
+export const RenewStationSecretData = z.object({ id: z.number().int(), sn: z.string(), secret: z.string() });
+export type RenewStationSecretData = z.infer<typeof RenewStationSecretData>;

@@ -58,6 +58,12 @@ export const StoreParams = z.object({
   ledColour: z.enum(['red', 'green', 'blue', 'white']).default('green'),
   ledSeconds: z.number().int().min(1).max(600).default(10),
   autoRefresh: z.boolean().default(true),
+  /** Tag status (DELIVERY.md §5.5): heard within this many wake intervals → normal (or online, an update pending). */
+  tagMissedWakes: z.number().int().min(2).max(20).default(3),
+  /** Not heard for this long → offline (before it: communication interruption), minutes. */
+  tagOfflineMinutes: z.number().int().min(5).max(1440).default(60),
+  /** Not heard for this long → tag lost, hours. */
+  tagLostHours: z.number().int().min(1).max(720).default(24),
 });
 export type StoreParams = z.infer<typeof StoreParams>;
 

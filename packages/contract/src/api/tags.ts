@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Ids, Line, Paging } from '../common';
+import type { Messages } from '../errors';
 import { findTagModel, TagColourType } from '../models';
 
 /**
@@ -47,6 +48,48 @@ export const TagProduct = z.object({
   price: z.string(),
 });
 
+/**
+ * Which rule chose a tag's template (docs/TEMPLATES.md, "Which template a tag shows"), from the
+ * most specific: the tag's own template, then for a tag without a product the unbound label,
+ * else a product-field (category) rule, else the default; each store rule before the tenant's.
+ */
+export const LABEL_SOURCES = [
+  'tag',
+  'storeUnbound',
+  'tenantUnbound',
+  'storeCategory',
+  'tenantCategory',
+  'storeDefault',
+  'tenantDefault',
+  'none',
+] as const;
+export const LabelSource = z.enum(LABEL_SOURCES);
+export type LabelSource = z.infer<typeof LabelSource>;
+
+export const LABEL_SOURCE_LABELS: Record<LabelSource, Messages> = {
+  tag: { 'zh-CN': '标签指定', en: 'set on the tag' },
+  storeUnbound: { 'zh-CN': '门店未绑定标签', en: "store's unbound label" },
+  tenantUnbound: { 'zh-CN': '商户未绑定标签', en: "tenant's unbound label" },
+  storeCategory: { 'zh-CN': '门店分类规则', en: 'store category rule' },
+  tenantCategory: { 'zh-CN': '商户分类规则', en: 'tenant category rule' },
+  storeDefault: { 'zh-CN': '门店默认模板', en: 'store default' },
+  tenantDefault: { 'zh-CN': '商户默认模板', en: 'tenant default' },
+  none: { 'zh-CN': '未指定模板', en: 'no template' },
+};
+
+/** The template a tag shows and why. */
+export const TagLabel = z.object({
+  /** null when no rule gives the tag a template that fits it (`source` 'none'). */
+  templateId: z.number().int().nullable(),
+  templateName: z.string(),
+  source: LabelSource,
+  /** The rule that matched (see /mgr/templ/rulelist); null for 'none'. */
+  ruleId: z.number().int().nullable(),
+  /** Rules that matched first but were passed over because their template no longer fits the tag. */
+  skipped: z.array(z.number().int()),
+});
+export type TagLabel = z.infer<typeof TagLabel>;
+
 export const Tag = z.object({
   id: z.number().int(),
   hardwareId: z.string(),
@@ -68,6 +111,8 @@ export const Tag = z.object({
   /** Unix ms when a base station heard the tag last; null until reported. */
   lastSeen: z.number().int().nullable(),
   product: TagProduct.nullable(),
+  /** The template the tag shows and the rule that chose it (beyond SPEC). */
+  label: TagLabel,
   createdAt: z.number().int(),
 });
 export type Tag = z.infer<typeof Tag>;

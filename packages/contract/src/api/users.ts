@@ -62,7 +62,15 @@ export const TenantBaseInfo = z.object({
 export type TenantBaseInfo = z.infer<typeof TenantBaseInfo>;
 
 export const ApiKeyData = z.object({ ck: z.string(), sk: z.string() });
-export const AlterAppIdBody = z.object({ appid: Line(64) });
+/** A WeChat mini-program APPID: `wx` and 16 hexadecimal characters; empty clears it. */
+export const WECHAT_APPID = /^wx[0-9a-f]{16}$/;
+export const AlterAppIdBody = z.object({
+  appid: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine((s) => s === '' || WECHAT_APPID.test(s), 'appid'),
+});
 export const AlterTenantInfoBody = z.object({
   name: RequiredLine(64).optional(),
   company: Line(128).optional(),

@@ -1,17 +1,19 @@
 import type { z } from 'zod';
+import type { Language, Messages } from '../errors';
+import { ASSIGNMENT_CALL_NAMES, ASSIGNMENT_CALLS } from './assignments';
 import type { CallDef } from './define';
-import { LOG_CALLS } from './logs';
-import { PRODUCT_CALLS } from './products';
-import { SESSION_CALLS } from './session';
-import { STATION_CALLS } from './stations';
-import { STORE_CALLS } from './stores';
-import { SUMMARY_CALLS } from './summary';
-import { TAG_CALLS } from './tags';
-import { TEMPLATE_CALLS } from './templates';
-import { TENANT_CALLS } from './tenant';
-import { TENANTS_CALLS } from './tenants';
-import { UPGRADE_CALLS } from './upgrades';
-import { USER_CALLS } from './users';
+import { LOG_CALL_NAMES, LOG_CALLS } from './logs';
+import { PRODUCT_CALL_NAMES, PRODUCT_CALLS } from './products';
+import { SESSION_CALL_NAMES, SESSION_CALLS } from './session';
+import { STATION_CALL_NAMES, STATION_CALLS } from './stations';
+import { STORE_CALL_NAMES, STORE_CALLS } from './stores';
+import { SUMMARY_CALL_NAMES, SUMMARY_CALLS } from './summary';
+import { TAG_CALL_NAMES, TAG_CALLS } from './tags';
+import { TEMPLATE_CALL_NAMES, TEMPLATE_CALLS } from './templates';
+import { TENANT_CALL_NAMES, TENANT_CALLS } from './tenant';
+import { TENANTS_CALL_NAMES, TENANTS_CALLS } from './tenants';
+import { UPGRADE_CALL_NAMES, UPGRADE_CALLS } from './upgrades';
+import { USER_CALL_NAMES, USER_CALLS } from './users';
 
 export type { Access, CallDef, FileAnswer, TypedCallDef } from './define';
 export { XLSX_TYPE } from './products';
@@ -30,6 +32,7 @@ export const CALLS = {
   ...TENANTS_CALLS,
   ...SUMMARY_CALLS,
   ...TEMPLATE_CALLS,
+  ...ASSIGNMENT_CALLS,
   ...STATION_CALLS,
   ...TAG_CALLS,
   ...PRODUCT_CALLS,
@@ -48,3 +51,29 @@ export type FileCallName = { [N in CallName]: Calls[N]['file'] extends undefined
 
 export const API_BASE = '/api';
 export const ALL_CALLS: readonly CallDef[] = Object.values(CALLS);
+
+/** Each call's name in both languages (declared next to the calls of each area). */
+export const CALL_NAMES: Record<CallName, Messages> = {
+  ...SESSION_CALL_NAMES,
+  ...USER_CALL_NAMES,
+  ...TENANT_CALL_NAMES,
+  ...STORE_CALL_NAMES,
+  ...LOG_CALL_NAMES,
+  ...TENANTS_CALL_NAMES,
+  ...SUMMARY_CALL_NAMES,
+  ...TEMPLATE_CALL_NAMES,
+  ...ASSIGNMENT_CALL_NAMES,
+  ...STATION_CALL_NAMES,
+  ...TAG_CALL_NAMES,
+  ...PRODUCT_CALL_NAMES,
+  ...UPGRADE_CALL_NAMES,
+};
+
+const NAME_OF_PATH = new Map<string, Messages>(
+  (Object.keys(CALLS) as CallName[]).map((name) => [CALLS[name].path, CALL_NAMES[name]]),
+);
+
+/** The operation's name for a call path (as the operation log stores it); the path itself when unknown. */
+export function operationName(path: string, lang: Language): string {
+  return NAME_OF_PATH.get(path)?.[lang] ?? path;
+}

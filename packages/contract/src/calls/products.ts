@@ -11,6 +11,7 @@ import {
   ProductListBody,
 } from '../api/products';
 import { DeleteBody, DeleteData, Empty, Nothing } from '../common';
+import type { Messages } from '../errors';
 import { call, change, list } from './define';
 
 /** The media type of an XLSX workbook. */
@@ -57,3 +58,15 @@ export const PRODUCT_CALLS = {
     { file: { type: XLSX_TYPE, filename: 'products.xlsx' } },
   ),
 } as const;
+
+/** What the console and the operation log call each operation, in both languages. */
+export const PRODUCT_CALL_NAMES = {
+  productFieldMap: { 'zh-CN': '导入字段映射', en: 'Import field mapping' },
+  findProduct: { 'zh-CN': '查找商品', en: 'Find a product' },
+  productList: { 'zh-CN': '查询商品', en: 'List products' },
+  addProduct: { 'zh-CN': '添加商品', en: 'Add a product' },
+  alterProduct: { 'zh-CN': '修改商品', en: 'Update a product' },
+  delProduct: { 'zh-CN': '删除商品', en: 'Delete products' },
+  importProducts: { 'zh-CN': '导入商品', en: 'Import products' },
+  productExport: { 'zh-CN': '导出商品', en: 'Export products' },
+} as const satisfies Record<keyof typeof PRODUCT_CALLS, Messages>;

@@ -10,6 +10,7 @@ import {
   SetCurrShopData,
 } from '../api/session';
 import { Empty, Nothing } from '../common';
+import type { Messages } from '../errors';
 import { call, change } from './define';
 
 /** Signing in and out, the caller's own account, the current store. */
@@ -43,3 +44,14 @@ export const SESSION_CALLS = {
   ),
   pdaConfig: call('/user/pdaconf', 'session', Empty, PdaConfigData, 'PDA configuration for the navbar QR code'),
 } as const;
+
+/** What the console and the operation log call each operation, in both languages. */
+export const SESSION_CALL_NAMES = {
+  login: { 'zh-CN': '登录', en: 'Sign in' },
+  info: { 'zh-CN': '读取用户信息', en: 'Read user information' },
+  logout: { 'zh-CN': '退出登录', en: 'Sign out' },
+  setCurrShop: { 'zh-CN': '切换门店', en: 'Switch store' },
+  changeRole: { 'zh-CN': '切换角色', en: 'Switch role' },
+  avatar: { 'zh-CN': '上传头像', en: 'Upload an avatar' },
+  pdaConfig: { 'zh-CN': '读取 PDA 配置', en: 'Read the PDA configuration' },
+} as const satisfies Record<keyof typeof SESSION_CALLS, Messages>;

@@ -3,10 +3,17 @@ import {
   AddStationData,
   OpenCmdWindowBody,
   OpenCmdWindowData,
+  RenewStationSecretBody,
+  RenewStationSecretData,
+  SetStationConfigBody,
+  SetStationConfigData,
   Station,
+  StationCmdBody,
+  StationCmdData,
   StationListBody,
 } from '../api/stations';
 import { DeleteBody, DeleteData } from '../common';
+import type { Messages } from '../errors';
 import { call, change, list } from './define';
 
 /** Base stations of the current store (with none set: STORE_NOT_SET, 1008). */
@@ -17,6 +24,14 @@ export const STATION_CALLS = {
     AddStationBody,
     AddStationData,
     'Add a base station; answers its MQTT secret once',
+    change,
+  ),
+  renewStationSecret: call(
+    '/mgr/ap/renewsecret',
+    'station.write',
+    RenewStationSecretBody,
+    RenewStationSecretData,
+    'Issue a new MQTT secret for a base station (beyond SPEC); answers it once, the old one stops working',
     change,
   ),
   delStation: call('/mgr/ap/delete', 'station.write', DeleteBody, DeleteData, 'Delete base stations', change),
@@ -33,7 +48,34 @@ export const STATION_CALLS = {
     'station.operate',
     OpenCmdWindowBody,
     OpenCmdWindowData,
-    'Open a command window on a base station (recorded; delivered once the delivery layer exists)',
+    'Open a command window on an online base station; its output comes back to this session only (notice station.cmd)',
+    change,
+  ),
+  stationCmd: call(
+    '/mgr/ap/cmd',
+    'station.operate',
+    StationCmdBody,
+    StationCmdData,
+    'Send one allowed command line to an open command window, or close it (beyond SPEC)',
+    change,
+  ),
+  setStationConfig: call(
+    '/mgr/ap/setconfig',
+    'station.write',
+    SetStationConfigBody,
+    SetStationConfigData,
+    'Set a base station’s desired configuration (beyond SPEC); the WiFi password is write-only',
     change,
   ),
 } as const;
+
+/** What the console and the operation log call each operation, in both languages. */
+export const STATION_CALL_NAMES = {
+  addStation: { 'zh-CN': '添加基站', en: 'Add a base station' },
+  renewStationSecret: { 'zh-CN': '更换基站密钥', en: 'Renew a base station secret' },
+  delStation: { 'zh-CN': '删除基站', en: 'Delete base stations' },
+  stationRuntime: { 'zh-CN': '查询基站状态', en: 'Read base station status' },
+  openCmdWindow: { 'zh-CN': '打开基站命令窗口', en: 'Open a base station command window' },
+  stationCmd: { 'zh-CN': '执行基站命令', en: 'Run a base station command' },
+  setStationConfig: { 'zh-CN': '配置基站', en: 'Configure a base station' },
+} as const satisfies Record<keyof typeof STATION_CALLS, Messages>;

@@ -9,6 +9,7 @@ import {
   StoreParamsData,
 } from '../api/stores';
 import { DeleteBody, DeleteData, Empty } from '../common';
+import type { Messages } from '../errors';
 import { call, change, list } from './define';
 
 /** Stores and their parameters. */
@@ -34,3 +35,14 @@ export const STORE_CALLS = {
     'Connection configuration of the current store',
   ),
 } as const;
+
+/** What the console and the operation log call each operation, in both languages. */
+export const STORE_CALL_NAMES = {
+  storeList: { 'zh-CN': '查询门店', en: 'List stores' },
+  addStore: { 'zh-CN': '添加门店', en: 'Add a store' },
+  alterStore: { 'zh-CN': '修改门店', en: 'Update a store' },
+  delStore: { 'zh-CN': '删除门店', en: 'Delete stores' },
+  getStoreParams: { 'zh-CN': '读取门店参数', en: 'Read store parameters' },
+  setStoreParams: { 'zh-CN': '设置门店参数', en: 'Set store parameters' },
+  getStoreConf: { 'zh-CN': '读取门店连接配置', en: 'Read store connection settings' },
+} as const satisfies Record<keyof typeof STORE_CALLS, Messages>;

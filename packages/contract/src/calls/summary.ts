@@ -6,6 +6,7 @@ import {
   TagShopDistribution,
 } from '../api/summary';
 import { Empty } from '../common';
+import type { Messages } from '../errors';
 import { call } from './define';
 
 /** The dashboard's figures. */
@@ -39,3 +40,11 @@ export const SUMMARY_CALLS = {
     'Tag and product changes per day in the current store (successful operation-log rows), last `days` days',
   ),
 } as const;
+
+/** What the console and the operation log call each operation, in both languages. */
+export const SUMMARY_CALL_NAMES = {
+  shopStatic: { 'zh-CN': '读取门店统计', en: 'Read store figures' },
+  tagModelDistribution: { 'zh-CN': '读取价签型号分布', en: 'Read tags per model' },
+  tagShopDistribution: { 'zh-CN': '读取门店价签分布', en: 'Read tags per store' },
+  tagChangeStat: { 'zh-CN': '读取变更统计', en: 'Read changes per day' },
+} as const satisfies Record<keyof typeof SUMMARY_CALLS, Messages>;

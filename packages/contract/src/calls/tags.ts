@@ -9,6 +9,7 @@ import {
   UnbindTagsData,
 } from '../api/tags';
 import { DeleteBody, DeleteData, Empty, Nothing } from '../common';
+import type { Messages } from '../errors';
 import { call, change, list } from './define';
 
 /** Tags of the current store (with none set: STORE_NOT_SET, 1008). */
@@ -58,3 +59,16 @@ export const TAG_CALLS = {
     change,
   ),
 } as const;
+
+/** What the console and the operation log call each operation, in both languages. */
+export const TAG_CALL_NAMES = {
+  tagList: { 'zh-CN': '查询价签', en: 'List tags' },
+  addTag: { 'zh-CN': '添加价签', en: 'Add tags' },
+  delTag: { 'zh-CN': '删除价签', en: 'Delete tags' },
+  bindTag: { 'zh-CN': '绑定价签', en: 'Bind a tag' },
+  unbindTag: { 'zh-CN': '解绑价签', en: 'Unbind tags' },
+  refreshTag: { 'zh-CN': '刷新价签', en: 'Refresh tags' },
+  refreshAllTags: { 'zh-CN': '刷新全部价签', en: 'Refresh all tags' },
+  rollCallTag: { 'zh-CN': '点名价签', en: 'Roll-call tags' },
+  rollCallAllTags: { 'zh-CN': '点名全部价签', en: 'Roll-call all tags' },
+} as const satisfies Record<keyof typeof TAG_CALLS, Messages>;

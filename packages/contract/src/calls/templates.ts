@@ -16,6 +16,7 @@ import {
   UpdateKeyMapBody,
 } from '../api/templates';
 import { DeleteBody, DeleteData, Empty, Nothing } from '../common';
+import type { Messages } from '../errors';
 import { call, change, list } from './define';
 
 /** Templates, the tenant's field mapping and label previews (issue 5). */
@@ -100,3 +101,19 @@ export const TEMPLATE_CALLS = {
     'The quantised PNG of a template with a product of the current store or sample data',
   ),
 } as const;
+
+/** What the console and the operation log call each operation, in both languages. */
+export const TEMPLATE_CALL_NAMES = {
+  dataKeyMap: { 'zh-CN': '读取数据键', en: 'Read data keys' },
+  alterKeyMap: { 'zh-CN': '修改数据键', en: 'Update a data key' },
+  updateDataKeyMap: { 'zh-CN': '设置数据键映射', en: 'Set the data key mapping' },
+  templateList: { 'zh-CN': '查询模板', en: 'List templates' },
+  templateData: { 'zh-CN': '打开模板', en: 'Open a template' },
+  addTemplate: { 'zh-CN': '添加模板', en: 'Add a template' },
+  delTemplate: { 'zh-CN': '删除模板', en: 'Delete templates' },
+  alterTemplateData: { 'zh-CN': '保存模板', en: 'Save a template' },
+  copyTemplate: { 'zh-CN': '复制模板', en: 'Copy a template' },
+  updateDeviceTemplates: { 'zh-CN': '下发模板', en: 'Send templates to tags' },
+  updateDeviceFonts: { 'zh-CN': '下发字体', en: 'Send fonts to tags' },
+  templatePreview: { 'zh-CN': '预览模板', en: 'Preview a template' },
+} as const satisfies Record<keyof typeof TEMPLATE_CALLS, Messages>;

@@ -6,6 +6,9 @@ import { business } from './003_business';
 import { sessionRole } from './004_session_role';
 import { platformUnique } from './005_platform_unique';
 import { loginAddress } from './006_login_address';
+import { stationRuntime } from './007_station_runtime';
+import { templateRules } from './008_template_rules';
+import { stationConfig } from './009_station_config';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -19,5 +22,8 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '004_session_role': sessionRole(dialect),
     '005_platform_unique': platformUnique(dialect),
     '006_login_address': loginAddress(dialect),
+    '007_station_runtime': stationRuntime(dialect),
+    '008_template_rules': templateRules(dialect),
+    '009_station_config': stationConfig(dialect),
   };
 }

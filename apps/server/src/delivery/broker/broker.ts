@@ -1,6 +1,6 @@
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
-import { DEFAULTS, LIMITS, parseStationUsername, type StationKey } from '@esl/contract/protocol';
+import { DEFAULTS, LIMITS, parseStationUsername, type StationKey, stationUsername } from '@esl/contract/protocol';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { mayPublish, mayReceive, maySubscribe } from './acl';
 import { DECOY_HASH, type StationDirectory, secretMatches } from './directory';
@@ -71,6 +71,8 @@ export interface StationBroker {
   listen(options: ListenOptions): Promise<AddressInfo>;
   /** The station a connected client logged in as. */
   stationOf(client: Client): StationKey | undefined;
+  /** Closes the station's connection, if it has one (its secret was renewed, it was deleted). */
+  disconnect(station: StationKey): boolean;
   /** Stops listening, disconnects every client, closes the broker. */
   close(): Promise<void>;
 }
@@ -265,6 +267,12 @@ export async function createStationBroker(options: StationBrokerOptions): Promis
   return {
     aedes,
     stationOf: (client) => sessions.get(client)?.station,
+    disconnect(station) {
+      const client = clients[stationUsername(station)];
+      if (!client) return false;
+      client.close();
+      return true;
+    },
     async listen({ port, host, tls }) {
       const server = tls ? createTlsServer({ cert: tls.cert, key: tls.key }, handle) : createServer(handle);
       servers.push(server);

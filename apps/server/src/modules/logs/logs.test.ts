@@ -2,7 +2,7 @@ import type { OpLog, SysLog } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
 import { writeSysLog } from '../../audit/syslog';
 import { testDatabases } from '../../test/databases';
-import { buildWorld } from '../../test/factories';
+import { buildOperator, buildWorld } from '../../test/factories';
 import { useApp } from '../../test/harness';
 
 describe.each(await testDatabases())('logs on $name', (db) => {
@@ -24,13 +24,18 @@ describe.each(await testDatabases())('logs on $name', (db) => {
       storeId: stores[0].id,
       storeName: stores[0].name,
       call: '/mgr/station/alert',
-      target: `store ${stores[0].id}`,
+      operation: 'Update a store',
+      target: `store ${stores[0].name}`,
       code: 0,
       ip: '127.0.0.1',
       time: t().clock.time,
     });
     expect(refused).toMatchObject({ username: users.clerk.username, call: '/mgr/station/add', code: 1003 });
     expect(refused.target).toBe('NOPE');
+    // The same rows read in Chinese: the operation and the target in the reader's language.
+    const zh = await t().call<OpLog[]>('/log/taglog/oplist', { limit: 10 }, { token: tokens.admin, lang: 'zh-CN' });
+    expect(zh.data[2]).toMatchObject({ operation: '修改门店', target: `门店 ${stores[0].name}` });
+    expect(zh.data[1]).toMatchObject({ operation: '添加门店' });
     expect(invalid).toMatchObject({ code: 1001, msg: 'Invalid field name: cannot be empty' });
 
     const filtered = await t().call<OpLog[]>(
@@ -78,5 +83,36 @@ describe.each(await testDatabases())('logs on $name', (db) => {
     expect((await t().call('/log/taglog/oplist', {}, { token: tokens.clerk })).code).toBe(1003);
     expect((await t().call('/log/taglog/syslist', {}, { token: tokens.stock })).code).toBe(1003);
     expect((await t().call('/log/taglog/syslist', {}, { token: tokens.manager })).code).toBe(0);
+  });
+
+  it("gives the platform operator the platform's rows and no tenant's", async () => {
+    const a = await buildWorld(t().app);
+    const operator = await buildOperator(t().app);
+    await writeSysLog(t().app.services, {
+      tenantId: a.tenant.id,
+      level: 'warn',
+      event: 'a.only',
+      message: 'a',
+      time: 1,
+    });
+    await writeSysLog(t().app.services, {
+      tenantId: null,
+      level: 'error',
+      event: 'mqtt.auth_failed',
+      message: 'p',
+      time: 2,
+    });
+    await t().call('/mgr/station/alert', { id: a.stores[0].id, remark: 'a' }, { token: a.tokens.admin });
+
+    const sys = await t().call<SysLog[]>('/log/taglog/syslist', { limit: 2000 }, { token: operator.token });
+    expect(sys.code).toBe(0);
+    expect(sys.data.length).toBeGreaterThan(0);
+    expect(sys.data.map((r) => r.event)).toContain('mqtt.auth_failed');
+    expect(sys.data.map((r) => r.event)).not.toContain('a.only');
+    const ops = await t().call<OpLog[]>('/log/taglog/oplist', { limit: 2000 }, { token: operator.token });
+    expect(ops.data.every((r) => r.username !== a.users.admin.username)).toBe(true);
+    // A tenant's reader never sees the platform's rows.
+    const tenants = await t().call<SysLog[]>('/log/taglog/syslist', { limit: 2000 }, { token: a.tokens.admin });
+    expect(tenants.data.map((r) => r.event)).toEqual(['a.only']);
   });
 });

@@ -1,17 +1,20 @@
-import type { OpLog, SysLog } from '@esl/contract';
+import { describeTarget, type Language, type OpLog, operationName, type SysLog } from '@esl/contract';
 
-export function presentOpLog(row: {
-  id: number;
-  time: number;
-  username: string;
-  store_id: number | null;
-  store_name: string | null;
-  call: string;
-  target: string;
-  code: number;
-  msg: string;
-  ip: string;
-}): OpLog {
+export function presentOpLog(
+  row: {
+    id: number;
+    time: number;
+    username: string;
+    store_id: number | null;
+    store_name: string | null;
+    call: string;
+    target: string;
+    code: number;
+    msg: string;
+    ip: string;
+  },
+  lang: Language,
+): OpLog {
   return {
     id: row.id,
     time: Number(row.time),
@@ -19,7 +22,8 @@ export function presentOpLog(row: {
     storeId: row.store_id,
     storeName: row.store_name ?? '',
     call: row.call,
-    target: row.target,
+    operation: operationName(row.call, lang),
+    target: describeTarget(row.target, lang),
     code: row.code,
     msg: row.msg,
     ip: row.ip,

@@ -7,7 +7,7 @@ import { listOpLogs, listSysLogs } from './repository';
 export const logHandlers = defineHandlers({
   opLog: async (ctx, body) => {
     const { rows, count } = await listOpLogs(ctx.services.db, requireCaller(ctx).tenantId, body);
-    return { rows: rows.map(presentOpLog), count };
+    return { rows: rows.map((r) => presentOpLog(r, ctx.lang)), count };
   },
   sysLog: async (ctx, body) => {
     const { rows, count } = await listSysLogs(ctx.services.db, requireCaller(ctx).tenantId, body);

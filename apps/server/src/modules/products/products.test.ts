@@ -1,4 +1,4 @@
-import { ErrorCode, type FieldMap, hasPermission, type Product, TENANT_ROLES } from '@esl/contract';
+import { describeTarget, ErrorCode, type FieldMap, hasPermission, type Product, TENANT_ROLES } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
 import { buildProduct, buildShop, buildStorelessAdmin, buildTag, snapshot } from '../../test/business';
 import { testDatabases } from '../../test/databases';
@@ -250,7 +250,7 @@ describe.each(await testDatabases())('products on $name', (db) => {
       .where('code', '=', 0)
       .execute();
     // Only the replace is an operation: reading the mapping writes no log row.
-    expect(ops.map((o) => o.target)).toEqual(['field mapping']);
+    expect(ops.map((o) => describeTarget(o.target, 'en'))).toEqual(['the import field mapping']);
   });
 
   it('answers STORE_NOT_SET without a current store (the tenant-wide mapping excepted)', async () => {

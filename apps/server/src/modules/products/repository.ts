@@ -160,6 +160,23 @@ export async function customByBarcode(db: Db, at: CurrentStore): Promise<Map<str
   return new Map(rows.map((r) => [r.barcode, r.custom]));
 }
 
+/** The text fields and custom fields (JSON) of products of the store, for the template rules that match them. */
+export async function ruleFields(db: Db, at: { tenantId: number; storeId: number }, ids: readonly number[]) {
+  const rows = [];
+  for (let i = 0; i < ids.length; i += 1000) {
+    rows.push(
+      ...(await db
+        .selectFrom('products')
+        .select(['id', 'name', 'unit', 'spec', 'origin', 'grade', 'custom'])
+        .where('tenant_id', '=', at.tenantId)
+        .where('store_id', '=', at.storeId)
+        .where('id', 'in', ids.slice(i, i + 1000))
+        .execute()),
+    );
+  }
+  return rows;
+}
+
 export async function countProducts(db: Db, at: CurrentStore): Promise<number> {
   const row = await filtered(db, at, {})
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -238,9 +255,12 @@ export async function upsertProducts(
   dialect: Dialect,
   rows: readonly (readonly unknown[])[],
   update: readonly ImportColumn[],
+  /** Awaited between statements: SQLite runs each one synchronously, so a large import gives other requests a turn. */
+  pause: () => Promise<void> = async () => {},
 ): Promise<void> {
   const batch = BATCH[dialect];
   for (let i = 0; i < rows.length; i += batch) {
+    if (i > 0) await pause();
     const chunk = rows.slice(i, i + batch);
     const params: unknown[] = [];
     if (dialect === 'postgres') {
@@ -250,4 +270,15 @@ export async function upsertProducts(
     }
     await db.executeQuery(CompiledQuery.raw(upsertText(dialect, chunk.length, update), params));
   }
+}
+
+/** Names of the first few of `ids` (for the operation log's target), in id order. */
+export async function productNamesOf(db: Db, at: CurrentStore, ids: readonly number[], max: number) {
+  const rows = await filtered(db, at, {})
+    .select('p.name')
+    .where('p.id', 'in', ids)
+    .orderBy('p.id')
+    .limit(max)
+    .execute();
+  return rows.map((r) => r.name);
 }

@@ -1,4 +1,4 @@
-import { type FieldMap, hasPermission, type ParsedBodyOf, productLabelData } from '@esl/contract';
+import { type FieldMap, hasPermission, type ParsedBodyOf, productLabelData, TARGET_NAMES_KEPT } from '@esl/contract';
 import type { Kysely } from 'kysely';
 import { type CallContext, requireTenant } from '../../api/context';
 import { conflict, forbidden, notFound } from '../../api/errors';
@@ -7,7 +7,7 @@ import { onUniqueViolation } from '../../db/unique';
 import { toCents } from '../../lib/price';
 import { type CurrentStore, currentStore } from '../stores/service';
 import { effectiveFieldMap } from './mapping';
-import { presentProduct } from './presenter';
+import { parseCustom, presentProduct } from './presenter';
 import * as repo from './repository';
 
 export async function list(ctx: CallContext, f: repo.ProductFilter & { page: number; limit: number }) {
@@ -30,7 +30,7 @@ const cents = (price: string | null | undefined) => (price === null || price ===
 export async function add(ctx: CallContext, input: ProductInput) {
   const at = await currentStore(ctx);
   const { db } = ctx.services;
-  ctx.target = `product ${input.barcode}`;
+  ctx.target = { kind: 'product', name: input.name, extra: input.barcode };
   if (await repo.barcodeTaken(db, at, input.barcode)) throw conflict(input.barcode);
   const { price, originalPrice, custom, ...text } = input;
   const id = await onUniqueViolation(
@@ -56,10 +56,10 @@ export async function add(ctx: CallContext, input: ProductInput) {
 export async function alter(ctx: CallContext, id: number, patch: ProductPatch) {
   const at = await currentStore(ctx);
   const { db } = ctx.services;
-  ctx.target = `product #${id}`;
+  ctx.target = { kind: 'product', name: `#${id}`, extra: '' };
   const current = await repo.findProduct(db, at, id);
   if (!current) throw notFound();
-  ctx.target = `product ${current.barcode}`;
+  ctx.target = { kind: 'product', name: patch.name ?? current.name, extra: current.barcode };
   const { price, originalPrice, custom, ...text } = patch;
   if (text.barcode !== undefined && (await repo.barcodeTaken(db, at, text.barcode, id))) throw conflict(text.barcode);
   const set: repo.ProductPatch = { ...text, updated_at: ctx.now };
@@ -76,10 +76,12 @@ export async function alter(ctx: CallContext, id: number, patch: ProductPatch) {
 export async function remove(ctx: CallContext, ids: readonly number[]) {
   const at = await currentStore(ctx);
   const unique = [...new Set(ids)];
-  ctx.target = `products #${unique.join(',')}`;
+  ctx.target = { kind: 'products', names: unique.map((id) => `#${id}`), count: unique.length };
   const deleted = await ctx.services.db.transaction().execute(async (trx) => {
     const mine = await repo.productIdsIn(trx, at, unique);
     if (mine.size !== unique.length) throw notFound();
+    const names = await repo.productNamesOf(trx, at, unique, TARGET_NAMES_KEPT);
+    ctx.target = { kind: 'products', names, count: unique.length };
     return repo.deleteProducts(trx, at, unique);
   });
   return deleted;
@@ -94,10 +96,10 @@ export async function fieldMap(ctx: CallContext, fields: FieldMap[] | undefined)
   const caller = requireTenant(ctx);
   const { db } = ctx.services;
   if (fields === undefined) {
-    ctx.target = 'read field mapping';
+    ctx.target = { kind: 'fieldMapping' };
     return effectiveFieldMap(await repo.findFieldMap(db, caller.tenantId));
   }
-  ctx.target = 'field mapping';
+  ctx.target = { kind: 'fieldMapping' };
   if (!hasPermission(caller.roles, 'product.import')) throw forbidden();
   await repo.saveFieldMap(db, caller.tenantId, JSON.stringify(fields), ctx.now);
   return effectiveFieldMap(JSON.stringify(fields));
@@ -114,4 +116,21 @@ export async function labelData(ctx: CallContext, productId: number): Promise<Re
   const row = await repo.findProduct(ctx.services.db, at, productId);
   if (!row) throw notFound();
   return productLabelData(presentProduct(row));
+}
+
+/**
+ * The values template rules match on (docs/TEMPLATES.md, "Which template a tag shows"): each
+ * product's text fields and custom fields by key, for products of one store.
+ */
+export async function ruleFields(
+  db: Kysely<Database>,
+  at: { tenantId: number; storeId: number },
+  ids: readonly number[],
+): Promise<Map<number, Record<string, string>>> {
+  const out = new Map<number, Record<string, string>>();
+  for (const row of await repo.ruleFields(db, at, [...new Set(ids)])) {
+    const { id, custom, ...fields } = row;
+    out.set(id, { ...parseCustom(custom), ...fields });
+  }
+  return out;
 }

@@ -19,7 +19,8 @@ export function presentInfo(
     introduction: caller.introduction,
     shop: shops.map(presentShop),
     curshop: current ? { id: current.id, name: current.name } : null,
-    tenant: caller.tenantId === null ? null : { id: caller.tenantId, name: caller.tenantName },
+    tenant:
+      caller.tenantId === null ? null : { id: caller.tenantId, name: caller.tenantName, company: caller.tenantCompany },
     permissions,
     role: caller.actingRole ?? '',
     switchable: switchableRoles(caller.heldRoles),

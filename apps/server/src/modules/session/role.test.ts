@@ -1,4 +1,4 @@
-import { InfoData, TENANT_ROLES } from '@esl/contract';
+import { describeTarget, InfoData, TENANT_ROLES } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
 import { actingAs, switchableRoles } from '../../auth/roles';
 import { sha256Hex } from '../../lib/random';
@@ -144,9 +144,9 @@ describe.each(await testDatabases())('role change on $name', (db) => {
       .where('tenant_id', '=', tenant.id)
       .orderBy('id')
       .execute();
-    expect(rows).toEqual([
-      { user_id: users.admin.id, tenant_id: tenant.id, target: 'role manager', code: 0 },
-      { user_id: users.clerk.id, tenant_id: tenant.id, target: 'role admin', code: 1001 },
+    expect(rows.map((r) => ({ ...r, target: describeTarget(r.target, 'en') }))).toEqual([
+      { user_id: users.admin.id, tenant_id: tenant.id, target: 'role store manager', code: 0 },
+      { user_id: users.clerk.id, tenant_id: tenant.id, target: 'role administrator', code: 1001 },
     ]);
   });
 

@@ -83,7 +83,7 @@ export async function login(ctx: CallContext, username: string, digest: string):
  */
 export async function changeRole(ctx: CallContext, role: Role | ''): Promise<string> {
   const caller = requireTenant(ctx);
-  ctx.target = role ? `role ${role}` : 'all roles';
+  ctx.target = role ? { kind: 'role', name: role } : { kind: 'allRoles' };
   if (role && !switchableRoles(caller.heldRoles).includes(role)) throw invalidField('role', 'roleNotHeld');
   const { db, config } = ctx.services;
   const roles = role ? [role] : caller.heldRoles;
@@ -108,7 +108,7 @@ export async function changeRole(ctx: CallContext, role: Role | ''): Promise<str
 
 export async function logout(ctx: CallContext): Promise<void> {
   const caller = requireCaller(ctx);
-  ctx.target = `session of ${caller.username}`;
+  ctx.target = { kind: 'session', name: caller.username };
   await sessions.deleteSession(ctx.services.db, caller.sessionId);
 }
 
@@ -127,9 +127,10 @@ export async function info(ctx: CallContext) {
 
 export async function setCurrentStore(ctx: CallContext, storeId: number) {
   const caller = requireTenant(ctx);
-  ctx.target = `store ${storeId}`;
+  ctx.target = { kind: 'store', name: `#${storeId}` };
   const store = await stores.findStore(ctx.services.db, stores.scopeOf(caller), storeId);
   if (!store) throw notFound();
+  ctx.target = { kind: 'store', name: store.name };
   await sessions.setSessionStore(ctx.services.db, caller.sessionId, store.id);
   return { id: store.id, name: store.name };
 }

@@ -202,7 +202,7 @@ describe.each(await testDatabases())('sessions on $name', (db) => {
       expect(InfoData.parse(admin.data)).toEqual(admin.data);
       expect(admin.data.roles).toEqual(['admin']);
       expect(admin.data.shop.map((s) => s.id)).toEqual(stores.map((s) => s.id));
-      expect(admin.data.tenant).toEqual({ id: tenant.id, name: tenant.name });
+      expect(admin.data.tenant).toEqual({ id: tenant.id, name: tenant.name, company: tenant.company });
       expect(admin.data.permissions).toContain('user.write');
       const clerk = await t().call<InfoData>('/user/info', {}, { token: tokens.clerk });
       expect(clerk.data.shop.map((s) => s.id)).toEqual([stores[0].id]);

@@ -1,5 +1,6 @@
 import type { Station } from '@esl/contract';
 import type { StationRow } from '../../db/schema';
+import { configState, presentConfig } from './config';
 
 const num = (v: number | null) => (v === null ? null : Number(v));
 
@@ -14,7 +15,6 @@ export function presentStation(row: StationRow): Station {
     disk: num(row.disk),
     ip: row.ip,
     mac: row.mac,
-    wifiPassword: row.wifi_password,
     ntpServer: row.ntp_server,
     gateway: row.gateway,
     mask: row.mask,
@@ -25,5 +25,17 @@ export function presentStation(row: StationRow): Station {
     lastHeartbeat: num(row.last_heartbeat),
     online: Number(row.online) === 1,
     createdAt: Number(row.created_at),
+    moduleFirmware: row.module_firmware,
+    uptimeS: num(row.uptime_s),
+    queueJobs: num(row.queue_jobs),
+    queueBytes: num(row.queue_bytes),
+    radioBusyPct: num(row.radio_busy_pct),
+    tagsHeard: num(row.tags_heard),
+    clockSkewMs: num(row.clock_skew_ms),
+    // The WiFi password is write-only: only whether one is set leaves the server.
+    config: presentConfig(row.config, row.wifi_password),
+    configRev: Number(row.cfg_rev),
+    configAppliedRev: num(row.cfg_applied_rev),
+    configState: configState(Number(row.cfg_rev), num(row.cfg_applied_rev)),
   };
 }

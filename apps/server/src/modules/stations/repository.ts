@@ -50,6 +50,21 @@ export async function stationIdsIn(db: Db, at: CurrentStore, ids: readonly numbe
   return new Set(rows.map((r) => r.id));
 }
 
+export async function serialsOf(db: Db, at: CurrentStore, ids: readonly number[]): Promise<string[]> {
+  const rows = await inStore(db, at).select('sn').where('id', 'in', ids).execute();
+  return rows.map((r) => r.sn);
+}
+
+export async function setSecretHash(db: Db, at: CurrentStore, id: number, secretHash: string, now: number) {
+  await db
+    .updateTable('stations')
+    .set({ secret_hash: secretHash, secret_at: now })
+    .where('tenant_id', '=', at.tenantId)
+    .where('store_id', '=', at.storeId)
+    .where('id', '=', id)
+    .execute();
+}
+
 export async function deleteStations(db: Db, at: CurrentStore, ids: readonly number[]): Promise<number> {
   const result = await db
     .deleteFrom('stations')
@@ -68,4 +83,37 @@ export async function insertDeviceRequests(db: Db, rows: Insertable<DeviceReques
       .values(rows.slice(i, i + 1000))
       .execute();
   }
+}
+
+/**
+ * Stores a new desired configuration with the next revision (the WiFi password only when it
+ * changes); the columns the SPEC's console shows mirror the server address and upgrade URL.
+ */
+export async function setConfig(
+  db: Db,
+  at: CurrentStore,
+  id: number,
+  fields: {
+    config: string;
+    rev: number;
+    wifiPassword?: string;
+    serverHost: string;
+    serverPort: number | null;
+    upgradeUrl: string;
+  },
+) {
+  await db
+    .updateTable('stations')
+    .set({
+      config: fields.config,
+      cfg_rev: fields.rev,
+      ...(fields.wifiPassword === undefined ? {} : { wifi_password: fields.wifiPassword }),
+      server_address: fields.serverHost,
+      server_port: fields.serverPort,
+      upgrade_url: fields.upgradeUrl,
+    })
+    .where('tenant_id', '=', at.tenantId)
+    .where('store_id', '=', at.storeId)
+    .where('id', '=', id)
+    .execute();
 }

@@ -11,6 +11,9 @@ export const stationHandlers = defineHandlers({
     const { row, secret } = await stations.add(ctx, body);
     return { ...presentStation(row), secret };
   },
+  renewStationSecret: (ctx, { id }) => stations.renewSecret(ctx, id),
   delStation: async (ctx, { ids }) => ({ deleted: await stations.remove(ctx, ids) }),
   openCmdWindow: (ctx, { id }) => stations.openCommandWindow(ctx, id),
+  stationCmd: (ctx, body) => stations.runCommand(ctx, body),
+  setStationConfig: (ctx, body) => stations.setConfig(ctx, body),
 });

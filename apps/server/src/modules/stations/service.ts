@@ -1,11 +1,12 @@
-import type { ParsedBodyOf } from '@esl/contract';
+import { isAllowedCommand, type ParsedBodyOf } from '@esl/contract';
+import { STATION_COMMANDS } from '@esl/contract/protocol';
 import type { Insertable, Kysely } from 'kysely';
-import type { CallContext } from '../../api/context';
-import { conflict, notFound } from '../../api/errors';
+import { type CallContext, requireCaller } from '../../api/context';
+import { conflict, invalidField, notFound } from '../../api/errors';
 import type { Database, DeviceRequestTable } from '../../db/schema';
 import { onUniqueViolation } from '../../db/unique';
 import { randomHex, sha256Hex } from '../../lib/random';
-import { currentStore } from '../stores/service';
+import { type CurrentStore, currentStore } from '../stores/service';
 import * as repo from './repository';
 
 export async function list(ctx: CallContext, f: repo.StationFilter) {
@@ -39,7 +40,7 @@ const NOT_REPORTED = {
 export async function add(ctx: CallContext, fields: ParsedBodyOf<'addStation'>) {
   const at = await currentStore(ctx);
   const { db } = ctx.services;
-  ctx.target = `base station ${fields.sn}`;
+  ctx.target = { kind: 'station', name: fields.sn };
   // Held here or by another tenant: the same answer, which never names the holder.
   if (await repo.snTaken(db, fields.sn)) throw conflict(fields.sn);
   const secret = randomHex(24);
@@ -49,47 +50,115 @@ export async function add(ctx: CallContext, fields: ParsedBodyOf<'addStation'>) 
       tenant_id: at.tenantId,
       store_id: at.storeId,
       secret_hash: sha256Hex(secret),
+      secret_at: ctx.now,
       ...NOT_REPORTED,
       created_at: ctx.now,
     }),
     () => conflict(fields.sn),
   );
+  await ctx.services.stationAccounts.secretIssued({ tenantId: at.tenantId, sn: row.sn }, secret);
   return { row, secret };
+}
+
+/**
+ * Issues a new MQTT secret (shown once, only its hash kept). The old one stops working at once:
+ * the broker reads the hash at every login, and a session made with the old secret is closed.
+ */
+export async function renewSecret(ctx: CallContext, id: number) {
+  const at = await currentStore(ctx);
+  ctx.target = { kind: 'station', name: `#${id}` };
+  const { db } = ctx.services;
+  const station = await repo.findStation(db, at, id);
+  if (!station) throw notFound();
+  ctx.target = { kind: 'station', name: station.sn };
+  const secret = randomHex(24);
+  await repo.setSecretHash(db, at, id, sha256Hex(secret), ctx.now);
+  await ctx.services.stationAccounts.secretIssued({ tenantId: at.tenantId, sn: station.sn }, secret);
+  return { id, sn: station.sn, secret };
 }
 
 /** All or nothing: an id that is not a base station of the current store refuses the whole call. */
 export async function remove(ctx: CallContext, ids: readonly number[]) {
   const at = await currentStore(ctx);
   const unique = [...new Set(ids)];
-  ctx.target = `base stations #${unique.join(',')}`;
-  return ctx.services.db.transaction().execute(async (trx) => {
+  ctx.target = { kind: 'stations', names: unique.map((id) => `#${id}`), count: unique.length };
+  const { deleted, serials } = await ctx.services.db.transaction().execute(async (trx) => {
     const mine = await repo.stationIdsIn(trx, at, unique);
     if (mine.size !== unique.length) throw notFound();
-    return repo.deleteStations(trx, at, unique);
+    const serials = await repo.serialsOf(trx, at, unique);
+    ctx.target = { kind: 'stations', names: serials, count: unique.length };
+    return { deleted: await repo.deleteStations(trx, at, unique), serials };
   });
+  for (const sn of serials) await ctx.services.stationAccounts.removed({ tenantId: at.tenantId, sn });
+  return deleted;
 }
 
-/** Records the request; a later delivery layer sends it to the station. */
+/**
+ * Opens a command window on an online station. The window belongs to the caller's console
+ * session: the station's output comes back as `station.cmd` notices to that session only.
+ */
 export async function openCommandWindow(ctx: CallContext, id: number) {
   const at = await currentStore(ctx);
-  ctx.target = `base station #${id}`;
+  const caller = requireCaller(ctx);
+  const station = await stationOf(ctx, at, id);
+  if (!Number(station.online)) throw invalidField('id', 'stationOffline');
+  const opened = await ctx.services.stationLink.openCmd(id, caller.sessionId);
+  if (!opened) throw invalidField('id', 'stationOffline');
+  return { id, sn: station.sn, ...opened, commands: [...STATION_COMMAND_LINES] };
+}
+
+/** One line of the allow-list (others are refused), each logged with the line itself. */
+export async function runCommand(ctx: CallContext, body: ParsedBodyOf<'stationCmd'>) {
+  const at = await currentStore(ctx);
+  const caller = requireCaller(ctx);
+  const station = await stationOf(ctx, at, body.id);
+  ctx.target = { kind: 'stationCmd', name: station.sn, extra: body.line ?? 'close' };
+  if (body.line !== undefined && !isAllowedCommand(body.line)) throw invalidField('line', 'command');
+  const sent = await ctx.services.stationLink.cmd(body.id, caller.sessionId, body.session, {
+    line: body.line,
+    close: body.close,
+  });
+  if (!sent) throw invalidField('session', 'cmdSession');
+  return sent;
+}
+
+/**
+ * Stores the desired configuration with the next revision and sends it when the station is
+ * online (else its next hello fetches it). An unchanged configuration keeps its revision.
+ */
+export async function setConfig(ctx: CallContext, { id, config }: ParsedBodyOf<'setStationConfig'>) {
+  const at = await currentStore(ctx);
+  const station = await stationOf(ctx, at, id);
+  const { wifiPassword, ...fields } = config;
+  const json = JSON.stringify(fields);
+  const samePassword = wifiPassword === undefined || wifiPassword === station.wifi_password;
+  let rev = Number(station.cfg_rev);
+  if (json !== station.config || !samePassword || rev === 0) {
+    rev += 1;
+    await repo.setConfig(ctx.services.db, at, id, {
+      config: json,
+      rev,
+      wifiPassword: samePassword ? undefined : wifiPassword,
+      serverHost: fields.serverHost,
+      serverPort: fields.serverPort,
+      upgradeUrl: fields.upgradeUrl,
+    });
+  }
+  const sent = await ctx.services.stationLink.configChanged(id);
+  return { id, configRev: rev, sent };
+}
+
+/** The station of the current store, named in the operation log; NOT_FOUND otherwise. */
+async function stationOf(ctx: CallContext, at: CurrentStore, id: number) {
+  ctx.target = { kind: 'station', name: `#${id}` };
   const station = await repo.findStation(ctx.services.db, at, id);
   if (!station) throw notFound();
-  ctx.target = `base station ${station.sn}`;
-  await repo.insertDeviceRequests(ctx.services.db, [
-    {
-      tenant_id: at.tenantId,
-      store_id: at.storeId,
-      kind: 'station.cmdwindow',
-      tag_id: null,
-      station_id: id,
-      status: 'recorded',
-      user_id: at.userId,
-      created_at: ctx.now,
-    },
-  ]);
-  return { id, delivered: false };
+  ctx.target = { kind: 'station', name: station.sn };
+  return station;
 }
+
+/** What the console offers in the command window (`log` is `log tail [n]`). */
+const STATION_COMMAND_LINES = STATION_COMMANDS.map((c) => (c === 'log' ? 'log tail' : c));
 
 /** Records requests for the delivery layer (from here, and from the tags module's refresh and roll call). */
 export function recordRequests(db: Kysely<Database>, rows: Insertable<DeviceRequestTable>[]): Promise<void> {

@@ -1,4 +1,11 @@
-import { type AddStationData, ErrorCode, hasPermission, type Station, TENANT_ROLES } from '@esl/contract';
+import {
+  type AddStationData,
+  describeTarget,
+  ErrorCode,
+  hasPermission,
+  type Station,
+  TENANT_ROLES,
+} from '@esl/contract';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../lib/random';
 import { buildShop, buildStation, buildStorelessAdmin, snapshot } from '../../test/business';
@@ -41,7 +48,9 @@ describe.each(await testDatabases())('base stations on $name', (db) => {
       .where('tenant_id', '=', tenant.id)
       .where('call', '=', '/mgr/ap/add')
       .execute();
-    expect(ops).toEqual([{ call: '/mgr/ap/add', code: 0, store_id: store.id, target: 'base station AP-0001' }]);
+    expect(ops.map((o) => ({ ...o, target: describeTarget(o.target, 'en') }))).toEqual([
+      { call: '/mgr/ap/add', code: 0, store_id: store.id, target: 'base station AP-0001' },
+    ]);
   });
 
   it('keeps serial numbers unique on the whole platform, never naming the tenant that holds one', async () => {
@@ -117,24 +126,19 @@ describe.each(await testDatabases())('base stations on $name', (db) => {
     expect(await snapshot(t().app, 'stations', a.store.id)).toEqual([]);
   });
 
-  it('records an open-command-window request', async () => {
-    const { tokens, store, tenant, users } = await buildShop(t().app);
+  it('refuses a command window on a station that is not connected, and logs the attempt', async () => {
+    const { tokens, store, tenant } = await buildShop(t().app);
     const station = await buildStation(t().app, { tenantId: tenant.id, storeId: store.id }, { sn: 'CMD1' });
-    const res = await t().call('/mgr/ap/opencmdwindow', { id: station.id }, { token: tokens.manager });
-    expect(res).toMatchObject({ code: 0, data: { id: station.id, delivered: false } });
-    const rows = await t()
-      .app.services.db.selectFrom('device_requests')
-      .select(['kind', 'station_id', 'store_id', 'user_id', 'status'])
-      .where('station_id', '=', station.id)
+    const res = await t().call('/mgr/ap/opencmdwindow', { id: station.id }, { token: tokens.manager, lang: 'zh-CN' });
+    expect(res).toMatchObject({ code: ErrorCode.VALIDATION, msg: '字段 id 无效：基站不在线' });
+    const ops = await t()
+      .app.services.db.selectFrom('op_logs')
+      .select(['call', 'code', 'target'])
+      .where('tenant_id', '=', tenant.id)
+      .where('call', '=', '/mgr/ap/opencmdwindow')
       .execute();
-    expect(rows).toEqual([
-      {
-        kind: 'station.cmdwindow',
-        station_id: station.id,
-        store_id: store.id,
-        user_id: users.manager.id,
-        status: 'recorded',
-      },
+    expect(ops.map((o) => [o.code, describeTarget(o.target, 'en')])).toEqual([
+      [ErrorCode.VALIDATION, 'base station CMD1'],
     ]);
   });
 
@@ -146,6 +150,8 @@ describe.each(await testDatabases())('base stations on $name', (db) => {
       ['/mgr/ap/delete', { ids: [1] }],
       ['/mgr/ap/runtimelist', {}],
       ['/mgr/ap/opencmdwindow', { id: 1 }],
+      ['/mgr/ap/cmd', { id: 1, session: 'abc', line: 'status' }],
+      ['/mgr/ap/setconfig', { id: 1, config: {} }],
     ] as const) {
       const res = await t().call(path, body, { token: tokens.admin });
       expect(res, path).toMatchObject({ code: ErrorCode.STORE_NOT_SET, msg: 'Please set store first' });
@@ -159,14 +165,17 @@ describe.each(await testDatabases())('base stations on $name', (db) => {
     const station = await buildStation(t().app, { tenantId: tenant.id, storeId: store.id });
     for (const role of TENANT_ROLES) {
       const token = tokens[role];
+      // The station is not connected: a permitted command window is refused as offline, not forbidden.
       const cases = [
-        ['/mgr/ap/runtimelist', {}, 'station.read'],
-        ['/mgr/ap/add', { sn: `R${role}` }, 'station.write'],
-        ['/mgr/ap/opencmdwindow', { id: station.id }, 'station.operate'],
+        ['/mgr/ap/runtimelist', {}, 'station.read', 0],
+        ['/mgr/ap/add', { sn: `R${role}` }, 'station.write', 0],
+        ['/mgr/ap/setconfig', { id: station.id, config: { heartbeatS: 60 } }, 'station.write', 0],
+        ['/mgr/ap/opencmdwindow', { id: station.id }, 'station.operate', ErrorCode.VALIDATION],
+        ['/mgr/ap/cmd', { id: station.id, session: 'abc', line: 'status' }, 'station.operate', ErrorCode.VALIDATION],
       ] as const;
-      for (const [path, body, permission] of cases) {
+      for (const [path, body, permission, allowed] of cases) {
         const res = await t().call(path, body, { token });
-        if (hasPermission([role], permission)) expect(res.code, `${role} ${path}`).toBe(0);
+        if (hasPermission([role], permission)) expect(res.code, `${role} ${path}`).toBe(allowed);
         else expect(res.code, `${role} ${path}`).toBe(ErrorCode.FORBIDDEN);
       }
     }

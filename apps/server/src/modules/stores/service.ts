@@ -61,7 +61,7 @@ export function list(ctx: CallContext, f: repo.StoreFilter) {
 export async function add(ctx: CallContext, fields: ParsedBodyOf<'addStore'>) {
   const { tenantId } = requireTenant(ctx);
   const { db } = ctx.services;
-  ctx.target = `store ${fields.code}`;
+  ctx.target = { kind: 'store', name: fields.name };
   if (await repo.codeTaken(db, tenantId, fields.code)) throw conflict(fields.code);
   return repo.insertStore(db, { ...fields, tenant_id: tenantId, created_at: ctx.now });
 }
@@ -69,8 +69,8 @@ export async function add(ctx: CallContext, fields: ParsedBodyOf<'addStore'>) {
 export async function alter(ctx: CallContext, id: number, patch: Omit<ParsedBodyOf<'alterStore'>, 'id'>) {
   const { tenantId } = requireTenant(ctx);
   const { db } = ctx.services;
-  ctx.target = `store ${id}`;
-  await visibleStore(ctx, id);
+  ctx.target = { kind: 'store', name: `#${id}` };
+  ctx.target = { kind: 'store', name: (await visibleStore(ctx, id)).name };
   if (patch.code !== undefined && (await repo.codeTaken(db, tenantId, patch.code, id))) throw conflict(patch.code);
   const row = Object.keys(patch).length ? await repo.updateStore(db, tenantId, id, patch) : await visibleStore(ctx, id);
   if (!row) throw notFound();
@@ -80,11 +80,13 @@ export async function alter(ctx: CallContext, id: number, patch: Omit<ParsedBody
 export async function remove(ctx: CallContext, ids: readonly number[]) {
   const caller = requireTenant(ctx);
   const unique = [...new Set(ids)];
-  ctx.target = `stores ${unique.join(',')}`;
+  ctx.target = { kind: 'stores', names: unique.map((id) => `#${id}`), count: unique.length };
   return ctx.services.db.transaction().execute(async (trx) => {
     const scope = scopeOf(caller);
     const reachable = await repo.listStoreRefs(trx, scope);
     const mine = new Set(reachable.map((s) => s.id));
+    const names = reachable.filter((s) => unique.includes(s.id)).map((s) => s.name);
+    ctx.target = { kind: 'stores', names, count: unique.length };
     // All or nothing: one id of another tenant (or unknown) refuses the whole call.
     if (!unique.every((id) => mine.has(id))) throw notFound();
     return repo.deleteStores(trx, caller.tenantId, unique);
@@ -100,8 +102,8 @@ export async function getParams(ctx: CallContext, id: number) {
 
 export async function setParams(ctx: CallContext, id: number, params: StoreParams) {
   const { tenantId } = requireTenant(ctx);
-  ctx.target = `store ${id}`;
-  await visibleStore(ctx, id);
+  ctx.target = { kind: 'store', name: `#${id}` };
+  ctx.target = { kind: 'store', name: (await visibleStore(ctx, id)).name };
   await repo.saveParams(ctx.services.db, tenantId, id, JSON.stringify(params), ctx.now);
   return params;
 }

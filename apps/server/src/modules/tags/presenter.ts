@@ -1,10 +1,10 @@
 import { findTagModel, type Tag, type TagColourType, TagStatus } from '@esl/contract';
 import { formatCents } from '../../lib/price';
-import type { TagDetailRow } from './repository';
+import type { LabelledTag } from './service';
 
 const num = (v: number | null) => (v === null ? null : Number(v));
 
-export function presentTag(row: TagDetailRow): Tag {
+export function presentTag(row: LabelledTag): Tag {
   const status = TagStatus.safeParse(row.status);
   return {
     id: row.id,
@@ -28,6 +28,7 @@ export function presentTag(row: TagDetailRow): Tag {
             name: row.product_name ?? '',
             price: formatCents(Number(row.product_price_cents ?? 0)),
           },
+    label: row.label,
     createdAt: Number(row.created_at),
   };
 }

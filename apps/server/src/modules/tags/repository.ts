@@ -200,3 +200,14 @@ export async function setProduct(db: Db, at: CurrentStore, ids: readonly number[
   const result = await q.execute();
   return Number(result[0]?.numUpdatedRows ?? 0);
 }
+
+/** Hardware IDs of the first few of `ids` (for the operation log's target), in id order. */
+export async function hardwareIdsOf(db: Db, at: CurrentStore, ids: readonly number[], max: number) {
+  const rows = await filtered(db, at, {})
+    .select('t.hardware_id')
+    .where('t.id', 'in', ids)
+    .orderBy('t.id')
+    .limit(max)
+    .execute();
+  return rows.map((r) => r.hardware_id);
+}

@@ -14,6 +14,7 @@ export const tagHandlers = defineHandlers({
   delTag: async (ctx, { ids }) => ({ deleted: await tags.remove(ctx, ids) }),
   bindTag: async (ctx, { hardwareId, barcode }) => presentTag(await tags.bind(ctx, hardwareId, barcode)),
   unbindTag: async (ctx, { ids }) => ({ unbound: await tags.unbind(ctx, ids) }),
+  setTagTemplate: async (ctx, { ids, templateId }) => ({ updated: await tags.setTemplate(ctx, ids, templateId) }),
   refreshTag: (ctx, { ids }) => tags.operate(ctx, 'tag.refresh', ids),
   refreshAllTags: (ctx) => tags.operate(ctx, 'tag.refresh', null),
   rollCallTag: (ctx, { ids }) => tags.operate(ctx, 'tag.rollcall', ids),

@@ -1,4 +1,11 @@
-import { ErrorCode, findTagModel, type ParsedBodyOf } from '@esl/contract';
+import {
+  ErrorCode,
+  findTagModel,
+  type OpTarget,
+  type ParsedBodyOf,
+  TARGET_NAMES_KEPT,
+  type TagLabel,
+} from '@esl/contract';
 import type { Kysely } from 'kysely';
 import type { CallContext } from '../../api/context';
 import { AppError, conflict, notFound } from '../../api/errors';
@@ -7,11 +14,31 @@ import { onUniqueViolation } from '../../db/unique';
 import * as products from '../products/service';
 import * as stations from '../stations/service';
 import { type CurrentStore, currentStore } from '../stores/service';
+import * as templates from '../templates/service';
 import * as repo from './repository';
+
+export type LabelledTag = repo.TagDetailRow & { label: TagLabel };
+
+/** Tag rows with the template each shows and why (docs/TEMPLATES.md, "Which template a tag shows"). */
+async function labelled(db: Kysely<Database>, at: CurrentStore, rows: readonly repo.TagDetailRow[]) {
+  const labels = await templates.resolveTemplates(
+    db,
+    rows.map((r) => ({
+      id: r.id,
+      tenantId: at.tenantId,
+      storeId: at.storeId,
+      model: r.model,
+      colour: r.colour,
+      productId: r.product_id,
+    })),
+  );
+  return rows.map((r): LabelledTag => ({ ...r, label: labels.get(r.id) as TagLabel }));
+}
 
 export async function list(ctx: CallContext, f: repo.TagFilter) {
   const at = await currentStore(ctx);
-  return repo.listTags(ctx.services.db, at, f);
+  const { rows, count } = await repo.listTags(ctx.services.db, at, f);
+  return { rows: await labelled(ctx.services.db, at, rows), count };
 }
 
 /** How many IDs a conflict message names before it says "…". */
@@ -27,7 +54,7 @@ export async function add(ctx: CallContext, body: ParsedBodyOf<'addTag'>) {
   if (!model) throw notFound();
   const colour = body.colour ?? model.colours[0];
   const ids = [...new Set(body.hardwareIds)];
-  ctx.target = `tags ${ids.slice(0, 10).join(',')}${ids.length > 10 ? ` … (${ids.length})` : ''}`;
+  ctx.target = { kind: 'tags', names: ids, count: ids.length };
   const { db } = ctx.services;
   const duplicate = () => conflict(ids.slice(0, NAMED_CONFLICTS).join(', '));
   const created = await onUniqueViolation(
@@ -55,10 +82,22 @@ export async function add(ctx: CallContext, body: ParsedBodyOf<'addTag'>) {
     }),
     duplicate,
   );
-  return created;
+  return labelled(db, at, created);
 }
 
 /** All or nothing: an id that is not a tag of the current store refuses the whole call. */
+/** Before the tags are known: their ids. */
+function idsTarget(ids: readonly number[]): OpTarget {
+  const unique = [...new Set(ids)];
+  return { kind: 'tags', names: unique.map((id) => `#${id}`), count: unique.length };
+}
+
+/** The tags by their hardware IDs (the first few), for the operation log. */
+async function tagsTarget(db: Kysely<Database>, at: CurrentStore, ids: readonly number[]): Promise<OpTarget> {
+  const unique = [...new Set(ids)];
+  return { kind: 'tags', names: await repo.hardwareIdsOf(db, at, unique, TARGET_NAMES_KEPT), count: unique.length };
+}
+
 async function requireTags(db: Kysely<Database>, at: CurrentStore, ids: readonly number[]) {
   const unique = [...new Set(ids)];
   const mine = await repo.tagIdsIn(db, at, unique);
@@ -68,9 +107,10 @@ async function requireTags(db: Kysely<Database>, at: CurrentStore, ids: readonly
 
 export async function remove(ctx: CallContext, ids: readonly number[]) {
   const at = await currentStore(ctx);
-  ctx.target = `tags #${[...new Set(ids)].join(',')}`;
+  ctx.target = idsTarget(ids);
   const deleted = await ctx.services.db.transaction().execute(async (trx) => {
     const unique = await requireTags(trx, at, ids);
+    ctx.target = await tagsTarget(trx, at, unique);
     return repo.deleteTags(trx, at, unique);
   });
   return deleted;
@@ -84,23 +124,37 @@ export async function remove(ctx: CallContext, ids: readonly number[]) {
 export async function bind(ctx: CallContext, hardwareId: string, barcode: string) {
   const at = await currentStore(ctx);
   const { db } = ctx.services;
-  ctx.target = `tag ${hardwareId} → ${barcode}`;
+  ctx.target = { kind: 'binding', name: hardwareId, extra: barcode };
   const tag = await repo.findTagByHardwareId(db, at.tenantId, hardwareId);
-  if (!tag || tag.store_id !== at.storeId) throw notFound();
+  if (!tag || tag.store_id !== at.storeId) throw notFound({ kind: 'tag', value: hardwareId });
   const product = await products.findByBarcode(db, at, barcode);
-  if (!product) throw notFound();
+  if (!product) throw notFound({ kind: 'barcode', value: barcode });
   await repo.setProduct(db, at, [tag.id], product.id);
-  const [row] = await repo.findTagsByIds(db, at, [tag.id]);
+  const [row] = await labelled(db, at, await repo.findTagsByIds(db, at, [tag.id]));
   if (!row) throw notFound();
   return row;
 }
 
 export async function unbind(ctx: CallContext, ids: readonly number[]) {
   const at = await currentStore(ctx);
-  ctx.target = `tags #${[...new Set(ids)].join(',')}`;
+  ctx.target = idsTarget(ids);
   const unique = await requireTags(ctx.services.db, at, ids);
+  ctx.target = await tagsTarget(ctx.services.db, at, unique);
   const unbound = await repo.setProduct(ctx.services.db, at, unique, null);
   return unbound;
+}
+
+/**
+ * Sets (or clears, with null) the template of tags of the current store, overriding every rule;
+ * all or nothing: an id that is not a tag of the store, or a tag the template does not fit,
+ * refuses the whole call.
+ */
+export async function setTemplate(ctx: CallContext, ids: readonly number[], templateId: number | null) {
+  const at = await currentStore(ctx);
+  const { db } = ctx.services;
+  const unique = await requireTags(db, at, ids);
+  const rows = await repo.findTagsByIds(db, at, unique);
+  return templates.assignToTags(ctx, at, rows, templateId);
 }
 
 export type TagOperation = 'tag.refresh' | 'tag.rollcall';
@@ -113,7 +167,7 @@ export type TagOperation = 'tag.refresh' | 'tag.rollcall';
 export async function operate(ctx: CallContext, kind: TagOperation, ids: readonly number[] | null): Promise<never> {
   const at = await currentStore(ctx);
   const tagIds: (number | null)[] = ids === null ? [null] : await requireTags(ctx.services.db, at, ids);
-  ctx.target = ids === null ? `${kind} all tags` : `${kind} tags #${tagIds.join(',')}`;
+  ctx.target = ids === null ? { kind: 'allTags' } : await tagsTarget(ctx.services.db, at, ids);
   await stations.recordRequests(
     ctx.services.db,
     tagIds.map((tag_id) => ({

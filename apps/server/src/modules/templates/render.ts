@@ -9,7 +9,7 @@ export interface RenderedPreview {
 }
 
 /**
- * What the tag will show, in design orientation: drawn on @napi-rs/canvas with the bundled
+ * What the tag will show, in design orientation: drawn by the label rasteriser with the bundled
  * fonts, quantised to the template's colour set, as a palette PNG of exactly those colours.
  */
 export async function renderPreview(doc: TemplateDocument, data: LabelData): Promise<RenderedPreview> {

@@ -1,5 +1,6 @@
 import { defineHandlers } from '../../api/handlers';
 import { pngDataUrl } from './render';
+import * as rules from './rules';
 import * as templates from './service';
 
 export const templateHandlers = defineHandlers({
@@ -18,4 +19,7 @@ export const templateHandlers = defineHandlers({
     const { png, ...rest } = await templates.preview(ctx, body);
     return { png: pngDataUrl(png), ...rest };
   },
+  templateRules: (ctx, body) => rules.listRules(ctx, body),
+  setTemplateRule: (ctx, body) => rules.setRule(ctx, body),
+  delTemplateRules: async (ctx, { ids }) => ({ deleted: await rules.removeRules(ctx, ids) }),
 });

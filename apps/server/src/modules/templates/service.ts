@@ -5,20 +5,27 @@ import {
   type ParsedBodyOf,
   STANDARD_DATA_KEYS,
   type StandardDataKeyName,
+  TARGET_NAMES_KEPT,
   type TemplateData,
 } from '@esl/contract';
-import { type LabelData, SAMPLE_DATA, type TemplateDocument } from '@esl/labels';
+import { designSize, type LabelData, SAMPLE_DATA, type TemplateDocument } from '@esl/labels';
 import { type CallContext, requireTenant } from '../../api/context';
 import { AppError, conflict, invalidField, notFound } from '../../api/errors';
 import { onUniqueViolation } from '../../db/unique';
+import { Gate } from '../../lib/gate';
 import { randomHex } from '../../lib/random';
 import * as products from '../products/service';
 import { checkFit, newDocument, readDocument } from './documents';
 import { presentTemplate } from './presenter';
 import { renderPreview, renderThumbnail } from './render';
 import * as repo from './repository';
+import { rulesUsing } from './rules';
+
+export type { LabelTag } from './assign';
+export { assignToTags, resolveTemplate, resolveTemplates } from './rules';
 
 const deliveryUnavailable = () => new AppError(ErrorCode.DELIVERY_UNAVAILABLE);
+const inUse = (detail: string) => new AppError(ErrorCode.IN_USE, { detail });
 
 /** The columns that mirror a document, so the list can filter and show sizes without parsing it. */
 export function documentColumns(doc: TemplateDocument) {
@@ -69,13 +76,13 @@ async function create(ctx: CallContext, tenantId: number, name: string, doc: Tem
     await repo.saveThumb(trx, { template_id: id, tenant_id: tenantId, key: randomHex(16), png, revision: 1 });
     return id;
   });
-  ctx.target = `template ${id} ${name}`;
+  ctx.target = { kind: 'template', name };
   return presented(ctx, tenantId, id);
 }
 
 export async function add(ctx: CallContext, fields: ParsedBodyOf<'addTemplate'>) {
   const { tenantId } = requireTenant(ctx);
-  ctx.target = `template ${fields.name}`;
+  ctx.target = { kind: 'template', name: fields.name };
   return create(ctx, tenantId, fields.name, newDocument(fields));
 }
 
@@ -83,7 +90,7 @@ const COPY_WORD = { 'zh-CN': '副本', en: 'copy' } as const;
 
 export async function copy(ctx: CallContext, id: number, name?: string) {
   const { tenantId } = requireTenant(ctx);
-  ctx.target = `template ${id}`;
+  ctx.target = { kind: 'template', name: `#${id}` };
   const source = await ownTemplate(ctx, id);
   const { doc } = readDocument(source.document, { ...source, colourType: source.colour_type });
   return create(ctx, tenantId, name ?? (await copyName(ctx, tenantId, source.name)), doc);
@@ -100,15 +107,22 @@ async function copyName(ctx: CallContext, tenantId: number, name: string): Promi
 }
 
 /**
- * Deletes templates, all or nothing: one id that is not the tenant's refuses the whole call.
- * Nothing binds a template to tags or products yet, so nothing is IN_USE (docs/TEMPLATES.md).
+ * Deletes templates, all or nothing: one id that is not the tenant's refuses the whole call, and
+ * one that an assignment rule or a tag names answers IN_USE (1011) naming it.
  */
 export async function remove(ctx: CallContext, ids: readonly number[]) {
   const { tenantId } = requireTenant(ctx);
   const unique = [...new Set(ids)];
-  ctx.target = `templates ${unique.join(',')}`;
+  ctx.target = { kind: 'templates', names: unique.map((id) => `#${id}`), count: unique.length };
   return ctx.services.db.transaction().execute(async (trx) => {
     if ((await repo.countTemplates(trx, tenantId, unique)) !== unique.length) throw notFound();
+    const names = await repo.templateNamesOf(trx, tenantId, unique, TARGET_NAMES_KEPT);
+    ctx.target = { kind: 'templates', names, count: unique.length };
+    const used = await rulesUsing(trx, tenantId, unique);
+    if (used.size > 0) {
+      const inUseNames = await repo.templateNamesOf(trx, tenantId, [...used.keys()], TARGET_NAMES_KEPT);
+      throw inUse(inUseNames.join(', '));
+    }
     return repo.deleteTemplates(trx, tenantId, unique);
   });
 }
@@ -127,8 +141,9 @@ export async function load(ctx: CallContext, id: number): Promise<TemplateData> 
 export async function save(ctx: CallContext, fields: ParsedBodyOf<'alterTemplateData'>) {
   const { tenantId } = requireTenant(ctx);
   const { db } = ctx.services;
-  ctx.target = `template ${fields.id}`;
-  await ownTemplate(ctx, fields.id);
+  ctx.target = { kind: 'template', name: `#${fields.id}` };
+  const own = await ownTemplate(ctx, fields.id);
+  ctx.target = { kind: 'template', name: fields.name ?? own.name };
   const doc = checkFit(fields.doc);
   const png = await renderThumbnail(doc);
   await db.transaction().execute(async (trx) => {
@@ -160,14 +175,16 @@ export async function save(ctx: CallContext, fields: ParsedBodyOf<'alterTemplate
 export async function sendTemplatesToDevices(ctx: CallContext, ids: readonly number[]): Promise<never> {
   const { tenantId } = requireTenant(ctx);
   const unique = [...new Set(ids)];
-  ctx.target = `templates ${unique.join(',')}`;
+  ctx.target = { kind: 'templates', names: unique.map((id) => `#${id}`), count: unique.length };
+  const names = await repo.templateNamesOf(ctx.services.db, tenantId, unique, TARGET_NAMES_KEPT);
+  if (names.length) ctx.target = { kind: 'templates', names, count: unique.length };
   if ((await repo.countTemplates(ctx.services.db, tenantId, unique)) !== unique.length) throw notFound();
   throw deliveryUnavailable();
 }
 
 export async function sendFontsToDevices(ctx: CallContext): Promise<never> {
   requireTenant(ctx);
-  ctx.target = 'fonts';
+  ctx.target = { kind: 'fonts' };
   throw deliveryUnavailable();
 }
 
@@ -195,7 +212,7 @@ export async function keyMap(ctx: CallContext): Promise<DataKeyMapping[]> {
 
 export async function alterKey(ctx: CallContext, name: string, tField: string): Promise<DataKeyMapping> {
   const { tenantId } = requireTenant(ctx);
-  ctx.target = `data key ${name}`;
+  ctx.target = { kind: 'dataKey', name };
   await ctx.services.db.transaction().execute(async (trx) => {
     const rows = await repo.listDataKeys(trx, tenantId);
     const custom = rows.filter((r) => !isStandard(r.name));
@@ -209,7 +226,7 @@ export async function alterKey(ctx: CallContext, name: string, tField: string): 
 
 export async function replaceKeys(ctx: CallContext, keys: readonly { name: string; tField: string }[]) {
   const { tenantId } = requireTenant(ctx);
-  ctx.target = `data keys (${keys.length})`;
+  ctx.target = { kind: 'dataKeys', count: keys.length };
   const custom = keys.filter((k) => !isStandard(k.name));
   if (custom.length > MAX_CUSTOM_KEYS) throw invalidField('keys', 'tooBig');
   await ctx.services.db.transaction().execute((trx) =>
@@ -224,11 +241,27 @@ export async function replaceKeys(ctx: CallContext, keys: readonly { name: strin
 
 /** The label as the tag will show it, from a saved or unsaved document and a product or sample data. */
 export async function preview(ctx: CallContext, fields: ParsedBodyOf<'templatePreview'>) {
-  requireTenant(ctx);
+  const { tenantId } = requireTenant(ctx);
   let doc = fields.doc !== undefined ? checkFit(fields.doc) : (await load(ctx, fields.id ?? 0)).doc;
   if (fields.dither) doc = { ...doc, dither: fields.dither };
   const base: LabelData =
     fields.productId !== undefined ? await products.labelData(ctx, fields.productId) : SAMPLE_DATA;
-  const rendered = await renderPreview(doc, { ...base, ...fields.data });
-  return { ...rendered, colourType: doc.colourType };
+  const { w, h } = designSize(doc);
+  const leave = w * h > LARGE_PREVIEW_PIXELS ? previewGate.enter(tenantId) : () => {};
+  if (!leave) throw new AppError(ErrorCode.BUSY, { detail: 'previewBusy' });
+  try {
+    const rendered = await renderPreview(doc, { ...base, ...fields.data });
+    return { ...rendered, colourType: doc.colourType };
+  } finally {
+    leave();
+  }
 }
+
+/**
+ * Previews above this many pixels (a 1024 × 1024 panel) are drawn one per tenant and two in the
+ * process at a time; the next is told to try again. A 4096 × 4096 preview holds the event loop
+ * for its whole drawing (one synchronous render in @esl/labels), so four at once held other
+ * requests for 1.3 s (issue 11 item 3); labels of real tags are far below the line.
+ */
+export const LARGE_PREVIEW_PIXELS = 1024 * 1024;
+export const previewGate = new Gate(1, 2);

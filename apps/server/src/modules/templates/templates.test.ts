@@ -1,4 +1,4 @@
-import type { Template, TemplateData } from '@esl/contract';
+import { describeTarget, type Template, type TemplateData } from '@esl/contract';
 import { TEMPLATE_VERSION, TemplateDocument } from '@esl/labels';
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/databases';
@@ -310,11 +310,11 @@ describe.each(await testDatabases())('templates on $name', (db) => {
       .where('user_id', '=', users.editor.id)
       .orderBy('id')
       .execute();
-    expect(logged).toEqual([
-      { call: '/mgr/templ/addtemple', code: 0, target: expect.stringMatching(/^template \d+ /) },
-      { call: '/mgr/templ/updatedevtmpl', code: 1010, target: `templates ${tpl.id}` },
+    expect(logged.map((o) => ({ ...o, target: describeTarget(o.target, 'en') }))).toEqual([
+      { call: '/mgr/templ/addtemple', code: 0, target: expect.stringMatching(/^template \S/) },
+      { call: '/mgr/templ/updatedevtmpl', code: 1010, target: `template ${tpl.name}` },
       { call: '/mgr/templ/updatedevfonts', code: 1010, target: 'fonts' },
-      { call: '/mgr/templ/updatedevtmpl', code: 1002, target: 'templates 999999' },
+      { call: '/mgr/templ/updatedevtmpl', code: 1002, target: 'template #999999' },
     ]);
   });
 });

@@ -56,15 +56,13 @@ export async function countTenants(db: Kysely<Database>, ids: readonly number[])
 }
 
 /**
- * Deletes tenants and everything they own. Foreign keys cascade too, but deleting child rows
- * explicitly keeps the order obvious and independent of the dialect's cascade support.
+ * Deletes tenants and everything they own. Only the tenants rows are deleted here: every table
+ * with a tenant_id column references tenants.id ON DELETE CASCADE (the migrations), and SQLite
+ * enforces foreign keys because openDatabase turns them on, so the database removes the rest in
+ * the same statement on both dialects. tenants.test.ts checks every such table it finds in the
+ * live schema, so a new table without the cascade fails it.
  */
 export async function deleteTenants(db: Kysely<Database>, ids: readonly number[]) {
-  for (const table of ['sessions', 'avatars', 'user_stores', 'store_params', 'op_logs', 'sys_logs'] as const) {
-    await db.deleteFrom(table).where('tenant_id', 'in', ids).execute();
-  }
-  await db.deleteFrom('users').where('tenant_id', 'in', ids).execute();
-  await db.deleteFrom('stores').where('tenant_id', 'in', ids).execute();
   const result = await db.deleteFrom('tenants').where('id', 'in', ids).execute();
   return Number(result[0]?.numDeletedRows ?? 0);
 }
@@ -85,4 +83,10 @@ export async function listFirmware(
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, count: Number(total.n) };
+}
+
+/** Names of the first few of `ids` (for the operation log's target), in id order. */
+export async function tenantNamesOf(db: Kysely<Database>, ids: readonly number[], max: number) {
+  const rows = await db.selectFrom('tenants').select('name').where('id', 'in', ids).orderBy('id').limit(max).execute();
+  return rows.map((r) => r.name);
 }

@@ -1,4 +1,4 @@
-import type { ParsedBodyOf } from '@esl/contract';
+import { type ParsedBodyOf, TARGET_NAMES_KEPT } from '@esl/contract';
 import type { CallContext } from '../../api/context';
 import { requireTenant } from '../../api/context';
 import { conflict, notFound } from '../../api/errors';
@@ -14,7 +14,7 @@ export function newKeys() {
 
 export async function addTenant(ctx: CallContext, body: ParsedBodyOf<'addTenant'>) {
   const account = body.account.toLowerCase();
-  ctx.target = `tenant ${body.name}`;
+  ctx.target = { kind: 'tenant', name: body.name };
   const passwordHash = await hashPassword(body.sapwd, ctx.services.config.passwordCost);
   return ctx.services.db.transaction().execute(async (trx) => {
     if (await users.usernameTaken(trx, account)) throw conflict(account);
@@ -43,30 +43,33 @@ export async function addTenant(ctx: CallContext, body: ParsedBodyOf<'addTenant'
 }
 
 export async function renewKeys(ctx: CallContext, id: number) {
-  ctx.target = `tenant #${id}`;
+  ctx.target = { kind: 'tenant', name: `#${id}` };
   const keys = newKeys();
   const row = (await repo.findTenant(ctx.services.db, id)) && (await repo.updateTenant(ctx.services.db, id, keys));
   if (!row) throw notFound();
+  ctx.target = { kind: 'tenant', name: row.name };
   return keys;
 }
 
 export async function resetAccountPassword(ctx: CallContext, id: number, digest: string) {
-  ctx.target = `tenant #${id}`;
+  ctx.target = { kind: 'tenant', name: `#${id}` };
   const { db } = ctx.services;
   const tenant = await repo.findTenant(db, id);
   if (!tenant) throw notFound();
   const account = await users.findAccount(db, id, tenant.account);
   if (!account) throw notFound();
-  ctx.target = `tenant #${id} account ${tenant.account}`;
+  ctx.target = { kind: 'tenantAdmin', name: tenant.name, extra: tenant.account };
   const passwordHash = await hashPassword(digest, ctx.services.config.passwordCost);
   await db.transaction().execute((trx) => users.resetPassword(trx, account.id, passwordHash));
 }
 
 export async function deleteTenants(ctx: CallContext, ids: readonly number[]) {
   const unique = [...new Set(ids)];
-  ctx.target = `tenants #${unique.join(',')}`;
+  ctx.target = { kind: 'tenants', names: unique.map((id) => `#${id}`), count: unique.length };
   return ctx.services.db.transaction().execute(async (trx) => {
     if ((await repo.countTenants(trx, unique)) !== unique.length) throw notFound();
+    const names = await repo.tenantNamesOf(trx, unique, TARGET_NAMES_KEPT);
+    ctx.target = { kind: 'tenants', names, count: unique.length };
     return repo.deleteTenants(trx, unique);
   });
 }
@@ -84,7 +87,7 @@ export async function alterOwnTenant(
   patch: { name?: string; company?: string; description?: string; appid?: string; ck?: string; sk?: string },
 ) {
   const { tenantId } = requireTenant(ctx);
-  ctx.target = `tenant #${tenantId}`;
+  ctx.target = { kind: 'ownTenant' };
   const row = await repo.updateTenant(ctx.services.db, tenantId, patch);
   if (!row) throw notFound();
   return row;

@@ -1,6 +1,10 @@
-import type { Tenant, TenantBaseInfo } from '@esl/contract';
+import type { Template, Tenant, TenantBaseInfo } from '@esl/contract';
+import { createCanvas } from '@napi-rs/canvas';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { writeSysLog } from '../../audit/syslog';
 import { clientDigest } from '../../auth/passwords';
+import { DEMO_PASSWORD, seedDemo } from '../../demo/seed';
 import { testDatabases } from '../../test/databases';
 import { buildOperator, buildWorld, login } from '../../test/factories';
 import { useApp } from '../../test/harness';
@@ -62,19 +66,89 @@ describe.each(await testDatabases())('tenants on $name', (db) => {
     expect(users).toEqual([]);
   });
 
-  it('deletes a tenant with all its data, and refuses a list with an unknown id', async () => {
+  it('deletes a tenant with every row of every table holding tenant_id, and refuses a list with an unknown id', async () => {
+    const { db: kdb, config } = t().app.services;
     const op = await buildOperator(t().app);
-    const w = await buildWorld(t().app);
-    await t().call('/mgr/station/setparame', { id: w.stores[0].id, params: {} }, { token: w.tokens.admin });
-    const refused = await t().call('/saas/sa/sadeltenant', { ids: [w.tenant.id, 999_999] }, { token: op.token });
+    const other = await buildWorld(t().app);
+    // The demo tenant has rows in most tables; the calls below add the rest.
+    const { tenantId } = await seedDemo(kdb, t().clock.time, undefined, config.passwordCost);
+    const admin = await login(t().app, 'admin', DEMO_PASSWORD);
+    const [store] = (await t().call<{ id: number }[]>('/mgr/station/list', {}, { token: admin })).data;
+    expect((await t().call('/mgr/station/setparame', { id: store.id, params: {} }, { token: admin })).code).toBe(0);
+    const boundary = 'esl-tenant-delete';
+    const png = createCanvas(8, 8).toBuffer('image/png');
+    const avatar = await t().app.inject({
+      method: 'POST',
+      url: '/api/user/avatar',
+      headers: { token: admin, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
+        png,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+    });
+    expect(avatar.json().code).toBe(0);
+    expect((await t().call('/user/setcurrshop', { curshop: store.id }, { token: admin })).code).toBe(0);
+    const templates = await t().call<Template[]>('/mgr/templ/list', {}, { token: admin });
+    const demoTemplate = templates.data.find((x) => x.model !== null);
+    expect(demoTemplate).toBeDefined();
+    const rule = await t().call(
+      '/mgr/templ/setrule',
+      { kind: 'default', model: demoTemplate?.model, colour: demoTemplate?.colourType, templateId: demoTemplate?.id },
+      { token: admin },
+    );
+    expect(rule.code, rule.msg).toBe(0);
+    const [station] = (await t().call<{ id: number }[]>('/mgr/ap/runtimelist', {}, { token: admin })).data;
+    // A recorded device request of the station (the command window no longer records one).
+    await t()
+      .app.services.db.insertInto('device_requests')
+      .values({
+        tenant_id: tenantId,
+        store_id: store.id,
+        kind: 'station.cmdwindow',
+        tag_id: null,
+        station_id: station.id,
+        status: 'recorded',
+        user_id: null,
+        created_at: t().clock.now(),
+      })
+      .execute();
+    // A tenant's system-log rows come from events such as a throttled sign-in; write one directly.
+    await writeSysLog(t().app.services, {
+      tenantId,
+      level: 'info',
+      event: 'test',
+      message: 'test',
+      time: t().clock.time,
+    });
+
+    // Read from the database, not from schema.ts: a table added by a migration is checked too.
+    const tables = (await kdb.introspection.getTables())
+      .filter((table) => table.columns.some((c) => c.name === 'tenant_id'))
+      .map((table) => table.name)
+      .sort();
+    expect(tables).toEqual(expect.arrayContaining(['stores', 'users', 'tags', 'products', 'templates']));
+    const count = async (table: string, tenant: number) => {
+      const { rows } = await sql<{ n: number | string }>`
+        select count(*) as n from ${sql.table(table)} where tenant_id = ${tenant}`.execute(kdb);
+      return Number(rows[0].n);
+    };
+    const kept: Record<string, number> = {};
+    for (const table of tables) {
+      expect(await count(table, tenantId), `no row of ${table} to delete: make one above`).toBeGreaterThan(0);
+      kept[table] = await count(table, other.tenant.id);
+    }
+
+    const refused = await t().call('/saas/sa/sadeltenant', { ids: [tenantId, 999_999] }, { token: op.token });
     expect(refused.code).toBe(1002);
-    expect((await t().call('/user/info', {}, { token: w.tokens.admin })).code).toBe(0);
-    const del = await t().call('/saas/sa/sadeltenant', { ids: [w.tenant.id] }, { token: op.token });
-    expect(del.code).toBe(0);
-    const { db: kdb } = t().app.services;
-    for (const table of ['stores', 'users', 'user_stores', 'store_params', 'op_logs', 'sessions'] as const) {
-      const rows = await kdb.selectFrom(table).select('tenant_id').where('tenant_id', '=', w.tenant.id).execute();
-      expect(rows, table).toEqual([]);
+    expect((await t().call('/user/info', {}, { token: admin })).code).toBe(0);
+    const del = await t().call('/saas/sa/sadeltenant', { ids: [tenantId] }, { token: op.token });
+    expect(del).toMatchObject({ code: 0, data: { deleted: 1 } });
+    for (const table of tables) {
+      expect(await count(table, tenantId), table).toBe(0);
+      expect(await count(table, other.tenant.id), `${table} of another tenant`).toBe(kept[table]);
     }
   });
 
@@ -101,9 +175,10 @@ describe.each(await testDatabases())('tenants on $name', (db) => {
 
   it('keeps the platform operator out of tenant calls', async () => {
     const op = await buildOperator(t().app);
-    for (const path of ['/mgr/station/list', '/user/UserList', '/user/getbaseinfo', '/log/taglog/oplist']) {
+    for (const path of ['/mgr/station/list', '/user/UserList', '/user/getbaseinfo', '/mgr/tag/list']) {
       expect((await t().call(path, {}, { token: op.token })).code, path).toBe(1003);
     }
+    // The log calls answer the operator the platform's rows, never a tenant's (logs.test.ts).
     const info = await t().call<{ roles: string[]; shop: unknown[]; tenant: null }>(
       '/user/info',
       {},
@@ -116,8 +191,18 @@ describe.each(await testDatabases())('tenants on $name', (db) => {
     const a = await buildWorld(t().app);
     const b = await buildWorld(t().app);
     const token = a.tokens.admin;
-    const appid = await t().call<TenantBaseInfo>('/user/alertappid', { appid: 'wx123' }, { token });
-    expect(appid.data).toMatchObject({ id: a.tenant.id, appid: 'wx123' });
+    const appid = await t().call<TenantBaseInfo>('/user/alertappid', { appid: ' WX0123456789ABCDEF ' }, { token });
+    expect(appid.data).toMatchObject({ id: a.tenant.id, appid: 'wx0123456789abcdef' });
+    for (const bad of ['wx123', 'wx0123456789abcdeg', '0123456789abcdef01', 'wx0123456789abcdef0']) {
+      const refused = await t().call('/user/alertappid', { appid: bad }, { token });
+      expect(refused).toMatchObject({
+        code: 1001,
+        msg: 'Invalid field appid: must be wx followed by 16 hexadecimal characters',
+      });
+    }
+    const cleared = await t().call<TenantBaseInfo>('/user/alertappid', { appid: '' }, { token });
+    expect(cleared.data.appid).toBe('');
+    await t().call('/user/alertappid', { appid: 'wx0123456789abcdef' }, { token });
     const info = await t().call<TenantBaseInfo>(
       '/user/alerttenantinfo',
       { id: b.tenant.id, name: 'Renamed' },

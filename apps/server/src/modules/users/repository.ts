@@ -163,3 +163,16 @@ export async function saveAvatar(
 export function findAvatar(db: Kysely<Database>, key: string) {
   return db.selectFrom('avatars').select(['mime', 'bytes']).where('key', '=', key).executeTakeFirst();
 }
+
+/** Names of the first few of `ids` (for the operation log's target), in id order. */
+export async function usernamesOf(db: Kysely<Database>, tenantId: number, ids: readonly number[], max: number) {
+  const rows = await db
+    .selectFrom('users')
+    .select('username')
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .limit(max)
+    .execute();
+  return rows.map((r) => r.username);
+}

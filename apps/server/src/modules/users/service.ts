@@ -1,4 +1,4 @@
-import { AVATAR_MAX_BYTES, hasPermission, type ParsedBodyOf, type TenantRole } from '@esl/contract';
+import { AVATAR_MAX_BYTES, hasPermission, type ParsedBodyOf, TARGET_NAMES_KEPT, type TenantRole } from '@esl/contract';
 import type { Kysely } from 'kysely';
 import { type CallContext, isAdmin, publicBase, requireCaller, requireTenant } from '../../api/context';
 import { badFile, conflict, forbidden, invalidField, notFound } from '../../api/errors';
@@ -42,7 +42,7 @@ export async function list(ctx: CallContext, f: repo.UserFilter) {
 export async function add(ctx: CallContext, body: ParsedBodyOf<'addUser'>) {
   const { tenantId } = requireTenant(ctx);
   const username = body.username.toLowerCase();
-  ctx.target = `user ${username}`;
+  ctx.target = { kind: 'user', name: username };
   const passwordHash = await hashPassword(body.password, ctx.services.config.passwordCost);
   return ctx.services.db.transaction().execute(async (trx) => {
     if (await repo.usernameTaken(trx, username)) throw conflict(username);
@@ -66,10 +66,12 @@ export async function add(ctx: CallContext, body: ParsedBodyOf<'addUser'>) {
 export async function remove(ctx: CallContext, ids: readonly number[]) {
   const caller = requireTenant(ctx);
   const unique = [...new Set(ids)];
-  ctx.target = `users #${unique.join(',')}`;
+  ctx.target = { kind: 'users', names: unique.map((id) => `#${id}`), count: unique.length };
   if (unique.includes(caller.userId)) throw invalidField('ids', 'self');
   return ctx.services.db.transaction().execute(async (trx) => {
     if ((await repo.countTenantUsers(trx, caller.tenantId, unique)) !== unique.length) throw notFound();
+    const names = await repo.usernamesOf(trx, caller.tenantId, unique, TARGET_NAMES_KEPT);
+    ctx.target = { kind: 'users', names, count: unique.length };
     return repo.deleteUsers(trx, caller.tenantId, unique);
   });
 }
@@ -82,7 +84,7 @@ export async function alter(ctx: CallContext, body: ParsedBodyOf<'alterUser'>) {
   const caller = requireCaller(ctx);
   const self = body.id === caller.userId;
   const mayManage = hasPermission(caller.roles, 'user.write');
-  ctx.target = `user #${body.id}`;
+  ctx.target = { kind: 'user', name: `#${body.id}` };
   if (!self && !mayManage) throw forbidden();
   if ((body.roles || body.shops) && (!mayManage || caller.tenantId === null)) throw forbidden();
   const { db } = ctx.services;
@@ -90,7 +92,7 @@ export async function alter(ctx: CallContext, body: ParsedBodyOf<'alterUser'>) {
   return db.transaction().execute(async (trx) => {
     const row = await repo.findUser(trx, caller.tenantId, body.id);
     if (!row) throw notFound();
-    ctx.target = `user ${row.username}`;
+    ctx.target = { kind: 'user', name: row.username };
     const roles = body.roles ?? (row.roles.split(',') as TenantRole[]);
     if (self && isAdmin(caller) && !roles.includes('admin')) throw invalidField('roles', 'self');
     if (caller.tenantId !== null && (body.roles || body.shops)) {
@@ -121,7 +123,7 @@ export function avatarUrl(ctx: CallContext, key: string | null): string {
 /** Stores the caller's new avatar in the database (so any server process can serve it); answers its key. */
 export async function uploadAvatar(ctx: CallContext): Promise<string> {
   const caller = requireCaller(ctx);
-  ctx.target = `avatar of ${caller.username}`;
+  ctx.target = { kind: 'avatar', name: caller.username };
   const bytes = await readUpload(ctx);
   if (bytes.length > AVATAR_MAX_BYTES) throw badFile('fileSize');
   // Decoded and drawn again: what is served is never the uploaded bytes.

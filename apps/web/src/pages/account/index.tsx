@@ -1,13 +1,15 @@
 import { LockOutlined, SaveOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Avatar, Button, Card, Col, Form, Input, Result, Row, Skeleton, Space, Typography, Upload } from 'antd';
-import type { Rule } from 'antd/es/form';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CALL_PATHS } from '../../api/callPaths';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
+import { queryKeys } from '../../platform/queryKeys';
 import { request, upload } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 import { digestPassword } from '../../utils/digest';
+import { noLineBreak as noLineBreakRule } from '../shared/rules';
 import { avatarProblem } from './avatar';
 
 interface ProfileValues {
@@ -20,7 +22,7 @@ interface PasswordValues {
   rpassword: string;
 }
 
-const SELF = ['session', 'info'] as const;
+const SELF = queryKeys.self();
 
 export default function SetmePage() {
   const { t } = useTranslation('account');
@@ -86,12 +88,7 @@ function ProfileCard({ id }: { id: number }) {
     },
   });
 
-  const noLineBreak: Rule = {
-    validator: (_, value: unknown) =>
-      typeof value === 'string' && /[\r\n]/.test(value)
-        ? Promise.reject(new Error(t('rule.lineBreak')))
-        : Promise.resolve(),
-  };
+  const noLineBreak = noLineBreakRule(t('rule.lineBreak'));
 
   return (
     <Card title={t('profile.title')} size="small">
@@ -160,25 +157,11 @@ function PasswordCard({ id }: { id: number }) {
         autoComplete="off"
         onFinish={(v) => save.mutate(v)}
       >
-        <Form.Item name="password" label={t('password.new')} rules={[{ required: true, message: t('rule.password') }]}>
-          <Input.Password prefix={<LockOutlined />} autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          name="rpassword"
-          label={t('password.confirm')}
-          dependencies={['password']}
-          rules={[
-            { required: true, message: t('rule.password') },
-            ({ getFieldValue }) => ({
-              validator: (_, value: string | undefined) =>
-                !value || value === getFieldValue('password')
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(t('rule.mismatch'))),
-            }),
-          ]}
-        >
-          <Input.Password prefix={<LockOutlined />} autoComplete="new-password" />
-        </Form.Item>
+        <NewPasswordFields
+          names={['password', 'rpassword']}
+          labels={[t('password.new'), t('password.confirm')]}
+          prefix={<LockOutlined />}
+        />
         <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={save.isPending}>
           {t('password.submit')}
         </Button>

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Empty, Skeleton } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { queryKeys } from '../../platform/queryKeys';
 import { ApiError, request } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 
@@ -28,7 +29,7 @@ export function StatPanel<N extends StatCall>({ call, body, title, extra, childr
   const { t } = useTranslation('dashboard');
   const storeId = useUserStore((s) => s.curshop?.id ?? null);
   const stat = useQuery({
-    queryKey: ['sumary', call, storeId, body ?? {}],
+    queryKey: queryKeys.summary(call, storeId, body ?? {}),
     // Quiet: a refusal (e.g. no current store) is told in the panel, not as an error toast.
     queryFn: () => request(call, body, { quiet: true }),
     retry: false,

@@ -6,6 +6,7 @@ import type { ColumnsType } from 'antd/es/table';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { queryKeys } from '../../platform/queryKeys';
 import { requestList } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 import { toThousandFilter } from '../../utils/format';
@@ -24,17 +25,17 @@ export default function DashboardPage() {
   const can = (p: (typeof permissions)[number]) => permissions.includes(p);
 
   const storeCount = useQuery({
-    queryKey: ['stores', 'count'],
+    queryKey: queryKeys.storeCount(),
     queryFn: () => requestList('storeList', { page: 1, limit: 1 }),
     enabled: can('store.read'),
   });
   const userCount = useQuery({
-    queryKey: ['users', 'count'],
+    queryKey: queryKeys.userCount(),
     queryFn: () => requestList('userList', { page: 1, limit: 1 }),
     enabled: can('user.read'),
   });
   const recent = useQuery({
-    queryKey: ['logs', 'op', 'recent'],
+    queryKey: queryKeys.recentOperations(),
     queryFn: () => requestList('opLog', { page: 1, limit: 8 }),
     enabled: can('log.read'),
   });
@@ -88,9 +89,9 @@ export default function DashboardPage() {
     { title: t('recent.user'), dataIndex: 'username', width: 120, ellipsis: true },
     {
       title: t('recent.call'),
-      dataIndex: 'call',
+      dataIndex: 'operation',
       ellipsis: true,
-      render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
+      render: (v: string, row) => <span title={row.call}>{v}</span>,
     },
     {
       title: t('recent.result'),

@@ -5,10 +5,11 @@ import { Alert, App, Button, Input, Modal, Space, Table, Tag, Typography } from 
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { queryKeys } from '../../platform/queryKeys';
 import { request } from '../../platform/request';
 import { isStandardField, type MappingRow, mappingBody, mappingProblems } from './body';
 
-export const FIELD_MAP_KEY = ['fieldMap'] as const;
+export const FIELD_MAP_KEY = queryKeys.fieldMap();
 
 interface Props {
   open: boolean;

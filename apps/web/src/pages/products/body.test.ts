@@ -9,7 +9,6 @@ import {
   mappingProblems,
   productFilter,
   productFormValues,
-  productSortOf,
 } from './body';
 import { csvCell, importFileType, toCsv } from './csv';
 
@@ -74,19 +73,9 @@ describe('product bodies', () => {
 });
 
 describe('product filter', () => {
-  it('keeps the text, the binding choice and the sort', () => {
-    expect(productFilter({ text: ' milk ', bound: 'unbound' }, { sort: 'price', order: 'asc' })).toEqual({
-      text: 'milk',
-      bound: false,
-      sort: 'price',
-      order: 'asc',
-    });
-    expect(productFilter({ text: ' ' }, null)).toEqual({ text: undefined, bound: undefined });
-  });
-
-  it('sorts only by keys the server knows', () => {
-    expect(productSortOf('priceChanges')).toBe('priceChanges');
-    expect(productSortOf('unit')).toBeUndefined();
+  it('keeps the text and the binding choice', () => {
+    expect(productFilter({ text: ' milk ', bound: 'unbound' })).toEqual({ text: 'milk', bound: false });
+    expect(productFilter({ text: ' ' })).toEqual({ text: undefined, bound: undefined });
   });
 });
 

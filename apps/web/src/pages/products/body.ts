@@ -4,10 +4,10 @@ import {
   ImportError,
   isCustomKey,
   PRODUCT_FIELDS,
-  PRODUCT_SORTS,
   type Product,
   type ProductField,
 } from '@esl/contract';
+import type { FilterOf } from '../../components/list/useListQuery';
 
 /** One custom field as the form edits it. */
 export interface CustomRow {
@@ -79,33 +79,19 @@ export function productFormValues(p: Product): ProductFormValues {
 }
 
 export type BoundChoice = 'bound' | 'unbound';
-export type ProductSort = (typeof PRODUCT_SORTS)[number];
 
 export interface ProductFilterValues {
   text?: string;
   bound?: BoundChoice;
 }
 
-export interface ProductSortState {
-  sort: ProductSort;
-  order: 'asc' | 'desc';
-}
-
 /** The list's filters (and the export's: the same ones, without paging). */
-export function productFilter(
-  values: ProductFilterValues,
-  sort: ProductSortState | null,
-): Omit<BodyOf<'productList'>, 'page' | 'limit'> {
+export function productFilter(values: ProductFilterValues): FilterOf<'productList'> {
   const t = values.text?.trim();
   return {
     text: t ? t : undefined,
     bound: values.bound === undefined ? undefined : values.bound === 'bound',
-    ...(sort ?? {}),
   };
-}
-
-export function productSortOf(key: unknown): ProductSort | undefined {
-  return (PRODUCT_SORTS as readonly unknown[]).includes(key) ? (key as ProductSort) : undefined;
 }
 
 export function isStandardField(name: string): name is ProductField {

@@ -1,8 +1,9 @@
 import type { AddStationData } from '@esl/contract';
 import { useMutation } from '@tanstack/react-query';
-import { Form, Input, Modal } from 'antd';
+import { Form, Input } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../components/FormModal';
 import { request } from '../../platform/request';
 import { noLineBreak } from '../shared/rules';
 import { type StationFormValues, stationBody } from './body';
@@ -28,42 +29,36 @@ export function AddStationModal({ open, onClose, onAdded }: Props) {
   });
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t('addTitle')}
       okText={t('save')}
       cancelText={t('cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      forceRender
+      saving={save.isPending}
+      onClose={onClose}
       width={520}
+      form={form}
+      name="station"
+      autoComplete="off"
+      onFinish={(values) => save.mutate(values)}
     >
-      <Form<StationFormValues>
-        form={form}
-        name="station"
-        layout="vertical"
-        autoComplete="off"
-        onFinish={(values) => save.mutate(values)}
+      <Form.Item
+        name="sn"
+        label={t('field.sn')}
+        extra={t('field.snHint')}
+        rules={[
+          { required: true, whitespace: true, message: t('rule.sn') },
+          { pattern: /^\s*[A-Za-z0-9_-]*\s*$/, message: t('rule.snChars') },
+        ]}
       >
-        <Form.Item
-          name="sn"
-          label={t('field.sn')}
-          extra={t('field.snHint')}
-          rules={[
-            { required: true, whitespace: true, message: t('rule.sn') },
-            { pattern: /^\s*[A-Za-z0-9_-]*\s*$/, message: t('rule.snChars') },
-          ]}
-        >
-          <Input maxLength={32} autoFocus />
-        </Form.Item>
-        <Form.Item name="name" label={t('field.name')} rules={[noLineBreak(t('rule.lineBreak'))]}>
-          <Input maxLength={64} />
-        </Form.Item>
-        <Form.Item name="module" label={t('field.module')} rules={[noLineBreak(t('rule.lineBreak'))]}>
-          <Input maxLength={32} placeholder={t('field.modulePlaceholder')} />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input maxLength={32} autoFocus />
+      </Form.Item>
+      <Form.Item name="name" label={t('field.name')} rules={[noLineBreak(t('rule.lineBreak'))]}>
+        <Input maxLength={64} />
+      </Form.Item>
+      <Form.Item name="module" label={t('field.module')} rules={[noLineBreak(t('rule.lineBreak'))]}>
+        <Input maxLength={32} placeholder={t('field.modulePlaceholder')} />
+      </Form.Item>
+    </FormModal>
   );
 }

@@ -1,17 +1,18 @@
 import { CopyOutlined } from '@ant-design/icons';
-import type { AddStationData } from '@esl/contract';
 import { Alert, App, Button, Descriptions, Input, Modal, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { copyText } from '../shared/clipboard';
 
 interface Props {
-  /** The station just added, with its secret; null when closed. */
-  station: AddStationData | null;
+  /** The station just added (or whose secret was renewed), with its secret; null when closed. */
+  station: { sn: string; name?: string; secret: string } | null;
+  /** A renewed secret: the old one no longer works. */
+  renewed?: boolean;
   onClose: () => void;
 }
 
 /** The station's MQTT secret, shown this once: the server keeps only its hash. */
-export function SecretModal({ station, onClose }: Props) {
+export function SecretModal({ station, renewed = false, onClose }: Props) {
   const { t } = useTranslation('stations');
   const { message } = App.useApp();
 
@@ -24,7 +25,7 @@ export function SecretModal({ station, onClose }: Props) {
   return (
     <Modal
       open={station !== null}
-      title={t('secret.title')}
+      title={t(renewed ? 'secret.renewedTitle' : 'secret.title')}
       onCancel={onClose}
       mask={{ closable: false }}
       footer={
@@ -36,7 +37,7 @@ export function SecretModal({ station, onClose }: Props) {
     >
       {station && (
         <Space orientation="vertical" size="middle" style={{ display: 'flex' }}>
-          <Alert type="warning" showIcon title={t('secret.once')} />
+          <Alert type="warning" showIcon title={t(renewed ? 'secret.renewedOnce' : 'secret.once')} />
           <Descriptions
             size="small"
             column={1}

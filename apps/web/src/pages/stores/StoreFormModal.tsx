@@ -1,10 +1,11 @@
 import type { Store } from '@esl/contract';
 import { useMutation } from '@tanstack/react-query';
-import { App, Col, Form, Input, Modal, Row } from 'antd';
-import type { Rule } from 'antd/es/form';
+import { App, Col, Form, Input, Row } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../components/FormModal';
 import { request } from '../../platform/request';
+import { noLineBreak as noLineBreakRule } from '../shared/rules';
 
 export interface StoreFormValues {
   name: string;
@@ -55,68 +56,62 @@ export function StoreFormModal({ open, store, onClose, onSaved }: Props) {
     },
   });
 
-  const noLineBreak: Rule = {
-    validator: (_, value: unknown) =>
-      typeof value === 'string' && /[\r\n]/.test(value)
-        ? Promise.reject(new Error(t('rule.lineBreak')))
-        : Promise.resolve(),
-  };
+  const noLineBreak = noLineBreakRule(t('rule.lineBreak'));
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title={adding ? t('addTitle') : t('editTitle', { name: store.name })}
       okText={t('save')}
       cancelText={t('cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      forceRender
+      saving={save.isPending}
+      onClose={onClose}
       width={600}
+      form={form}
+      name="store"
+      onFinish={(v) => save.mutate(v)}
     >
-      <Form<StoreFormValues> form={form} name="store" layout="vertical" onFinish={(v) => save.mutate(v)}>
-        <Row gutter={16}>
-          <Col span={14}>
-            <Form.Item
-              name="name"
-              label={t('field.name')}
-              rules={[{ required: true, whitespace: true, message: t('rule.name') }, noLineBreak]}
-            >
-              <Input maxLength={64} />
-            </Form.Item>
-          </Col>
-          <Col span={10}>
-            <Form.Item
-              name="code"
-              label={t('field.code')}
-              rules={[
-                { required: true, whitespace: true, message: t('rule.code') },
-                { pattern: /^[A-Za-z0-9_-]*$/, message: t('rule.codeChars') },
-              ]}
-            >
-              <Input maxLength={32} />
-            </Form.Item>
-          </Col>
-        </Row>
-        <Form.Item name="address" label={t('field.address')} rules={[noLineBreak]}>
-          <Input maxLength={200} />
-        </Form.Item>
-        <Row gutter={16}>
-          <Col span={12}>
-            <Form.Item name="contact" label={t('field.contact')} rules={[noLineBreak]}>
-              <Input maxLength={64} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="phone" label={t('field.phone')} rules={[noLineBreak]}>
-              <Input maxLength={32} />
-            </Form.Item>
-          </Col>
-        </Row>
-        <Form.Item name="remark" label={t('field.remark')} rules={[noLineBreak]}>
-          <Input.TextArea autoSize={{ minRows: 2, maxRows: 4 }} maxLength={500} showCount />
-        </Form.Item>
-      </Form>
-    </Modal>
+      <Row gutter={16}>
+        <Col span={14}>
+          <Form.Item
+            name="name"
+            label={t('field.name')}
+            rules={[{ required: true, whitespace: true, message: t('rule.name') }, noLineBreak]}
+          >
+            <Input maxLength={64} />
+          </Form.Item>
+        </Col>
+        <Col span={10}>
+          <Form.Item
+            name="code"
+            label={t('field.code')}
+            rules={[
+              { required: true, whitespace: true, message: t('rule.code') },
+              { pattern: /^[A-Za-z0-9_-]*$/, message: t('rule.codeChars') },
+            ]}
+          >
+            <Input maxLength={32} />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Form.Item name="address" label={t('field.address')} rules={[noLineBreak]}>
+        <Input maxLength={200} />
+      </Form.Item>
+      <Row gutter={16}>
+        <Col span={12}>
+          <Form.Item name="contact" label={t('field.contact')} rules={[noLineBreak]}>
+            <Input maxLength={64} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="phone" label={t('field.phone')} rules={[noLineBreak]}>
+            <Input maxLength={32} />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Form.Item name="remark" label={t('field.remark')} rules={[noLineBreak]}>
+        <Input.TextArea autoSize={{ minRows: 2, maxRows: 4 }} maxLength={500} showCount />
+      </Form.Item>
+    </FormModal>
   );
 }

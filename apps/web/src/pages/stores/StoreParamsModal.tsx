@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Col, Form, Input, InputNumber, Modal, Row, Select, Skeleton, Switch } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { queryKeys } from '../../platform/queryKeys';
 import { request } from '../../platform/request';
 
 interface Props {
@@ -23,7 +24,7 @@ export function StoreParamsModal({ store, editable, onClose }: Props) {
   const id = store?.id ?? 0;
 
   const params = useQuery({
-    queryKey: ['stores', 'params', id],
+    queryKey: queryKeys.storeParams(id),
     queryFn: () => request('getStoreParams', { id }),
     enabled: store !== null,
   });
@@ -35,7 +36,7 @@ export function StoreParamsModal({ store, editable, onClose }: Props) {
   const save = useMutation({
     mutationFn: (p: StoreParams) => request('setStoreParams', { id, params: p }),
     onSuccess: (data) => {
-      queryClient.setQueryData(['stores', 'params', id], data);
+      queryClient.setQueryData(queryKeys.storeParams(id), data);
       message.success(t('paramsSaved'));
       onClose();
     },
@@ -61,7 +62,8 @@ export function StoreParamsModal({ store, editable, onClose }: Props) {
         layout="vertical"
         disabled={!editable}
         hidden={!params.data}
-        onFinish={(p) => save.mutate(p)}
+        // Merged over what was read: a parameter without a field here keeps its value, not the default.
+        onFinish={(p) => params.data && save.mutate({ ...params.data.params, ...p })}
       >
         <Row gutter={16}>
           <Col span={12}>
@@ -122,6 +124,36 @@ export function StoreParamsModal({ store, editable, onClose }: Props) {
               rules={[{ required: true, message: t('rule.required') }]}
             >
               <InputNumber min={1} max={600} precision={0} suffix={t('seconds')} style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+          <Col span={8}>
+            <Form.Item
+              name="tagMissedWakes"
+              label={t('p.tagMissedWakes')}
+              tooltip={t('p.tagMissedWakesHint')}
+              rules={[{ required: true, message: t('rule.required') }]}
+            >
+              <InputNumber min={2} max={20} precision={0} suffix={t('wakes')} style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+          <Col span={8}>
+            <Form.Item
+              name="tagOfflineMinutes"
+              label={t('p.tagOfflineMinutes')}
+              tooltip={t('p.tagOfflineMinutesHint')}
+              rules={[{ required: true, message: t('rule.required') }]}
+            >
+              <InputNumber min={5} max={1440} precision={0} suffix={t('minutes')} style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+          <Col span={8}>
+            <Form.Item
+              name="tagLostHours"
+              label={t('p.tagLostHours')}
+              tooltip={t('p.tagLostHoursHint')}
+              rules={[{ required: true, message: t('rule.required') }]}
+            >
+              <InputNumber min={1} max={720} precision={0} suffix={t('hours')} style={{ width: '100%' }} />
             </Form.Item>
           </Col>
           <Col span={24}>

@@ -1,8 +1,9 @@
 import { findTagModel, type TagColourType } from '@esl/contract';
 import { useMutation } from '@tanstack/react-query';
-import { App, Form, Input, Modal, Select, Typography } from 'antd';
+import { App, Form, Input, Select, Typography } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../components/FormModal';
 import { request } from '../../platform/request';
 import { MAX_IDS_PER_ADD, parseHardwareIds } from './body';
 import { MODEL_OPTIONS } from './modelOptions';
@@ -54,64 +55,63 @@ export function AddTagsModal({ open, onClose, onAdded }: Props) {
   });
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t('addTitle')}
       okText={t('save')}
       cancelText={t('cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      forceRender
+      saving={save.isPending}
+      onClose={onClose}
       width={560}
+      form={form}
+      name="addTags"
+      onFinish={(v) => save.mutate(v)}
     >
-      <Form<Values> form={form} name="addTags" layout="vertical" onFinish={(v) => save.mutate(v)}>
-        <Form.Item name="model" label={t('field.model')} rules={[{ required: true, message: t('rule.modelOrId') }]}>
-          <Select
-            showSearch={{ optionFilterProp: 'label' }}
-            placeholder={t('field.modelPlaceholder')}
-            options={MODEL_OPTIONS}
-          />
-        </Form.Item>
-        <Form.Item name="colour" label={t('field.colour')} extra={model ? undefined : t('field.colourHint')}>
-          <Select
-            disabled={!model}
-            options={(model?.colours ?? []).map((c) => ({ value: c, label: t(`colour.${c}`) }))}
-          />
-        </Form.Item>
-        <Form.Item
-          name="ids"
-          label={t('field.ids')}
-          extra={
-            parsed.ids.length > 0 ? (
-              <Typography.Text type="secondary">{t('field.idsCount', { count: parsed.ids.length })}</Typography.Text>
-            ) : (
-              t('field.idsHint')
-            )
-          }
-          rules={[
-            {
-              validator: (_, value: string | undefined) => {
-                const { ids, invalid } = parseHardwareIds(value);
-                if (invalid.length > 0) {
-                  return Promise.reject(new Error(t('rule.badIds', { ids: invalid.slice(0, 5).join(', ') })));
-                }
-                if (ids.length === 0) return Promise.reject(new Error(t('rule.modelOrId')));
-                if (ids.length > MAX_IDS_PER_ADD) {
-                  return Promise.reject(new Error(t('rule.tooManyIds', { max: MAX_IDS_PER_ADD })));
-                }
-                return Promise.resolve();
-              },
+      <Form.Item name="model" label={t('field.model')} rules={[{ required: true, message: t('rule.modelOrId') }]}>
+        <Select
+          showSearch={{ optionFilterProp: 'label' }}
+          placeholder={t('field.modelPlaceholder')}
+          options={MODEL_OPTIONS}
+        />
+      </Form.Item>
+      <Form.Item name="colour" label={t('field.colour')} extra={model ? undefined : t('field.colourHint')}>
+        <Select
+          disabled={!model}
+          options={(model?.colours ?? []).map((c) => ({ value: c, label: t(`colour.${c}`) }))}
+        />
+      </Form.Item>
+      <Form.Item
+        name="ids"
+        label={t('field.ids')}
+        extra={
+          parsed.ids.length > 0 ? (
+            <Typography.Text type="secondary">{t('field.idsCount', { count: parsed.ids.length })}</Typography.Text>
+          ) : (
+            t('field.idsHint')
+          )
+        }
+        rules={[
+          {
+            validator: (_, value: string | undefined) => {
+              const { ids, invalid } = parseHardwareIds(value);
+              if (invalid.length > 0) {
+                return Promise.reject(new Error(t('rule.badIds', { ids: invalid.slice(0, 5).join(', ') })));
+              }
+              if (ids.length === 0) return Promise.reject(new Error(t('rule.modelOrId')));
+              if (ids.length > MAX_IDS_PER_ADD) {
+                return Promise.reject(new Error(t('rule.tooManyIds', { max: MAX_IDS_PER_ADD })));
+              }
+              return Promise.resolve();
             },
-          ]}
-        >
-          <Input.TextArea
-            autoSize={{ minRows: 3, maxRows: 10 }}
-            placeholder={t('field.idsPlaceholder')}
-            style={{ fontFamily: 'monospace' }}
-          />
-        </Form.Item>
-      </Form>
-    </Modal>
+          },
+        ]}
+      >
+        <Input.TextArea
+          autoSize={{ minRows: 3, maxRows: 10 }}
+          placeholder={t('field.idsPlaceholder')}
+          style={{ fontFamily: 'monospace' }}
+        />
+      </Form.Item>
+    </FormModal>
   );
 }

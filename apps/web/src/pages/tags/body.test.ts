@@ -1,6 +1,6 @@
 import { TagListBody } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
-import { isHardwareId, parseHardwareIds, tagFilter, tagSortOf } from './body';
+import { isHardwareId, parseHardwareIds, tagFilter } from './body';
 
 describe('parseHardwareIds', () => {
   it('reads IDs split by lines, spaces, commas and semicolons, upper case and each once', () => {
@@ -45,10 +45,5 @@ describe('tagFilter', () => {
       text: undefined,
     });
     expect(tagFilter({ bound: 'bound' }).bound).toBe(true);
-  });
-
-  it('sorts only by keys the server knows', () => {
-    expect(tagSortOf('battery')).toBe('battery');
-    expect(tagSortOf('temperature')).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
-import { type BodyOf, TAG_SORTS, type TagStatus } from '@esl/contract';
+import type { TagStatus } from '@esl/contract';
+import type { FilterOf } from '../../components/list/useListQuery';
 
 /** A tag's hardware ID as the contract takes it: 8 to 16 hex characters. */
 const HARDWARE_ID = /^[0-9A-Fa-f]{8,16}$/;
@@ -36,7 +37,6 @@ export function isHardwareId(text: string | undefined): boolean {
 }
 
 export type BoundChoice = 'bound' | 'unbound';
-export type TagSort = (typeof TAG_SORTS)[number];
 
 /** What the filter bar holds. */
 export interface TagFilterValues {
@@ -47,7 +47,7 @@ export interface TagFilterValues {
 }
 
 /** The list call's filters: unset choices and blank text are left out. */
-export function tagFilter(values: TagFilterValues): Omit<BodyOf<'tagList'>, 'page' | 'limit'> {
+export function tagFilter(values: TagFilterValues): FilterOf<'tagList'> {
   const text = values.text?.trim();
   return {
     status: values.status || undefined,
@@ -55,9 +55,4 @@ export function tagFilter(values: TagFilterValues): Omit<BodyOf<'tagList'>, 'pag
     bound: values.bound === undefined ? undefined : values.bound === 'bound',
     text: text ? text : undefined,
   };
-}
-
-/** A column key the server can sort by, or undefined. */
-export function tagSortOf(key: unknown): TagSort | undefined {
-  return (TAG_SORTS as readonly unknown[]).includes(key) ? (key as TagSort) : undefined;
 }

@@ -2,9 +2,13 @@ import { COLOUR_SETS, findTagModel, type TagColourType, type TagStatus } from '@
 import { Space, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 
-const STATUS_COLOURS: Record<TagStatus, string> = {
+/**
+ * Fixed colours: a status reads the same under every theme colour. ('processing' would follow
+ * the theme's info colour, which is the chosen theme colour: "normal" turned red under red.)
+ */
+export const STATUS_COLOURS: Record<TagStatus, string> = {
   online: 'success',
-  normal: 'processing',
+  normal: 'blue',
   offline: 'default',
   unknown: 'default',
   lost: 'error',

@@ -1,13 +1,15 @@
 import { EyeInvisibleOutlined, EyeOutlined, KeyOutlined, SaveOutlined } from '@ant-design/icons';
-import type { TenantBaseInfo } from '@esl/contract';
+import { type TenantBaseInfo, WECHAT_APPID } from '@esl/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Col, Descriptions, Form, Input, Popconfirm, Result, Row, Skeleton, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { queryKeys } from '../../platform/queryKeys';
 import { useRefreshView } from '../../platform/refreshView';
 import { request } from '../../platform/request';
 import { useUserStore } from '../../store/user';
+import { noLineBreak } from '../shared/rules';
 
 interface TenantInfoValues {
   name: string;
@@ -15,7 +17,7 @@ interface TenantInfoValues {
   description: string;
 }
 
-const BASE_INFO = ['tenant', 'baseInfo'] as const;
+const BASE_INFO = queryKeys.tenantInfo();
 
 export default function ConfPage() {
   const { t } = useTranslation('tenant');
@@ -51,12 +53,7 @@ export default function ConfPage() {
 
 function useNoLineBreak(): Rule {
   const { t } = useTranslation('tenant');
-  return {
-    validator: (_, value: unknown) =>
-      typeof value === 'string' && /[\r\n]/.test(value)
-        ? Promise.reject(new Error(t('rule.lineBreak')))
-        : Promise.resolve(),
-  };
+  return noLineBreak(t('rule.lineBreak'));
 }
 
 function TenantInfoCard({ info }: { info: TenantBaseInfo }) {
@@ -130,7 +127,22 @@ function AppIdCard({ info }: { info: TenantBaseInfo }) {
   return (
     <Card title={t('wechat.title')} size="small">
       <Form form={form} name="appid" layout="vertical" onFinish={(v) => save.mutate(v.appid ?? '')}>
-        <Form.Item name="appid" label={t('wechat.appid')} extra={t('wechat.hint')} rules={[noLineBreak]}>
+        <Form.Item
+          name="appid"
+          label={t('wechat.appid')}
+          extra={t('wechat.hint')}
+          rules={[
+            noLineBreak,
+            {
+              validator: (_, value?: string) => {
+                const appid = value?.trim().toLowerCase() ?? '';
+                return appid === '' || WECHAT_APPID.test(appid)
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t('wechat.invalid')));
+              },
+            },
+          ]}
+        >
           <Input maxLength={64} allowClear placeholder={t('wechat.placeholder')} />
         </Form.Item>
         <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={save.isPending}>

@@ -1,8 +1,10 @@
 import type { Tenant } from '@esl/contract';
 import { useMutation } from '@tanstack/react-query';
-import { App, Form, Input, Modal, Typography } from 'antd';
+import { App, Form, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../components/FormModal';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { request } from '../../platform/request';
 import { digestPassword } from '../../utils/digest';
 import { resetPasswordBody } from './body';
@@ -49,41 +51,25 @@ export function ResetPasswordModal({ tenant, onClose }: Props) {
   };
 
   return (
-    <Modal
+    <FormModal
       open={tenant !== null}
       title={t('resetTitle')}
       okText={t('resetPwd')}
       cancelText={t('cancel')}
-      confirmLoading={reset.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      forceRender
+      saving={reset.isPending}
+      onClose={onClose}
       width={480}
+      form={form}
+      name="resetPwd"
+      autoComplete="off"
+      onFinish={confirm}
+      intro={
+        <Typography.Paragraph type="secondary">
+          {t('resetFor', { account: tenant?.account ?? '', name: tenant?.name ?? '' })}
+        </Typography.Paragraph>
+      }
     >
-      <Typography.Paragraph type="secondary">
-        {t('resetFor', { account: tenant?.account ?? '', name: tenant?.name ?? '' })}
-      </Typography.Paragraph>
-      <Form<Values> form={form} name="resetPwd" layout="vertical" autoComplete="off" onFinish={confirm}>
-        <Form.Item name="pwd" label={t('field.newPassword')} rules={[{ required: true, message: t('rule.password') }]}>
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          name="rpwd"
-          label={t('field.rpassword')}
-          dependencies={['pwd']}
-          rules={[
-            { required: true, message: t('rule.password') },
-            ({ getFieldValue }) => ({
-              validator: (_, value: string | undefined) =>
-                !value || value === getFieldValue('pwd')
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(t('rule.mismatch'))),
-            }),
-          ]}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-      </Form>
-    </Modal>
+      <NewPasswordFields names={['pwd', 'rpwd']} labels={[t('field.newPassword'), t('field.rpassword')]} />
+    </FormModal>
   );
 }

@@ -1,11 +1,13 @@
 import { ROLE_LABELS, type Store, TENANT_ROLES, type User } from '@esl/contract';
 import { useMutation } from '@tanstack/react-query';
-import { App, Form, Input, Modal, Select } from 'antd';
-import type { Rule } from 'antd/es/form';
+import { App, Form, Input, Select } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../components/FormModal';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { request } from '../../platform/request';
 import { digestPassword } from '../../utils/digest';
+import { noLineBreak as noLineBreakRule } from '../shared/rules';
 import { addUserBody, alterUserBody, needsStores, type UserFormValues } from './body';
 
 interface Props {
@@ -51,114 +53,85 @@ export function UserFormModal({ open, user, stores, storesLoading, onClose, onSa
     },
   });
 
-  const noLineBreak: Rule = {
-    validator: (_, value: unknown) =>
-      typeof value === 'string' && /[\r\n]/.test(value)
-        ? Promise.reject(new Error(t('rule.lineBreak')))
-        : Promise.resolve(),
-  };
+  const noLineBreak = noLineBreakRule(t('rule.lineBreak'));
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title={adding ? t('addTitle') : t('editTitle', { name: user.username })}
       okText={t('save')}
       cancelText={t('cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      forceRender
+      saving={save.isPending}
+      onClose={onClose}
       width={560}
+      form={form}
+      name="user"
+      autoComplete="off"
+      requiredMark
+      onFinish={(values) => save.mutate(values)}
     >
-      <Form<UserFormValues>
-        form={form}
-        name="user"
-        layout="vertical"
-        autoComplete="off"
-        onFinish={(values) => save.mutate(values)}
-        requiredMark
+      <Form.Item
+        name="username"
+        label={t('field.username')}
+        rules={[
+          { required: true, whitespace: true, message: t('rule.username') },
+          { pattern: /^[A-Za-z0-9_.@-]*$/, message: t('rule.usernameChars') },
+          noLineBreak,
+        ]}
       >
-        <Form.Item
-          name="username"
-          label={t('field.username')}
-          rules={[
-            { required: true, whitespace: true, message: t('rule.username') },
-            { pattern: /^[A-Za-z0-9_.@-]*$/, message: t('rule.usernameChars') },
-            noLineBreak,
-          ]}
-        >
-          <Input disabled={!adding} maxLength={64} autoComplete="off" />
-        </Form.Item>
-        <Form.Item
-          name="name"
-          label={t('field.name')}
-          rules={[{ required: true, whitespace: true, message: t('rule.name') }, noLineBreak]}
-        >
-          <Input maxLength={64} />
-        </Form.Item>
-        <Form.Item
-          name="password"
-          label={t('field.password')}
-          extra={adding ? undefined : t('passwordKeep')}
-          rules={adding ? [{ required: true, message: t('rule.password') }] : []}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          name="rpassword"
-          label={t('field.rpassword')}
-          dependencies={['password']}
-          rules={[
-            ...(adding ? [{ required: true, message: t('rule.password') }] : []),
-            ({ getFieldValue }) => ({
-              validator: (_, value: string | undefined) =>
-                (value ?? '') === (getFieldValue('password') ?? '')
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(t('rule.mismatch'))),
-            }),
-          ]}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          name="roles"
-          label={t('field.roles')}
-          rules={[{ required: true, type: 'array', min: 1, message: t('rule.role') }]}
-        >
-          <Select
-            mode="multiple"
-            showSearch={{ optionFilterProp: 'label' }}
-            placeholder={t('field.rolesPlaceholder')}
-            options={TENANT_ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r][lang] }))}
-          />
-        </Form.Item>
-        <Form.Item
-          name="shops"
-          label={t('field.stores')}
-          extra={needsStores(roles) ? undefined : t('adminAllStores')}
-          dependencies={['roles']}
-          rules={[
-            ({ getFieldValue }) => ({
-              validator: (_, value: number[] | undefined) =>
-                needsStores(getFieldValue('roles')) && (value ?? []).length === 0
-                  ? Promise.reject(new Error(t('rule.store')))
-                  : Promise.resolve(),
-            }),
-          ]}
-          required={needsStores(roles)}
-        >
-          <Select
-            mode="multiple"
-            loading={storesLoading}
-            placeholder={t('field.storesPlaceholder')}
-            showSearch={{ optionFilterProp: 'label' }}
-            options={stores.map((s) => ({ value: s.id, label: `${s.name} (${s.code})` }))}
-          />
-        </Form.Item>
-        <Form.Item name="introduction" label={t('field.introduction')} rules={[noLineBreak]}>
-          <Input.TextArea autoSize={{ minRows: 2, maxRows: 4 }} maxLength={500} showCount />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input disabled={!adding} maxLength={64} autoComplete="off" />
+      </Form.Item>
+      <Form.Item
+        name="name"
+        label={t('field.name')}
+        rules={[{ required: true, whitespace: true, message: t('rule.name') }, noLineBreak]}
+      >
+        <Input maxLength={64} />
+      </Form.Item>
+      <NewPasswordFields
+        names={['password', 'rpassword']}
+        labels={[t('field.password'), t('field.rpassword')]}
+        required={adding}
+        extra={adding ? undefined : t('passwordKeep')}
+      />
+      <Form.Item
+        name="roles"
+        label={t('field.roles')}
+        rules={[{ required: true, type: 'array', min: 1, message: t('rule.role') }]}
+      >
+        <Select
+          mode="multiple"
+          showSearch={{ optionFilterProp: 'label' }}
+          placeholder={t('field.rolesPlaceholder')}
+          options={TENANT_ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r][lang] }))}
+        />
+      </Form.Item>
+      <Form.Item
+        name="shops"
+        label={t('field.stores')}
+        extra={needsStores(roles) ? undefined : t('adminAllStores')}
+        dependencies={['roles']}
+        rules={[
+          ({ getFieldValue }) => ({
+            validator: (_, value: number[] | undefined) =>
+              needsStores(getFieldValue('roles')) && (value ?? []).length === 0
+                ? Promise.reject(new Error(t('rule.store')))
+                : Promise.resolve(),
+          }),
+        ]}
+        required={needsStores(roles)}
+      >
+        <Select
+          mode="multiple"
+          loading={storesLoading}
+          placeholder={t('field.storesPlaceholder')}
+          showSearch={{ optionFilterProp: 'label' }}
+          options={stores.map((s) => ({ value: s.id, label: `${s.name} (${s.code})` }))}
+        />
+      </Form.Item>
+      <Form.Item name="introduction" label={t('field.introduction')} rules={[noLineBreak]}>
+        <Input.TextArea autoSize={{ minRows: 2, maxRows: 4 }} maxLength={500} showCount />
+      </Form.Item>
+    </FormModal>
   );
 }

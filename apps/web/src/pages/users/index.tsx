@@ -1,18 +1,20 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { DeleteOutlined } from '@ant-design/icons';
 import { ROLE_LABELS, TENANT_ROLES, type TenantRole, type User } from '@esl/contract';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Popconfirm, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { useQuery } from '@tanstack/react-query';
+import { Space, Tag, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FilterActions } from '../../components/FilterActions';
-import { listPagination } from '../../components/pagination';
-import { request, requestList } from '../../platform/request';
+import { addAction, deleteAction, editAction, useRowsCall } from '../../components/list/commonActions';
+import { ListPage } from '../../components/list/ListPage';
+import { useListQuery } from '../../components/list/useListQuery';
+import { queryKeys } from '../../platform/queryKeys';
+import { requestList } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 import { parseTime } from '../../utils/time';
+import { trimmedOrUndefined } from '../shared/rules';
 import { UserFormModal } from './UserFormModal';
 
-interface Filter {
+interface FilterValues {
   name?: string;
   role?: TenantRole;
 }
@@ -27,185 +29,109 @@ const ROLE_COLOURS: Record<TenantRole, string> = {
 
 export default function UsersPage() {
   const { t, i18n } = useTranslation('users');
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const permissions = useUserStore((s) => s.permissions);
   const canWrite = permissions.includes('user.write');
   const ownUsername = useUserStore((s) => s.username);
   const lang = i18n.language === 'en' ? 'en' : 'zh-CN';
-
-  const [filterForm] = Form.useForm<Filter>();
-  const [filter, setFilter] = useState<Filter>({});
-  const [paging, setPaging] = useState({ page: 1, limit: 20 });
+  const roleLabel = (role: TenantRole) => ROLE_LABELS[role][lang];
   const [editing, setEditing] = useState<User | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
 
-  const users = useQuery({
-    queryKey: ['users', 'list', filter, paging],
-    queryFn: () => requestList('userList', { ...paging, ...filter }),
-    placeholderData: keepPreviousData,
+  const list = useListQuery('userList', {
+    toFilter: (v: FilterValues) => ({ name: trimmedOrUndefined(v.name), role: v.role || undefined }),
   });
   const stores = useQuery({
-    queryKey: ['stores', 'all'],
+    queryKey: queryKeys.allStores(),
     queryFn: () => requestList('storeList', { page: 1, limit: 2000 }),
   });
   const storeNames = useMemo(() => new Map((stores.data?.rows ?? []).map((s) => [s.id, s.name])), [stores.data]);
 
-  const remove = useMutation({
-    mutationFn: (id: number) => request('delUser', { ids: [id] }),
-    onSuccess: () => {
-      message.success(t('deleted'));
-      void queryClient.invalidateQueries({ queryKey: ['users'] });
-    },
-  });
-
-  const roleLabel = (role: TenantRole) => ROLE_LABELS[role][lang];
-
-  const columns: ColumnsType<User> = [
-    { title: t('col.username'), dataIndex: 'username', width: 130, ellipsis: true },
-    { title: t('col.name'), dataIndex: 'name', width: 150, ellipsis: true },
-    {
-      title: t('col.roles'),
-      dataIndex: 'roles',
-      width: 180,
-      render: (roles: TenantRole[]) => (
-        <Space size={[0, 4]} wrap>
-          {roles.map((r) => (
-            <Tag key={r} color={ROLE_COLOURS[r]}>
-              {roleLabel(r)}
-            </Tag>
-          ))}
-        </Space>
-      ),
-    },
-    {
-      title: t('col.stores'),
-      dataIndex: 'shops',
-      ellipsis: true,
-      render: (shops: number[], row) => {
-        if (row.roles.includes('admin')) return <Typography.Text type="secondary">{t('allStores')}</Typography.Text>;
-        if (shops.length === 0) return <Typography.Text type="secondary">{t('noStores')}</Typography.Text>;
-        const names = shops.map((id) => storeNames.get(id) ?? `#${id}`).join(t('listSeparator'));
-        return <Tooltip title={names}>{names}</Tooltip>;
-      },
-    },
-    {
-      title: t('col.created'),
-      dataIndex: 'createdAt',
-      width: 160,
-      render: (v: number) => parseTime(v),
-    },
-    {
-      title: t('col.lastLogin'),
-      dataIndex: 'lastLoginAt',
-      width: 160,
-      render: (v: number | null) =>
-        v === null ? <Typography.Text type="secondary">{t('neverLoggedIn')}</Typography.Text> : parseTime(v),
-    },
-  ];
-  if (canWrite) {
-    columns.push({
-      title: t('col.actions'),
-      key: 'actions',
-      width: 160,
-      fixed: 'right',
-      render: (_, row) => (
-        <Space size="small">
-          <Button
-            type="link"
-            size="small"
-            icon={<EditOutlined />}
-            onClick={() => {
-              setEditing(row);
-              setDialogOpen(true);
-            }}
-          >
-            {t('edit')}
-          </Button>
-          {row.username === ownUsername ? (
-            <Tooltip title={t('deleteSelf')}>
-              <Button type="link" size="small" danger disabled icon={<DeleteOutlined />}>
-                {t('delete')}
-              </Button>
-            </Tooltip>
-          ) : (
-            <Popconfirm
-              title={t('deleteTitle')}
-              description={t('deleteConfirm', { name: row.username })}
-              okText={t('delete')}
-              okButtonProps={{ danger: true }}
-              cancelText={t('cancel')}
-              onConfirm={() => remove.mutateAsync(row.id).catch(() => undefined)}
-            >
-              <Button type="link" size="small" danger icon={<DeleteOutlined />}>
-                {t('delete')}
-              </Button>
-            </Popconfirm>
-          )}
-        </Space>
-      ),
-    });
-  }
-
-  const search = (values: Filter) => {
-    setFilter({ name: values.name?.trim() || undefined, role: values.role || undefined });
-    setPaging((p) => ({ ...p, page: 1 }));
+  const remove = useRowsCall('delUser', list, () => t('deleted'));
+  const edit = (user: User | null) => {
+    setEditing(user);
+    setDialogOpen(true);
   };
 
   return (
-    <Space orientation="vertical" size="middle" style={{ display: 'flex' }}>
-      <Card size="small">
-        <Form form={filterForm} name="userFilter" layout="inline" onFinish={search} style={{ rowGap: 8 }}>
-          <Form.Item name="name" label={t('filter.name')}>
-            <Input allowClear placeholder={t('filter.namePlaceholder')} style={{ width: 200 }} />
-          </Form.Item>
-          <Form.Item name="role" label={t('filter.role')}>
-            <Select
-              allowClear
-              placeholder={t('filter.allRoles')}
-              style={{ width: 160 }}
-              options={TENANT_ROLES.map((r) => ({ value: r, label: roleLabel(r) }))}
-            />
-          </Form.Item>
-          <FilterActions
-            onReset={() => {
-              filterForm.resetFields();
-              search({});
-            }}
-          />
-        </Form>
-      </Card>
-      <Card
-        size="small"
-        title={t('title')}
-        extra={
-          canWrite && (
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => {
-                setEditing(null);
-                setDialogOpen(true);
-              }}
-            >
-              {t('add')}
-            </Button>
-          )
-        }
-      >
-        <Table<User>
-          rowKey="id"
-          size="middle"
-          columns={columns}
-          dataSource={users.data?.rows ?? []}
-          loading={users.isFetching}
-          scroll={{ x: 1000 }}
-          locale={{ emptyText: users.isError ? t('loadFailed') : t('empty') }}
-          pagination={listPagination(paging, users.data?.count ?? 0, setPaging, (total) =>
-            t('total', { count: total }),
-          )}
-        />
-      </Card>
+    <ListPage
+      list={list}
+      ns="users"
+      title={t('title')}
+      formName="userFilter"
+      filters={[
+        { kind: 'text', name: 'name', label: t('filter.name'), placeholder: t('filter.namePlaceholder'), width: 200 },
+        {
+          kind: 'select',
+          name: 'role',
+          label: t('filter.role'),
+          placeholder: t('filter.allRoles'),
+          width: 160,
+          options: TENANT_ROLES.map((r) => ({ value: r, label: roleLabel(r) })),
+        },
+      ]}
+      columns={[
+        { title: t('col.username'), dataIndex: 'username', width: 130, ellipsis: true },
+        { title: t('col.name'), dataIndex: 'name', width: 150, ellipsis: true },
+        {
+          title: t('col.roles'),
+          dataIndex: 'roles',
+          width: 180,
+          render: (roles: TenantRole[]) => (
+            <Space size={[0, 4]} wrap>
+              {roles.map((r) => (
+                <Tag key={r} color={ROLE_COLOURS[r]}>
+                  {roleLabel(r)}
+                </Tag>
+              ))}
+            </Space>
+          ),
+        },
+        {
+          title: t('col.stores'),
+          dataIndex: 'shops',
+          ellipsis: true,
+          render: (shops: number[], row) => {
+            if (row.roles.includes('admin')) {
+              return <Typography.Text type="secondary">{t('allStores')}</Typography.Text>;
+            }
+            if (shops.length === 0) return <Typography.Text type="secondary">{t('noStores')}</Typography.Text>;
+            const names = shops.map((id) => storeNames.get(id) ?? `#${id}`).join(t('listSeparator'));
+            return <Tooltip title={names}>{names}</Tooltip>;
+          },
+        },
+        { title: t('col.created'), dataIndex: 'createdAt', width: 160, render: (v: number) => parseTime(v) },
+        {
+          title: t('col.lastLogin'),
+          dataIndex: 'lastLoginAt',
+          width: 160,
+          render: (v: number | null) =>
+            v === null ? <Typography.Text type="secondary">{t('neverLoggedIn')}</Typography.Text> : parseTime(v),
+        },
+      ]}
+      actions={
+        canWrite
+          ? {
+              width: 160,
+              items: (row) => [
+                editAction(t, () => edit(row)),
+                row.username === ownUsername
+                  ? {
+                      key: 'delete',
+                      label: t('delete'),
+                      icon: <DeleteOutlined />,
+                      danger: true,
+                      disabled: true,
+                      tooltip: t('deleteSelf'),
+                      onClick: () => undefined,
+                    }
+                  : deleteAction(t, t('deleteConfirm', { name: row.username }), () => remove.mutateAsync([row.id])),
+              ],
+            }
+          : undefined
+      }
+      toolbar={[canWrite && addAction(t, () => edit(null))]}
+      scrollX={1000}
+    >
       <UserFormModal
         open={dialogOpen}
         user={editing}
@@ -214,9 +140,9 @@ export default function UsersPage() {
         onClose={() => setDialogOpen(false)}
         onSaved={() => {
           setDialogOpen(false);
-          void queryClient.invalidateQueries({ queryKey: ['users'] });
+          list.changed();
         }}
       />
-    </Space>
+    </ListPage>
   );
 }

@@ -53,6 +53,7 @@ export function RoleSwitcher({ open, onClose }: { open: boolean; onClose: () => 
               block
               type={current ? 'primary' : 'default'}
               ghost={current}
+              autoInsertSpace={false}
               icon={current ? <CheckOutlined /> : undefined}
               loading={saving === choice}
               disabled={saving !== null && saving !== choice}

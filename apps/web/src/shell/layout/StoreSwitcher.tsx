@@ -4,12 +4,11 @@ import { useQuery } from '@tanstack/react-query';
 import { App, Modal, Select, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { queryKeys } from '../../platform/queryKeys';
 import { useRefreshView } from '../../platform/refreshView';
 import { requestList } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 import { currentStoreName } from './storeName';
-
-export const STORE_PICKER_KEY = ['navbar', 'stores'] as const;
 
 /** The current store's name; a click opens the store switcher (shops: page 1, limit 2000). */
 export function StoreSwitcher() {
@@ -23,7 +22,7 @@ export function StoreSwitcher() {
   const [choice, setChoice] = useState<number | undefined>();
   const [saving, setSaving] = useState(false);
   const stores = useQuery({
-    queryKey: STORE_PICKER_KEY,
+    queryKey: queryKeys.storePicker(),
     queryFn: () => requestList('storeList', { page: 1, limit: SHOP_LIST_LIMIT }),
     staleTime: 60_000,
   });

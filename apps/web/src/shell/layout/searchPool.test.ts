@@ -51,7 +51,10 @@ describe('header search', () => {
     expect(search('  ')).toEqual([]);
   });
 
-  it('offers an editor no page beyond the dashboard', () => {
-    expect(searchPool(filterRoutes(routes, ['editor']), tr).map((e) => e.path)).toEqual(['/dashboard']);
+  it('offers a store clerk the pages of their work and nothing of the administrator', () => {
+    const offered = searchPool(filterRoutes(routes, ['clerk']), tr).map((e) => e.path);
+    expect(offered).toEqual(expect.arrayContaining(['/dashboard', '/basemgr/esl', '/basemgr/product']));
+    expect(offered).not.toContain('/system/index');
+    expect(offered).not.toContain('/basemgr/ap');
   });
 });

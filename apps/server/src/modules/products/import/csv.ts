@@ -1,3 +1,5 @@
+import { LimitError, READ_LIMITS, type ReadLimits } from './limits';
+
 /** One record of a table file: its cells and the line it starts on (1-based). */
 export interface SheetRow {
   line: number;
@@ -8,6 +10,9 @@ const QUOTE = 34;
 const CR = 13;
 const LF = 10;
 
+/** How much of the title line is looked at to find its delimiter. */
+const SNIFF_CHARS = 64 * 1024;
+
 /** The delimiter of the title line: comma, semicolon or tab, whichever occurs most outside quotes. */
 export function sniffDelimiter(text: string): string {
   const counts = new Map<string, number>([
@@ -16,7 +21,7 @@ export function sniffDelimiter(text: string): string {
     ['\t', 0],
   ]);
   let quoted = false;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = 0; i < Math.min(text.length, SNIFF_CHARS); i++) {
     const c = text[i];
     if (c === '"') quoted = !quoted;
     else if (!quoted && (c === '\n' || c === '\r')) break;
@@ -32,15 +37,26 @@ export function sniffDelimiter(text: string): string {
  * inside quotes). Each record carries the line it starts on, so errors name the line a person
  * sees in an editor. Blank lines are skipped.
  */
-export function parseCsv(text: string, delimiter = sniffDelimiter(text)): SheetRow[] {
-  const rows: SheetRow[] = [];
+export function parseCsv(text: string, delimiter = sniffDelimiter(text), limits = READ_LIMITS): SheetRow[] {
+  return [...csvRecords(text, delimiter, limits)];
+}
+
+/**
+ * The records of CSV text one at a time (see parseCsv), so the caller can count them and pause
+ * between them. A cell longer than the cell limit, or a record with more cells than the column
+ * limit, stops the read where it occurs: a title line of twenty million commas costs no more
+ * than its first 256 cells.
+ */
+export function* csvRecords(text: string, delimiter: string, limits: ReadLimits): Generator<SheetRow> {
   const d = delimiter.charCodeAt(0);
   const n = text.length;
+  const maxCell = limits.cellChars;
   let i = 0;
   let line = 1;
   while (i < n) {
     const start = line;
     const cells: string[] = [];
+    const tooLong = () => new LimitError('cellChars', String(maxCell), start);
     // One record.
     for (;;) {
       let cell: string;
@@ -50,6 +66,7 @@ export function parseCsv(text: string, delimiter = sniffDelimiter(text)): SheetR
         let from = i;
         for (;;) {
           const q = text.indexOf('"', i);
+          if ((q < 0 ? n : q) - from + out.length > maxCell) throw tooLong();
           if (q < 0) {
             // An unclosed quote runs to the end of the file.
             out += text.slice(from);
@@ -72,7 +89,7 @@ export function parseCsv(text: string, delimiter = sniffDelimiter(text)): SheetR
         while (end < n) {
           const c = text.charCodeAt(end);
           if (c === d || c === CR || c === LF) break;
-          end++;
+          if (++end - i + out.length > maxCell) throw tooLong();
         }
         cell = out + text.slice(i, end);
         i = end;
@@ -81,11 +98,12 @@ export function parseCsv(text: string, delimiter = sniffDelimiter(text)): SheetR
         while (end < n) {
           const c = text.charCodeAt(end);
           if (c === d || c === CR || c === LF) break;
-          end++;
+          if (++end - i > maxCell) throw tooLong();
         }
         cell = text.slice(i, end);
         i = end;
       }
+      if (cells.length === limits.columns) throw new LimitError('columns', String(limits.columns), start);
       cells.push(cell);
       if (i < n && text.charCodeAt(i) === d) {
         i++;
@@ -99,9 +117,8 @@ export function parseCsv(text: string, delimiter = sniffDelimiter(text)): SheetR
       else i++;
       line++;
     }
-    if (!(cells.length === 1 && cells[0] === '')) rows.push({ line: start, cells });
+    if (!(cells.length === 1 && cells[0] === '')) yield { line: start, cells };
   }
-  return rows;
 }
 
 function countLineBreaks(s: string): number {

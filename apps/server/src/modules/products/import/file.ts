@@ -1,8 +1,17 @@
-import { ErrorCode, IMPORT_FILE_PROBLEMS, PRODUCT_IMPORT_MAX_BYTES } from '@esl/contract';
+import {
+  ErrorCode,
+  IMPORT_FILE_PROBLEMS,
+  IMPORT_REASONS,
+  type Language,
+  PRODUCT_IMPORT_MAX_BYTES,
+} from '@esl/contract';
 import type {} from '@fastify/multipart';
 import type { CallContext } from '../../../api/context';
 import { AppError, badFile } from '../../../api/errors';
-import { parseCsv, type SheetRow } from './csv';
+import { csvRecords, type SheetRow, sniffDelimiter } from './csv';
+import { LimitError, READ_LIMITS, type ReadLimits } from './limits';
+import { RowSink } from './rowsink';
+import { Slicer } from './slices';
 import { readXlsx } from './xlsx';
 
 type FileProblem = keyof typeof IMPORT_FILE_PROBLEMS;
@@ -36,23 +45,88 @@ export function tableKind(bytes: Uint8Array): TableKind | null {
   return 'csv';
 }
 
-/** The rows of the file, title row first; refuses what is neither XLSX nor UTF-8 CSV. */
-export async function readTable(ctx: CallContext, bytes: Buffer): Promise<SheetRow[]> {
+/**
+ * The rows of the file, title row first; refuses what is neither XLSX nor UTF-8 CSV, and stops
+ * reading at the first limit crossed (limits.ts) with the answer that names it. The read pauses
+ * for other requests every few milliseconds (`slicer`).
+ */
+export async function readTable(
+  ctx: CallContext,
+  bytes: Buffer,
+  slicer = new Slicer(),
+  limits = READ_LIMITS,
+): Promise<SheetRow[]> {
   const kind = tableKind(bytes);
   if (kind === null) throw fileError(ctx, 'type');
-  if (kind === 'xlsx') {
-    try {
-      return readXlsx(bytes);
-    } catch {
-      throw fileError(ctx, 'unreadable');
-    }
-  }
-  let text: string;
   try {
-    // The decoder drops a leading BOM.
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    if (kind === 'xlsx') {
+      try {
+        return await readXlsx(bytes, { limits, slicer });
+      } catch (err) {
+        if (err instanceof LimitError) throw err;
+        throw fileError(ctx, 'unreadable');
+      }
+    }
+    return await readCsv(ctx, bytes, slicer, limits);
+  } catch (err) {
+    if (err instanceof LimitError) throw limitAnswer(err, ctx.lang);
+    throw err;
+  }
+}
+
+/** Decodes UTF-8 a megabyte at a time, then reads the records, pausing between them. */
+async function readCsv(ctx: CallContext, bytes: Buffer, slicer: Slicer, limits: ReadLimits): Promise<SheetRow[]> {
+  // The decoder drops a leading BOM.
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const parts: string[] = [];
+  const step = 1024 * 1024;
+  try {
+    for (let at = 0; at < bytes.length; at += step) {
+      parts.push(decoder.decode(bytes.subarray(at, at + step), { stream: true }));
+      await slicer.pause();
+    }
+    parts.push(decoder.decode());
   } catch {
     throw fileError(ctx, 'encoding');
   }
-  return parseCsv(text);
+  const text = parts.join('');
+  parts.length = 0;
+  const sink = new RowSink(limits);
+  for (const row of csvRecords(text, sniffDelimiter(text), limits)) {
+    sink.add(row);
+    await slicer.pause();
+  }
+  return sink.rows;
+}
+
+/** A limit's answer: 1013 naming the line when a row crossed it, 1009 naming the limit otherwise. */
+export function limitAnswer(err: LimitError, lang: Language): AppError {
+  const row: Partial<Record<LimitError['kind'], keyof typeof IMPORT_REASONS>> = {
+    rows: 'tooManyRows',
+    columns: 'tooManyColumns',
+    cellChars: 'cellTooLong',
+    rowChars: 'rowTooLong',
+    cells: 'tooManyCells',
+  };
+  const reason = row[err.kind];
+  if (err.line !== undefined && reason) {
+    const text = IMPORT_REASONS[reason][lang].replace('{detail}', err.limit);
+    return new AppError(ErrorCode.IMPORT_FAILED, {}, [{ line: err.line, field: '', reason: text }]);
+  }
+  const file: Record<LimitError['kind'], FileProblem> = {
+    rows: 'unreadable',
+    columns: 'unreadable',
+    cells: 'unreadable',
+    cellChars: 'cellTooLong',
+    rowChars: 'rowTooLong',
+    entries: 'entries',
+    partBytes: 'partTooLarge',
+    totalBytes: 'totalTooLarge',
+    ratio: 'ratio',
+    sharedStrings: 'sharedStrings',
+  };
+  const detail = IMPORT_FILE_PROBLEMS[file[err.kind]][lang]
+    .replace('{limit}', err.limit)
+    .replace('{part}', err.part ?? '');
+  return new AppError(ErrorCode.BAD_FILE, { detail });
 }

@@ -1,4 +1,4 @@
-import { ErrorCode, type ImportError, type Product } from '@esl/contract';
+import { describeTarget, ErrorCode, type ImportError, type Product } from '@esl/contract';
 import ExcelJS from 'exceljs';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
@@ -84,9 +84,9 @@ describe.each(await testDatabases())('product import and export on $name', (db) 
       .where('store_id', '=', store.id)
       .orderBy('id')
       .execute();
-    expect(op).toEqual([
-      { code: 0, target: 'import products.csv: 2 rows' },
-      { code: 0, target: 'import products.csv: 3 rows' },
+    expect(op.map((o) => ({ ...o, target: describeTarget(o.target, 'en') }))).toEqual([
+      { code: 0, target: 'file products.csv: 2 rows' },
+      { code: 0, target: 'file products.csv: 3 rows' },
     ]);
   });
 

@@ -8,11 +8,19 @@ import {
 } from '@esl/contract';
 import type { CallContext } from '../../../api/context';
 import { AppError } from '../../../api/errors';
+import { Gate } from '../../../lib/gate';
 import { type CurrentStore, currentStore } from '../../stores/service';
 import { effectiveFieldMap, planColumns } from '../mapping';
 import * as repo from '../repository';
 import { readTable, readUpload } from './file';
 import { checkRows, type ImportRow } from './rows';
+import { Slicer } from './slices';
+
+/**
+ * Imports running at once: two per tenant (a third is told to try again), six in the process.
+ * Each holds at most one file's limits in memory (limits.ts), so this bounds the whole.
+ */
+export const importGate = new Gate(2, 6);
 
 const refused = (errors: ImportError[]) => new AppError(ErrorCode.IMPORT_FAILED, {}, errors);
 
@@ -70,16 +78,29 @@ function valuesOf(r: ImportRow, at: CurrentStore, now: number, savedCustom: stri
  */
 export async function importProducts(ctx: CallContext): Promise<ImportData> {
   const at = await currentStore(ctx);
+  const leave = importGate.enter(at.tenantId);
+  if (!leave) throw new AppError(ErrorCode.BUSY, { detail: 'importBusy' });
+  try {
+    return await runImport(ctx, at);
+  } finally {
+    leave();
+  }
+}
+
+async function runImport(ctx: CallContext, at: CurrentStore): Promise<ImportData> {
   const { db, dialect } = ctx.services;
+  const slicer = new Slicer();
+  const pause = () => slicer.pause();
   const file = await readUpload(ctx);
-  ctx.target = `import ${file.name}`;
-  const table = await readTable(ctx, file.bytes);
+  ctx.target = { kind: 'file', name: file.name };
+  const table = await readTable(ctx, file.bytes, slicer);
   const reason = (key: keyof typeof IMPORT_REASONS, detail = '') =>
     IMPORT_REASONS[key][ctx.lang].replace('{detail}', detail);
 
   const title = table[0];
   const rows = table.length - 1;
   if (!title || rows === 0) throw refused([{ line: title?.line ?? 1, field: '', reason: reason('noRows') }]);
+  // The reader stops at the limit; this is the rule as the contract states it.
   if (rows > PRODUCT_IMPORT_MAX_ROWS) {
     throw refused([{ line: title.line, field: '', reason: reason('tooManyRows', String(PRODUCT_IMPORT_MAX_ROWS)) }]);
   }
@@ -91,18 +112,22 @@ export async function importProducts(ctx: CallContext): Promise<ImportData> {
       plan.missing.map((m) => ({ line: title.line, field: m.name, reason: reason('missingColumn', m.tField) })),
     );
   }
-  const { good, errors } = checkRows(table.slice(1), plan.columns, title.cells.length, ctx.lang);
+  const { good, errors } = await checkRows(table.slice(1), plan.columns, title.cells.length, ctx.lang, pause);
   table.length = 0; // the parsed cells are no longer needed: let them go before writing
   if (errors.length) throw refused(errors);
-  ctx.target = `import ${file.name}: ${good.length} rows`;
+  ctx.target = { kind: 'fileRows', name: file.name, count: good.length };
 
   const columns = writtenColumns(plan.columns.values());
   const result = await db.transaction().execute(async (trx) => {
     const before = await repo.countProducts(trx, at);
     // Saved custom fields are read only when the file has custom columns to merge into them.
     const saved = columns.includes('custom') ? await repo.customByBarcode(trx, at) : new Map<string, string>();
-    const values = good.map((r) => valuesOf(r, at, ctx.now, saved.get(r.barcode)));
-    await repo.upsertProducts(trx, dialect, values, columns);
+    const values: unknown[][] = [];
+    for (const r of good) {
+      values.push(valuesOf(r, at, ctx.now, saved.get(r.barcode)));
+      if ((values.length & 1023) === 0) await pause();
+    }
+    await repo.upsertProducts(trx, dialect, values, columns, pause);
     const inserted = (await repo.countProducts(trx, at)) - before;
     return { total: good.length, inserted, updated: good.length - inserted };
   });

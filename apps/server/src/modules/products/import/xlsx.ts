@@ -1,23 +1,113 @@
 import type { SheetRow } from './csv';
-import { readEntry, zipEntries } from './zip';
+import { LimitError, READ_LIMITS, type ReadLimits } from './limits';
+import { RowSink } from './rowsink';
+import { Slicer } from './slices';
+import { UnpackBudget, unpackEntry, type ZipEntry, zipEntries } from './zip';
+
+export interface ReadOptions {
+  limits?: ReadLimits;
+  slicer?: Slicer;
+}
 
 /**
  * Reads the first worksheet of an XLSX file into rows numbered as the spreadsheet numbers them,
  * every cell as the text a person sees (shared and inline strings, formula results, numbers in
- * plain decimal, TRUE/FALSE). Rows with no text are skipped. A plain scan of the sheet's XML:
- * general XLSX libraries take several seconds for 100,000 rows, this a fraction of one.
+ * plain decimal, TRUE/FALSE). Rows with no text are skipped. A plain scan of the sheet's XML as
+ * it unpacks, one row at a time: general XLSX libraries take several seconds for 100,000 rows,
+ * this a fraction of one. Every limit (ReadLimits) is checked while reading, and the work pauses
+ * for other requests between pieces.
  */
-export function readXlsx(bytes: Buffer): SheetRow[] {
-  const entries = zipEntries(bytes);
-  const text = (name: string): string | undefined => {
-    const entry = entries.get(name);
-    return entry ? readEntry(bytes, entry).toString('utf8') : undefined;
+export async function readXlsx(bytes: Buffer, options: ReadOptions = {}): Promise<SheetRow[]> {
+  const limits = options.limits ?? READ_LIMITS;
+  const slicer = options.slicer ?? new Slicer();
+  const entries = zipEntries(bytes, limits.entries);
+  const budget = new UnpackBudget(limits);
+  const unpack = (entry: ZipEntry, maxBytes: number, onText: (text: string) => void) => {
+    const decoder = new TextDecoder('utf-8');
+    return unpackEntry(bytes, entry, maxBytes, budget, slicer, (chunk) =>
+      onText(decoder.decode(chunk, { stream: true })),
+    );
   };
-  const sheetPath = firstSheetPath(text('xl/workbook.xml'), text('xl/_rels/workbook.xml.rels'));
-  const sheet = text(sheetPath);
+  const text = async (name: string): Promise<string | undefined> => {
+    const entry = entries.get(name);
+    if (!entry) return undefined;
+    const parts: string[] = [];
+    await unpack(entry, limits.otherPartBytes, (t) => parts.push(t));
+    return parts.join('');
+  };
+
+  const sheetPath = firstSheetPath(await text('xl/workbook.xml'), await text('xl/_rels/workbook.xml.rels'));
+  const sheet = entries.get(sheetPath);
   if (sheet === undefined) throw new Error('no worksheet');
-  const shared = sharedStrings(text('xl/sharedStrings.xml'));
-  return sheetRows(sheet, shared);
+
+  const shared: string[] = [];
+  const sst = entries.get('xl/sharedStrings.xml');
+  if (sst) {
+    const items = new Elements(SHARED_ITEM, SHARED_OPEN, limits.cellChars * 8 + 65_536, 'cellChars', limits, (m) => {
+      if (shared.length >= limits.sharedStrings) throw new LimitError('sharedStrings', String(limits.sharedStrings));
+      const value = runsText(m[1] ?? '');
+      if (value.length > limits.cellChars) throw new LimitError('cellChars', String(limits.cellChars));
+      shared.push(value);
+    });
+    await unpack(sst, limits.sharedStringsBytes, (t) => items.feed(t));
+  }
+
+  const sink = new RowSink(limits);
+  let line = 0;
+  const rows = new Elements(ROW, ROW_OPEN, limits.columns * (limits.cellChars + 1024), 'rowChars', limits, (m) => {
+    const number = attribute(m[1] ?? '', 'r');
+    line = number ? Number(number) : line + 1;
+    const row = m[2] ? rowCells(m[2], line, shared, limits) : null;
+    if (row) sink.add({ line, cells: row });
+  });
+  await unpack(sheet, limits.sheetBytes, (t) => rows.feed(t));
+  return sink.rows;
+}
+
+const SHARED_ITEM = /<si>([\s\S]*?)<\/si>|<si\/>/g;
+const SHARED_OPEN = /<si[\s>/]/g;
+const ROW = /<row\b([^>]*?)(?:\/>|>([\s\S]*?)<\/row>)/g;
+const ROW_OPEN = /<row[\s>/]/g;
+const CELL = /<c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g;
+
+/**
+ * Finds whole elements in XML that arrives in pieces: each complete match goes to `each`, the
+ * unfinished element at the end waits for the next piece. An unfinished element longer than
+ * `maxPending` characters is refused (kind `tooLong`), so one endless element cannot fill memory.
+ */
+class Elements {
+  private pending = '';
+
+  constructor(
+    private readonly whole: RegExp,
+    private readonly open: RegExp,
+    private readonly maxPending: number,
+    private readonly tooLong: 'cellChars' | 'rowChars',
+    private readonly limits: ReadLimits,
+    private readonly each: (m: RegExpExecArray) => void,
+  ) {}
+
+  feed(piece: string): void {
+    const text = this.pending + piece;
+    this.whole.lastIndex = 0;
+    let done = 0;
+    for (let m = this.whole.exec(text); m; m = this.whole.exec(text)) {
+      this.each(m);
+      done = this.whole.lastIndex;
+    }
+    this.open.lastIndex = done;
+    let keep = this.open.exec(text)?.index ?? -1;
+    if (keep < 0) {
+      // Nothing begun: keep only a tag cut in two by the piece boundary.
+      const lt = text.lastIndexOf('<');
+      keep = lt >= done && text.indexOf('>', lt) < 0 ? lt : text.length;
+    }
+    this.pending = text.slice(keep);
+    if (this.pending.length > this.maxPending) {
+      const limit = this.tooLong === 'cellChars' ? this.limits.cellChars : this.maxPending;
+      throw new LimitError(this.tooLong, String(limit));
+    }
+  }
 }
 
 /** The path of the workbook's first sheet, through its relationship; sheet1.xml when unnamed. */
@@ -35,17 +125,16 @@ function firstSheetPath(workbook: string | undefined, rels: string | undefined):
   return fallback;
 }
 
-function attribute(tag: string, name: string): string | undefined {
-  return new RegExp(`\\b${name}="([^"]*)"`).exec(tag)?.[1];
-}
+const attributeRes = new Map<string, RegExp>();
 
-/** The shared strings: each <si> is the text of its <t> runs (phonetic <rPh> runs left out). */
-function sharedStrings(xml: string | undefined): string[] {
-  if (!xml) return [];
-  const out: string[] = [];
-  const item = /<si>([\s\S]*?)<\/si>|<si\/>/g;
-  for (let m = item.exec(xml); m; m = item.exec(xml)) out.push(runsText(m[1] ?? ''));
-  return out;
+/** An attribute's value; the expressions are made once per name (this runs for every cell). */
+function attribute(tag: string, name: string): string | undefined {
+  let re = attributeRes.get(name);
+  if (!re) {
+    re = new RegExp(`\\b${name}="([^"]*)"`);
+    attributeRes.set(name, re);
+  }
+  return re.exec(tag)?.[1];
 }
 
 function runsText(xml: string): string {
@@ -81,30 +170,30 @@ function columnOf(ref: string): number {
   return n - 1;
 }
 
-function sheetRows(xml: string, shared: readonly string[]): SheetRow[] {
-  const rows: SheetRow[] = [];
-  const rowRe = /<row\b([^>]*?)(?:\/>|>([\s\S]*?)<\/row>)/g;
-  const cellRe = /<c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g;
-  let line = 0;
-  for (let r = rowRe.exec(xml); r; r = rowRe.exec(xml)) {
-    const number = attribute(r[1], 'r');
-    line = number ? Number(number) : line + 1;
-    const body = r[2];
-    if (!body) continue;
-    const cells: string[] = [];
-    let next = 0;
-    cellRe.lastIndex = 0;
-    for (let c = cellRe.exec(body); c; c = cellRe.exec(body)) {
-      const ref = attribute(c[1], 'r');
-      const index = ref ? columnOf(ref) : next;
-      next = index + 1;
-      const value = cellValue(attribute(c[1], 't'), c[2] ?? '', shared);
-      while (cells.length < index) cells.push('');
-      cells[index] = value;
+/**
+ * The cells of one row's XML, or null when none holds text. A cell with text beyond the column
+ * limit, or longer than the cell limit, stops the read; empty cells beyond it are ignored.
+ */
+function rowCells(body: string, line: number, shared: readonly string[], limits: ReadLimits): string[] | null {
+  const cells: string[] = [];
+  let next = 0;
+  let any = false;
+  CELL.lastIndex = 0;
+  for (let c = CELL.exec(body); c; c = CELL.exec(body)) {
+    const ref = attribute(c[1] ?? '', 'r');
+    const index = ref ? columnOf(ref) : next;
+    next = index + 1;
+    const value = cellValue(attribute(c[1] ?? '', 't'), c[2] ?? '', shared);
+    if (index >= limits.columns || index < 0) {
+      if (value === '') continue;
+      throw new LimitError('columns', String(limits.columns), line);
     }
-    if (cells.some((s) => s !== '')) rows.push({ line, cells });
+    if (value.length > limits.cellChars) throw new LimitError('cellChars', String(limits.cellChars), line);
+    while (cells.length < index) cells.push('');
+    cells[index] = value;
+    if (value !== '') any = true;
   }
-  return rows;
+  return any ? cells : null;
 }
 
 function cellValue(type: string | undefined, body: string, shared: readonly string[]): string {

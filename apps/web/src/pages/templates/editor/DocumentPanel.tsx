@@ -7,7 +7,7 @@ import { change, type EditorState } from '../../../editor/state';
 import type { EditorStore } from '../../../editor/store';
 import { MODEL_OPTIONS } from '../list/AddTemplateModal';
 import { ColourType } from '../list/ColourType';
-import { InkSelect } from './PropertyPanel';
+import { InkSelect } from './properties/fields';
 
 interface Props {
   store: EditorStore;

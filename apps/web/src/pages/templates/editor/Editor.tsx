@@ -1,5 +1,12 @@
 import { ErrorCode, type Language, type Product, productLabelData, type TemplateData } from '@esl/contract';
-import { designSize, type ElementType, type LabelData, SAMPLE_DATA, type TemplateDocument } from '@esl/labels';
+import {
+  designSize,
+  type ElementType,
+  type LabelData,
+  type LabelFonts,
+  SAMPLE_DATA,
+  type TemplateDocument,
+} from '@esl/labels';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Card } from 'antd';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
@@ -19,18 +26,18 @@ import {
 } from '../../../editor/commands';
 import { dataKeyOptions } from '../../../editor/data';
 import { newElement } from '../../../editor/factory';
-import type { FontSource } from '../../../editor/fonts';
 import { fitZoom, stepZoom } from '../../../editor/geometry';
 import type { LabelRender } from '../../../editor/paint';
 import { shortcutFor } from '../../../editor/shortcuts';
 import { canRedo, canUndo, change, redo, select, undo } from '../../../editor/state';
 import { createEditorStore } from '../../../editor/store';
+import { queryKeys } from '../../../platform/queryKeys';
 import { ApiError, request } from '../../../platform/request';
 import { DataKeyList } from './DataKeyList';
 import { DocumentPanel } from './DocumentPanel';
 import { LayerList } from './LayerList';
 import { PreviewPanel } from './PreviewPanel';
-import { PropertyPanel } from './PropertyPanel';
+import { PropertyPanel } from './properties';
 import { SaveModal, type SaveValues } from './SaveModal';
 import { Stage } from './Stage';
 import { Toolbar } from './Toolbar';
@@ -42,13 +49,14 @@ interface Props {
   doc: TemplateDocument;
   repairs: readonly string[];
   canWrite: boolean;
-  fontSource: FontSource;
+  /** The label fonts the picture is drawn with (the server's own files). */
+  fonts: LabelFonts;
 }
 
 const BINDABLE = new Set<ElementType>(['text', 'price', 'barcode', 'qrcode', 'image']);
 
 /** Everything of the editor once its template and fonts have loaded. */
-export function Editor({ template, doc: loaded, repairs, canWrite, fontSource }: Props) {
+export function Editor({ template, doc: loaded, repairs, canWrite, fonts }: Props) {
   const { t, i18n } = useTranslation('editor');
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
@@ -57,7 +65,7 @@ export function Editor({ template, doc: loaded, repairs, canWrite, fontSource }:
 
   const [store] = useState(() => createEditorStore(loaded));
   const state = useEditorState(store);
-  const canvas = useMemo(() => browserCanvasFactory(), []);
+  const canvas = useMemo(() => browserCanvasFactory(fonts), [fonts]);
   const [name, setName] = useState(template.name);
   const [saved, setSaved] = useState({ doc: loaded, name: template.name, revision: template.revision });
   const dirty = state.doc !== saved.doc || name.trim() !== saved.name;
@@ -74,7 +82,7 @@ export function Editor({ template, doc: loaded, repairs, canWrite, fontSource }:
   const label = designSize(state.doc);
 
   const keyMap = useQuery({
-    queryKey: ['templates', 'keymap'],
+    queryKey: queryKeys.dataKeyMap(),
     queryFn: () => request('dataKeyMap', {}, { quiet: true }),
   });
   const bound = state.doc.elements.flatMap((e) => (e.binding ? [e.binding.key] : []));
@@ -157,7 +165,7 @@ export function Editor({ template, doc: loaded, repairs, canWrite, fontSource }:
       setName(row.name);
       setSaveOpen(false);
       message.success(t('saved'));
-      void queryClient.invalidateQueries({ queryKey: ['templates', 'list'] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.lists('templates') });
     },
     onError: async (error, { values }) => {
       if (!(error instanceof ApiError && error.code === ErrorCode.CONFLICT)) return;
@@ -344,10 +352,9 @@ export function Editor({ template, doc: loaded, repairs, canWrite, fontSource }:
             {t('status', { w: label.w, h: label.h, zoom: Math.round(zoom * 100), count: state.doc.elements.length })}
             {' · '}
             {t('hints')}
-            {fontSource === 'bundled' && <div style={{ color: '#d48806' }}>{t('fontsBundled')}</div>}
           </div>
           <Card size="small" title={t('preview.title')} styles={{ body: { padding: 8 } }}>
-            <PreviewPanel doc={state.doc} data={data} render={render} product={product} onProduct={setProduct} />
+            <PreviewPanel render={render} product={product} onProduct={setProduct} />
           </Card>
         </div>
         <div className="tmpl-editor-side">

@@ -1,7 +1,8 @@
-import { Form, Input, InputNumber, Modal, Space } from 'antd';
-import type { Rule } from 'antd/es/form';
+import { Form, Input, InputNumber, Space } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../../components/FormModal';
+import { noLineBreak as noLineBreakRule } from '../../shared/rules';
 
 export interface SaveValues {
   name: string;
@@ -27,56 +28,45 @@ export function SaveModal({ open, initial, saving, onSave, onClose }: Props) {
     if (open) form.setFieldsValue(initial);
   }, [open]);
 
-  const noLineBreak: Rule = {
-    validator: (_, value: unknown) =>
-      typeof value === 'string' && /[\r\n]/.test(value)
-        ? Promise.reject(new Error(t('templates:rule.lineBreak')))
-        : Promise.resolve(),
-  };
+  const noLineBreak = noLineBreakRule(t('templates:rule.lineBreak'));
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t('editor:saveTitle')}
       okText={t('editor:save')}
       cancelText={t('templates:cancel')}
-      confirmLoading={saving}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      forceRender
+      saving={saving}
+      onClose={onClose}
       width={440}
+      form={form}
+      name="tmpl-save"
+      autoComplete="off"
+      onFinish={(values) => onSave({ ...values, name: values.name.trim() })}
     >
-      <Form<SaveValues>
-        form={form}
-        name="tmpl-save"
-        layout="vertical"
-        autoComplete="off"
-        onFinish={(values) => onSave({ ...values, name: values.name.trim() })}
+      <Form.Item
+        name="name"
+        label={t('templates:field.name')}
+        rules={[{ required: true, whitespace: true, message: t('templates:rule.name') }, noLineBreak]}
       >
+        <Input maxLength={64} />
+      </Form.Item>
+      <Space size="middle" align="start">
         <Form.Item
-          name="name"
-          label={t('templates:field.name')}
-          rules={[{ required: true, whitespace: true, message: t('templates:rule.name') }, noLineBreak]}
+          name="width"
+          label={t('templates:field.width')}
+          rules={[{ required: true, message: t('templates:rule.width') }]}
         >
-          <Input maxLength={64} />
+          <InputNumber min={1} max={4096} precision={0} suffix="px" style={{ width: 150 }} />
         </Form.Item>
-        <Space size="middle" align="start">
-          <Form.Item
-            name="width"
-            label={t('templates:field.width')}
-            rules={[{ required: true, message: t('templates:rule.width') }]}
-          >
-            <InputNumber min={1} max={4096} precision={0} suffix="px" style={{ width: 150 }} />
-          </Form.Item>
-          <Form.Item
-            name="length"
-            label={t('templates:field.length')}
-            rules={[{ required: true, message: t('templates:rule.length') }]}
-          >
-            <InputNumber min={1} max={4096} precision={0} suffix="px" style={{ width: 150 }} />
-          </Form.Item>
-        </Space>
-      </Form>
-    </Modal>
+        <Form.Item
+          name="length"
+          label={t('templates:field.length')}
+          rules={[{ required: true, message: t('templates:rule.length') }]}
+        >
+          <InputNumber min={1} max={4096} precision={0} suffix="px" style={{ width: 150 }} />
+        </Form.Item>
+      </Space>
+    </FormModal>
   );
 }

@@ -9,6 +9,7 @@ import { request } from '../../../platform/request';
 import { useUserStore } from '../../../store/user';
 import { Editor } from './Editor';
 import './editor.css';
+import { queryKeys } from '../../../platform/queryKeys';
 
 /** Reads a template id from the query (?id=12); anything else is no id. */
 export function templateId(value: string | null): number | null {
@@ -29,14 +30,18 @@ export default function TemplateEditorPage() {
   const canWrite = useUserStore((s) => s.permissions.includes('template.write'));
 
   const template = useQuery({
-    queryKey: ['templates', 'data', id],
+    queryKey: queryKeys.templateData(id),
     queryFn: () => request('templateData', { id: id ?? 0 }),
     enabled: id !== null,
     // The editor owns the document once loaded; a background refetch must not replace it.
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 0,
   });
-  const fonts = useQuery({ queryKey: ['label-fonts'], queryFn: loadLabelFonts, staleTime: Number.POSITIVE_INFINITY });
+  const fonts = useQuery({
+    queryKey: queryKeys.labelFonts(),
+    queryFn: loadLabelFonts,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
 
   const loaded = useMemo(() => {
     if (!template.data) return null;
@@ -99,7 +104,7 @@ export default function TemplateEditorPage() {
       doc={loaded.doc}
       repairs={loaded.repairs}
       canWrite={canWrite}
-      fontSource={fonts.data}
+      fonts={fonts.data}
     />
   );
 }

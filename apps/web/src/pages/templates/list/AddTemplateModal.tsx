@@ -1,10 +1,11 @@
 import { findTagModel, TAG_MODELS, TagColourType, type Template } from '@esl/contract';
 import { useMutation } from '@tanstack/react-query';
-import { App, Form, Input, InputNumber, Modal, Radio, Select, Space } from 'antd';
-import type { Rule } from 'antd/es/form';
+import { App, Form, Input, InputNumber, Radio, Select, Space } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../../components/FormModal';
 import { request } from '../../../platform/request';
+import { noLineBreak as noLineBreakRule } from '../../shared/rules';
 import { type AddTemplateValues, addTemplateBody, colourTypesFor } from './body';
 import { ColourType } from './ColourType';
 
@@ -50,73 +51,62 @@ export function AddTemplateModal({ open, onClose, onAdded }: Props) {
     },
   });
 
-  const noLineBreak: Rule = {
-    validator: (_, value: unknown) =>
-      typeof value === 'string' && /[\r\n]/.test(value)
-        ? Promise.reject(new Error(t('rule.lineBreak')))
-        : Promise.resolve(),
-  };
+  const noLineBreak = noLineBreakRule(t('rule.lineBreak'));
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t('addTitle')}
       okText={t('create')}
       cancelText={t('cancel')}
-      confirmLoading={add.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      forceRender
+      saving={add.isPending}
+      onClose={onClose}
       width={560}
+      form={form}
+      name="tmpl-add"
+      autoComplete="off"
+      initialValues={{ sizeMode: 'model', model: '0A', colourType: 'bwr', rotation: 0, width: 296, length: 152 }}
+      onFinish={(values) => add.mutate(values)}
     >
-      <Form<AddTemplateValues>
-        form={form}
-        name="tmpl-add"
-        layout="vertical"
-        autoComplete="off"
-        initialValues={{ sizeMode: 'model', model: '0A', colourType: 'bwr', rotation: 0, width: 296, length: 152 }}
-        onFinish={(values) => add.mutate(values)}
+      <Form.Item
+        name="name"
+        label={t('field.name')}
+        rules={[{ required: true, whitespace: true, message: t('rule.name') }, noLineBreak]}
       >
-        <Form.Item
-          name="name"
-          label={t('field.name')}
-          rules={[{ required: true, whitespace: true, message: t('rule.name') }, noLineBreak]}
-        >
-          <Input maxLength={64} placeholder={t('field.namePlaceholder')} />
-        </Form.Item>
-        <Form.Item name="sizeMode" label={t('field.size')}>
-          <Radio.Group
-            optionType="button"
-            options={[
-              { value: 'model', label: t('field.byModel') },
-              { value: 'custom', label: t('field.bySize') },
-            ]}
-          />
-        </Form.Item>
-        {sizeMode === 'custom' ? (
-          <Space size="middle" align="start">
-            <Form.Item name="width" label={t('field.width')} rules={[{ required: true, message: t('rule.width') }]}>
-              <InputNumber min={1} max={4096} precision={0} suffix="px" style={{ width: 140 }} />
-            </Form.Item>
-            <Form.Item name="length" label={t('field.length')} rules={[{ required: true, message: t('rule.length') }]}>
-              <InputNumber min={1} max={4096} precision={0} suffix="px" style={{ width: 140 }} />
-            </Form.Item>
-          </Space>
-        ) : (
-          <Form.Item name="model" label={t('field.model')} rules={[{ required: true, message: t('rule.model') }]}>
-            <Select showSearch optionFilterProp="label" options={MODEL_OPTIONS} placeholder={t('field.model')} />
+        <Input maxLength={64} placeholder={t('field.namePlaceholder')} />
+      </Form.Item>
+      <Form.Item name="sizeMode" label={t('field.size')}>
+        <Radio.Group
+          optionType="button"
+          options={[
+            { value: 'model', label: t('field.byModel') },
+            { value: 'custom', label: t('field.bySize') },
+          ]}
+        />
+      </Form.Item>
+      {sizeMode === 'custom' ? (
+        <Space size="middle" align="start">
+          <Form.Item name="width" label={t('field.width')} rules={[{ required: true, message: t('rule.width') }]}>
+            <InputNumber min={1} max={4096} precision={0} suffix="px" style={{ width: 140 }} />
           </Form.Item>
-        )}
-        <Form.Item name="colourType" label={t('field.colourType')} rules={[{ required: true }]}>
-          <Select
-            options={colourTypes.map((c) => ({ value: c, label: <ColourType value={c} /> }))}
-            data-testid="tmpl-add-colour"
-          />
+          <Form.Item name="length" label={t('field.length')} rules={[{ required: true, message: t('rule.length') }]}>
+            <InputNumber min={1} max={4096} precision={0} suffix="px" style={{ width: 140 }} />
+          </Form.Item>
+        </Space>
+      ) : (
+        <Form.Item name="model" label={t('field.model')} rules={[{ required: true, message: t('rule.model') }]}>
+          <Select showSearch optionFilterProp="label" options={MODEL_OPTIONS} placeholder={t('field.model')} />
         </Form.Item>
-        <Form.Item name="rotation" label={t('field.rotation')} extra={t('field.rotationHelp')}>
-          <Radio.Group optionType="button" options={ROTATIONS.map((r) => ({ value: r, label: `${r}°` }))} />
-        </Form.Item>
-      </Form>
-    </Modal>
+      )}
+      <Form.Item name="colourType" label={t('field.colourType')} rules={[{ required: true }]}>
+        <Select
+          options={colourTypes.map((c) => ({ value: c, label: <ColourType value={c} /> }))}
+          data-testid="tmpl-add-colour"
+        />
+      </Form.Item>
+      <Form.Item name="rotation" label={t('field.rotation')} extra={t('field.rotationHelp')}>
+        <Radio.Group optionType="button" options={ROTATIONS.map((r) => ({ value: r, label: `${r}°` }))} />
+      </Form.Item>
+    </FormModal>
   );
 }

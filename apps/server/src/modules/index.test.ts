@@ -1,9 +1,9 @@
 import { ALL_CALLS, CALLS, type CallDef, type CallName, ErrorCode, hasPermission } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
-import { handlers } from '../modules';
 import { testDatabases } from '../test/databases';
 import { buildOperator, buildWorld } from '../test/factories';
 import { useApp } from '../test/harness';
+import { handlers } from './index';
 
 function expectEnvelope(res: { status: number; code: unknown; msg: unknown; data?: unknown }, def?: CallDef) {
   expect(res.status).toBe(200);

@@ -1,0 +1,480 @@
+import { findTagModel } from '@esl/contract';
+import {
+  type CmdOutputMsg,
+  DEFAULTS,
+  type DecodeError,
+  decodeMessage,
+  encodeMessage,
+  type HeartbeatMsg,
+  type HelloMsg,
+  type MessageName,
+  messageForPath,
+  parseTopic,
+  type StationKey,
+  type StatusMsg,
+  type TagsMsg,
+  topics,
+} from '@esl/contract/protocol';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import { configMessage, readConfig } from '../../modules/stations/config';
+import { presentStation } from '../../modules/stations/presenter';
+import type { Notices } from '../../notice/notices';
+import type { SysLogLine } from '../broker/events';
+import type { StationLink } from '../link';
+import type { MqttMessage, MqttPort, Unsubscribe } from '../mqtt/port';
+import { CmdSessions } from './commands';
+import { Presence, type PresenceNotice, type PresenceOptions } from './presence';
+import * as repo from './repository';
+
+/*
+ * The server's side of the station protocol (DELIVERY.md §4.3, §5.5): presence from status,
+ * hello and heartbeat; runtime figures; tag reports; the sweeper that marks silent stations
+ * offline and recomputes tag status. Whatever the broker (embedded or external), it sees the
+ * stations only through an MqttPort. Messages of one station are handled one after another.
+ */
+
+/** Why a station message was dropped; counted per reason (and per station). */
+export type DropReason = DecodeError | 'badTopic' | 'unknownStation' | 'foreignTag' | 'overload' | 'handlerError';
+
+export interface GatewayCounters {
+  /** Messages and tag entries dropped, by reason. */
+  dropped: Record<DropReason, number>;
+  /** Wills (offline statuses) of a connection that was no longer the station's current one. */
+  staleWills: number;
+  /** Tag entries for hardware ids nobody registered (heard, not ours to track). */
+  unregisteredTags: number;
+  /** Tag entries stored. */
+  tagEntries: number;
+  /** Per station (`{tid}.{sn}`), what was dropped. */
+  byStation: Map<string, Partial<Record<DropReason, number>>>;
+}
+
+export interface GatewayOptions {
+  db: Kysely<Database>;
+  port: MqttPort;
+  notices: Notices;
+  now: () => number;
+  /** Writes a system-log row (the caller damps repeats). */
+  syslog: (line: SysLogLine) => void;
+  presence?: Partial<PresenceOptions>;
+  /** Shared-subscription group on an external broker. */
+  share?: string;
+  /** Missed heartbeats before a station is marked offline (3). */
+  missedHeartbeats?: number;
+  /** How often the sweeper looks for silent stations, and recomputes tag status, ms. */
+  silenceSweepMs?: number;
+  tagStatusMs?: number;
+  /** Messages queued for one station before more are dropped. */
+  maxPendingPerStation?: number;
+  /** Command-window session lifetime without a line, s (600). */
+  cmdTtlS?: number;
+  onError?: (err: unknown, what: string) => void;
+}
+
+export interface Gateway {
+  readonly counters: GatewayCounters;
+  /** Subscribes to what stations send (retained statuses arrive at once). */
+  start(): Promise<void>;
+  /** One sweeper step at `now()`: due offline notices; silent stations and tag status when their time has come. */
+  tick(): Promise<void>;
+  /** Recomputes every store's tag status now. */
+  sweepTagStatus(): Promise<void>;
+  /** Resolves when every message received so far is handled. */
+  idle(): Promise<void>;
+  /** Desired configuration and command window, for the stations module. */
+  readonly link: StationLink;
+  close(): Promise<void>;
+}
+
+const SKEW_WARN_MS = 5000;
+
+export function createGateway(options: GatewayOptions): Gateway {
+  const { db, port, notices, now } = options;
+  const missed = options.missedHeartbeats ?? DEFAULTS.missedHeartbeats;
+  const silenceSweepMs = options.silenceSweepMs ?? 5000;
+  const tagStatusMs = options.tagStatusMs ?? 60_000;
+  const maxPending = options.maxPendingPerStation ?? 1000;
+  const presence = new Presence(options.presence);
+  const cmds = new CmdSessions(options.cmdTtlS);
+  const counters: GatewayCounters = {
+    dropped: {
+      tooLarge: 0,
+      badJson: 0,
+      badVersion: 0,
+      invalid: 0,
+      badTopic: 0,
+      unknownStation: 0,
+      foreignTag: 0,
+      overload: 0,
+      handlerError: 0,
+    },
+    staleWills: 0,
+    unregisteredTags: 0,
+    tagEntries: 0,
+    byStation: new Map(),
+  };
+  /** Where each station seen belongs, for notices of the presence damper. */
+  const where = new Map<number, { tenantId: number; storeId: number; sn: string }>();
+  const chains = new Map<string, { tail: Promise<void>; pending: number }>();
+  const unsubscribes: Unsubscribe[] = [];
+  let lastSilenceSweep = now();
+  let lastTagSweep = now();
+  let closed = false;
+
+  const drop = (station: string | null, reason: DropReason, n = 1) => {
+    counters.dropped[reason] += n;
+    if (!station) return;
+    const per = counters.byStation.get(station) ?? {};
+    per[reason] = (per[reason] ?? 0) + n;
+    counters.byStation.set(station, per);
+    options.syslog({
+      tenantId: Number(station.split('.')[0]) || null,
+      level: 'warn',
+      event: 'station.bad_input',
+      message: `station ${station.split('.')[1] ?? station}: dropped ${n} ${n === 1 ? 'message' : 'entries'} (${reason})`,
+    });
+  };
+  const fail = (err: unknown, what: string) => options.onError?.(err, what);
+
+  const tell = (n: PresenceNotice) => {
+    const at = where.get(n.stationId);
+    if (!at) return;
+    if (n.kind === 'flapping') {
+      options.syslog({
+        tenantId: at.tenantId,
+        level: 'warn',
+        event: 'station.flapping',
+        message: `station ${at.sn} went online/offline ${n.transitions} times within 5 minutes`,
+      });
+      notices.broadcast(at.tenantId, {
+        type: 'station.status',
+        id: n.stationId,
+        sn: at.sn,
+        storeId: at.storeId,
+        flapping: true,
+        at: n.at,
+      });
+      return;
+    }
+    notices.broadcast(at.tenantId, {
+      type: 'station.status',
+      id: n.stationId,
+      sn: at.sn,
+      storeId: at.storeId,
+      online: n.kind === 'online',
+      at: n.at,
+    });
+  };
+  const presenceChanged = (station: repo.StationIdentity, online: boolean, why: string) => {
+    where.set(station.id, { tenantId: station.tenant_id, storeId: station.store_id, sn: station.sn });
+    const t = now();
+    for (const n of presence.set(station.id, online, t)) tell(n);
+    if (Boolean(Number(station.online)) !== online) {
+      options.syslog({
+        tenantId: station.tenant_id,
+        level: 'info',
+        event: online ? 'station.online' : 'station.offline',
+        message: `station ${station.sn} ${online ? 'online' : 'offline'} (${why})`,
+      });
+    }
+  };
+
+  // -------------------------------------------------------------------------------------------
+  // Inbound
+
+  const receive = (m: MqttMessage) => {
+    if (closed) return;
+    const t = parseTopic(m.topic);
+    if (!t || t.kind === 'down') return drop(null, 'badTopic');
+    const name: MessageName | undefined = t.kind === 'status' ? 'status' : messageForPath(`up/${t.name}`);
+    if (!name) return drop(`${t.tenantId}.${t.sn}`, 'badTopic');
+    const key: StationKey = { tenantId: t.tenantId, sn: t.sn };
+    const id = `${key.tenantId}.${key.sn}`;
+    const chain = chains.get(id) ?? { tail: Promise.resolve(), pending: 0 };
+    if (chain.pending >= maxPending) return drop(id, 'overload');
+    chain.pending++;
+    chains.set(id, chain);
+    chain.tail = chain.tail
+      .then(() => handle(key, id, name, m))
+      .catch((err) => {
+        counters.dropped.handlerError++;
+        fail(err, `${name} from ${id}`);
+      })
+      .finally(() => {
+        if (--chain.pending === 0 && chains.get(id) === chain) chains.delete(id);
+      });
+  };
+
+  async function handle(key: StationKey, id: string, name: MessageName, m: MqttMessage): Promise<void> {
+    const decoded = decodeMessage(name, m.payload);
+    if (!decoded.ok) return drop(id, decoded.error);
+    const station = await repo.findStation(db, key);
+    if (!station) return drop(id, 'unknownStation');
+    switch (name) {
+      case 'status':
+        return onStatus(station, decoded.message as StatusMsg);
+      case 'hello':
+        return onHello(key, station, decoded.message as HelloMsg);
+      case 'heartbeat':
+        return onHeartbeat(station, decoded.message as HeartbeatMsg);
+      case 'tags':
+        return onTags(id, station, decoded.message as TagsMsg);
+      case 'cmdOutput':
+        return onCmdOutput(station, decoded.message as CmdOutputMsg);
+      default:
+        // ack, result, progress, blob: the delivery tasks (next phase) take them.
+        return;
+    }
+  }
+
+  async function onStatus(station: repo.StationIdentity, m: StatusMsg) {
+    const t = now();
+    if (m.online) {
+      await repo.markOnline(db, station.id, m.connId, t, Boolean(Number(station.online)));
+      presenceChanged(station, true, 'connected');
+      return;
+    }
+    if (await repo.markOffline(db, station.id, m.connId, t)) {
+      presenceChanged(station, false, 'connection closed');
+      return;
+    }
+    // Not the current connection (or already offline): an old Will racing the reconnect.
+    if (station.conn_id !== m.connId) counters.staleWills++;
+  }
+
+  async function onHello(key: StationKey, station: repo.StationIdentity, m: HelloMsg) {
+    const t = now();
+    await repo.applyHello(db, station.id, m, t, Boolean(Number(station.online)));
+    presenceChanged(station, true, 'hello');
+    const desired = await repo.desiredConfig(db, station.id);
+    const rev = Number(desired?.cfg_rev ?? 0);
+    await port.publish(
+      topics.down(key, 'welcome'),
+      encodeMessage('welcome', { v: 1, connId: m.connId, time: now(), cfgRev: rev }),
+      { qos: 1 },
+    );
+    if (desired) await reportedConfig(key, desired, m.cfgRev);
+    const skew = m.time - t;
+    if (Math.abs(skew) > SKEW_WARN_MS) {
+      options.syslog({
+        tenantId: station.tenant_id,
+        level: 'warn',
+        event: 'station.clock_skew',
+        message: `station ${station.sn}: its clock is ${Math.round(skew / 1000)} s ${skew > 0 ? 'ahead' : 'behind'}`,
+      });
+    }
+  }
+
+  async function onHeartbeat(station: repo.StationIdentity, m: HeartbeatMsg) {
+    const desired = await repo.desiredConfig(db, station.id);
+    if (desired) await reportedConfig({ tenantId: station.tenant_id, sn: station.sn }, desired, m.cfgRev);
+    const row = await repo.applyHeartbeat(db, station.id, m, now(), Boolean(Number(station.online)));
+    if (!row) return;
+    if (!Number(station.online)) presenceChanged(station, true, 'heartbeat');
+    notices.broadcast(station.tenant_id, {
+      type: 'station.runtime',
+      id: station.id,
+      storeId: station.store_id,
+      station: presentStation(row),
+    });
+  }
+
+  async function onTags(id: string, station: repo.StationIdentity, m: TagsMsg) {
+    const t = now();
+    const latest = new Map<string, TagsMsg['tags'][number]>();
+    for (const e of m.tags) {
+      const prev = latest.get(e.id);
+      if (!prev || e.seenAt >= prev.seenAt) latest.set(e.id, e);
+    }
+    if (latest.size === 0) return;
+    const known = await repo.tagsByHardwareId(db, [...latest.keys()]);
+    counters.unregisteredTags += latest.size - known.length;
+    const updates: repo.TagUpdate[] = [];
+    let foreign = 0;
+    for (const tag of known) {
+      // Another tenant's tag, or a tag of another store: not this station's to report.
+      if (tag.tenant_id !== station.tenant_id || tag.store_id !== station.store_id) {
+        foreign++;
+        continue;
+      }
+      const e = latest.get(tag.hardware_id);
+      if (!e) continue;
+      const rssi = Math.round(e.rssi);
+      const route = routeTo(tag, station.id, rssi);
+      updates.push({
+        id: tag.id,
+        stationId: route,
+        // The signal belongs to the station the tag is routed to (the hysteresis compares it).
+        signal: route === station.id ? rssi : (tag.signal ?? rssi),
+        battery: batteryPercent(e.battMv),
+        temperature: e.temp === undefined ? null : Math.round(e.temp),
+        hardwareModel: findTagModel(e.hw)?.name ?? e.hw,
+        // Age within the report, in the server's clock: immune to the station's clock error.
+        lastSeen: Math.min(t, t - Math.max(0, m.at - e.seenAt)),
+        wakeS: e.wakeS ?? null,
+        shownVer: e.ver,
+        fw: e.fw ?? null,
+      });
+    }
+    if (foreign > 0) drop(id, 'foreignTag', foreign);
+    if (updates.length === 0) return;
+    await repo.applyTagUpdates(db, updates);
+    counters.tagEntries += updates.length;
+    const th = await repo.thresholdsOfStore(db, station.store_id);
+    await repo.recomputeTagStatus(
+      db,
+      station.store_id,
+      t,
+      th,
+      updates.map((u) => u.id),
+    );
+    notices.broadcast(station.tenant_id, {
+      type: 'tag.changed',
+      storeId: station.store_id,
+      ids: updates.map((u) => u.id),
+    });
+  }
+
+  /**
+   * The station said which configuration revision it runs (hello, heartbeat): stored, and when it
+   * is not the desired one, the desired configuration is sent (again).
+   */
+  async function reportedConfig(key: StationKey, desired: repo.DesiredConfig, reported: number) {
+    const rev = Number(desired.cfg_rev);
+    if (desired.cfg_applied_rev === null || Number(desired.cfg_applied_rev) !== reported) {
+      const heartbeatS = reported === rev && rev > 0 ? readConfig(desired.config).heartbeatS : null;
+      await repo.setAppliedRev(db, desired.id, reported, heartbeatS);
+    }
+    if (rev > 0 && reported !== rev) await sendConfig(key, desired);
+  }
+
+  async function sendConfig(key: StationKey, d: repo.DesiredConfig) {
+    const message = configMessage(readConfig(d.config), Number(d.cfg_rev), d.wifi_password);
+    await port.publish(topics.down(key, 'config'), encodeMessage('config', message), { qos: 1 });
+  }
+
+  async function onCmdOutput(station: repo.StationIdentity, m: CmdOutputMsg) {
+    const s = cmds.of(m.session, station.id, now());
+    if (!s) return; // a closed or expired window, or another station's session
+    notices.toSession(s.tenantId, s.owner, {
+      type: 'station.cmd',
+      id: station.id,
+      session: m.session,
+      seq: m.seq,
+      out: m.out,
+      ...(m.exit === undefined ? {} : { exit: m.exit }),
+    });
+  }
+
+  const link: StationLink = {
+    async configChanged(stationId) {
+      const d = await repo.desiredConfig(db, stationId);
+      if (!d || !Number(d.online) || !Number(d.cfg_rev)) return false;
+      await sendConfig({ tenantId: d.tenant_id, sn: d.sn }, d);
+      return true;
+    },
+    async openCmd(stationId, owner) {
+      const d = await repo.desiredConfig(db, stationId);
+      if (!d || !Number(d.online)) return null;
+      const s = cmds.open(stationId, d.tenant_id, owner, now());
+      await port.publish(
+        topics.down({ tenantId: d.tenant_id, sn: d.sn }, 'cmd'),
+        encodeMessage('cmd', { v: 1, session: s.id, seq: s.seq++, open: { ttlS: cmds.ttlS } }),
+        { qos: 1 },
+      );
+      return { session: s.id, ttlS: cmds.ttlS };
+    },
+    async cmd(stationId, owner, session, what) {
+      const s = cmds.use(session, stationId, owner, now());
+      if (!s) return null;
+      const d = await repo.desiredConfig(db, stationId);
+      if (!d) return null;
+      const seq = s.seq++;
+      if (what.close) cmds.close(session, now());
+      await port.publish(
+        topics.down({ tenantId: d.tenant_id, sn: d.sn }, 'cmd'),
+        encodeMessage('cmd', {
+          v: 1,
+          session,
+          seq,
+          ...(what.line === undefined ? {} : { line: what.line }),
+          ...(what.close ? { close: true } : {}),
+        }),
+        { qos: 1 },
+      );
+      return { seq };
+    },
+  };
+
+  // -------------------------------------------------------------------------------------------
+  // Sweeper
+
+  async function sweepSilence() {
+    const t = now();
+    const gone = await repo.markSilentOffline(db, t, missed);
+    for (const s of gone) {
+      presenceChanged({ ...s, online: 1, conn_id: '' }, false, `no heartbeat for ${missed} intervals`);
+    }
+  }
+
+  async function sweepTagStatus() {
+    const t = now();
+    for (const { storeId, th } of await repo.storesWithThresholds(db)) {
+      await repo.recomputeTagStatus(db, storeId, t, th);
+    }
+  }
+
+  return {
+    counters,
+    link,
+    async start() {
+      unsubscribes.push(
+        await port.subscribe(topics.serverStatusFilter, receive, { qos: 1 }),
+        await port.subscribe(topics.serverUpFilter, receive, { qos: 1, share: options.share }),
+      );
+    },
+    async tick() {
+      const t = now();
+      for (const n of presence.due(t)) tell(n);
+      cmds.sweep(t);
+      if (t - lastSilenceSweep >= silenceSweepMs) {
+        lastSilenceSweep = t;
+        await sweepSilence();
+      }
+      if (t - lastTagSweep >= tagStatusMs) {
+        lastTagSweep = t;
+        await sweepTagStatus();
+      }
+    },
+    sweepTagStatus,
+    async idle() {
+      while (chains.size > 0) await Promise.all([...chains.values()].map((c) => c.tail));
+    },
+    async close() {
+      closed = true;
+      await Promise.all(unsubscribes.splice(0).map((u) => u().catch(() => {})));
+      await this.idle();
+    },
+  };
+}
+
+/**
+ * Which station a tag is routed to: the reporting one when the tag had none, already was its, its
+ * station is offline, or this one hears it clearly better (6 dB of hysteresis against ping-pong).
+ */
+function routeTo(
+  tag: { station_id: number | null; signal: number | null; station_online: number | null },
+  reporting: number,
+  rssi: number,
+): number {
+  if (tag.station_id === null || tag.station_id === reporting) return reporting;
+  if (!Number(tag.station_online)) return reporting;
+  if (tag.signal === null || rssi >= tag.signal + 6) return reporting;
+  return tag.station_id;
+}
+
+/** A coin cell's voltage as a rough charge: 2.2 V empty … 3.0 V full (docs/PROTOCOL.md). */
+export function batteryPercent(mv: number): number {
+  return Math.max(0, Math.min(100, Math.round(((mv - 2200) / 800) * 100)));
+}

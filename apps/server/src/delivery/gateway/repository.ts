@@ -1,0 +1,246 @@
+import type { HeartbeatMsg, HelloMsg, StationKey } from '@esl/contract/protocol';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Database } from '../../db/schema';
+import { type StatusThresholds, thresholdsFromJson } from './tag-status';
+
+/* SQL of the gateway: station presence and runtime figures, tag reports, tag status. */
+
+type Db = Kysely<Database>;
+
+export function findStation(db: Db, key: StationKey) {
+  return db
+    .selectFrom('stations')
+    .select(['id', 'tenant_id', 'store_id', 'sn', 'online', 'conn_id'])
+    .where('tenant_id', '=', key.tenantId)
+    .where('sn', '=', key.sn)
+    .executeTakeFirst();
+}
+export type StationIdentity = NonNullable<Awaited<ReturnType<typeof findStation>>>;
+
+/** A station's MQTT secret hash (the broker's directory). */
+export async function secretHashOf(db: Db, key: StationKey): Promise<string | null> {
+  const row = await db
+    .selectFrom('stations')
+    .select('secret_hash')
+    .where('tenant_id', '=', key.tenantId)
+    .where('sn', '=', key.sn)
+    .executeTakeFirst();
+  return row?.secret_hash ?? null;
+}
+
+/** Online with this connection (its retained status or its hello); the heartbeat clock restarts. */
+export async function markOnline(db: Db, id: number, connId: string, now: number, wasOnline: boolean) {
+  await db
+    .updateTable('stations')
+    .set({ online: 1, conn_id: connId, last_heartbeat: now, ...(wasOnline ? {} : { status_at: now }) })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function applyHello(db: Db, id: number, m: HelloMsg, now: number, wasOnline: boolean) {
+  await db
+    .updateTable('stations')
+    .set({
+      online: 1,
+      conn_id: m.connId,
+      boot: m.boot,
+      last_heartbeat: now,
+      ...(wasOnline ? {} : { status_at: now }),
+      ip: m.net.ip,
+      mac: m.net.mac.toUpperCase(),
+      ...(m.net.gw ? { gateway: m.net.gw } : {}),
+      ...(m.net.mask ? { mask: m.net.mask } : {}),
+      ...(m.net.ntp ? { ntp_server: m.net.ntp } : {}),
+      firmware: m.fw.ap,
+      module_firmware: m.fw.module ?? '',
+      station_model: m.model,
+      clock_skew_ms: Math.round(m.time - now),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Offline, but only when `connId` is the station's current connection: the Will of an older
+ * connection can arrive after the station is back. Answers whether it applied.
+ */
+export async function markOffline(db: Db, id: number, connId: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('stations')
+    .set({ online: 0, status_at: now })
+    .where('id', '=', id)
+    .where('conn_id', '=', connId)
+    .where('online', '=', 1)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export function applyHeartbeat(db: Db, id: number, m: HeartbeatMsg, now: number, wasOnline: boolean) {
+  return db
+    .updateTable('stations')
+    .set({
+      online: 1,
+      ...(wasOnline ? {} : { status_at: now }),
+      last_heartbeat: now,
+      cpu: m.cpu,
+      memory: m.mem,
+      disk: m.disk,
+      uptime_s: m.uptimeS,
+      queue_jobs: m.queue.jobs,
+      queue_bytes: m.queue.bytes,
+      radio_busy_pct: m.radio.busyPct,
+      tags_heard: m.tagsHeard,
+      clock_skew_ms: Math.round(m.at - now),
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Stations silent for more than `missed` heartbeat intervals go offline; answers them. */
+export function markSilentOffline(db: Db, now: number, missed: number) {
+  return db
+    .updateTable('stations')
+    .set({ online: 0, status_at: now })
+    .where('online', '=', 1)
+    .where((eb) =>
+      eb.or([
+        eb('last_heartbeat', 'is', null),
+        eb('last_heartbeat', '<', sql<number>`cast(${now} as bigint) - cast(${missed * 1000} as bigint) * heartbeat_s`),
+      ]),
+    )
+    .returning(['id', 'tenant_id', 'store_id', 'sn', 'last_heartbeat'])
+    .execute();
+}
+
+export function stationRow(db: Db, id: number) {
+  return db.selectFrom('stations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The registered tags among `hardwareIds`, with the online state of the station each was last heard by. */
+export function tagsByHardwareId(db: Db, hardwareIds: readonly string[]) {
+  return db
+    .selectFrom('tags')
+    .leftJoin('stations', 'stations.id', 'tags.station_id')
+    .select([
+      'tags.id',
+      'tags.tenant_id',
+      'tags.store_id',
+      'tags.hardware_id',
+      'tags.station_id',
+      'tags.signal',
+      'stations.online as station_online',
+    ])
+    .where('tags.hardware_id', 'in', hardwareIds)
+    .execute();
+}
+
+export interface TagUpdate {
+  id: number;
+  stationId: number;
+  signal: number;
+  battery: number;
+  temperature: number | null;
+  hardwareModel: string;
+  lastSeen: number;
+  wakeS: number | null;
+  shownVer: string | null;
+  fw: string | null;
+}
+
+/** One UPDATE … FROM (VALUES …) per 500 tags: a report never costs a round trip per tag. */
+export async function applyTagUpdates(db: Db, updates: readonly TagUpdate[]): Promise<void> {
+  for (let i = 0; i < updates.length; i += 500) {
+    const rows = updates.slice(i, i + 500).map(
+      (u) =>
+        sql`(cast(${u.id} as integer), cast(${u.stationId} as integer), cast(${u.signal} as integer),
+          cast(${u.battery} as integer), cast(${u.temperature} as integer), cast(${u.hardwareModel} as text),
+          cast(${u.lastSeen} as bigint), cast(${u.wakeS} as integer), cast(${u.shownVer} as text), cast(${u.fw} as text))`,
+    );
+    await sql`with v(id, station_id, signal, battery, temperature, hardware_model, last_seen, wake_s, shown_ver, fw)
+      as (values ${sql.join(rows)})
+      update tags set
+        station_id = v.station_id,
+        signal = v.signal,
+        battery = v.battery,
+        temperature = coalesce(v.temperature, tags.temperature),
+        hardware_model = v.hardware_model,
+        last_seen = case when tags.last_seen is null or v.last_seen > tags.last_seen then v.last_seen else tags.last_seen end,
+        wake_s = coalesce(v.wake_s, tags.wake_s),
+        shown_ver = v.shown_ver,
+        fw = coalesce(v.fw, tags.fw)
+      from v where tags.id = v.id`.execute(db);
+  }
+}
+
+/** Recomputes tag status in one store (only `ids`, when given); rows already right are left alone. */
+export async function recomputeTagStatus(
+  db: Db,
+  storeId: number,
+  now: number,
+  th: StatusThresholds,
+  ids?: readonly number[],
+): Promise<number> {
+  if (ids && ids.length === 0) return 0;
+  const status = tagStatusSql(now, th);
+  let q = db
+    .updateTable('tags')
+    .set({ status })
+    .where('store_id', '=', storeId)
+    .where(({ eb }) => eb('status', '<>', status));
+  if (ids) q = q.where('id', 'in', ids);
+  const result = await q.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Every store with tags, with its status thresholds. */
+export async function storesWithThresholds(db: Db): Promise<Array<{ storeId: number; th: StatusThresholds }>> {
+  const rows = await db
+    .selectFrom('stores')
+    .leftJoin('store_params', 'store_params.store_id', 'stores.id')
+    .select(['stores.id', 'store_params.params'])
+    .execute();
+  return rows.map((r) => ({ storeId: r.id, th: thresholdsFromJson(r.params) }));
+}
+
+export async function thresholdsOfStore(db: Db, storeId: number): Promise<StatusThresholds> {
+  const row = await db.selectFrom('store_params').select('params').where('store_id', '=', storeId).executeTakeFirst();
+  return thresholdsFromJson(row?.params);
+}
+
+/** tag-status.ts's rules over a `tags` row (SQLite and PostgreSQL); tested against them in rules.test.ts. */
+export function tagStatusSql(now: number, th: StatusThresholds): RawBuilder<string> {
+  // Casts: PostgreSQL types a bare parameter from its neighbour, and `integer` cannot hold Unix ms.
+  const heardWithin = sql`cast(${now} as bigint) - cast(${th.missedWakes * 1000} as bigint) * coalesce(tags.wake_s, cast(${th.defaultWakeS} as bigint))`;
+  return sql<string>`case
+    when tags.last_seen is null then 'unknown'
+    when tags.last_seen <= ${now - th.lostMs} then 'lost'
+    when tags.last_seen >= ${heardWithin} then
+      case when tags.desired_hash is null or substr(tags.desired_hash, 1, 16) = tags.shown_ver then 'normal' else 'online' end
+    when exists (select 1 from stations s where s.id = tags.station_id and s.online = 0) then 'disconnected'
+    when tags.last_seen <= ${now - th.offlineMs} then 'offline'
+    else 'interrupted' end`;
+}
+
+/** What `down/config` is made of: the desired configuration, its revision, the write-only password. */
+export function desiredConfig(db: Db, id: number) {
+  return db
+    .selectFrom('stations')
+    .select(['id', 'tenant_id', 'sn', 'online', 'config', 'cfg_rev', 'cfg_applied_rev', 'wifi_password'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+export type DesiredConfig = NonNullable<Awaited<ReturnType<typeof desiredConfig>>>;
+
+/**
+ * The revision the station reports applied. Once it is the desired one, the heartbeat interval
+ * the silence sweep expects becomes the configured one (not before: the station beats at its old
+ * rate until it applies).
+ */
+export async function setAppliedRev(db: Db, id: number, rev: number, heartbeatS: number | null) {
+  await db
+    .updateTable('stations')
+    .set({ cfg_applied_rev: rev, ...(heartbeatS === null ? {} : { heartbeat_s: heartbeatS }) })
+    .where('id', '=', id)
+    .execute();
+}

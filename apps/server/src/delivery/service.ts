@@ -1,0 +1,145 @@
+import type { StationKey } from '@esl/contract/protocol';
+import type { Kysely } from 'kysely';
+import type { MqttConfig } from '../config';
+import type { Database } from '../db/schema';
+import type { Notices } from '../notice/notices';
+import { noStationAccounts, type StationAccounts } from './accounts';
+import { type BrokerLog, createStationBroker, type StationBroker } from './broker/broker';
+import { type BrokerEvent, describeBrokerEvent } from './broker/events';
+import { connectDynsec, type Dynsec } from './dynsec';
+import { createGateway, type Gateway, type GatewayOptions } from './gateway/gateway';
+import { secretHashOf } from './gateway/repository';
+import { connectClientPort } from './mqtt/client';
+import { inProcessPort } from './mqtt/inprocess';
+import type { MqttPort } from './mqtt/port';
+import { type DampedSysLog, dampedSysLog } from './syslog';
+
+/*
+ * The delivery layer as the server starts it: the station broker (embedded aedes, or a client of
+ * MQTT_URL), the gateway over it, the sweeper's timer, and the station accounts the stations
+ * module tells about new secrets.
+ */
+
+export interface Delivery {
+  readonly gateway: Gateway;
+  /** The embedded broker; null on an external one. */
+  readonly broker: StationBroker | null;
+  /** Where stations connect (the embedded listener's real port, or MQTT_URL). */
+  readonly url: string;
+  readonly accounts: StationAccounts;
+  readonly syslog: DampedSysLog;
+  /** The server's own MQTT side (tests publish through it as if a station had). */
+  readonly port: MqttPort;
+  close(): Promise<void>;
+}
+
+export interface DeliveryDeps {
+  db: Kysely<Database>;
+  notices: Notices;
+  now: () => number;
+  log: BrokerLog & { info?(obj: object, msg: string): void };
+  /** Sweeper period, ms (1 s); 0: no timer (tests call `gateway.tick()` themselves). */
+  tickMs?: number;
+  gateway?: Partial<Pick<GatewayOptions, 'presence' | 'missedHeartbeats' | 'silenceSweepMs' | 'tagStatusMs'>>;
+}
+
+/** Broker events worth a system-log row: refusals and takeovers (presence is the gateway's). */
+const LOGGED = new Set<BrokerEvent['type']>([
+  'station.auth_failed',
+  'station.publish_denied',
+  'station.subscribe_denied',
+  'station.packet_too_large',
+  'station.rate_limited',
+  'station.takeover',
+]);
+
+export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Promise<Delivery> {
+  const syslog = dampedSysLog(deps.db, deps.now);
+  let broker: StationBroker | null = null;
+  let port: MqttPort;
+  let url: string;
+  let accounts: StationAccounts = noStationAccounts;
+  let dynsec: Dynsec | null = null;
+
+  if (config.mode === 'embedded') {
+    broker = await createStationBroker({
+      directory: { secretHash: (tenantId, sn) => secretHashOf(deps.db, { tenantId, sn }) },
+      onEvent: (e) => {
+        if (LOGGED.has(e.type)) syslog.write(describeBrokerEvent(e));
+      },
+      now: deps.now,
+      log: deps.log,
+    });
+    const address = await broker.listen({ port: config.port, host: config.host });
+    const shown = address.address.includes(':') ? `[${address.address}]` : address.address;
+    url = `mqtt://${shown === '0.0.0.0' ? '127.0.0.1' : shown}:${address.port}`;
+    port = inProcessPort(broker.aedes);
+    const b = broker;
+    const kick = async (key: StationKey) => {
+      b.disconnect(key);
+    };
+    accounts = { secretIssued: kick, removed: kick };
+  } else {
+    url = config.url;
+    port = await connectClientPort({
+      url: config.url,
+      clientId: `esl-server-${config.instanceId}`,
+      username: config.username,
+      password: config.password,
+    });
+    if (config.adminUsername && config.adminPassword) {
+      dynsec = await connectDynsec({
+        url: config.url,
+        username: config.adminUsername,
+        password: config.adminPassword,
+        clientId: `esl-admin-${config.instanceId}`,
+      });
+      accounts = dynsec;
+    }
+  }
+
+  const gateway = createGateway({
+    db: deps.db,
+    port,
+    notices: deps.notices,
+    now: deps.now,
+    syslog: syslog.write,
+    share: config.mode === 'external' ? 'esl' : undefined,
+    onError: (err, what) => deps.log.error({ err }, `station message failed: ${what}`),
+    ...deps.gateway,
+  });
+  await gateway.start();
+
+  let ticking = false;
+  const timer =
+    (deps.tickMs ?? 1000) > 0
+      ? setInterval(() => {
+          if (ticking) return;
+          ticking = true;
+          gateway
+            .tick()
+            .catch((err: unknown) => deps.log.error({ err }, 'delivery sweeper failed'))
+            .finally(() => {
+              ticking = false;
+            });
+        }, deps.tickMs ?? 1000)
+      : null;
+  timer?.unref();
+
+  return {
+    gateway,
+    broker,
+    url,
+    accounts,
+    syslog,
+    port,
+    async close() {
+      if (timer) clearInterval(timer);
+      await gateway.close();
+      await port.close();
+      await dynsec?.close();
+      await broker?.close();
+      await syslog.flush();
+    },
+  };
+}

@@ -1,0 +1,189 @@
+import { Card, Flex, Form, Space, Table, type TableProps, Typography } from 'antd';
+import type { ColumnType } from 'antd/es/table';
+import type { Key, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ActionButton, allowed, type ListAction } from './ActionButton';
+import { FilterActions } from './FilterActions';
+import { type FilterField, filterInput } from './filters';
+import { sortOrderOf, tableSort } from './state';
+import { SELECTION_WIDTH, tableWidth, VIRTUAL_FROM, VIRTUAL_HEIGHT } from './table';
+import type { ListView } from './useListQuery';
+
+/** A column of a list screen: antd's, plus `sort`, the key the server sorts by when it is clicked. */
+export type ListColumn<Row, S extends string = never> = ColumnType<Row> & { sort?: S };
+
+type Maybe<T> = T | false | undefined;
+
+export interface ListPageProps<Row extends { id: number }, S extends string, V> {
+  list: ListView<Row, S, V>;
+  /** The screen's i18n namespace; it says `total` ("{{count}} stores"), `empty` and `loadFailed`. */
+  ns: string;
+  title: ReactNode;
+  /** The filter form's name: its inputs' ids are `<formName>_<field>`. */
+  formName: string;
+  filters: readonly Maybe<FilterField>[];
+  columns: readonly Maybe<ListColumn<Row, S>>[];
+  /** What each row offers, in a column at the right; left out when the role may do nothing. */
+  actions?: { width: number; items: (row: Row) => readonly Maybe<ListAction>[] };
+  /** Buttons above the table, at the right of the title. */
+  toolbar?: readonly Maybe<ListAction>[];
+  /**
+   * What can be done to the selected rows (`list.selected`). With it, rows can be selected, and
+   * a bar over the table counts them and offers these.
+   */
+  bulk?: Maybe<readonly Maybe<ListAction>[]>;
+  /** Page sizes offered (antd's 10, 20, 50, 100 when left out). */
+  pageSizes?: number[];
+  /**
+   * Scroll width of the table. Left out, it is the sum of the column widths, and a page of more
+   * than VIRTUAL_FROM rows renders only the rows in view (which needs that exact width).
+   */
+  scrollX?: number;
+  expandable?: TableProps<Row>['expandable'];
+  testId?: string;
+  /** The screen's dialogs. */
+  children?: ReactNode;
+}
+
+/**
+ * A list screen (ant-design-pro's ProTable in our typed form): a filter card whose Search always
+ * asks again and whose Reset clears and asks again, then a card with the title, the toolbar, the
+ * selection bar and the table with its pager. The state is the `useListQuery` passed in.
+ */
+export function ListPage<Row extends { id: number }, S extends string, V>(props: ListPageProps<Row, S, V>) {
+  const { list, ns, actions } = props;
+  const { t } = useTranslation(ns);
+  const common = useTranslation('common').t;
+  const [form] = Form.useForm<V>();
+  const bulk = props.bulk ? allowed(props.bulk) : null;
+  const toolbar = allowed(props.toolbar ?? []);
+
+  const columns: ColumnType<Row>[] = props.columns
+    .filter((c): c is ListColumn<Row, S> => Boolean(c))
+    .map(({ sort, ...column }) =>
+      sort === undefined
+        ? column
+        : {
+            ...column,
+            key: sort,
+            sorter: true,
+            sortOrder: sortOrderOf(list.sort, sort),
+          },
+    );
+  if (actions) {
+    columns.push({
+      title: common('list.actions'),
+      key: 'actions',
+      width: actions.width,
+      fixed: 'right',
+      render: (_, row) => (
+        <Space size={0}>
+          {allowed(actions.items(row)).map((a) => (
+            <ActionButton key={a.key} action={a} place="row" />
+          ))}
+        </Space>
+      ),
+    });
+  }
+
+  const onChange: TableProps<Row>['onChange'] = (pagination, _filters, sorter, extra) => {
+    if (extra.action === 'sort') {
+      const one = Array.isArray(sorter) ? sorter[0] : sorter;
+      list.setSort(
+        tableSort(
+          props.columns.map((c) => (c ? c.sort : undefined)),
+          one?.columnKey,
+          one?.order,
+        ),
+      );
+    } else if (extra.action === 'paginate') {
+      list.setPaging({ page: pagination.current ?? 1, limit: pagination.pageSize ?? list.paging.limit });
+    }
+  };
+
+  const selectable = bulk !== null;
+  const width = props.scrollX ?? tableWidth(columns, selectable ? SELECTION_WIDTH : 0);
+  const virtual = props.scrollX === undefined && list.rows.length > VIRTUAL_FROM;
+  const count = list.selected.length;
+
+  return (
+    <Space orientation="vertical" size="middle" style={{ display: 'flex' }}>
+      <Card size="small">
+        <Form form={form} name={props.formName} layout="inline" onFinish={list.search} style={{ rowGap: 8 }}>
+          {props.filters.map(
+            (f) =>
+              f && (
+                <Form.Item key={f.name} name={f.name} label={f.label}>
+                  {filterInput(f)}
+                </Form.Item>
+              ),
+          )}
+          <FilterActions
+            onReset={() => {
+              form.resetFields();
+              list.search({});
+            }}
+          />
+        </Form>
+      </Card>
+      <Card
+        size="small"
+        title={props.title}
+        extra={
+          toolbar.length > 0 && (
+            <Space wrap>
+              {toolbar.map((a) => (
+                <ActionButton key={a.key} action={a} place="toolbar" />
+              ))}
+            </Space>
+          )
+        }
+      >
+        {bulk && count > 0 && (
+          <Flex align="center" gap={8} wrap style={{ marginBottom: 12 }} data-testid="selection-bar">
+            <Typography.Text>{common('list.selected', { count })}</Typography.Text>
+            {bulk.map((a) => (
+              <ActionButton key={a.key} action={a} place="selection" />
+            ))}
+            <ActionButton
+              action={{ key: 'clear', label: common('list.clearSelection'), onClick: () => list.setSelected([]) }}
+              place="row"
+            />
+          </Flex>
+        )}
+        <Table<Row>
+          data-testid={props.testId}
+          rowKey="id"
+          size="middle"
+          columns={columns}
+          dataSource={list.rows}
+          loading={list.loading}
+          virtual={virtual}
+          scroll={virtual ? { x: width, y: VIRTUAL_HEIGHT } : { x: width }}
+          rowSelection={
+            selectable
+              ? {
+                  selectedRowKeys: list.selected,
+                  preserveSelectedRowKeys: true,
+                  columnWidth: SELECTION_WIDTH,
+                  onChange: (keys: Key[]) => list.setSelected(keys.map(Number)),
+                }
+              : undefined
+          }
+          expandable={props.expandable}
+          onChange={onChange}
+          locale={{ emptyText: list.failed ? t('loadFailed') : t('empty') }}
+          pagination={{
+            current: list.paging.page,
+            pageSize: list.paging.limit,
+            total: list.count,
+            showSizeChanger: true,
+            pageSizeOptions: props.pageSizes,
+            showTotal: (total) => t('total', { count: total }),
+          }}
+        />
+      </Card>
+      {props.children}
+    </Space>
+  );
+}

@@ -1,0 +1,53 @@
+import { DatePicker, type GetProps, Input, Select, type SelectProps } from 'antd';
+import type { ReactNode } from 'react';
+
+/** A date range as the filter form holds it. */
+export type DateRange = GetProps<typeof DatePicker.RangePicker>['value'];
+
+interface FieldBase {
+  /** The form field (its input's id is `<form name>_<name>`). */
+  name: string;
+  label: string;
+}
+
+/** One field of a list screen's filter bar. */
+export type FilterField = FieldBase &
+  (
+    | { kind: 'text'; placeholder?: string; width: number }
+    | {
+        kind: 'select';
+        placeholder?: string;
+        width: number;
+        options: SelectProps['options'];
+        /** Typing narrows the options by their labels. */
+        search?: boolean;
+        loading?: boolean;
+      }
+    /** From one day to another; either end may stay open. */
+    | { kind: 'dates' }
+  );
+
+export function filterInput(field: FilterField): ReactNode {
+  switch (field.kind) {
+    case 'text':
+      return <Input allowClear placeholder={field.placeholder} style={{ width: field.width }} />;
+    case 'select':
+      return (
+        <Select
+          allowClear
+          showSearch={field.search ? { optionFilterProp: 'label' } : undefined}
+          placeholder={field.placeholder}
+          loading={field.loading}
+          style={{ width: field.width }}
+          options={field.options}
+        />
+      );
+    case 'dates':
+      return <DatePicker.RangePicker allowEmpty={[true, true]} />;
+  }
+}
+
+/** The start of the first day and the end of the last one, in milliseconds (unset ends: undefined). */
+export function rangeBounds(range: DateRange | undefined): { from?: number; to?: number } {
+  return { from: range?.[0]?.startOf('day').valueOf(), to: range?.[1]?.endOf('day').valueOf() };
+}

@@ -1,0 +1,125 @@
+import type { BodyOf, DataOf, ListCallName } from '@esl/contract';
+import { keepPreviousData, type UseQueryResult, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { type Area, isStoreArea, LIST_AREAS, queryKeys } from '../../platform/queryKeys';
+import { requestList } from '../../platform/request';
+import { type Paging, useKeepPageInRange } from './paging';
+import { type ListState, type SortState, searched, sorted } from './state';
+
+/** What a list call takes besides paging and sort: its filters. */
+export type FilterOf<N extends ListCallName> = Omit<BodyOf<N>, 'page' | 'limit' | 'sort' | 'order'>;
+/** The column keys a list call can sort by (never for a list the server does not sort). */
+export type SortOf<N extends ListCallName> = BodyOf<N> extends { sort?: infer S } ? Extract<S, string> : never;
+export type RowOf<N extends ListCallName> = DataOf<N>;
+
+export interface ListQueryOptions<N extends ListCallName, V> {
+  /** The store whose rows these are, for the per-store lists (base stations, tags, products). */
+  storeId?: number;
+  /** The filter form's values as the call's filters (trimmed, unset choices left out). */
+  toFilter: (values: Partial<V>) => FilterOf<N>;
+  /** Rows a page at first. */
+  limit?: number;
+  /** Ask again this often (runtime figures that change by themselves), in milliseconds. */
+  refetchInterval?: number;
+  /** Other areas (of the same store) whose answers show this list's data, invalidated with it. */
+  related?: readonly Area[];
+}
+
+/** What `<ListPage>` shows and drives: rows of type `Row`, sortable by `S`, filtered by the form's `V`. */
+export interface ListView<Row, S extends string, V> {
+  rows: Row[];
+  count: number;
+  /** Whether a fetch shows as the table's spinner (a list refreshing itself on a timer does not). */
+  loading: boolean;
+  /** The last fetch failed (the table says so instead of "no rows"). */
+  failed: boolean;
+  paging: Paging;
+  setPaging: (paging: Paging) => void;
+  sort: SortState<S> | null;
+  setSort: (sort: SortState<S> | null) => void;
+  /** Search with the form's values: page 1, selection cleared, and always a fresh answer. */
+  search: (values: Partial<V>) => void;
+  selected: number[];
+  setSelected: (ids: number[]) => void;
+}
+
+/** One list screen's state and rows, typed from the contract's list call `N`. */
+export interface ListQuery<N extends ListCallName, V> extends ListView<RowOf<N>, SortOf<N>, V> {
+  call: N;
+  query: UseQueryResult<{ rows: RowOf<N>[]; count: number }>;
+  /** The filter applied, with the sort: what an export of "the current list" sends. */
+  body: FilterOf<N> & Partial<SortState<SortOf<N>>>;
+  /**
+   * After a change: refetches this list (and the related areas) and drops `gone` ids from the
+   * selection. A page emptied by a delete steps back to the last page with rows by itself.
+   */
+  changed: (gone?: readonly number[]) => void;
+}
+
+/**
+ * The state of a list screen, typed from the contract's list call `call`: what the filter form
+ * holds (`V`) becomes the call's filters through `toFilter`; the page, its size and the sort are
+ * kept here; the rows are cached under `queryKeys.list`.
+ */
+export function useListQuery<N extends ListCallName, V>(call: N, options: ListQueryOptions<N, V>): ListQuery<N, V> {
+  const { storeId, toFilter, refetchInterval } = options;
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<ListState<FilterOf<N>, SortOf<N>>>(() => ({
+    filter: toFilter({}),
+    paging: { page: 1, limit: options.limit ?? 20 },
+    sort: null,
+  }));
+  const [selected, setSelected] = useState<number[]>([]);
+
+  const body = { ...state.filter, ...(state.sort ?? {}) };
+  // The filters, sort and paging of the contract's list body; TypeScript cannot see that a spread
+  // of its parts is the body of a generic call.
+  const request = { ...body, ...state.paging } as BodyOf<N>;
+  const query = useQuery({
+    queryKey: queryKeys.list(call, storeId, request),
+    queryFn: () => requestList(call, request),
+    placeholderData: keepPreviousData,
+    refetchInterval,
+  });
+
+  const setPaging = useCallback(
+    (next: Paging | ((p: Paging) => Paging)) =>
+      setState((s) => ({ ...s, paging: typeof next === 'function' ? next(s.paging) : next })),
+    [],
+  );
+  useKeepPageInRange(query.data?.count, state.paging, setPaging);
+
+  const search = (values: Partial<V>) => {
+    const { next, refetch } = searched(state, toFilter(values));
+    setState(next);
+    // A new filter starts a new selection: rows chosen under the old one would be out of sight.
+    setSelected([]);
+    if (refetch) void query.refetch();
+  };
+
+  const changed = (gone: readonly number[] = []) => {
+    if (gone.length > 0) setSelected((ids) => ids.filter((id) => !gone.includes(id)));
+    const area = LIST_AREAS[call];
+    for (const each of [area, ...(options.related ?? [])]) {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.area(each, isStoreArea(each) ? storeId : undefined) });
+    }
+  };
+
+  return {
+    call,
+    query,
+    rows: query.data?.rows ?? [],
+    count: query.data?.count ?? 0,
+    failed: query.isError,
+    loading: refetchInterval === undefined ? query.isFetching : query.isFetching && !query.data,
+    paging: state.paging,
+    setPaging,
+    sort: state.sort,
+    setSort: (sort) => setState((s) => sorted(s, sort)),
+    body,
+    search,
+    selected,
+    setSelected,
+    changed,
+  };
+}

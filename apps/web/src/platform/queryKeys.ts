@@ -1,0 +1,73 @@
+import type { CallName, ListCallName } from '@esl/contract';
+
+/**
+ * Every cache key of the console, in one place, so that what a change invalidates is read here
+ * and not guessed from strings spread over the pages. A key starts with its area; the per-store
+ * areas (base stations, tags, products) go on with the store's id, so a change in one store
+ * leaves another's answers alone. Invalidating `area(...)` drops everything below it.
+ */
+
+/** The per-store areas: their rows belong to the current store. */
+export type StoreArea = 'stations' | 'tags' | 'products';
+export type Area = StoreArea | 'stores' | 'templates' | 'users' | 'tenants' | 'firmware' | 'logs';
+
+/** The area each list call's rows are cached under; a new list call must name one (the type says so). */
+export const LIST_AREAS = {
+  storeList: 'stores',
+  stationRuntime: 'stations',
+  tagList: 'tags',
+  productList: 'products',
+  templateList: 'templates',
+  templateRules: 'templates',
+  userList: 'users',
+  tenantList: 'tenants',
+  firmwareList: 'firmware',
+  opLog: 'logs',
+  sysLog: 'logs',
+} as const satisfies Record<ListCallName, Area>;
+
+export type ListArea<N extends ListCallName> = (typeof LIST_AREAS)[N];
+
+/** Whether an area's rows belong to a store. */
+export function isStoreArea(area: Area): area is StoreArea {
+  return area === 'stations' || area === 'tags' || area === 'products';
+}
+
+export const queryKeys = {
+  /** Everything cached of an area (of one store, for the per-store areas). */
+  area: (area: Area, storeId?: number) => (storeId === undefined ? [area] : [area, storeId]),
+  /** Every page of every list of an area. */
+  lists: (area: Area, storeId?: number) => [...queryKeys.area(area, storeId), 'list'],
+  /** One page of a list screen: the call and its body (filter, paging, sort). */
+  list: <N extends ListCallName>(call: N, storeId: number | undefined, body: unknown) => [
+    ...queryKeys.lists(LIST_AREAS[call], storeId),
+    call,
+    body,
+  ],
+
+  /** Every store the user may see (filters and pickers of the users and log screens). */
+  allStores: () => ['stores', 'all'],
+  /** The number of stores (the dashboard's figure). */
+  storeCount: () => ['stores', 'count'],
+  storeParams: (id: number) => ['stores', 'params', id],
+  /** The navbar's store switcher; refreshed by the user's info, not by the stores screen. */
+  storePicker: () => ['navbar', 'stores'],
+  userCount: () => ['users', 'count'],
+  /** The dashboard's recent operations. */
+  recentOperations: () => ['logs', 'recent'],
+  /** A /sumary/* statistic of the dashboard, per current store. */
+  summary: (call: CallName, storeId: number | null, body: unknown) => ['summary', call, storeId, body],
+  /** The signed-in user's own info (account settings). */
+  self: () => ['session', 'info'],
+  tenantInfo: () => ['tenant', 'baseInfo'],
+  fieldMap: () => ['products', 'fieldMap'],
+  /** Products offered by the template editor's preview. */
+  productPick: (search: string) => ['products', 'pick', search],
+  templateData: (id: number | null) => ['templates', 'data', id],
+  dataKeyMap: () => ['templates', 'keymap'],
+  /** The template rules dialog: every rule, and the templates offered for one model. */
+  templateRules: () => ['templates', 'rules'],
+  templatesForRule: (model: string | undefined) => ['templates', 'forRule', model],
+  /** The label fonts, loaded once for the editor's canvas. */
+  labelFonts: () => ['label-fonts'],
+} as const;
