@@ -17,10 +17,15 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
+            // The role table is plain data the entry needs (the route guard); in the contract
+            // chunk it would make the entry import zod, which then evaluates before src/csp.ts
+            // can turn zod's eval probe off (e2e/shell/csp.e2e.ts).
+            { name: 'roles', test: /[\\/]packages[\\/]contract[\\/]src[\\/]roleTable/, priority: 2 },
             // zod and the contract's schemas in a chunk of their own, so a screen that only
             // needs the contract's constants (the login page) does not load them.
             {
               name: 'contract',
+              priority: 1,
               test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]packages[\\/]contract[\\/]src[\\/](api[\\/]|calls|common|roles|models)/,
             },
           ],
