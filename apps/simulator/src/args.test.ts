@@ -74,6 +74,35 @@ describe('command line', () => {
     ]);
   });
 
+  it('provisions through the API with the password from the environment', () => {
+    const argv = ['--api', 'http://127.0.0.1:8080', '--store', '一号店', '--add-stations', '3', '--tags', '50'];
+    const o = parseCli(argv, noFiles, { ESL_PASSWORD: 'pw' });
+    if (o === 'help') throw new Error('help');
+    expect(o.sim.stations).toEqual([]);
+    expect(o.provision).toMatchObject({
+      api: 'http://127.0.0.1:8080',
+      username: 'admin',
+      password: 'pw',
+      store: '一号店',
+      stations: 3,
+      tagsPerStation: 50,
+      snPrefix: 'SIM',
+      attach: false,
+    });
+    const attach = parseCli(['--api', 'https://esl.example', '--attach', '--user', 'ops'], noFiles, {
+      ESL_PASSWORD: 'x',
+    });
+    expect(attach !== 'help' && attach.provision?.attach && attach.provision.username).toBe('ops');
+    expect(() => parseCli(['--api', 'http://h'], noFiles)).toThrow(/ESL_PASSWORD/);
+    expect(() => parseCli(['--api', 'ftp://h'], noFiles, { ESL_PASSWORD: 'x' })).toThrow(/http/);
+    expect(() => parseCli(['--api', 'http://h', '--station', '1.A:x'], noFiles, { ESL_PASSWORD: 'x' })).toThrow(
+      /drop --station/,
+    );
+    expect(() => parseCli(['--api', 'http://h', '--sn-prefix', 'a/b'], noFiles, { ESL_PASSWORD: 'x' })).toThrow(
+      /sn-prefix/,
+    );
+  });
+
   it('refuses what it cannot run', () => {
     expect(() => parseCli([], noFiles)).toThrow(/no stations/);
     expect(() => parseCli(['--station', '1.A:x', '--profile', 'wifi'], noFiles)).toThrow(/profile/);

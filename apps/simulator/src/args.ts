@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { RADIO_PROFILES, type RadioProfileName } from '@esl/contract/protocol';
+import type { ProvisionOptions } from './provision';
 import type { SimulatorOptions } from './simulator';
 import type { FlapSpec, StationSpec } from './station';
 import type { TagSpec } from './tag';
@@ -66,12 +67,24 @@ export interface CliOptions {
   durationMs: number | null;
   reportFile: string | null;
   quiet: boolean;
+  /** Stations and tags to get through the server's API before simulating (`--api`). */
+  provision: Omit<ProvisionOptions, 'rng' | 'log'> | null;
 }
 
 export const USAGE = `npm run sim -- [options]
 
   --url URL            broker (default mqtt://127.0.0.1:1884)
   --station T.SN:SECRET  a station to simulate (repeatable)
+
+  Through the server's API, as a user would (instead of --station):
+  --api URL            the server, e.g. http://127.0.0.1:8080
+  --user NAME          a tenant user allowed to add stations and tags (default admin)
+                       the password comes from the environment variable ESL_PASSWORD
+  --store NAME         the store (added when missing; default "Simulated store")
+  --add-stations N     base stations to add (default 1); each gets --tags new tags
+  --sn-prefix P        serial numbers of added stations: P-01, P-02, … (default SIM)
+  --attach             use the store's existing stations (each gets a new secret) and tags
+
   --stations-file FILE JSON: { "stations": [{ "tenantId", "sn", "secret", "tags"?: [{ "id", "hw" }] }] }
   --tags N             tags to make up per station that lists none (default 0)
   --models LIST        models of made-up tags with weights (default 05:1), e.g. 05:60,0A:30,1C:10
@@ -87,7 +100,11 @@ export const USAGE = `npm run sim -- [options]
   --help`;
 
 /** The command line; `readFile` reads a --stations-file (the CLI passes fs, tests a map). */
-export function parseCli(argv: string[], readFile: (path: string) => string): CliOptions | 'help' {
+export function parseCli(
+  argv: string[],
+  readFile: (path: string) => string,
+  env: Record<string, string | undefined> = {},
+): CliOptions | 'help' {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -105,6 +122,12 @@ export function parseCli(argv: string[], readFile: (path: string) => string): Cl
       duration: { type: 'string' },
       report: { type: 'string' },
       quiet: { type: 'boolean', default: false },
+      api: { type: 'string' },
+      user: { type: 'string', default: 'admin' },
+      store: { type: 'string', default: 'Simulated store' },
+      'add-stations': { type: 'string', default: '1' },
+      'sn-prefix': { type: 'string', default: 'SIM' },
+      attach: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -113,7 +136,15 @@ export function parseCli(argv: string[], readFile: (path: string) => string): Cl
   if (values.help) return 'help';
   const stations = values.station.map(parseStation);
   if (values['stations-file'] !== undefined) stations.push(...parseStationsFile(readFile(values['stations-file'])));
-  if (stations.length === 0) throw new Error('no stations: give --station T.SN:SECRET or --stations-file FILE');
+  const api = values.api;
+  if (stations.length === 0 && api === undefined)
+    throw new Error('no stations: give --station T.SN:SECRET, --stations-file FILE or --api URL');
+  if (api !== undefined && stations.length > 0) throw new Error('--api provisions its own stations: drop --station');
+  if (api !== undefined && !/^https?:\/\/[^\s]+$/.test(api))
+    throw new Error(`--api must be an http(s) address: ${api}`);
+  const password = env.ESL_PASSWORD;
+  if (api !== undefined && !password)
+    throw new Error('--api needs the password in the environment variable ESL_PASSWORD');
   if (!(RADIO_PROFILES as readonly string[]).includes(values.profile))
     throw new Error(`unknown profile ${values.profile}`);
   const number = (name: string, text: string, min: number, max: number) => {
@@ -121,13 +152,32 @@ export function parseCli(argv: string[], readFile: (path: string) => string): Cl
     if (!(n >= min && n <= max)) throw new Error(`--${name} must be a number from ${min} to ${max}`);
     return n;
   };
+  const models = parseModels(values.models);
+  const wakeS = parseDuration(values.wake) / 1000;
+  const tagsPerStation = number('tags', values.tags, 0, 100_000);
+  if (!/^[A-Za-z0-9_-]{1,24}$/.test(values['sn-prefix'])) throw new Error('--sn-prefix takes letters, digits, - and _');
   return {
+    provision:
+      api === undefined
+        ? null
+        : {
+            api,
+            username: values.user,
+            password: password as string,
+            store: values.store,
+            stations: number('add-stations', values['add-stations'], 1, 1000),
+            tagsPerStation,
+            models,
+            wakeS,
+            snPrefix: values['sn-prefix'],
+            attach: values.attach,
+          },
     sim: {
       url: values.url,
       stations,
-      tagsPerStation: number('tags', values.tags, 0, 100_000),
-      models: parseModels(values.models),
-      wakeS: parseDuration(values.wake) / 1000,
+      tagsPerStation,
+      models,
+      wakeS,
       profile: values.profile as RadioProfileName,
       speed: number('speed', values.speed, 0.001, 10_000),
       seed: values.seed,

@@ -1,15 +1,25 @@
 // `npm run sim -- …`: simulated stations and tags against a broker (apps/simulator/README.md).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseCli, USAGE } from './args';
+import { provision } from './provision';
+import { Random } from './random';
 import { startSimulator } from './simulator';
 
 async function main(): Promise<void> {
-  const parsed = parseCli(process.argv.slice(2), (path) => readFileSync(path, 'utf8'));
+  const parsed = parseCli(process.argv.slice(2), (path) => readFileSync(path, 'utf8'), process.env);
   if (parsed === 'help') {
     console.log(USAGE);
     return;
   }
   const log = parsed.quiet ? undefined : (line: string) => console.log(line);
+  if (parsed.provision) {
+    const got = await provision({
+      ...parsed.provision,
+      rng: new Random(`${parsed.sim.seed}:provision`),
+      log: console.log,
+    });
+    parsed.sim.stations = got.stations;
+  }
   const sim = await startSimulator({ ...parsed.sim, log });
   for (const s of sim.stations) {
     if (!s.isConnected) console.error(`[${s.username}] not connected: ${s.lastError ?? 'no answer'} (retrying)`);

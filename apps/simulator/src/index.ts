@@ -1,5 +1,6 @@
 // The station and tag simulator (DELIVERY.md §8): programmatic API for tests and the demo.
 export { type ClockOptions, VirtualClock } from './clock';
+export { ApiError, nextSerials, type Provisioned, type ProvisionOptions, provision, storeCode } from './provision';
 export { channelBound, checkInMs, serviceMs, storeBound, uniformLoad } from './radio/bound';
 export { PROFILES, profileByName, type RadioProfile } from './radio/profiles';
 export { Random } from './random';
