@@ -20,6 +20,7 @@ import { decodeMessage, encodeMessage, messageForPath, parseTopic, topics } from
 import mqtt from 'mqtt';
 import { createStationBroker } from '../../../server/src/delivery/broker';
 import { inProcessPort } from '../../../server/src/delivery/mqtt';
+import { loadTagId } from './load-ids';
 
 const { values } = parseArgs({
   options: {
@@ -29,6 +30,9 @@ const { values } = parseArgs({
     report: { type: 'string', default: '30' },
     heartbeat: { type: 'string', default: '60' },
     child: { type: 'string' },
+    /** Child only: the stations' tenant, and whether each station has tags of its own. */
+    tenant: { type: 'string', default: '1' },
+    distinct: { type: 'boolean', default: false },
   },
 });
 const stations = Number(values.stations);
@@ -123,10 +127,27 @@ function argvFor(): string[] {
   ];
 }
 
-/** The load: light stations with payloads encoded once (the generator must not be the limit). */
+/**
+ * The load: light stations with payloads encoded once (the generator must not be the limit). With
+ * `--distinct` each station reports its own tags, so its reports are encoded per station.
+ */
 async function child(url: string): Promise<void> {
-  const entries = Array.from({ length: tagCount }, (_, i) => ({
-    id: (0x21a3f5c00 + i).toString(16).toUpperCase().padStart(12, '0'),
+  const tenantId = Number(values.tenant);
+  const reportsOf = (i: number): string[] => {
+    const entries = entriesOf(i);
+    const out: string[] = [];
+    for (let k = 0; k < entries.length; k += 500) {
+      out.push(encodeMessage('tags', { v: 1, seq: k / 500, at: T0, full: true, tags: entries.slice(k, k + 500) }));
+    }
+    return out;
+  };
+  const shared = values.distinct ? null : reportsOf(0);
+  await load(url, tenantId, (i) => shared ?? reportsOf(i));
+}
+
+function entriesOf(station: number) {
+  return Array.from({ length: tagCount }, (_, i) => ({
+    id: loadTagId(station, i, tagCount, values.distinct === true),
     rssi: -60 - (i % 25),
     lqi: 200,
     battMv: 2950,
@@ -138,10 +159,9 @@ async function child(url: string): Promise<void> {
     seenAt: T0,
     reason: 'timer' as const,
   }));
-  const reports: string[] = [];
-  for (let i = 0; i < entries.length; i += 500) {
-    reports.push(encodeMessage('tags', { v: 1, seq: i / 500, at: T0, full: true, tags: entries.slice(i, i + 500) }));
-  }
+}
+
+async function load(url: string, tenantId: number, reportsFor: (i: number) => string[]): Promise<void> {
   const heartbeat = encodeMessage('heartbeat', {
     v: 1,
     at: T0,
@@ -155,8 +175,9 @@ async function child(url: string): Promise<void> {
     cfgRev: 0,
   });
   const connectOne = async (i: number) => {
-    const key = { tenantId: 1, sn: `L${i}` };
-    const username = `1.L${i}`;
+    const key = { tenantId, sn: `L${i}` };
+    const username = `${tenantId}.L${i}`;
+    const reports = reportsFor(i);
     const connId = `c${i.toString(36).padStart(4, '0')}`;
     const client = await mqtt.connectAsync(url, {
       clientId: username,
