@@ -158,6 +158,17 @@ async function freshness(url: string, since: number) {
   return { all: Number(tags.all), heard: Number(tags.heard), fresh: Number(fresh.n), droppedRows: Number(dropped.n) };
 }
 
+async function onlineStations(url: string): Promise<number> {
+  const database = openDatabase(url);
+  const row = await database.db
+    .selectFrom('stations')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('online', '=', 1)
+    .executeTakeFirstOrThrow();
+  await database.close();
+  return Number(row.n);
+}
+
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024);
@@ -204,10 +215,17 @@ async function main(): Promise<void> {
     { stdio: ['ignore', 'inherit', 'inherit'] },
   );
   try {
-    // Connect, then one report period so every station has sent its first reports.
+    // Connect (until every station is online in the database, at most 3 minutes), then one
+    // report period so every station has sent its first reports.
     const connectStart = performance.now();
+    let online = 0;
+    while (performance.now() - connectStart < 180_000) {
+      online = await onlineStations(url);
+      if (online >= STATIONS) break;
+      await sleep(1000);
+    }
+    const connectS = (performance.now() - connectStart) / 1000;
     await sleep(REPORT_S * 1000 + 5000);
-    const warmS = (performance.now() - connectStart) / 1000;
     const cpu0 = cpuSeconds(pid);
     const t0 = performance.now();
     await sleep(SECONDS * 1000);
@@ -227,7 +245,8 @@ async function main(): Promise<void> {
           reportS: REPORT_S,
           heartbeatS: Number(values.heartbeat),
           seedS: Math.round(seedS),
-          warmS: Math.round(warmS),
+          stationsOnline: `${online} / ${STATIONS}`,
+          connectS: Math.round(connectS * 10) / 10,
           windowS: Math.round(wall),
           offeredEntriesPerS: Math.round((STATIONS * TAGS) / REPORT_S),
           serverCpuPctOfOneCore: Math.round((cpu / wall) * 1000) / 10,

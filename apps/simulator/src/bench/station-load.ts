@@ -232,9 +232,27 @@ async function load(url: string, tenantId: number, reportsFor: (i: number) => st
       phase * heartbeatS * 1000,
     );
   };
+  // A busy server may not answer a connect in time: try again (up to five times) rather than
+  // end the whole load; what never connected is said at the end of the connect phase.
+  let failed = 0;
+  const withRetry = async (i: number) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await connectOne(i);
+      } catch (err) {
+        if (attempt === 5) {
+          failed++;
+          console.error(`station L${i}: ${(err as Error).message}; gave up after ${attempt} tries`);
+          return;
+        }
+        await sleep(1000 * attempt);
+      }
+    }
+  };
   for (let i = 0; i < stations; i += 50) {
-    await Promise.all(Array.from({ length: Math.min(50, stations - i) }, (_, k) => connectOne(i + k)));
+    await Promise.all(Array.from({ length: Math.min(50, stations - i) }, (_, k) => withRetry(i + k)));
   }
+  console.error(`load: ${stations - failed} of ${stations} stations connected`);
 }
 
 function sleep(ms: number): Promise<void> {
