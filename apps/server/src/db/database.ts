@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
   Kysely,
+  PostgresAdapter,
   type PostgresCursor,
   PostgresDialect,
   type PostgresPool,
@@ -29,6 +30,11 @@ pg.types.setTypeParser(20, (v) => Number(v));
 
 export function dialectOf(url: string): Dialect {
   return /^postgres(ql)?:\/\//.test(url) ? 'postgres' : 'sqlite';
+}
+
+/** The dialect a Kysely instance (or one of its transactions) speaks. */
+export function dialectOfDb(db: Kysely<Database>): Dialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
 export function openDatabase(url: string): Db {
