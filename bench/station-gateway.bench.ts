@@ -262,12 +262,13 @@ async function main(): Promise<void> {
     );
   } finally {
     gen.kill();
+    const exited = new Promise((r) => server.child.once('exit', r));
     server.child.kill();
-    await sleep(500);
+    await Promise.race([exited, sleep(10_000)]);
     rmSync(dir, { recursive: true, force: true });
     if (values.database === 'postgres') {
       const admin = openDatabase('postgres://postgres@127.0.0.1:5432/postgres');
-      await sql.raw(`drop database if exists ${pgName}`).execute(admin.db);
+      await sql.raw(`drop database if exists ${pgName} with (force)`).execute(admin.db);
       await admin.close();
     }
   }
