@@ -19,7 +19,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { TAG_MODELS } from '@esl/contract';
@@ -227,10 +227,12 @@ async function main(): Promise<void> {
     const connectS = (performance.now() - connectStart) / 1000;
     await sleep(REPORT_S * 1000 + 5000);
     const cpu0 = cpuSeconds(pid);
+    const genCpu0 = cpuSeconds(gen.pid as number);
     const t0 = performance.now();
     await sleep(SECONDS * 1000);
     const wall = (performance.now() - t0) / 1000;
     const cpu = cpuSeconds(pid) - cpu0;
+    const genCpu = cpuSeconds(gen.pid as number) - genCpu0;
     const rss = rssMb(pid);
     // Stop the load, give storing a moment to drain, then check every tag was stored lately.
     gen.kill();
@@ -251,6 +253,9 @@ async function main(): Promise<void> {
           offeredEntriesPerS: Math.round((STATIONS * TAGS) / REPORT_S),
           serverCpuPctOfOneCore: Math.round((cpu / wall) * 1000) / 10,
           serverRssMb: rss,
+          // The load generator is one process too: near 100 % it, not the server, is the limit.
+          generatorCpuPctOfOneCore: Math.round((genCpu / wall) * 1000) / 10,
+          loadAverage: loadavg()[0].toFixed(1),
           tagsHeard: `${f.heard} / ${f.all}`,
           tagsStoredInLastReportPeriod: `${f.fresh} / ${f.all}`,
           droppedSysLogRows: f.droppedRows,
