@@ -282,3 +282,11 @@ export async function productNamesOf(db: Db, at: CurrentStore, ids: readonly num
     .execute();
   return rows.map((r) => r.name);
 }
+
+/** Products of a store by id (delivery renders their labels). */
+export function productsByIds(db: Db, at: { tenantId: number; storeId: number }, ids: readonly number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return withTagCount(filtered(db, at as CurrentStore, {}))
+    .where('p.id', 'in', ids)
+    .execute();
+}

@@ -134,3 +134,16 @@ export async function ruleFields(
   }
   return out;
 }
+
+/** Products of a store as label data, by id, with their row version (`updated_at`), for delivery's renders. */
+export async function labelDataOf(
+  db: Kysely<Database>,
+  at: { tenantId: number; storeId: number },
+  ids: readonly number[],
+): Promise<Map<number, { data: Readonly<Record<string, string | null>>; version: number }>> {
+  const out = new Map<number, { data: Readonly<Record<string, string | null>>; version: number }>();
+  for (const row of await repo.productsByIds(db, at, [...new Set(ids)])) {
+    out.set(row.id, { data: productLabelData(presentProduct(row)), version: Number(row.updated_at) });
+  }
+  return out;
+}

@@ -9,8 +9,10 @@ import {
   type TemplateData,
 } from '@esl/contract';
 import { designSize, type LabelData, SAMPLE_DATA, type TemplateDocument } from '@esl/labels';
+import type { Kysely } from 'kysely';
 import { type CallContext, requireTenant } from '../../api/context';
 import { AppError, conflict, invalidField, notFound } from '../../api/errors';
+import type { Database } from '../../db/schema';
 import { onUniqueViolation } from '../../db/unique';
 import { Gate } from '../../lib/gate';
 import { randomHex } from '../../lib/random';
@@ -265,3 +267,19 @@ export async function preview(ctx: CallContext, fields: ParsedBodyOf<'templatePr
  */
 export const LARGE_PREVIEW_PIXELS = 1024 * 1024;
 export const previewGate = new Gate(1, 2);
+
+/** Documents of templates (by id) with their revisions, for delivery's renders. */
+export async function documentsOf(
+  db: Kysely<Database>,
+  tenantId: number,
+  ids: readonly number[],
+): Promise<Map<number, { doc: TemplateDocument; revision: number }>> {
+  const out = new Map<number, { doc: TemplateDocument; revision: number }>();
+  for (const row of await repo.templatesByIds(db, tenantId, [...new Set(ids)])) {
+    out.set(row.id, {
+      doc: readDocument(row.document, { ...row, colourType: row.colour_type }).doc,
+      revision: row.revision,
+    });
+  }
+  return out;
+}
