@@ -23,6 +23,7 @@ export interface Database {
   field_maps: FieldMapTable;
   device_requests: DeviceRequestTable;
   device_tasks: DeviceTaskTable;
+  tag_images: TagImageTable;
 }
 
 export interface TenantTable {
@@ -415,3 +416,19 @@ export interface DeviceTaskTable {
 export type StationRow = Selectable<StationTable>;
 export type ProductRow = Selectable<ProductTable>;
 export type TagRow = Selectable<TagTable>;
+
+/** A rendered label (DELIVERY.md §5.3): the bytes a station receives, by content hash. */
+export interface TagImageTable {
+  tenant_id: number;
+  /** Content hash (SHA-256 hex, PROTOCOL.md §5.4); a tag's `ver` is its first 16 digits. */
+  hash: string;
+  /** `encodeTagImage` output. */
+  bytes: Uint8Array;
+  size: number;
+  width: number;
+  height: number;
+  /** Colour type the image was quantised to. */
+  colour: string;
+  created_at: number;
+  last_used_at: number;
+}
