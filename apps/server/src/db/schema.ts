@@ -24,6 +24,8 @@ export interface Database {
   device_requests: DeviceRequestTable;
   device_tasks: DeviceTaskTable;
   tag_images: TagImageTable;
+  tag_log: TagLogTable;
+  push_log: PushLogTable;
 }
 
 export interface TenantTable {
@@ -431,4 +433,58 @@ export interface TagImageTable {
   colour: string;
   created_at: number;
   last_used_at: number;
+/** How a tag's task revision ended (DELIVERY.md §5.2): one `tag_log` row each. */
+export type TagLogResult = 'ok' | 'skipped' | 'failed' | 'cancelled' | 'replaced';
+
+/** One finished (or superseded) task revision of a tag; append-only (migration 011). */
+export interface TagLogTable {
+  id: Generated<number>;
+  tenant_id: number;
+  store_id: number;
+  /** The tag's row id then; the tag may since have been deleted (no reference). */
+  tag_id: number;
+  hardware_id: string;
+  /** The user/API operation (`device_requests.id`) behind the task; null for automatic work. */
+  request_id: number | null;
+  /** The task's kind ('refresh', 'led', 'ping', …). */
+  kind: string;
+  rev: number;
+  result: TagLogResult;
+  /** Why it failed (or was skipped): 'timeout', 'nack', 'displayError', 'renderError', …; '' for none. */
+  code: Generated<string>;
+  /** The image's content hash (SHA-256 hex), null for work without one. */
+  hash: string | null;
+  /** Serial of the station that carried the last attempt; '' when none did. */
+  station_sn: Generated<string>;
+  attempts: Generated<number>;
+  queued_at: number | null;
+  sent_at: number | null;
+  finished_at: number;
+  /** Radio airtime the station reported, ms. */
+  air_ms: number | null;
+  /** Signal of the tag at the station, dBm. */
+  rssi: number | null;
+}
+
+/** Where a data push came from. */
+export type PushSource = 'console' | 'import' | 'api' | 'schedule';
+
+/** One data push (console edit, import, API batch, schedule) and what it caused (migration 011). */
+export interface PushLogTable {
+  id: Generated<number>;
+  tenant_id: number;
+  store_id: number;
+  source: PushSource;
+  user_id: number | null;
+  products: Generated<number>;
+  tags_affected: Generated<number>;
+  rendered: Generated<number>;
+  failed: Generated<number>;
+  /** JSON array of the first exception messages. */
+  exceptions: Generated<string>;
+  /** Every exception added, kept or not. */
+  exception_count: Generated<number>;
+  started_at: number;
+  /** Null while the push is open. */
+  finished_at: number | null;
 }
