@@ -387,6 +387,7 @@ export interface DeviceTaskTable {
   station_id: number | null;
   kind: TaskKind;
   request_id: number | null;
+  push_id: Generated<number | null>;
   prio: number;
   state: TaskState;
   code: string | null;
@@ -433,6 +434,8 @@ export interface TagImageTable {
   colour: string;
   created_at: number;
   last_used_at: number;
+}
+
 /** How a tag's task revision ended (DELIVERY.md §5.2): one `tag_log` row each. */
 export type TagLogResult = 'ok' | 'skipped' | 'failed' | 'cancelled' | 'replaced';
 

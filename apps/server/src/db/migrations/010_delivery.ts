@@ -55,6 +55,8 @@ export function delivery(dialect: Dialect) {
         .addColumn('station_id', 'integer', (c) => c.references('stations.id').onDelete('set null'))
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('request_id', 'integer')
+        // The data push (push_log) whose change this rev renders, counted there as rendered or failed.
+        .addColumn('push_id', 'integer')
         .addColumn('prio', 'integer', (c) => c.notNull())
         .addColumn('state', 'text', (c) => c.notNull())
         .addColumn('code', 'text')

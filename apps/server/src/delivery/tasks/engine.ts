@@ -12,13 +12,15 @@ import {
   type StationKey,
   topics,
 } from '@esl/contract/protocol';
-import type { LabelData, TemplateDocument } from '@esl/labels';
+import type { LabelData } from '@esl/labels';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, TaskState } from '../../db/schema';
 import * as products from '../../modules/products/service';
 import * as templates from '../../modules/templates/service';
 import type { Notices } from '../../notice/notices';
+import { addToPush, appendTagLog, type TagLogResult } from '../logs';
 import type { MqttPort } from '../mqtt/port';
+import type { RenderedImage, RenderJob, RenderOutcome } from '../render';
 import { onTasksChanged } from './enqueue';
 import {
   ACK_MS,
@@ -42,34 +44,10 @@ import * as repo from './repository';
  * reconciler, the deadlines and the stations' hellos bring back.
  */
 
-/** What the render stage needs of r-render's pool and image store (apps/server/src/delivery/render). */
-export interface RenderJobIn {
-  tenantId: number;
-  tagId: number;
-  doc: TemplateDocument;
-  data: LabelData;
-  model: string;
-  colour: string;
-}
-export type RenderOutcomeIn =
-  | {
-      tagId: number;
-      hash: string;
-      ver: string;
-      bytes: Uint8Array;
-      width: number;
-      height: number;
-      colour: string;
-      size: number;
-    }
-  | { tagId: number; error: string };
+/** The render pool and the image store (delivery/render), as the engine uses them. */
 export interface RenderBackend {
-  render(jobs: RenderJobIn[]): Promise<RenderOutcomeIn[]>;
-  storeImages(
-    trx: Transaction<Database>,
-    tenantId: number,
-    images: Extract<RenderOutcomeIn, { hash: string }>[],
-  ): Promise<void>;
+  render(jobs: RenderJob[]): Promise<RenderOutcome[]>;
+  storeImages(trx: Transaction<Database>, tenantId: number, images: RenderedImage[]): Promise<void>;
   loadImage(db: Kysely<Database>, tenantId: number, hash: string): Promise<Uint8Array | null>;
   close(): Promise<void>;
 }
@@ -204,13 +182,49 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
     progress.clear();
   };
 
-  /** A slot's revision ended: its request counts it. */
+  /** A slot's revision ended: its request counts it, the tag log gets its row. */
   async function settled(
     trx: Kysely<Database>,
-    slot: { request_id: number | null; tenant_id: number; store_id: number; tag_id: number | null },
+    slot: {
+      request_id: number | null;
+      tenant_id: number;
+      store_id: number;
+      tag_id: number | null;
+      kind?: string;
+      rev?: number;
+      hardware_id?: string | null;
+      attempt?: number;
+      queued_at?: number | null;
+      sent_at?: number | null;
+      hash?: string | null;
+    },
     ok: boolean,
+    log?: { result: TagLogResult; code: string | null; stationSn?: string | null; airMs?: number; rssi?: number },
   ) {
     tagChanged(slot.tenant_id, slot.store_id, slot.tag_id);
+    if (log && slot.tag_id !== null && slot.hardware_id && slot.rev !== undefined) {
+      await appendTagLog(trx, [
+        {
+          tenantId: slot.tenant_id,
+          storeId: slot.store_id,
+          tagId: slot.tag_id,
+          hardwareId: slot.hardware_id,
+          requestId: slot.request_id,
+          kind: slot.kind === 'image' ? 'refresh' : (slot.kind ?? 'refresh'),
+          rev: slot.rev,
+          result: log.result,
+          code: log.code === 'ok' ? null : log.code,
+          hash: slot.hash ?? null,
+          stationSn: log.stationSn ?? null,
+          attempts: Number(slot.attempt ?? 0),
+          queuedAt: slot.queued_at ?? null,
+          sentAt: slot.sent_at ?? null,
+          finishedAt: now(),
+          airMs: log.airMs ?? null,
+          rssi: log.rssi ?? null,
+        },
+      ]);
+    }
     if (slot.request_id === null) return;
     const row = await repo.countRequest(trx, slot.request_id, ok ? 1 : 0, ok ? 0 : 1, now());
     if (row) progress.set(row.id, row);
@@ -232,7 +246,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
       ).map((x) => [x.id, x]),
     );
     // What each tag shows: its template (by the assignment rules) and its product's data.
-    const jobs: RenderJobIn[] = [];
+    const jobs: RenderJob[] = [];
     const problems = new Map<number, string>();
     const byStore = new Map<string, repo.RenderSlot[]>();
     for (const s of slots)
@@ -270,7 +284,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
     }
     const outcomes = new Map((jobs.length ? await o.render.render(jobs) : []).map((x) => [x.tagId, x]));
     await db.transaction().execute(async (trx) => {
-      const images = new Map<number, Extract<RenderOutcomeIn, { hash: string }>[]>();
+      const images = new Map<number, RenderedImage[]>();
       for (const x of outcomes.values()) {
         if (!('hash' in x)) continue;
         const tenantId = tags.get(x.tagId)?.tenant_id;
@@ -279,6 +293,17 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
       }
       for (const [tenantId, list] of images) await o.render.storeImages(trx, tenantId, list);
       const t2 = now();
+      const pushes = new Map<number, { rendered: number; failed: number; exception?: string }>();
+      const pushed = (id: number | null, ok: boolean, why?: string) => {
+        if (id === null) return;
+        const p = pushes.get(id) ?? { rendered: 0, failed: 0 };
+        if (ok) p.rendered++;
+        else {
+          p.failed++;
+          p.exception ??= why;
+        }
+        pushes.set(id, p);
+      };
       for (const s of slots) {
         const tag = s.tag_id === null ? undefined : tags.get(s.tag_id);
         const x = s.tag_id === null ? undefined : outcomes.get(s.tag_id);
@@ -295,7 +320,11 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
             })
           ) {
             counters.renderFailed++;
-            await settled(trx, s, false);
+            pushed(s.push_id, false, `${tag?.hardware_id ?? s.tag_id}: ${detail}`);
+            await settled(trx, { ...s, kind: 'image', hardware_id: tag?.hardware_id, attempt: 0 }, false, {
+              result: 'failed',
+              code: 'renderError',
+            });
           }
           continue;
         }
@@ -312,11 +341,22 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
           })
         ) {
           counters.rendered++;
+          pushed(s.push_id, true);
           if (skip) {
             counters.skipped++;
-            await settled(trx, s, true);
+            await settled(trx, { ...s, kind: 'image', hardware_id: tag.hardware_id, hash: x.hash, attempt: 0 }, true, {
+              result: 'skipped',
+              code: 'skipped',
+            });
           } else tagChanged(s.tenant_id, s.store_id, tag.id);
         }
+      }
+      for (const [id, p] of pushes) {
+        await addToPush(trx, id, {
+          rendered: p.rendered,
+          failed: p.failed,
+          ...(p.exception ? { exception: p.exception } : {}),
+        });
       }
     });
     return true;
@@ -459,13 +499,20 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
   const mine = (slot: repo.SlotRow | undefined, station: StationRef) =>
     slot !== undefined && slot.tenant_id === station.tenant_id && slot.station_id === station.id;
 
-  async function retryOrFail(trx: Kysely<Database>, slot: repo.SlotRow, code: string, once: boolean, t: number) {
+  async function retryOrFail(
+    trx: Kysely<Database>,
+    slot: repo.SlotRow,
+    code: string,
+    once: boolean,
+    t: number,
+    stationSn: string | null,
+  ) {
     const attempts = Number(slot.attempt);
     if (attempts >= (once ? 2 : MAX_ATTEMPTS)) {
       if (
         await repo.finish(trx, { id: slot.id, rev: slot.rev, from: ACTIVE_AT_STATION, state: 'failed', code, now: t })
       ) {
-        await settled(trx, slot, false);
+        await settled(trx, slot, false, { result: 'failed', code, stationSn });
       }
       return;
     }
@@ -506,7 +553,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
               now: t,
             })
           ) {
-            await settled(trx, slot, false);
+            await settled(trx, slot, false, { result: 'failed', code: a.code ?? 'invalid', stationSn: station.sn });
           }
         }
       }
@@ -572,6 +619,27 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
           }
           continue;
         }
+        if (r.rev < slot.rev && slot.tag_id !== null && slot.hardware_id) {
+          // A superseded revision ended at the station: its own tag-log row (the slot moved on).
+          await appendTagLog(trx, [
+            {
+              tenantId: slot.tenant_id,
+              storeId: slot.store_id,
+              tagId: slot.tag_id,
+              hardwareId: slot.hardware_id,
+              requestId: null,
+              kind: slot.kind === 'image' ? 'refresh' : slot.kind,
+              rev: r.rev,
+              result: r.code === 'ok' || r.code === 'skipped' ? r.code : 'replaced',
+              code: r.code === 'ok' ? null : r.code,
+              stationSn: station.sn,
+              attempts: r.tries ?? 1,
+              finishedAt: t,
+              airMs: r.airMs ?? null,
+              rssi: r.rssi ?? null,
+            },
+          ]);
+        }
         if (r.rev !== slot.rev || !mine(slot, station)) continue;
         const handling = handlingOf(r.code);
         if (handling === 'done' || handling === 'final' || handling === 'cancelled') {
@@ -587,10 +655,24 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
               now: t,
             })
           ) {
-            await settled(trx, slot, handling === 'done');
+            const result: TagLogResult =
+              handling === 'done'
+                ? r.code === 'skipped'
+                  ? 'skipped'
+                  : 'ok'
+                : handling === 'cancelled'
+                  ? 'cancelled'
+                  : 'failed';
+            await settled(trx, slot, handling === 'done', {
+              result,
+              code: r.code,
+              stationSn: station.sn,
+              airMs: r.airMs,
+              rssi: r.rssi,
+            });
           }
         } else {
-          await retryOrFail(trx, slot, r.code, handling === 'retryOnce', t);
+          await retryOrFail(trx, slot, r.code, handling === 'retryOnce', t, station.sn);
         }
       }
     });
@@ -714,7 +796,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
             }
             continue;
           }
-          await retryOrFail(trx, slot, 'timeout', false, t);
+          await retryOrFail(trx, slot, 'timeout', false, t, null);
         }
       });
     }

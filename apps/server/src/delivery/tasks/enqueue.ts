@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
+import { closePush, openPush, type PushSource } from '../logs';
 import * as repo from './repository';
 
 /*
@@ -54,4 +55,37 @@ export async function relabelTenant(db: Db, tenantId: number, now: number): Prom
     });
   }
   return n;
+}
+
+/**
+ * A batch of product data changed (console edit, import, API): one data-push row, and the tags
+ * showing those products re-rendered at data priority, each counted on the push once rendered.
+ */
+export async function dataPushed(
+  db: Db,
+  at: { tenantId: number; storeId: number },
+  push: { source: PushSource; userId: number | null; products: number; tagIds: readonly number[]; now: number },
+): Promise<number> {
+  const pushId = await openPush(db, {
+    tenantId: at.tenantId,
+    storeId: at.storeId,
+    source: push.source,
+    userId: push.userId,
+    products: push.products,
+    tagsAffected: push.tagIds.length,
+    startedAt: push.now,
+  });
+  for (let i = 0; i < push.tagIds.length; i += 1000) {
+    await repo.upsertImageSlots(db, {
+      ...at,
+      tagIds: push.tagIds.slice(i, i + 1000),
+      prio: PRIO.data,
+      force: false,
+      requestId: null,
+      pushId,
+      now: push.now,
+    });
+  }
+  await closePush(db, pushId, push.now);
+  return pushId;
 }

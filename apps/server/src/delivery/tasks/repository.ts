@@ -134,6 +134,8 @@ export interface SlotChange {
   force: boolean;
   /** Only data changes keep an unfinished request's id (null). */
   requestId: number | null;
+  /** The data push (push_log) behind a data change. */
+  pushId?: number | null;
   now: number;
 }
 
@@ -156,6 +158,7 @@ export async function upsertImageSlots(db: Db, c: SlotChange): Promise<number> {
       int(c.prio).as('prio'),
       sql<TaskState>`cast('render' as text)`.as('state'),
       int(c.force ? 1 : 0).as('force'),
+      int(c.pushId ?? null).as('push_id'),
       big(c.now).as('created_at'),
       big(c.now).as('queued_at'),
     ])
@@ -174,6 +177,7 @@ export async function upsertImageSlots(db: Db, c: SlotChange): Promise<number> {
       'prio',
       'state',
       'force',
+      'push_id',
       'created_at',
       'queued_at',
     ])
@@ -193,6 +197,7 @@ export async function upsertImageSlots(db: Db, c: SlotChange): Promise<number> {
         prio: sql`case when device_tasks.state in (${finalList}) or excluded.prio < device_tasks.prio then excluded.prio else device_tasks.prio end`,
         force: sql`case when excluded.force = 1 then 1 when device_tasks.state in (${finalList}) then 0 else device_tasks.force end`,
         request_id: sql`case when excluded.request_id is not null then excluded.request_id when device_tasks.state in (${finalList}) then null else device_tasks.request_id end`,
+        push_id: sql`excluded.push_id`,
       }),
     )
     .executeTakeFirst();
@@ -341,7 +346,7 @@ export async function claimRender(db: Db, owner: string, now: number, leaseMs: n
     )
     .where('state', '=', 'render')
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-    .returning(['id', 'rev', 'tenant_id', 'store_id', 'tag_id', 'force', 'request_id'])
+    .returning(['id', 'rev', 'tenant_id', 'store_id', 'tag_id', 'force', 'request_id', 'push_id'])
     .execute();
 }
 export type RenderSlot = Awaited<ReturnType<typeof claimRender>>[number];

@@ -4,6 +4,7 @@ import { type CallContext, requireTenant } from '../../api/context';
 import { conflict, forbidden, notFound } from '../../api/errors';
 import type { Database } from '../../db/schema';
 import { onUniqueViolation } from '../../db/unique';
+import { dataPushed, tasksChanged } from '../../delivery/tasks/enqueue';
 import { toCents } from '../../lib/price';
 import { type CurrentStore, currentStore } from '../stores/service';
 import { effectiveFieldMap } from './mapping';
@@ -66,7 +67,14 @@ export async function alter(ctx: CallContext, id: number, patch: ProductPatch) {
   if (price !== undefined) set.price_cents = toCents(price);
   if (originalPrice !== undefined) set.original_price_cents = cents(originalPrice);
   if (custom !== undefined) set.custom = JSON.stringify(custom);
-  await onUniqueViolation(repo.updateProduct(db, at, id, set), () => conflict(text.barcode ?? current.barcode));
+  await db.transaction().execute(async (trx) => {
+    await onUniqueViolation(repo.updateProduct(trx, at, id, set), () => conflict(text.barcode ?? current.barcode));
+    // Its tags show the new values: re-rendered and delivered (in this transaction: DELIVERY.md §5.2).
+    const tagIds = await repo.tagIdsShowing(trx, at, { productIds: [id] });
+    if (tagIds.length)
+      await dataPushed(trx, at, { source: 'console', userId: at.userId, products: 1, tagIds, now: ctx.now });
+  });
+  tasksChanged();
   const row = await repo.findProduct(db, at, id);
   if (!row) throw notFound();
   return row;
