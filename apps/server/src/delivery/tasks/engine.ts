@@ -309,22 +309,27 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
         const x = s.tag_id === null ? undefined : outcomes.get(s.tag_id);
         if (!tag || !x || !('hash' in x)) {
           const detail = !tag ? 'noTag' : (problems.get(tag.id) ?? (x && 'error' in x ? x.error : 'noRender'));
+          // No template chose the tag: nothing to show, not a failed synthesis (logged only when asked for).
+          const code = detail === 'noTemplate' ? 'noTemplate' : 'renderError';
           if (
             await repo.slotFailed(trx, {
               id: s.id,
               rev: s.rev,
               state: 'render',
-              code: 'renderError',
+              code,
               detail: detail.slice(0, 200),
               now: t2,
             })
           ) {
             counters.renderFailed++;
             pushed(s.push_id, false, `${tag?.hardware_id ?? s.tag_id}: ${detail}`);
-            await settled(trx, { ...s, kind: 'image', hardware_id: tag?.hardware_id, attempt: 0 }, false, {
-              result: 'failed',
-              code: 'renderError',
-            });
+            const log = code === 'renderError' || s.request_id !== null;
+            await settled(
+              trx,
+              { ...s, kind: 'image', hardware_id: tag?.hardware_id, attempt: 0 },
+              false,
+              log ? { result: 'failed', code } : undefined,
+            );
           }
           continue;
         }

@@ -698,7 +698,9 @@ export async function reopenStale(db: Db, now: number, tagIds?: readonly number[
     .select(['device_tasks.id', 'device_tasks.rev', 'device_tasks.state'])
     .where('device_tasks.kind', '=', 'image')
     .where('device_tasks.state', 'in', FINAL)
-    .where((eb) => eb.or([eb('device_tasks.code', 'is', null), eb('device_tasks.code', '<>', 'renderError')]))
+    .where((eb) =>
+      eb.or([eb('device_tasks.code', 'is', null), eb('device_tasks.code', 'not in', ['renderError', 'noTemplate'])]),
+    )
     .where('device_tasks.hash', 'is not', null)
     .whereRef('tags.desired_hash', '=', 'device_tasks.hash')
     .where(sql<boolean>`substr(device_tasks.hash, 1, 16) <> coalesce(tags.shown_ver, '')`)

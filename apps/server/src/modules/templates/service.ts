@@ -14,6 +14,7 @@ import { type CallContext, requireTenant } from '../../api/context';
 import { AppError, conflict, invalidField, notFound } from '../../api/errors';
 import type { Database } from '../../db/schema';
 import { onUniqueViolation } from '../../db/unique';
+import { relabelTenant, tasksChanged } from '../../delivery/tasks/enqueue';
 import { Gate } from '../../lib/gate';
 import { randomHex } from '../../lib/random';
 import * as products from '../products/service';
@@ -169,7 +170,10 @@ export async function save(ctx: CallContext, fields: ParsedBodyOf<'alterTemplate
       throw conflict(`revision ${revision}`);
     }
     await repo.saveThumb(trx, { template_id: fields.id, tenant_id: tenantId, key: randomHex(16), png, revision });
+    // The tags showing it get the new label (re-rendered; only changed pictures are sent).
+    await relabelTenant(trx, tenantId, ctx.now);
   });
+  tasksChanged();
   return presented(ctx, tenantId, fields.id);
 }
 
