@@ -98,8 +98,8 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
     throw new Error(`timed out waiting for ${what}`);
   }
 
-  /** A store with one station, `n` bound tags of model 05 heard by it, and a default template. */
-  async function shop(n: number, sn: string): Promise<Shop> {
+  /** A store with one station, `n` tags of model 05 heard by it (bound unless `unbound`), and a default template. */
+  async function shop(n: number, sn: string, unbound = 0): Promise<Shop> {
     const app = t();
     const world = await buildShop(app.app);
     const token = world.tokens.admin;
@@ -111,7 +111,7 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
     const tags: Shop['tags'] = [];
     for (let i = 0; i < n; i++) {
       const product = await buildProduct(app.app, at, { name: `Apple ${i}`, priceCents: 100 + i });
-      const tag = await buildTag(app.app, at, { model: '05', productId: product.id });
+      const tag = await buildTag(app.app, at, { model: '05', productId: i < unbound ? null : product.id });
       tags.push({ id: tag.id, hw: tag.hardware_id, productId: product.id });
     }
     const delivery = app.app.delivery;
@@ -169,10 +169,21 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
     );
   }
 
-  it('refresh: the tag decodes exactly the server’s render, is normal, and has one tag-log row', async () => {
-    const s = await shop(2, 'DLV-A');
+  it('bind + refresh: the tag decodes exactly the server’s render, is normal, and has one tag-log row', async () => {
+    const s = await shop(2, 'DLV-A', 1);
     const [tag] = s.tags;
     if (!tag) throw new Error('tag');
+    const notices: Array<{ type: string; [k: string]: unknown }> = [];
+    const off = t().app.services.notices.add(
+      { send: (text) => notices.push(JSON.parse(text)) },
+      { tenantId: s.tenantId, userId: 0 },
+    );
+    const product = await t()
+      .app.services.db.selectFrom('products')
+      .select('barcode')
+      .where('id', '=', tag.productId)
+      .executeTakeFirstOrThrow();
+    await call(t(), '/mgr/tag/bindesl', { hardwareId: tag.hw, barcode: product.barcode }, s.token);
     const started = await call<{ requestId: number; tasks: number }>(
       t(),
       '/mgr/tag/flashesl',
@@ -202,6 +213,11 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
     expect(log[0]).toMatchObject({ result: 'ok', hash: row.desired_hash });
     const p = await progressOf(s, started.requestId);
     expect(p).toMatchObject({ status: 'done', done: 1, failed: 0, total: 1 });
+    off();
+    expect(notices).toContainEqual(
+      expect.objectContaining({ type: 'request.progress', id: started.requestId, status: 'done', done: 1, total: 1 }),
+    );
+    expect(notices.some((n) => n.type === 'tag.changed' && (n.ids as number[]).includes(tag.id))).toBe(true);
 
     // Refresh again: the tag shows it already, nothing is sent; forced, it is sent again.
     const transfers = s.sim.tag(tag.hw).transfers;
@@ -259,6 +275,24 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
     expect(s.sim.tag(tag.hw).screen()).toBeNull();
     await until(s, 'the picture again', () => s.sim.tag(tag.hw).screen()?.hash === shown);
     expect(s.delivery.tasks.counters.reopened).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a station that reboots and forgets its jobs gets them again after its hello', async () => {
+    const s = await shop(1, 'DLV-F');
+    const [tag] = s.tags;
+    if (!tag) throw new Error('tag');
+    const station = s.sim.stations[0];
+    if (!station) throw new Error('station');
+    const resent = s.delivery.tasks.counters.resent;
+    await call(t(), '/mgr/tag/flashesl', { ids: [tag.id] }, s.token);
+    await settle(s.delivery);
+    await s.sim.waitFor(() => station.queue.size === 1, { what: 'the job at the station' });
+    expect(s.sim.tag(tag.hw).transfers).toBe(0);
+    await station.reboot({ downMs: 3000 });
+    expect(station.queue.size).toBe(0);
+    await until(s, 'the picture', () => s.sim.tag(tag.hw).screen() !== null);
+    expect(s.delivery.tasks.counters.resent).toBeGreaterThan(resent);
+    expect(s.sim.tag(tag.hw).screen()?.hash).toBe((await tagRow(tag.id)).desired_hash);
   });
 
   it('roll call of all and of some tags, an LED pattern, progress reaching 100 %', async () => {
