@@ -5,6 +5,7 @@ import {
   Tag,
   TagListBody,
   TagOperationBody,
+  TagScreenBody,
   UnbindTagsBody,
   UnbindTagsData,
 } from '../api/tags';
@@ -58,6 +59,17 @@ export const TAG_CALLS = {
     'Roll-call every tag of the store (recorded; answers 1010 until delivery exists)',
     change,
   ),
+  tagScreen: call(
+    '/mgr/tag/screen',
+    'tag.read',
+    TagScreenBody,
+    Nothing,
+    'A tag’s screen as a palette PNG in the panel’s orientation (beyond SPEC): `shown`, the label it last ' +
+      'reported showing, or `desired`, the one it is to show; decoded from the bytes the tag was sent, not drawn ' +
+      'again. NOT_FOUND (1002) when there is no such tag in the current store, or no stored image (refusals ' +
+      'answer the envelope)',
+    { file: { type: 'image/png', filename: 'screen.png' } },
+  ),
 } as const;
 
 /** What the console and the operation log call each operation, in both languages. */
@@ -71,4 +83,5 @@ export const TAG_CALL_NAMES = {
   refreshAllTags: { 'zh-CN': '刷新全部价签', en: 'Refresh all tags' },
   rollCallTag: { 'zh-CN': '点名价签', en: 'Roll-call tags' },
   rollCallAllTags: { 'zh-CN': '点名全部价签', en: 'Roll-call all tags' },
+  tagScreen: { 'zh-CN': '查看价签画面', en: 'View a tag screen' },
 } as const satisfies Record<keyof typeof TAG_CALLS, Messages>;

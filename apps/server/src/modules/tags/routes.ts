@@ -1,5 +1,6 @@
 import { defineHandlers } from '../../api/handlers';
 import { presentTag } from './presenter';
+import { tagScreen } from './screen';
 import * as tags from './service';
 
 export const tagHandlers = defineHandlers({
@@ -19,4 +20,5 @@ export const tagHandlers = defineHandlers({
   refreshAllTags: (ctx) => tags.operate(ctx, 'tag.refresh', null),
   rollCallTag: (ctx, { ids }) => tags.operate(ctx, 'tag.rollcall', ids),
   rollCallAllTags: (ctx) => tags.operate(ctx, 'tag.rollcall', null),
+  tagScreen,
 });
