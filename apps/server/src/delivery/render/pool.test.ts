@@ -26,8 +26,8 @@ const rendered = (outcomes: RenderOutcome[]) =>
   });
 
 const pools: RenderPool[] = [];
-const pool = (workers: number, entry?: URL) => {
-  const p = createRenderPool({ workers, entry });
+const pool = (workers: number, entry?: URL, partTimeoutMs?: number) => {
+  const p = createRenderPool({ workers, entry, partTimeoutMs });
   pools.push(p);
   return p;
 };
@@ -130,6 +130,25 @@ describe('createRenderPool', () => {
     expect(c).toEqual([{ tagId: -2, error: expect.stringContaining('boom in the worker') }]);
     expect(rendered(d).map((o) => o.tagId)).toEqual([8]);
     expect(d[0]).toMatchObject({ hash: rendered(await renderJobs([job]))[0].hash });
+  });
+
+  it('ends a worker that does not answer its part in time, and goes on with a new one', async () => {
+    const p = pool(1, new URL('./crash-worker.ts', import.meta.url), 3000);
+    const [job] = demoJobs();
+    const stuck = p.render([{ ...job, tagId: -3 }]);
+    const next = p.render([{ ...job, tagId: 9 }]);
+    expect(await stuck).toEqual([{ tagId: -3, error: expect.stringContaining('no answer after 3000 ms') }]);
+    expect(rendered(await next).map((o) => o.tagId)).toEqual([9]);
+  });
+
+  it('fails the waiting jobs when its workers cannot start, instead of waiting for ever', async () => {
+    const p = pool(1, new URL('./no-such-worker.ts', import.meta.url));
+    const [job] = demoJobs();
+    const out = await p.render([job, { ...job, tagId: 2 }]);
+    expect(out).toEqual([
+      { tagId: 1, error: expect.stringContaining('render worker cannot start') },
+      { tagId: 2, error: expect.stringContaining('render worker cannot start') },
+    ]);
   });
 
   it('closes: pending batches end with error outcomes, later calls are refused', async () => {

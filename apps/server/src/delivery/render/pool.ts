@@ -38,6 +38,12 @@ interface Slot {
   worker: Worker;
   /** The part it renders; undefined: idle. */
   part?: Part;
+  /** True once it has said so (tsx registered, fonts loaded): only then it gets parts. */
+  ready: boolean;
+  /** Ends a worker stuck on its part. */
+  timer?: NodeJS.Timeout;
+  /** Takes the worker out: fails its part, starts another. */
+  lost?: (why: string) => void;
 }
 
 const failed = (jobs: readonly RenderJob[], error: string): RenderOutcome[] =>
@@ -46,13 +52,24 @@ const failed = (jobs: readonly RenderJob[], error: string): RenderOutcome[] =>
 export interface WorkerPoolOptions extends RenderPoolOptions {
   /** The module a worker runs (tests put a stand-in here); default worker.ts. */
   entry?: URL;
+  /**
+   * A worker that has not answered its part after this long is ended and replaced, the part's
+   * jobs failed (a label that sends the renderer into a loop must not hold a worker for ever).
+   * Default PART_TIMEOUT_MS.
+   */
+  partTimeoutMs?: number;
 }
 
+/** 64 labels of the largest panels take well under a second each; a minute means stuck. */
+export const PART_TIMEOUT_MS = 60_000;
+
 /**
- * `workers` threads, each rendering one part at a time; parts wait in a queue, first come first
- * served. A worker that exits or throws fails the part it held (error outcomes, the other parts
- * go on) and a new worker takes its place. Idle workers are unref'd, so a pool nobody closed never
- * keeps the process alive; `close` terminates them all.
+ * `workers` threads, each rendering one part at a time once it has started (tsx, fonts); parts
+ * wait in a queue, first come first served. A worker that exits, throws or overruns its part's
+ * time fails that part (error outcomes, the other parts go on) and a new worker takes its place.
+ * Workers that die before they are ready (a broken install) are restarted with a growing pause,
+ * and after three such deaths in a row the waiting parts fail rather than wait for ever. Idle
+ * workers are unref'd, so a pool nobody closed never keeps the process alive; `close` ends them.
  */
 function workerPool(options: WorkerPoolOptions): RenderPool {
   const entry = (options.entry ?? ENTRY).href;
@@ -60,48 +77,73 @@ function workerPool(options: WorkerPoolOptions): RenderPool {
   const slots: Slot[] = [];
   let nextId = 1;
   let closed = false;
+  /** Workers in a row that died before they were ready. */
+  let bootFailures = 0;
+  const timeoutMs = options.partTimeoutMs ?? PART_TIMEOUT_MS;
 
   const start = (): Slot => {
     // execArgv: [] — the boot module registers tsx itself (a second registration would only cost).
     const worker = new Worker(BOOT, { workerData: { entry }, execArgv: [] });
-    const slot: Slot = { worker };
+    const slot: Slot = { worker, ready: false };
     worker.unref();
-    const lost = (why: string) => {
+    slot.lost = (why: string) => {
       const index = slots.indexOf(slot);
       if (index < 0) return;
       slots.splice(index, 1);
       const { part } = slot;
       slot.part = undefined;
+      clearTimeout(slot.timer);
       worker.removeAllListeners();
       worker.on('error', () => {});
       // A thread that threw is gone already or going; make sure.
       void worker.terminate();
       part?.done(failed(part.jobs, `render worker failed: ${why}`));
-      if (!closed) {
+      if (closed) return;
+      if (slot.ready) {
         slots.push(start());
-        pump();
+        return;
       }
+      bootFailures++;
+      if (bootFailures >= 3) {
+        for (const waiting of queue.splice(0)) waiting.done(failed(waiting.jobs, `render worker cannot start: ${why}`));
+      }
+      const pause = setTimeout(
+        () => {
+          if (!closed) slots.push(start());
+        },
+        Math.min(30_000, 250 * 2 ** bootFailures),
+      );
+      pause.unref();
     };
-    worker.on('message', (reply: BatchReply) => {
+    worker.on('message', (message: BatchReply | { ready: true }) => {
+      if ('ready' in message) {
+        slot.ready = true;
+        bootFailures = 0;
+        pump();
+        return;
+      }
       const { part } = slot;
-      if (!part || reply.id !== part.id) return;
+      if (!part || message.id !== part.id) return;
       slot.part = undefined;
+      clearTimeout(slot.timer);
       worker.unref();
-      part.done(reply.outcomes);
+      part.done(message.outcomes);
       pump();
     });
-    worker.on('error', (error) => lost(error instanceof Error ? error.message : String(error)));
-    worker.on('exit', (code) => lost(`exited with code ${code}`));
+    worker.on('error', (error) => slot.lost?.(error instanceof Error ? error.message : String(error)));
+    worker.on('exit', (code) => slot.lost?.(`exited with code ${code}`));
     return slot;
   };
 
   const pump = () => {
     for (const slot of slots) {
       if (queue.length === 0) return;
-      if (slot.part) continue;
+      if (!slot.ready || slot.part) continue;
       const part = queue.shift() as Part;
       slot.part = part;
       slot.worker.ref();
+      slot.timer = setTimeout(() => slot.lost?.(`no answer after ${timeoutMs} ms`), timeoutMs);
+      slot.timer.unref();
       const request: BatchRequest = { id: part.id, jobs: part.jobs };
       slot.worker.postMessage(request);
     }
@@ -131,6 +173,7 @@ function workerPool(options: WorkerPoolOptions): RenderPool {
       for (const slot of all) {
         slot.worker.removeAllListeners();
         slot.worker.on('error', () => {});
+        clearTimeout(slot.timer);
         slot.part?.done(failed(slot.part.jobs, 'the render pool closed'));
       }
       await Promise.all(all.map((slot) => slot.worker.terminate()));

@@ -46,4 +46,6 @@ export function serve(render: (jobs: RenderJob[]) => Promise<RenderOutcome[]> = 
     const reply: BatchReply = { id, outcomes };
     port.postMessage(reply, transferList(outcomes));
   });
+  // Parts (and their time limits) start once the worker is ready.
+  port.postMessage({ ready: true });
 }
