@@ -72,6 +72,7 @@ export const CALL_PATHS = {
   refreshAllTags: '/mgr/tag/flashallesl',
   rollCallTag: '/mgr/tag/echoesl',
   rollCallAllTags: '/mgr/tag/echoallesl',
+  tagScreen: '/mgr/tag/screen',
   productFieldMap: '/mgr/product/mapfield',
   findProduct: '/mgr/product/find',
   productList: '/mgr/product/list',
