@@ -51,22 +51,22 @@ export const TagLogResult = z.enum(TAG_LOG_RESULTS);
 export type TagLogResult = z.infer<typeof TagLogResult>;
 
 export const TAG_LOG_RESULT_LABELS: Record<TagLogResult, Messages> = {
-  ok: { 'zh-CN': '成功', en: 'done' },
-  skipped: { 'zh-CN': '无需发送', en: 'skipped' },
-  failed: { 'zh-CN': '失败', en: 'failed' },
-  cancelled: { 'zh-CN': '已取消', en: 'cancelled' },
-  replaced: { 'zh-CN': '已被新任务取代', en: 'replaced' },
+  ok: { 'zh-CN': '成功', en: 'Done' },
+  skipped: { 'zh-CN': '无需发送', en: 'Skipped' },
+  failed: { 'zh-CN': '失败', en: 'Failed' },
+  cancelled: { 'zh-CN': '已取消', en: 'Cancelled' },
+  replaced: { 'zh-CN': '已取代', en: 'Replaced' },
 };
 
 /** What a tag task did; the engine's job kinds, and the operations' names for them. */
 export const TAG_LOG_KIND_LABELS: Record<string, Messages> = {
-  image: { 'zh-CN': '刷新', en: 'refresh' },
-  refresh: { 'zh-CN': '刷新', en: 'refresh' },
+  image: { 'zh-CN': '刷新', en: 'Refresh' },
+  refresh: { 'zh-CN': '刷新', en: 'Refresh' },
   led: { 'zh-CN': '闪灯', en: 'LED flash' },
-  ping: { 'zh-CN': '点名', en: 'roll call' },
-  rollcall: { 'zh-CN': '点名', en: 'roll call' },
-  tagcfg: { 'zh-CN': '价签设置', en: 'tag settings' },
-  tagfw: { 'zh-CN': '价签升级', en: 'tag firmware' },
+  ping: { 'zh-CN': '点名', en: 'Roll call' },
+  rollcall: { 'zh-CN': '点名', en: 'Roll call' },
+  tagcfg: { 'zh-CN': '价签设置', en: 'Tag settings' },
+  tagfw: { 'zh-CN': '价签升级', en: 'Tag firmware update' },
 };
 
 /** The kind in the reader's language (the kind itself when it has no name). */
@@ -83,7 +83,7 @@ export const TAG_LOG_CODE_MESSAGES: Record<string, Messages> = {
   timeout: { 'zh-CN': '刷新超时', en: 'Refresh timeout' },
   renderError: { 'zh-CN': '合成失败', en: 'Synthesis failed' },
   displayError: { 'zh-CN': '屏幕刷新失败', en: 'Screen refresh failed' },
-  nack: { 'zh-CN': '刷新失败：传输未成功', en: 'Refresh failed: the transfer did not get through' },
+  nack: { 'zh-CN': '刷新失败：传输失败', en: 'Refresh failed: transfer failed' },
   lowBattery: { 'zh-CN': '刷新失败：电量低', en: 'Refresh failed: battery low' },
   unsupported: { 'zh-CN': '刷新失败：价签不支持', en: 'Refresh failed: the tag cannot do this' },
   unknownTag: { 'zh-CN': '刷新失败：基站未找到价签', en: 'Refresh failed: no station hears the tag' },
@@ -94,7 +94,7 @@ const REFRESH_FAILED: Messages = { 'zh-CN': '刷新失败', en: 'Refresh failed'
 /** The same reasons for a task other than a refresh: "<what> failed: <why>". */
 const OTHER_CODE_REASONS: Record<string, Messages> = {
   timeout: { 'zh-CN': '超时', en: 'timed out' },
-  nack: { 'zh-CN': '传输未成功', en: 'the transfer did not get through' },
+  nack: { 'zh-CN': '传输失败', en: 'transfer failed' },
   displayError: { 'zh-CN': '屏幕错误', en: 'display error' },
   lowBattery: { 'zh-CN': '电量低', en: 'battery low' },
   unsupported: { 'zh-CN': '价签不支持', en: 'the tag cannot do this' },
@@ -121,18 +121,15 @@ export function tagLogMessage(row: { kind: string; result: TagLogResult; code: s
     return row.code ? `${REFRESH_FAILED[lang]} (${row.code})` : REFRESH_FAILED[lang];
   }
   const what = tagLogKindName(row.kind, lang);
-  const failed = lang === 'en' ? `${what[0]?.toUpperCase() ?? ''}${what.slice(1)} failed` : `${what}失败`;
+  const failed = lang === 'en' ? `${what} failed` : `${what}失败`;
   const reason = OTHER_CODE_REASONS[row.code]?.[lang] ?? row.code;
   if (!reason) return failed;
   return lang === 'en' ? `${failed}: ${reason}` : `${failed}：${reason}`;
 }
 
 export const TagLogListBody = Paging.extend({
-  /** The tag's full hardware ID (as scanned). */
-  hardwareId: z
-    .string()
-    .trim()
-    .regex(/^[0-9A-Fa-f]{8,16}$/, 'invalid')
+  /** A tag's hardware ID as scanned (matched whole), or a part of one (contained, any case). */
+  hardwareId: Line(64)
     .transform((s) => s.toUpperCase())
     .optional(),
   result: TagLogResult.optional(),
@@ -179,10 +176,10 @@ export const PushSource = z.enum(PUSH_SOURCES);
 export type PushSource = z.infer<typeof PushSource>;
 
 export const PUSH_SOURCE_LABELS: Record<PushSource, Messages> = {
-  console: { 'zh-CN': '控制台', en: 'console' },
-  import: { 'zh-CN': '导入', en: 'import' },
+  console: { 'zh-CN': '控制台', en: 'Console' },
+  import: { 'zh-CN': '导入', en: 'Import' },
   api: { 'zh-CN': '接口', en: 'API' },
-  schedule: { 'zh-CN': '定时任务', en: 'schedule' },
+  schedule: { 'zh-CN': '定时任务', en: 'Schedule' },
 };
 
 export const PushLogListBody = Paging.extend({

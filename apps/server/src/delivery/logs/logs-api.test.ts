@@ -1,6 +1,6 @@
 import type { PushLog, TagLog } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
-import { buildShop, buildStorelessAdmin } from '../../test/business';
+import { buildShop, buildStorelessAdmin, buildTag } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { buildOperator } from '../../test/factories';
 import { useApp } from '../../test/harness';
@@ -66,8 +66,8 @@ describe.each(await testDatabases())('tag log and data-push log calls on $name',
       rows.find((r) => r.hardwareId === hw && r.kind === kind && r.rev === rev) as TagLog;
     expect(byKey(en.data, 'AA000001', 'image', 1)).toMatchObject({
       result: 'ok',
-      resultName: 'done',
-      kindName: 'refresh',
+      resultName: 'Done',
+      kindName: 'Refresh',
       message: '',
       stationSn: 'AP1',
       queuedAt: now - 9000,
@@ -112,8 +112,11 @@ describe.each(await testDatabases())('tag log and data-push log calls on $name',
       expect(res.count).toBe(res.data.length);
       return res.data.map((r) => `${r.hardwareId}/${r.kind}/${r.rev}`).sort();
     };
-    // Hardware IDs are matched whole, in any case.
+    // Hardware IDs in any case, whole (a tag of the tenant) or a part of one (a tag since deleted).
+    await buildTag(t().app, { tenantId: shop.tenant.id, storeId: shop.store.id }, { hardwareId: 'AA000002' });
     expect(await ids({ hardwareId: 'aa000002' })).toEqual(['AA000002/image/1', 'AA000002/image/2']);
+    expect(await ids({ hardwareId: '0003' })).toEqual(['AA000003/image/1', 'AA000003/image/2', 'AA000003/led/1']);
+    expect(await ids({ hardwareId: 'aa0000' })).toHaveLength(7);
     expect(await ids({ result: 'skipped' })).toEqual(['AA000003/image/2']);
     expect(await ids({ result: 'failed', stationSn: 'AP2' })).toEqual(['AA000002/image/2', 'AA000003/image/1']);
     expect(await ids({ requestId: 77 })).toEqual(['AA000003/image/1', 'AA000003/image/2']);
@@ -127,7 +130,7 @@ describe.each(await testDatabases())('tag log and data-push log calls on $name',
     const page = await t().call<TagLog[]>(TAG_LOG, { limit: 3, page: 3 }, { token: shop.tokens.admin });
     expect(page.count).toBe(7);
     expect(page.data).toHaveLength(1);
-    expect((await t().call(TAG_LOG, { hardwareId: 'not hex' }, { token: shop.tokens.admin })).code).toBe(1001);
+    expect((await t().call(TAG_LOG, { hardwareId: 'x'.repeat(65) }, { token: shop.tokens.admin })).code).toBe(1001);
   });
 
   it('lists data pushes with their counts, exceptions and who pushed, filtered by source and time', async () => {
@@ -150,7 +153,7 @@ describe.each(await testDatabases())('tag log and data-push log calls on $name',
     expect(all.data.map((r) => r.id)).toEqual([running, imported]);
     expect(all.data[1]).toMatchObject({
       source: 'import',
-      sourceName: 'import',
+      sourceName: 'Import',
       username: shop.users.stock.username,
       products: 120,
       tagsAffected: 80,

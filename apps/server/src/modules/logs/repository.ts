@@ -89,7 +89,16 @@ export interface TagLogFilter extends Range {
 /** Tag-log rows of one store, newest first (by finish time). */
 export async function listTagLogs(db: Kysely<Database>, at: StoreScope, f: TagLogFilter) {
   let q = db.selectFrom('tag_log').where('tenant_id', '=', at.tenantId).where('store_id', '=', at.storeId);
-  if (f.hardwareId) q = q.where('hardware_id', '=', f.hardwareId);
+  if (f.hardwareId) {
+    // A scanned ID of a tag the tenant has reads the index; a part of one is searched for.
+    const whole = await db
+      .selectFrom('tags')
+      .select('id')
+      .where('tenant_id', '=', at.tenantId)
+      .where('hardware_id', '=', f.hardwareId)
+      .executeTakeFirst();
+    q = whole ? q.where('hardware_id', '=', f.hardwareId) : q.where(contains('hardware_id', f.hardwareId));
+  }
   if (f.result) q = q.where('result', '=', f.result);
   if (f.stationSn) q = q.where('station_sn', '=', f.stationSn);
   if (f.requestId !== undefined) q = q.where('request_id', '=', f.requestId);
