@@ -2,13 +2,19 @@ import {
   AddTagsBody,
   AddTagsData,
   BindTagBody,
+  LedTagsBody,
+  RefreshAllTagsBody,
+  RefreshTagsBody,
+  RequestGetBody,
+  RequestProgress,
+  RollCallTagsBody,
   Tag,
   TagListBody,
-  TagOperationBody,
+  TagRequestData,
   UnbindTagsBody,
   UnbindTagsData,
 } from '../api/tags';
-import { DeleteBody, DeleteData, Empty, Nothing } from '../common';
+import { DeleteBody, DeleteData, Empty } from '../common';
 import type { Messages } from '../errors';
 import { call, change, list } from './define';
 
@@ -29,34 +35,42 @@ export const TAG_CALLS = {
   refreshTag: call(
     '/mgr/tag/flashesl',
     'tag.operate',
-    TagOperationBody,
-    Nothing,
-    'Refresh tags (recorded; answers 1010 until delivery exists)',
+    RefreshTagsBody,
+    TagRequestData,
+    'Refresh tags: render and deliver their labels (force: even when a tag already shows it)',
     change,
   ),
   refreshAllTags: call(
     '/mgr/tag/flashallesl',
     'tag.operate',
-    Empty,
-    Nothing,
-    'Refresh every tag of the store (recorded; answers 1010 until delivery exists)',
+    RefreshAllTagsBody,
+    TagRequestData,
+    'Refresh every tag of the store',
     change,
   ),
   rollCallTag: call(
     '/mgr/tag/echoesl',
     'tag.operate',
-    TagOperationBody,
-    Nothing,
-    'Roll-call tags (recorded; answers 1010 until delivery exists)',
+    RollCallTagsBody,
+    TagRequestData,
+    'Roll-call tags: each answers at its next check-in (led: flash while answering)',
     change,
   ),
   rollCallAllTags: call(
     '/mgr/tag/echoallesl',
     'tag.operate',
     Empty,
-    Nothing,
-    'Roll-call every tag of the store (recorded; answers 1010 until delivery exists)',
+    TagRequestData,
+    'Roll-call every tag of the store (each station answers from the tags it hears)',
     change,
+  ),
+  ledTag: call('/mgr/tag/ledesl', 'tag.operate', LedTagsBody, TagRequestData, 'Flash the LED of tags', change),
+  requestProgress: call(
+    '/mgr/request/get',
+    'tag.read',
+    RequestGetBody,
+    RequestProgress,
+    'Progress of a tag operation (done, failed, total) by its request id',
   ),
 } as const;
 
@@ -71,4 +85,6 @@ export const TAG_CALL_NAMES = {
   refreshAllTags: { 'zh-CN': '刷新全部价签', en: 'Refresh all tags' },
   rollCallTag: { 'zh-CN': '点名价签', en: 'Roll-call tags' },
   rollCallAllTags: { 'zh-CN': '点名全部价签', en: 'Roll-call all tags' },
+  ledTag: { 'zh-CN': '价签闪灯', en: 'Flash tag LEDs' },
+  requestProgress: { 'zh-CN': '查询操作进度', en: 'Operation progress' },
 } as const satisfies Record<keyof typeof TAG_CALLS, Messages>;
