@@ -88,12 +88,14 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
   }
 
   /** Advances until `pred` holds (at most `maxMs` of simulated time). */
-  async function until(s: Shop, what: string, pred: () => boolean | Promise<boolean>, maxMs = 400_000) {
-    for (let done = 0; done <= maxMs; done += 2000) {
+  async function until(s: Shop, what: string, pred: () => boolean | Promise<boolean>, maxMs = 400_000, step = 2000) {
+    for (let done = 0; done <= maxMs; done += step) {
       await settle(s.delivery);
       if (await pred()) return;
-      t().clock.advance(2000);
-      await s.sim.clock.advance(2000);
+      t().clock.advance(step);
+      await s.sim.clock.advance(step);
+      // What the delivery timer does every second in production: deadlines, reconciler, dispatch.
+      await s.delivery.tasks.tick();
     }
     throw new Error(`timed out waiting for ${what}`);
   }
@@ -293,6 +295,30 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
     await until(s, 'the picture', () => s.sim.tag(tag.hw).screen() !== null);
     expect(s.delivery.tasks.counters.resent).toBeGreaterThan(resent);
     expect(s.sim.tag(tag.hw).screen()?.hash).toBe((await tagRow(tag.id)).desired_hash);
+  });
+
+  it('a tag out of reach times out, is retried after a backoff, and gets its picture once back', async () => {
+    const s = await shop(1, 'DLV-G');
+    const [tag] = s.tags;
+    if (!tag) throw new Error('tag');
+    const sim = s.sim.tag(tag.hw);
+    const home = { x: sim.x, y: sim.y };
+    sim.moveTo(20_000, 20_000);
+    const started = await call<{ requestId: number }>(t(), '/mgr/tag/flashesl', { ids: [tag.id] }, s.token);
+    const slot = () =>
+      t().app.services.db.selectFrom('device_tasks').selectAll().where('tag_id', '=', tag.id).executeTakeFirstOrThrow();
+    // The station gives up after the job's TTL; the server sends it again after a backoff.
+    await until(s, 'a second attempt', async () => Number((await slot()).attempt) >= 2, 900_000, 10_000);
+    expect((await slot()).code).toBe('timeout');
+    expect(sim.screen()).toBeNull();
+    sim.moveTo(home.x, home.y);
+    await until(s, 'the picture', () => sim.screen() !== null, 900_000, 10_000);
+    await until(s, 'the request done', async () => (await progressOf(s, started.requestId)).status === 'done', 60_000);
+    const log = await t().app.services.db.selectFrom('tag_log').selectAll().where('tag_id', '=', tag.id).execute();
+    expect(log).toHaveLength(1);
+    expect(log[0]?.result).toBe('ok');
+    expect(Number(log[0]?.attempts)).toBeGreaterThanOrEqual(2);
+    expect(sim.screen()?.hash).toBe((await tagRow(tag.id)).desired_hash);
   });
 
   it('roll call of all and of some tags, an LED pattern, progress reaching 100 %', async () => {
