@@ -1,6 +1,6 @@
 import type { AddStationData, Tag, Template } from '@esl/contract';
 import { decodeTagImage, TEMPLATE_VERSION, type TemplateDocumentInput } from '@esl/labels';
-import { type Simulator, startSimulator } from '@esl/simulator';
+import { type FlapSpec, type Simulator, startSimulator } from '@esl/simulator';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import * as templates from '../modules/templates/service';
 import { buildProduct, buildShop, buildTag } from '../test/business';
@@ -101,7 +101,7 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
   }
 
   /** A store with one station, `n` tags of model 05 heard by it (bound unless `unbound`), and a default template. */
-  async function shop(n: number, sn: string, unbound = 0): Promise<Shop> {
+  async function shop(n: number, sn: string, unbound = 0, flap: FlapSpec | null = null): Promise<Shop> {
     const app = t();
     const world = await buildShop(app.app);
     const token = world.tokens.admin;
@@ -131,6 +131,7 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
       speed: 0,
       seed: sn,
       start: app.clock.now(),
+      flap,
     });
     // One clock for both: the server's moves with the simulated one.
     const s: Shop = { token, ...at, sim, delivery, tags, templateId: template.id };
@@ -319,6 +320,44 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
     expect(log[0]?.result).toBe('ok');
     expect(Number(log[0]?.attempts)).toBeGreaterThanOrEqual(2);
     expect(sim.screen()?.hash).toBe((await tagRow(tag.id)).desired_hash);
+  });
+
+  it('a flapping station: every task ends with a code, and no old Will marks it offline', async () => {
+    const s = await shop(6, 'DLV-H', 0, { everyS: 12, jitterS: 6, downS: 4 });
+    const station = s.sim.stations[0];
+    if (!station) throw new Error('station');
+    const full = await call<{ requestId: number }>(t(), '/mgr/tag/flashallesl', {}, s.token);
+    await until(
+      s,
+      'the full refresh',
+      async () => (await progressOf(s, full.requestId)).status === 'done',
+      900_000,
+      1000,
+    );
+    const slots = await t()
+      .app.services.db.selectFrom('device_tasks')
+      .selectAll()
+      .where('store_id', '=', s.storeId)
+      .execute();
+    expect(slots.every((x) => ['done', 'failed', 'cancelled'].includes(x.state) && x.code !== null)).toBe(true);
+    // It did flap during the refresh (each drop leaves a Will).
+    expect(station.stats.abruptLosses).toBeGreaterThanOrEqual(2);
+    // Connected at the end: the server says online once its hello is handled.
+    await until(s, 'connected', () => station.isWelcomed, 60_000, 1000);
+    const online = async () =>
+      Number(
+        (
+          await t()
+            .app.services.db.selectFrom('stations')
+            .select('online')
+            .where('store_id', '=', s.storeId)
+            .executeTakeFirstOrThrow()
+        ).online,
+      );
+    expect(await online()).toBe(1);
+    // Every tag ends showing its label: the flaps cost retries, not pictures.
+    expect(slots.filter((x) => x.state === 'done')).toHaveLength(6);
+    for (const x of s.tags) expect(s.sim.tag(x.hw).screen()?.hash).toBe((await tagRow(x.id)).desired_hash);
   });
 
   it('roll call of all and of some tags, an LED pattern, progress reaching 100 %', async () => {
