@@ -646,7 +646,8 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
           ]);
         }
         if (r.rev !== slot.rev || !mine(slot, station)) continue;
-        const handling = handlingOf(r.code);
+        // A roll-call ping that did not reach the tag says "absent": asking again is not the answer.
+        const handling = slot.kind === 'ping' && handlingOf(r.code) !== 'done' ? 'final' : handlingOf(r.code);
         if (handling === 'done' || handling === 'final' || handling === 'cancelled') {
           const state = handling === 'done' ? 'done' : handling === 'cancelled' ? 'cancelled' : 'failed';
           if (
