@@ -90,8 +90,15 @@ export async function remove(ctx: CallContext, ids: readonly number[]) {
     if (mine.size !== unique.length) throw notFound();
     const names = await repo.productNamesOf(trx, at, unique, TARGET_NAMES_KEPT);
     ctx.target = { kind: 'products', names, count: unique.length };
-    return repo.deleteProducts(trx, at, unique);
+    // Their tags lose the product (the foreign key sets it null): they show the unbound label.
+    const tagIds = await repo.tagIdsShowing(trx, at, { productIds: unique });
+    const n = await repo.deleteProducts(trx, at, unique);
+    if (tagIds.length) {
+      await dataPushed(trx, at, { source: 'console', userId: at.userId, products: unique.length, tagIds, now: ctx.now });
+    }
+    return n;
   });
+  tasksChanged();
   return deleted;
 }
 
