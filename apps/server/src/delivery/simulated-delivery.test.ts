@@ -224,6 +224,7 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
 
     // Refresh again: the tag shows it already, nothing is sent; forced, it is sent again.
     const transfers = s.sim.tag(tag.hw).transfers;
+    const reused = s.delivery.tasks.counters.renderReused;
     const again = await call<{ requestId: number }>(t(), '/mgr/tag/flashesl', { ids: [tag.id] }, s.token);
     await until(s, 'second refresh done', async () => (await progressOf(s, again.requestId)).status === 'done');
     expect(
@@ -235,6 +236,8 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
           .executeTakeFirstOrThrow()
       ).code,
     ).toBe('skipped');
+    // Nothing it depends on changed: not even rendered again.
+    expect(s.delivery.tasks.counters.renderReused).toBe(reused + 1);
     await advance(s, 60_000);
     expect(s.sim.tag(tag.hw).transfers).toBe(transfers);
     const forced = await call<{ requestId: number }>(t(), '/mgr/tag/flashesl', { ids: [tag.id], force: true }, s.token);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   type AckMsg,
   type BlobRequestMsg,
@@ -105,6 +106,8 @@ export interface TaskEngine {
 
 export interface EngineCounters {
   rendered: number;
+  /** Slots whose picture depended on nothing that changed: no render. */
+  renderReused: number;
   renderFailed: number;
   skipped: number;
   jobsSent: number;
@@ -128,6 +131,23 @@ const DEFAULT_CAPS: StationCaps = {
 const SVC_PER_S = 9.7;
 const ACTIVE_AT_STATION: readonly TaskState[] = ['sent', 'accepted'];
 
+/** Version of what renders a label: bump it when the renderer or its fonts change pictures. */
+const RENDERER = 'r1';
+
+/** What a tag's picture depends on: template and revision, the values it shows, model and colours. */
+export function renderKey(
+  templateId: number,
+  revision: number,
+  values: unknown,
+  model: string,
+  colour: string,
+): string {
+  return createHash('sha256')
+    .update(JSON.stringify([RENDERER, templateId, revision, values, model, colour]))
+    .digest('hex')
+    .slice(0, 32);
+}
+
 export function createTaskEngine(o: EngineOptions): TaskEngine {
   const { db, port, notices, now } = o;
   const owner = o.owner ?? `srv-${process.pid}`;
@@ -137,6 +157,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
   const stations = new Map<number, StationInfo>();
   const counters: EngineCounters = {
     rendered: 0,
+    renderReused: 0,
     renderFailed: 0,
     skipped: 0,
     jobsSent: 0,
@@ -248,6 +269,8 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
     // What each tag shows: its template (by the assignment rules) and its product's data.
     const jobs: RenderJob[] = [];
     const problems = new Map<number, string>();
+    const keys = new Map<number, string>();
+    const reused = new Map<number, { tagId: number; hash: string; size: number }>();
     const byStore = new Map<string, repo.RenderSlot[]>();
     for (const s of slots)
       byStore.set(`${s.tenant_id}:${s.store_id}`, [...(byStore.get(`${s.tenant_id}:${s.store_id}`) ?? []), s]);
@@ -279,6 +302,21 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
           continue;
         }
         const values = r.product_id === null ? {} : (data.get(r.product_id)?.data ?? {});
+        // What the picture depends on; unchanged since the last render → the render is skipped too.
+        const key = renderKey(label?.templateId ?? 0, doc.revision, values, r.model, r.colour);
+        keys.set(r.id, key);
+        const slot = group.find((x) => x.tag_id === r.id);
+        if (
+          slot &&
+          !Number(slot.force) &&
+          r.render_key === key &&
+          r.desired_hash &&
+          slot.hash === r.desired_hash &&
+          slot.size
+        ) {
+          reused.set(r.id, { tagId: r.id, hash: r.desired_hash, size: Number(slot.size) });
+          continue;
+        }
         jobs.push({ tenantId, tagId: r.id, doc: doc.doc, data: values as LabelData, model: r.model, colour: r.colour });
       }
     }
@@ -306,7 +344,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
       };
       for (const s of slots) {
         const tag = s.tag_id === null ? undefined : tags.get(s.tag_id);
-        const x = s.tag_id === null ? undefined : outcomes.get(s.tag_id);
+        const x = s.tag_id === null ? undefined : (outcomes.get(s.tag_id) ?? reused.get(s.tag_id));
         if (!tag || !x || !('hash' in x)) {
           const detail = !tag ? 'noTag' : (problems.get(tag.id) ?? (x && 'error' in x ? x.error : 'noRender'));
           // No template chose the tag: nothing to show, not a failed synthesis (logged only when asked for).
@@ -343,9 +381,11 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
             size: x.size,
             skip,
             now: t2,
+            renderKey: keys.get(tag.id) ?? null,
           })
         ) {
-          counters.rendered++;
+          if (reused.has(tag.id)) counters.renderReused++;
+          else counters.rendered++;
           pushed(s.push_id, true);
           if (skip) {
             counters.skipped++;

@@ -346,7 +346,7 @@ export async function claimRender(db: Db, owner: string, now: number, leaseMs: n
     )
     .where('state', '=', 'render')
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-    .returning(['id', 'rev', 'tenant_id', 'store_id', 'tag_id', 'force', 'request_id', 'push_id'])
+    .returning(['id', 'rev', 'tenant_id', 'store_id', 'tag_id', 'force', 'request_id', 'push_id', 'hash', 'size'])
     .execute();
 }
 export type RenderSlot = Awaited<ReturnType<typeof claimRender>>[number];
@@ -355,7 +355,18 @@ export function tagsForRender(db: Db, ids: readonly number[]) {
   if (ids.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('tags')
-    .select(['id', 'tenant_id', 'store_id', 'model', 'colour', 'product_id', 'shown_ver', 'hardware_id'])
+    .select([
+      'id',
+      'tenant_id',
+      'store_id',
+      'model',
+      'colour',
+      'product_id',
+      'shown_ver',
+      'hardware_id',
+      'desired_hash',
+      'render_key',
+    ])
     .where('id', 'in', ids)
     .execute();
 }
@@ -363,13 +374,17 @@ export function tagsForRender(db: Db, ids: readonly number[]) {
 /** A rendered slot: the tag desires `hash`; the slot waits for dispatch (or is done when the tag shows it already). */
 export async function slotRendered(
   db: Db,
-  s: { id: number; rev: number; tagId: number; hash: string; size: number; skip: boolean; now: number },
+  s: {
+    id: number;
+    rev: number;
+    tagId: number;
+    hash: string;
+    size: number;
+    skip: boolean;
+    now: number;
+    renderKey: string | null;
+  },
 ): Promise<boolean> {
-  await db
-    .updateTable('tags')
-    .set({ desired_hash: s.hash, desired_rev: s.rev, desired_at: s.now })
-    .where('id', '=', s.tagId)
-    .execute();
   const r = await db
     .updateTable('device_tasks')
     .set({
@@ -386,7 +401,14 @@ export async function slotRendered(
     .where('rev', '=', s.rev)
     .where('state', '=', 'render')
     .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+  // A newer rev arrived while this one rendered: it will set what the tag desires.
+  if (Number(r.numUpdatedRows) === 0) return false;
+  await db
+    .updateTable('tags')
+    .set({ desired_hash: s.hash, desired_rev: s.rev, desired_at: s.now, render_key: s.renderKey })
+    .where('id', '=', s.tagId)
+    .execute();
+  return true;
 }
 
 /** A slot that could not be rendered: final until its data changes. */
