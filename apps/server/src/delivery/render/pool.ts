@@ -85,7 +85,6 @@ function workerPool(options: WorkerPoolOptions): RenderPool {
     // execArgv: [] — the boot module registers tsx itself (a second registration would only cost).
     const worker = new Worker(BOOT, { workerData: { entry }, execArgv: [] });
     const slot: Slot = { worker, ready: false };
-    worker.unref();
     slot.lost = (why: string) => {
       const index = slots.indexOf(slot);
       if (index < 0) return;
@@ -101,6 +100,7 @@ function workerPool(options: WorkerPoolOptions): RenderPool {
       if (closed) return;
       if (slot.ready) {
         slots.push(start());
+        pump();
         return;
       }
       bootFailures++;
@@ -109,11 +109,14 @@ function workerPool(options: WorkerPoolOptions): RenderPool {
       }
       const pause = setTimeout(
         () => {
-          if (!closed) slots.push(start());
+          if (closed) return;
+          slots.push(start());
+          pump();
         },
         Math.min(30_000, 250 * 2 ** bootFailures),
       );
-      pause.unref();
+      // Jobs still waiting keep the process alive for the next try; none, and it may end.
+      if (queue.length === 0) pause.unref();
     };
     worker.on('message', (message: BatchReply | { ready: true }) => {
       if ('ready' in message) {
@@ -126,26 +129,33 @@ function workerPool(options: WorkerPoolOptions): RenderPool {
       if (!part || message.id !== part.id) return;
       slot.part = undefined;
       clearTimeout(slot.timer);
-      worker.unref();
       part.done(message.outcomes);
       pump();
     });
     worker.on('error', (error) => slot.lost?.(error instanceof Error ? error.message : String(error)));
     worker.on('exit', (code) => slot.lost?.(`exited with code ${code}`));
+    // After the listeners: adding a 'message' listener refs the worker's port again (Node 20), and
+    // an idle worker must not keep the process alive.
+    worker.unref();
     return slot;
   };
 
   const pump = () => {
     for (const slot of slots) {
-      if (queue.length === 0) return;
+      if (queue.length === 0) break;
       if (!slot.ready || slot.part) continue;
       const part = queue.shift() as Part;
       slot.part = part;
-      slot.worker.ref();
       slot.timer = setTimeout(() => slot.lost?.(`no answer after ${timeoutMs} ms`), timeoutMs);
       slot.timer.unref();
       const request: BatchRequest = { id: part.id, jobs: part.jobs };
       slot.worker.postMessage(request);
+    }
+    // A worker keeps the process alive while it renders or jobs wait (it may still be starting);
+    // an idle pool does not.
+    for (const slot of slots) {
+      if (slot.part || queue.length > 0) slot.worker.ref();
+      else slot.worker.unref();
     }
   };
 
