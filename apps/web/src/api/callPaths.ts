@@ -72,6 +72,8 @@ export const CALL_PATHS = {
   refreshAllTags: '/mgr/tag/flashallesl',
   rollCallTag: '/mgr/tag/echoesl',
   rollCallAllTags: '/mgr/tag/echoallesl',
+  ledTag: '/mgr/tag/ledesl',
+  requestProgress: '/mgr/request/get',
   productFieldMap: '/mgr/product/mapfield',
   findProduct: '/mgr/product/find',
   productList: '/mgr/product/list',
