@@ -83,6 +83,7 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
         now: config.now,
         log: app.log,
         tickMs: config.deliveryTickMs,
+        renderWorkers: config.renderWorkers,
       })
     : null;
   app.decorate('delivery', delivery);

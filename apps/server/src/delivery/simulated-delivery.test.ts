@@ -1,6 +1,6 @@
 import type { AddStationData, Tag, Template } from '@esl/contract';
 import { decodeTagImage, TEMPLATE_VERSION, type TemplateDocumentInput } from '@esl/labels';
-import { type Simulator, startSimulator } from '@esl/simulator';
+import { type FlapSpec, type Simulator, startSimulator } from '@esl/simulator';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import * as templates from '../modules/templates/service';
 import { buildProduct, buildShop, buildTag } from '../test/business';
@@ -88,18 +88,20 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
   }
 
   /** Advances until `pred` holds (at most `maxMs` of simulated time). */
-  async function until(s: Shop, what: string, pred: () => boolean | Promise<boolean>, maxMs = 400_000) {
-    for (let done = 0; done <= maxMs; done += 2000) {
+  async function until(s: Shop, what: string, pred: () => boolean | Promise<boolean>, maxMs = 400_000, step = 2000) {
+    for (let done = 0; done <= maxMs; done += step) {
       await settle(s.delivery);
       if (await pred()) return;
-      t().clock.advance(2000);
-      await s.sim.clock.advance(2000);
+      t().clock.advance(step);
+      await s.sim.clock.advance(step);
+      // What the delivery timer does every second in production: deadlines, reconciler, dispatch.
+      await s.delivery.tasks.tick();
     }
     throw new Error(`timed out waiting for ${what}`);
   }
 
   /** A store with one station, `n` tags of model 05 heard by it (bound unless `unbound`), and a default template. */
-  async function shop(n: number, sn: string, unbound = 0): Promise<Shop> {
+  async function shop(n: number, sn: string, unbound = 0, flap: FlapSpec | null = null): Promise<Shop> {
     const app = t();
     const world = await buildShop(app.app);
     const token = world.tokens.admin;
@@ -129,6 +131,7 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
       speed: 0,
       seed: sn,
       start: app.clock.now(),
+      flap,
     });
     // One clock for both: the server's moves with the simulated one.
     const s: Shop = { token, ...at, sim, delivery, tags, templateId: template.id };
@@ -293,6 +296,68 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
     await until(s, 'the picture', () => s.sim.tag(tag.hw).screen() !== null);
     expect(s.delivery.tasks.counters.resent).toBeGreaterThan(resent);
     expect(s.sim.tag(tag.hw).screen()?.hash).toBe((await tagRow(tag.id)).desired_hash);
+  });
+
+  it('a tag out of reach times out, is retried after a backoff, and gets its picture once back', async () => {
+    const s = await shop(1, 'DLV-G');
+    const [tag] = s.tags;
+    if (!tag) throw new Error('tag');
+    const sim = s.sim.tag(tag.hw);
+    const home = { x: sim.x, y: sim.y };
+    sim.moveTo(20_000, 20_000);
+    const started = await call<{ requestId: number }>(t(), '/mgr/tag/flashesl', { ids: [tag.id] }, s.token);
+    const slot = () =>
+      t().app.services.db.selectFrom('device_tasks').selectAll().where('tag_id', '=', tag.id).executeTakeFirstOrThrow();
+    // The station gives up after the job's TTL; the server sends it again after a backoff.
+    await until(s, 'a second attempt', async () => Number((await slot()).attempt) >= 2, 900_000, 10_000);
+    expect((await slot()).code).toBe('timeout');
+    expect(sim.screen()).toBeNull();
+    sim.moveTo(home.x, home.y);
+    await until(s, 'the picture', () => sim.screen() !== null, 900_000, 10_000);
+    await until(s, 'the request done', async () => (await progressOf(s, started.requestId)).status === 'done', 60_000);
+    const log = await t().app.services.db.selectFrom('tag_log').selectAll().where('tag_id', '=', tag.id).execute();
+    expect(log).toHaveLength(1);
+    expect(log[0]?.result).toBe('ok');
+    expect(Number(log[0]?.attempts)).toBeGreaterThanOrEqual(2);
+    expect(sim.screen()?.hash).toBe((await tagRow(tag.id)).desired_hash);
+  });
+
+  it('a flapping station: every task ends with a code, and no old Will marks it offline', async () => {
+    const s = await shop(6, 'DLV-H', 0, { everyS: 12, jitterS: 6, downS: 4 });
+    const station = s.sim.stations[0];
+    if (!station) throw new Error('station');
+    const full = await call<{ requestId: number }>(t(), '/mgr/tag/flashallesl', {}, s.token);
+    await until(
+      s,
+      'the full refresh',
+      async () => (await progressOf(s, full.requestId)).status === 'done',
+      900_000,
+      1000,
+    );
+    const slots = await t()
+      .app.services.db.selectFrom('device_tasks')
+      .selectAll()
+      .where('store_id', '=', s.storeId)
+      .execute();
+    expect(slots.every((x) => ['done', 'failed', 'cancelled'].includes(x.state) && x.code !== null)).toBe(true);
+    // It did flap during the refresh (each drop leaves a Will).
+    expect(station.stats.abruptLosses).toBeGreaterThanOrEqual(2);
+    // Connected at the end: the server says online once its hello is handled.
+    await until(s, 'connected', () => station.isWelcomed, 60_000, 1000);
+    const online = async () =>
+      Number(
+        (
+          await t()
+            .app.services.db.selectFrom('stations')
+            .select('online')
+            .where('store_id', '=', s.storeId)
+            .executeTakeFirstOrThrow()
+        ).online,
+      );
+    expect(await online()).toBe(1);
+    // Every tag ends showing its label: the flaps cost retries, not pictures.
+    expect(slots.filter((x) => x.state === 'done')).toHaveLength(6);
+    for (const x of s.tags) expect(s.sim.tag(x.hw).screen()?.hash).toBe((await tagRow(x.id)).desired_hash);
   });
 
   it('roll call of all and of some tags, an LED pattern, progress reaching 100 %', async () => {

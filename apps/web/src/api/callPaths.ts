@@ -74,6 +74,7 @@ export const CALL_PATHS = {
   rollCallAllTags: '/mgr/tag/echoallesl',
   ledTag: '/mgr/tag/ledesl',
   requestProgress: '/mgr/request/get',
+  tagScreen: '/mgr/tag/screen',
   productFieldMap: '/mgr/product/mapfield',
   findProduct: '/mgr/product/find',
   productList: '/mgr/product/list',

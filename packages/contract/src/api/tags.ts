@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Ids, Line, Paging } from '../common';
+import { Id, Ids, Line, Paging } from '../common';
 import type { Messages } from '../errors';
 import { findTagModel, TagColourType } from '../models';
 
@@ -206,3 +206,11 @@ export const RequestProgress = z.object({
   finishedAt: z.number().int().nullable(),
 });
 export type RequestProgress = z.infer<typeof RequestProgress>;
+
+/** Which screen of a tag /mgr/tag/screen draws: the label it shows, or the one it is about to show. */
+export const TAG_SCREENS = ['shown', 'desired'] as const;
+export const TagScreen = z.enum(TAG_SCREENS);
+export type TagScreen = z.infer<typeof TagScreen>;
+
+/** A tag of the current store and which of its screens. */
+export const TagScreenBody = z.object({ id: Id, which: TagScreen.default('shown') });

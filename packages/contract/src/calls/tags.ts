@@ -11,10 +11,11 @@ import {
   Tag,
   TagListBody,
   TagRequestData,
+  TagScreenBody,
   UnbindTagsBody,
   UnbindTagsData,
 } from '../api/tags';
-import { DeleteBody, DeleteData, Empty } from '../common';
+import { DeleteBody, DeleteData, Empty, Nothing } from '../common';
 import type { Messages } from '../errors';
 import { call, change, list } from './define';
 
@@ -72,6 +73,17 @@ export const TAG_CALLS = {
     RequestProgress,
     'Progress of a tag operation (done, failed, total) by its request id',
   ),
+  tagScreen: call(
+    '/mgr/tag/screen',
+    'tag.read',
+    TagScreenBody,
+    Nothing,
+    'A tag’s screen as a palette PNG in the panel’s orientation (beyond SPEC): `shown`, the label it last ' +
+      'reported showing, or `desired`, the one it is to show; decoded from the bytes the tag was sent, not drawn ' +
+      'again. NOT_FOUND (1002) when there is no such tag in the current store, or no stored image (refusals ' +
+      'answer the envelope)',
+    { file: { type: 'image/png', filename: 'screen.png' } },
+  ),
 } as const;
 
 /** What the console and the operation log call each operation, in both languages. */
@@ -87,4 +99,5 @@ export const TAG_CALL_NAMES = {
   rollCallAllTags: { 'zh-CN': '点名全部价签', en: 'Roll-call all tags' },
   ledTag: { 'zh-CN': '价签闪灯', en: 'Flash tag LEDs' },
   requestProgress: { 'zh-CN': '查询操作进度', en: 'Operation progress' },
+  tagScreen: { 'zh-CN': '查看价签画面', en: 'View a tag screen' },
 } as const satisfies Record<keyof typeof TAG_CALLS, Messages>;

@@ -1,5 +1,6 @@
 import { defineHandlers } from '../../api/handlers';
 import { presentTag } from './presenter';
+import { tagScreen } from './screen';
 import * as tags from './service';
 
 export const tagHandlers = defineHandlers({
@@ -21,4 +22,5 @@ export const tagHandlers = defineHandlers({
   rollCallAllTags: (ctx) => tags.rollCall(ctx, null),
   ledTag: (ctx, { ids, led }) => tags.flashLed(ctx, ids, led),
   requestProgress: (ctx, { id }) => tags.progress(ctx, id),
+  tagScreen,
 });
