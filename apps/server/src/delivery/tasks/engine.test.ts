@@ -40,16 +40,24 @@ describe.each(await testDatabases())('task engine transitions ($name)', (db) => 
 
   async function slot(
     s: Awaited<ReturnType<typeof setup>>,
-    fields: { state: TaskState; rev?: number; attempt?: number; ack_deadline?: number; done_deadline?: number },
+    fields: {
+      state: TaskState;
+      rev?: number;
+      attempt?: number;
+      ack_deadline?: number;
+      done_deadline?: number;
+      tagId?: number;
+    },
   ) {
     const now = t().clock.now();
+    const tagId = fields.tagId ?? s.tag.id;
     return t()
       .app.services.db.insertInto('device_tasks')
       .values({
         tenant_id: s.at.tenantId,
         store_id: s.at.storeId,
-        target_key: `t:${s.tag.id}`,
-        tag_id: s.tag.id,
+        target_key: `t:${tagId}`,
+        tag_id: tagId,
         station_id: s.station.id,
         kind: 'image',
         request_id: null,
@@ -132,6 +140,49 @@ describe.each(await testDatabases())('task engine transitions ($name)', (db) => 
       [2, 'ok'],
       [3, 'ok'],
     ]);
+  });
+
+  it('resyncs with a hello: held jobs stay, missing ones are sent again, unknown ones cancelled', async () => {
+    const s = await setup();
+    const more = await Promise.all([0, 1, 2].map(() => buildTag(t().app, s.at, { model: '05' })));
+    const [b, c, d] = more.map((x) => x.id) as [number, number, number];
+    const held = await slot(s, { state: 'accepted', rev: 1 });
+    const unacked = await slot(s, { state: 'sent', rev: 2, tagId: b });
+    const lost = await slot(s, { state: 'accepted', rev: 3, tagId: c });
+    const requeued = await slot(s, { state: 'queued', rev: 4, tagId: d });
+    const delivery = t().app.delivery;
+    if (!delivery) throw new Error('delivery');
+    const cancels: unknown[] = [];
+    const off = await delivery.port.subscribe(`esl/v1/${s.at.tenantId}/${s.station.sn}/down/cancel`, (m) =>
+      cancels.push(JSON.parse(m.payload.toString())),
+    );
+    await s.engine.onHello(s.ref, {
+      v: 1,
+      connId: 'conn-1',
+      boot: 2,
+      model: 'sim',
+      fw: { ap: '1.0.0' },
+      radio: { profile: 'oepl-2g4', channel: 11, kbps: 250 },
+      caps: { queue: 64, queueBytes: 1 << 20, inlineMax: 16_384, chunk: 16_384, fwConcurrent: 1, kinds: ['image'] },
+      queue: [
+        [jobId(held.id), 1],
+        [jobId(unacked.id), 2],
+        [jobId(requeued.id), 4],
+        ['zz', 1],
+      ],
+      outbox: 0,
+      net: { ip: '10.0.0.2', mac: '02:00:00:00:00:01' },
+      cfgRev: 0,
+      time: t().clock.now(),
+    });
+    await s.engine.idle();
+    await new Promise((r) => setTimeout(r, 50));
+    await off();
+    expect((await read(held.id)).state).toBe('accepted');
+    expect((await read(unacked.id)).state).toBe('accepted');
+    expect((await read(lost.id)).state).toBe('queued');
+    expect((await read(requeued.id)).state).toBe('queued');
+    expect(cancels).toEqual([{ v: 1, ids: [['zz', 1]], reason: 'unknown' }]);
   });
 
   it('serves a blob only to the station whose unfinished job names its hash', async () => {

@@ -442,7 +442,31 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
       const sent: Array<{ slot: repo.DueSlot; ttl: number }> = [];
       await db.transaction().execute(async (trx) => {
         for (const [i, slot] of due.entries()) {
-          if (!caps.kinds.includes(slot.kind)) continue;
+          if (!caps.kinds.includes(slot.kind)) {
+            // The station cannot do it at all (not in its caps.kinds): final, not left queued for ever.
+            if (
+              await repo.finish(trx, {
+                id: slot.id,
+                rev: slot.rev,
+                from: ['queued'],
+                state: 'failed',
+                code: 'unsupported',
+                now: t,
+              })
+            ) {
+              await settled(
+                trx,
+                { ...slot, store_id: st.store_id, tag_id: slot.tag_id, request_id: slot.request_id },
+                false,
+                {
+                  result: 'failed',
+                  code: 'unsupported',
+                  stationSn: st.sn,
+                },
+              );
+            }
+            continue;
+          }
           const ttl = ttlS(slot.wake_s, inflight + i, SVC_PER_S);
           if (
             await repo.markSent(trx, {
@@ -644,7 +668,8 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
         if (slot.kind === 'rollcall') {
           const tag = r.tag ? rollTags.get(r.tag) : undefined;
           const key = `${slot.id}:${r.rev}:${r.tag ?? ''}`;
-          if (tag && slot.request_id !== null && r.rev === slot.rev && !counted.has(key)) {
+          if (tag && slot.request_id !== null && r.rev === slot.rev && mine(slot, station) && !counted.has(key)) {
+            if (counted.size > 100_000) counted.clear();
             counted.add(key);
             const row = await repo.countRequest(trx, slot.request_id, r.present ? 1 : 0, r.present ? 0 : 1, t);
             if (row) progress.set(row.id, row);
@@ -775,8 +800,10 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
       const rows = new Map((await repo.slotRevs(trx, [...held.keys()])).map((r) => [r.id, r]));
       for (const [id, rev] of held) {
         const r = rows.get(id);
+        // Still wanted at this rev or a newer one: the next send replaces or repeats it (stations
+        // dedupe by (id, rev)); cancelling it would end a job the server is about to send again.
         const live =
-          r && r.tenant_id === station.tenant_id && r.rev > rev && !['done', 'failed', 'cancelled'].includes(r.state);
+          r && r.tenant_id === station.tenant_id && r.rev >= rev && !['done', 'failed', 'cancelled'].includes(r.state);
         if (!live) cancel.push([jobId(id), rev]);
       }
     });

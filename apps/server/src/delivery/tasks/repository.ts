@@ -481,6 +481,9 @@ export function dueForStation(db: Db, stationId: number, now: number, limit: num
       'device_tasks.payload',
       'device_tasks.attempt',
       'device_tasks.tenant_id',
+      'device_tasks.tag_id',
+      'device_tasks.request_id',
+      'device_tasks.queued_at',
       'tags.hardware_id',
       'tags.wake_s',
     ])
