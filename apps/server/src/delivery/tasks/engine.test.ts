@@ -176,6 +176,7 @@ describe.each(await testDatabases())('task engine transitions ($name)', (db) => 
       time: t().clock.now(),
     });
     await s.engine.idle();
+    for (let i = 0; i < 100 && cancels.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 50));
     await off();
     expect((await read(held.id)).state).toBe('accepted');

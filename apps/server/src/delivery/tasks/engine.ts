@@ -177,6 +177,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
   // Notices, gathered and sent once per pump/message: changed tags per tenant and store, request progress.
   const changedTags = new Map<string, { tenantId: number; storeId: number; ids: Set<number> }>();
   const progress = new Map<number, repo.RequestRow>();
+  const progressSentAt = new Map<number, number>();
   const tagChanged = (tenantId: number, storeId: number, id: number | null) => {
     if (id === null) return;
     const key = `${tenantId}:${storeId}`;
@@ -189,7 +190,14 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
       notices.broadcast(tenantId, { type: 'tag.changed', storeId, ids: [...ids] });
     }
     changedTags.clear();
+    // At most 4 progress notices a second per request (the last one, 'done', always goes out).
+    const real = performance.now();
     for (const r of progress.values()) {
+      const last = progressSentAt.get(r.id);
+      if (r.status !== 'done' && last !== undefined && real - last < 250) continue;
+      progress.delete(r.id);
+      if (r.status === 'done') progressSentAt.delete(r.id);
+      else progressSentAt.set(r.id, real);
       notices.broadcast(r.tenant_id, {
         type: 'request.progress',
         id: r.id,
@@ -200,7 +208,6 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
         status: r.status,
       });
     }
-    progress.clear();
   };
 
   /** A slot's revision ended: its request counts it, the tag log gets its row. */
