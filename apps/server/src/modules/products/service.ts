@@ -94,7 +94,13 @@ export async function remove(ctx: CallContext, ids: readonly number[]) {
     const tagIds = await repo.tagIdsShowing(trx, at, { productIds: unique });
     const n = await repo.deleteProducts(trx, at, unique);
     if (tagIds.length) {
-      await dataPushed(trx, at, { source: 'console', userId: at.userId, products: unique.length, tagIds, now: ctx.now });
+      await dataPushed(trx, at, {
+        source: 'console',
+        userId: at.userId,
+        products: unique.length,
+        tagIds,
+        now: ctx.now,
+      });
     }
     return n;
   });
