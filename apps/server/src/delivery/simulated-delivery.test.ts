@@ -125,7 +125,7 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
           tenantId: at.tenantId,
           sn: station.sn,
           secret: station.secret,
-          tags: tags.map((x, i) => ({ id: x.hw, hw: '05', wakeS: 40, x: 2 + i, y: 1 })),
+          tags: tags.map((x, i) => ({ id: x.hw, hw: '05', wakeS: 40, x: 2 + (i % 10), y: 1 + Math.floor(i / 10) })),
         },
       ],
       speed: 0,
