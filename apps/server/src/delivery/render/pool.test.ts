@@ -111,7 +111,8 @@ describe('createRenderPool', () => {
     expect(out.map((o) => o.hash)).toEqual(rendered(await renderJobs(demoJobs())).map((o) => o.hash));
   });
 
-  it('fails only the batch of a worker that dies, replaces the worker and goes on', async () => {
+  // Workers start and die several times here: slow on a loaded machine.
+  it('fails only the job that kills its worker, replaces the worker and goes on', { timeout: 90_000 }, async () => {
     const p = pool(1, new URL('./crash-worker.ts', import.meta.url));
     const [job] = demoJobs();
     const doomed = p.render([
@@ -122,26 +123,36 @@ describe('createRenderPool', () => {
     const thrown = p.render([{ ...job, tagId: -2 }]);
     const last = p.render([{ ...job, tagId: 8 }]);
     const [a, b, c, d] = await Promise.all([doomed, after, thrown, last]);
-    expect(a).toEqual([
-      { tagId: 5, error: expect.stringContaining('exited with code 3') },
-      { tagId: -1, error: expect.stringContaining('exited with code 3') },
-    ]);
+    // The part [5, -1] died with its worker; each job was tried again alone: 5 renders.
+    expect(rendered([a[0]]).map((o) => o.tagId)).toEqual([5]);
+    expect(a[1]).toEqual({ tagId: -1, error: expect.stringContaining('exited with code 3') });
     expect(rendered(b).map((o) => o.tagId)).toEqual([6]);
     expect(c).toEqual([{ tagId: -2, error: expect.stringContaining('boom in the worker') }]);
     expect(rendered(d).map((o) => o.tagId)).toEqual([8]);
     expect(d[0]).toMatchObject({ hash: rendered(await renderJobs([job]))[0].hash });
   });
 
-  it('ends a worker that does not answer its part in time, and goes on with a new one', async () => {
+  // Workers start and die several times here: slow on a loaded machine.
+  it('ends a worker that does not answer its part in time, and goes on with a new one', {
+    timeout: 90_000,
+  }, async () => {
     const p = pool(1, new URL('./crash-worker.ts', import.meta.url), 3000);
     const [job] = demoJobs();
-    const stuck = p.render([{ ...job, tagId: -3 }]);
+    const stuck = p.render([
+      { ...job, tagId: -3 },
+      { ...job, tagId: 10 },
+    ]);
     const next = p.render([{ ...job, tagId: 9 }]);
-    expect(await stuck).toEqual([{ tagId: -3, error: expect.stringContaining('no answer after 3000 ms') }]);
+    const [stalled, fine] = await stuck;
+    expect(stalled).toEqual({ tagId: -3, error: expect.stringContaining('no answer after 3000 ms') });
+    expect(rendered([fine]).map((o) => o.tagId)).toEqual([10]);
     expect(rendered(await next).map((o) => o.tagId)).toEqual([9]);
   });
 
-  it('fails the waiting jobs when its workers cannot start, instead of waiting for ever', async () => {
+  // Workers start and die several times here: slow on a loaded machine.
+  it('fails the waiting jobs when its workers cannot start, instead of waiting for ever', {
+    timeout: 90_000,
+  }, async () => {
     const p = pool(1, new URL('./no-such-worker.ts', import.meta.url));
     const [job] = demoJobs();
     const out = await p.render([job, { ...job, tagId: 2 }]);

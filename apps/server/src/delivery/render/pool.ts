@@ -32,6 +32,8 @@ interface Part {
   id: number;
   jobs: RenderJob[];
   done: (outcomes: RenderOutcome[]) => void;
+  /** A job of a part that failed with its worker, tried again alone. */
+  alone?: true;
 }
 
 interface Slot {
@@ -66,7 +68,8 @@ export const PART_TIMEOUT_MS = 60_000;
 /**
  * `workers` threads, each rendering one part at a time once it has started (tsx, fonts); parts
  * wait in a queue, first come first served. A worker that exits, throws or overruns its part's
- * time fails that part (error outcomes, the other parts go on) and a new worker takes its place.
+ * time is replaced, and its part's jobs are tried again one by one (retryAlone), so only the job
+ * at fault gets an error outcome; the other parts go on meanwhile.
  * Workers that die before they are ready (a broken install) are restarted with a growing pause,
  * and after three such deaths in a row the waiting parts fail rather than wait for ever. Idle
  * workers are unref'd, so a pool nobody closed never keeps the process alive; `close` ends them.
@@ -96,7 +99,7 @@ function workerPool(options: WorkerPoolOptions): RenderPool {
       worker.on('error', () => {});
       // A thread that threw is gone already or going; make sure.
       void worker.terminate();
-      part?.done(failed(part.jobs, `render worker failed: ${why}`));
+      if (part) retryAlone(part, `render worker failed: ${why}`);
       if (closed) return;
       if (slot.ready) {
         slots.push(start());
@@ -138,6 +141,25 @@ function workerPool(options: WorkerPoolOptions): RenderPool {
     // an idle worker must not keep the process alive.
     worker.unref();
     return slot;
+  };
+
+  /**
+   * A part whose worker died (or overran) is not all bad: one label may have crashed or stalled
+   * the renderer. Each of its jobs is tried again alone, ahead of the queue, so only the label at
+   * fault ends with an error outcome; a job that fails alone is not tried again.
+   */
+  const retryAlone = (part: Part, error: string) => {
+    if (part.alone || part.jobs.length === 1 || closed) {
+      part.done(failed(part.jobs, error));
+      return;
+    }
+    const singles = part.jobs.map(
+      (job) =>
+        new Promise<RenderOutcome[]>((done) => {
+          queue.unshift({ id: nextId++, jobs: [job], done, alone: true });
+        }),
+    );
+    void Promise.all(singles).then((outcomes) => part.done(outcomes.flat()));
   };
 
   const pump = () => {

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { writeSysLog } from '../../audit/syslog';
 import { clientDigest } from '../../auth/passwords';
+import { storeImages } from '../../delivery/render/repository';
 import { DEMO_PASSWORD, seedDemo } from '../../demo/seed';
 import { testDatabases } from '../../test/databases';
 import { buildOperator, buildWorld, login } from '../../test/factories';
@@ -123,6 +124,13 @@ describe.each(await testDatabases())('tenants on $name', (db) => {
       message: 'test',
       time: t().clock.time,
     });
+    // A rendered label image (delivery/render); the delivery tasks store them.
+    await storeImages(
+      kdb,
+      tenantId,
+      [{ hash: 'ab'.repeat(32), bytes: new Uint8Array([1, 2, 3]), size: 3, width: 1, height: 1, colour: 'bw' }],
+      t().clock.now(),
+    );
 
     // Read from the database, not from schema.ts: a table added by a migration is checked too.
     const tables = (await kdb.introspection.getTables())
