@@ -14,12 +14,15 @@ export const logHandlers = defineHandlers({
     const { rows, count } = await listSysLogs(ctx.services.db, requireCaller(ctx).tenantId, body);
     return { rows: rows.map(presentSysLog), count };
   },
-  // The delivery logs belong to a store: the caller's current one (platform operators have none).
+  // The delivery logs belong to a store: the caller's current one. Platform operators read the
+  // logs too, but no store has platform rows: their lists are empty.
   tagTaskLog: async (ctx, body) => {
+    if (requireCaller(ctx).tenantId === null) return { rows: [], count: 0 };
     const { rows, count } = await listTagLogs(ctx.services.db, await currentStore(ctx), body);
     return { rows: rows.map((r) => presentTagLog(r, ctx.lang)), count };
   },
   pushLog: async (ctx, body) => {
+    if (requireCaller(ctx).tenantId === null) return { rows: [], count: 0 };
     const { rows, count } = await listPushLogs(ctx.services.db, await currentStore(ctx), body);
     return { rows: rows.map((r) => presentPushLog(r, ctx.lang)), count };
   },

@@ -76,6 +76,14 @@ function Overview({ data }: { data: ShopStatic }) {
           {n(data.templates)}
         </Figure>
       </Row>
+      <Typography.Paragraph type="secondary" style={{ margin: '12px 0 0' }} data-testid="overview-visible">
+        {t('overview.visible', {
+          stores: n(data.visible.stores),
+          stations: n(data.visible.stations),
+          tags: n(data.visible.tags),
+          products: n(data.visible.products),
+        })}
+      </Typography.Paragraph>
       <Typography.Title level={5} style={{ marginTop: 16 }}>
         {t('delivery.title')}
       </Typography.Title>
@@ -100,15 +108,7 @@ function Overview({ data }: { data: ShopStatic }) {
             : t('delivery.seconds', { n: data.delivery.p50LatencyS.toFixed(1) })}
         </Figure>
       </Row>
-      <Typography.Paragraph type="secondary" style={{ margin: '12px 0 0' }} data-testid="overview-visible">
-        {t('overview.visible', {
-          stores: n(data.visible.stores),
-          stations: n(data.visible.stations),
-          tags: n(data.visible.tags),
-          products: n(data.visible.products),
-        })}
-      </Typography.Paragraph>
-      <Typography.Title level={5} style={{ marginTop: 8 }}>
+      <Typography.Title level={5} style={{ marginTop: 16 }}>
         {t('overview.byStatus')}
       </Typography.Title>
       {data.tags.total === 0 ? (

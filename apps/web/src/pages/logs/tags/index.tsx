@@ -33,7 +33,7 @@ const dash = <Typography.Text type="secondary">—</Typography.Text>;
 /** The form's values as the tag log's filters (the server matches a whole ID or a part of one). */
 export function tagLogFilter(v: Partial<FilterValues>) {
   return {
-    hardwareId: trimmedOrUndefined(v.hardwareId)?.toUpperCase(),
+    hardwareId: trimmedOrUndefined(v.hardwareId),
     result: v.result || undefined,
     stationSn: v.stationSn || undefined,
     ...rangeBounds(v.range),
