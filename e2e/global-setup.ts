@@ -84,6 +84,7 @@ async function waitForServer(url: string, child: ChildProcess, timeoutMs: number
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (!existsSync(CHROMIUM_PATH)) {
     project.provide('baseUrl', '');
+    project.provide('databaseUrl', '');
     project.provide('skipReason', `${CHROMIUM_PATH} is not installed (CI installs it); browser tests skipped`);
     return async () => {};
   }
@@ -95,6 +96,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (given) {
     project.provide('baseUrl', given.replace(/\/+$/, ''));
     project.provide('mqttUrl', process.env.E2E_MQTT_URL ?? '');
+    project.provide('databaseUrl', process.env.E2E_DATABASE_URL ?? '');
     project.provide('skipReason', '');
     return async () => {};
   }
@@ -137,6 +139,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   project.provide('baseUrl', url);
   project.provide('mqttUrl', `mqtt://127.0.0.1:${mqttPort}`);
+  // The server's SQLite file (WAL): tests may write rows that only the delivery layer writes.
+  project.provide('databaseUrl', `sqlite:${join(dataDir, 'esl.db')}`);
   project.provide('skipReason', '');
 
   return async () => {

@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, it } from 'vitest';
+import { afterAll, beforeAll, inject, it } from 'vitest';
+import { openDatabase } from '../apps/server/src/db/database';
+import { appendTagLog } from '../apps/server/src/delivery/logs';
 import {
   api,
   apiLogin,
@@ -20,9 +22,14 @@ interface ShopStatic {
   stations: { total: number; online: number };
   tags: { total: number; bound: number };
   products: number;
+  delivery: { queued: number; inFlight: number; done24h: number; failed24h: number; p50LatencyS: number | null };
 }
 interface Row {
   count: number;
+}
+interface ChangeDay extends Row {
+  delivered: number;
+  failed: number;
 }
 interface TagRow {
   hardwareId: string;
@@ -38,13 +45,17 @@ const TEXTS = {
   en: {
     models: (n: number) => `Tags in total: ${thousands(n)}`,
     stores: (n: number, stores: number) => `Stores: ${stores}, tags in total: ${thousands(n)}`,
-    changes: (n: number, days: number) => `Changes in ${days} days: ${thousands(n)}`,
+    changes: (n: number, delivered: number, failed: number, days: number) =>
+      `In ${days} days: screens updated ${thousands(delivered)}, failed ${thousands(failed)}, changes ${thousands(n)}`,
+    seconds: (s: number) => `${s.toFixed(1)} s`,
     noTags: 'No tags in this store yet',
   },
   'zh-CN': {
     models: (n: number) => `共 ${thousands(n)} 个价签`,
     stores: (n: number, stores: number) => `${stores} 家门店共 ${thousands(n)} 个价签`,
-    changes: (n: number, days: number) => `${days} 天内共 ${thousands(n)} 次变更`,
+    changes: (n: number, delivered: number, failed: number, days: number) =>
+      `${days} 天内：屏幕已更新 ${thousands(delivered)} 个，失败 ${thousands(failed)} 个，变更 ${thousands(n)} 次`,
+    seconds: (s: number) => `${s.toFixed(1)} 秒`,
     noTags: '该门店暂无价签',
   },
 } as const;
@@ -63,7 +74,7 @@ async function answers(page: Page) {
     api<ShopStatic>('/sumary/getshopstatic', {}, token),
     api<Row[]>('/sumary/gettagmodeldistribution', {}, token),
     api<Row[]>('/sumary/gettagshopdistribution', {}, token),
-    api<Row[]>('/sumary/gettagchanglogsatat', { days: 7, utcOffset }, token),
+    api<ChangeDay[]>('/sumary/gettagchanglogsatat', { days: 7, utcOffset }, token),
   ]);
   for (const a of [shop, models, stores, changes]) expect(a.code, a.msg).toBe(0);
   return { shop: shop.data, models: models.data, stores: stores.data, changes: changes.data };
@@ -82,6 +93,38 @@ describeBrowser('dashboard (/dashboard)', () => {
     expect(tag?.product).toBeTruthy();
     const bind = await api('/mgr/tag/bindesl', { hardwareId: tag.hardwareId, barcode: tag.product?.barcode }, token);
     expect(bind.code, bind.msg).toBe(0);
+    // Screen updates the tag log holds for that store: today and yesterday, done and failed.
+    const info = await api<{ curshop: { id: number } | null }>('/user/info', {}, token);
+    const database = openDatabase(inject('databaseUrl'));
+    try {
+      const store = await database.db
+        .selectFrom('stores')
+        .select(['id', 'tenant_id'])
+        .where('id', '=', info.data.curshop?.id ?? 0)
+        .executeTakeFirstOrThrow();
+      const now = Date.now();
+      const row = (i: number, result: 'ok' | 'failed', finishedAt: number, tookS: number) => ({
+        tenantId: store.tenant_id,
+        storeId: store.id,
+        tagId: 800_000 + i,
+        hardwareId: `DA5H${suffix}${i}`.slice(0, 16).toUpperCase(),
+        kind: 'refresh',
+        rev: 1,
+        result,
+        code: result === 'failed' ? 'timeout' : null,
+        queuedAt: finishedAt - tookS * 1000,
+        finishedAt,
+      });
+      await appendTagLog(database.db, [
+        row(1, 'ok', now - 60_000, 12),
+        row(2, 'ok', now - 120_000, 18),
+        row(3, 'ok', now - 180_000, 30),
+        row(4, 'failed', now - 240_000, 600),
+        row(5, 'ok', now - 86_400_000, 20),
+      ]);
+    } finally {
+      await database.close();
+    }
   });
 
   afterAll(async () => {
@@ -109,7 +152,18 @@ describeBrowser('dashboard (/dashboard)', () => {
         expect(await text(page, 'total-tagModelDistribution')).toBe(words.models(sum(a.models)));
         expect(await text(page, 'total-tagShopDistribution')).toBe(words.stores(sum(a.stores), a.stores.length));
         expect(sum(a.changes)).toBeGreaterThan(0);
-        expect(await text(page, 'total-tagChangeStat')).toBe(words.changes(sum(a.changes), 7));
+        const delivered = a.changes.reduce((n, d) => n + d.delivered, 0);
+        const failed = a.changes.reduce((n, d) => n + d.failed, 0);
+        expect(delivered).toBeGreaterThan(0);
+        expect(a.shop.delivery.p50LatencyS).not.toBeNull();
+        expect(await text(page, 'total-tagChangeStat')).toBe(words.changes(sum(a.changes), delivered, failed, 7));
+        // The delivery figures of the store, as the server counts them.
+        const d = a.shop.delivery;
+        expect(await text(page, 'figure-queued')).toBe(thousands(d.queued));
+        expect(await text(page, 'figure-inFlight')).toBe(thousands(d.inFlight));
+        expect(await text(page, 'figure-done24h')).toBe(thousands(d.done24h));
+        expect(await text(page, 'figure-failed24h')).toBe(thousands(d.failed24h));
+        expect(await text(page, 'figure-p50')).toBe(d.p50LatencyS === null ? '—' : words.seconds(d.p50LatencyS));
         // Every statistic answered: no error message and no panel saying it failed.
         expect(await page.locator('.ant-message-notice').count()).toBe(0);
         expect(await page.locator('[data-testid$="-failed"]').count()).toBe(0);
@@ -126,7 +180,7 @@ describeBrowser('dashboard (/dashboard)', () => {
           .click();
         await expect
           .poll(() => text(page, 'total-tagChangeStat'))
-          .toMatch(lang === 'en' ? /^Changes in 30 days: / : /^30 天内共 /);
+          .toMatch(lang === 'en' ? /^In 30 days: / : /^30 天内：/);
       } finally {
         await context.close();
       }

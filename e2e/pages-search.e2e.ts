@@ -29,6 +29,7 @@ const SCREENS: ListScreen[] = [
   { path: '/system/index', form: 'userFilter', text: 'name', call: '/api/user/UserList', user: 'admin' },
   { path: '/logmgr/op', form: 'opLogFilter', text: 'username', call: '/api/log/taglog/oplist', user: 'admin' },
   { path: '/logmgr/sys', form: 'sysLogFilter', text: 'event', call: '/api/log/taglog/syslist', user: 'admin' },
+  { path: '/logmgr/esl', form: 'tagLogFilter', text: 'hardwareId', call: '/api/log/taglog/esltasklist', user: 'admin' },
   { path: '/saadmin/sa/adm', form: 'tenantFilter', text: 'name', call: '/api/saas/sa/getlist', user: 'superadmin' },
 ];
 

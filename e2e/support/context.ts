@@ -5,6 +5,8 @@ declare module 'vitest' {
     baseUrl: string;
     /** The server's station broker (mqtt://…), for tests that start simulated stations; '' when unknown. */
     mqttUrl: string;
+    /** The server's database (`sqlite:<file>`), for tests that seed rows only the server writes; '' when unknown. */
+    databaseUrl: string;
     /** Why browser tests cannot run here, or '' when they can. */
     skipReason: string;
   }

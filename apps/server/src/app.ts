@@ -18,6 +18,7 @@ import type { Config } from './config';
 import { type Db, openDatabase } from './db/database';
 import { noStationAccounts } from './delivery/accounts';
 import { noStationLink } from './delivery/link';
+import { startLogRetention } from './delivery/logs';
 import { type Delivery, startDelivery } from './delivery/service';
 import { handlers } from './modules';
 import { registerTemplateAssets } from './modules/templates/assets';
@@ -66,6 +67,14 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
   }
   app.addHook('onClose', () => database.close());
 
+  // The tag log and the data-push log keep each store's tagLogDays (stops before the database closes).
+  const retention = startLogRetention({
+    db: database.db,
+    now: config.now,
+    onError: (err) => app.log.error({ err }, 'pruning the delivery logs failed'),
+  });
+  app.addHook('onClose', () => retention.stop());
+
   // The station broker (onClose hooks run last-registered first: it stops before the database).
   const delivery = config.mqtt
     ? await startDelivery(config.mqtt, {
@@ -74,6 +83,7 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
         now: config.now,
         log: app.log,
         tickMs: config.deliveryTickMs,
+        renderWorkers: config.renderWorkers,
       })
     : null;
   app.decorate('delivery', delivery);

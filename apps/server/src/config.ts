@@ -1,4 +1,4 @@
-import { hostname } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import { join } from 'node:path';
 import { type PasswordCost, PRODUCTION_COST } from './auth/passwords';
 
@@ -25,6 +25,8 @@ export interface Config {
   mqtt: MqttConfig | null;
   /** Period of the delivery sweeper, ms; 0: no timer (tests call `gateway.tick()` after moving `now`). */
   deliveryTickMs: number;
+  /** Render worker threads (DELIVERY.md §5.3, `RENDER_WORKERS`); 0: labels render in the main thread. */
+  renderWorkers: number;
 }
 
 export type MqttConfig =
@@ -63,6 +65,19 @@ export function mqttFromEnv(env: NodeJS.ProcessEnv): MqttConfig | null {
   return { mode: 'embedded', host: env.MQTT_HOST || env.HOST || '127.0.0.1', port };
 }
 
+/**
+ * RENDER_WORKERS: render worker threads; default one per core but one (the main thread does the
+ * database and network work), at least 1. `0` renders in the main thread.
+ */
+export function renderWorkersFromEnv(env: NodeJS.ProcessEnv, cores = availableParallelism()): number {
+  const raw = env.RENDER_WORKERS?.trim();
+  if (!raw) return Math.max(1, cores - 1);
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 256)
+    throw new Error(`RENDER_WORKERS must be a whole number from 0 to 256 (got "${env.RENDER_WORKERS}")`);
+  return n;
+}
+
 const repoRoot = new URL('../../../', import.meta.url).pathname;
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -79,6 +94,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     logger: { level: env.LOG_LEVEL ?? 'warn' },
     mqtt: mqttFromEnv(env),
     deliveryTickMs: 1000,
+    renderWorkers: renderWorkersFromEnv(env),
   };
 }
 
@@ -96,6 +112,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logger: false,
     mqtt: null,
     deliveryTickMs: 0,
+    // Tests render in their own thread unless they are about the pool.
+    renderWorkers: 0,
     ...overrides,
   };
 }

@@ -91,6 +91,17 @@ describe('main', { timeout: 120_000 }, () => {
     expect(counts).toEqual({ t: 1, s: 2 });
   });
 
+  it('--demo with SIM_HTTP serves the store wall of the simulated demo stations', async () => {
+    const s = start(['--demo'], { SIM_HTTP: '0' });
+    const [, wall] = await waitFor(s, /Store wall of the simulated tags: (http:\/\/\S+)/);
+    expect(await (await fetch(wall)).text()).toContain('Store wall');
+    const stations = (await (await fetch(new URL('/wall.json', wall))).json()) as { sn: string; tags: unknown[] }[];
+    expect(stations.length).toBeGreaterThan(0);
+    expect(stations.reduce((n, st) => n + st.tags.length, 0)).toBeGreaterThan(0);
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+  });
+
   it('exits non-zero when the migration fails', async () => {
     const s = start([], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
     expect(await s.exited).toBe(1);

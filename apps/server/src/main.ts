@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
+import { startWall } from '@esl/simulator';
 import { buildApp } from './app';
 import { writeSysLog } from './audit/syslog';
 import { clientDigest, hashPassword } from './auth/passwords';
@@ -95,7 +96,14 @@ async function main(): Promise<void> {
       });
       if (sim) {
         notes.push(`Simulating the demo stores' ${sim.stations.length} base stations (--no-sim or SIM=off: none)`);
+        // SIM_HTTP=PORT: the simulator's store wall, every simulated tag's screen as it decoded it.
+        const wallPort = process.env.SIM_HTTP?.trim();
+        if (wallPort && !/^\d{1,5}$/.test(wallPort))
+          throw new Error(`SIM_HTTP must be a port number (got "${wallPort}")`);
+        const wall = wallPort ? await startWall(sim.stations, { port: Number(wallPort), host }) : null;
+        if (wall) notes.push(`Store wall of the simulated tags: ${wall.url}`);
         close = async () => {
+          await wall?.close();
           await sim.stop();
           await app.close();
         };

@@ -29,10 +29,12 @@ const OWNER: Record<string, string | readonly string[]> = {
   data_keys: 'modules/templates',
   template_rules: 'modules/templates',
   stations: ['modules/stations', 'delivery/gateway'],
-  device_requests: 'modules/stations',
+  device_requests: ['modules/stations', 'delivery/tasks'],
+  device_tasks: 'delivery/tasks',
   products: 'modules/products',
   field_maps: 'modules/products',
-  tags: ['modules/tags', 'delivery/gateway'],
+  tags: ['modules/tags', 'delivery/gateway', 'delivery/tasks'],
+  tag_images: 'delivery/render',
 };
 
 const EXEMPT = /^(db\/|demo\/|test\/|cache\/pgbus\.ts$)|\.test\.ts$/;

@@ -61,6 +61,15 @@ describe('command line', () => {
     });
     expect(o.sim.flap).toEqual({ everyS: 20, jitterS: 10, downS: 5 });
     expect(o.durationMs).toBe(600_000);
+    expect([o.httpPort, o.httpHost]).toEqual([null, '127.0.0.1']);
+  });
+
+  it('serves the store wall with --http', () => {
+    const o = parseCli(['--station', '1.A:x', '--http', '8090', '--http-host', '0.0.0.0'], noFiles);
+    if (o === 'help') throw new Error('help');
+    expect([o.httpPort, o.httpHost]).toEqual([8090, '0.0.0.0']);
+    expect(() => parseCli(['--station', '1.A:x', '--http', 'www'], noFiles)).toThrow(/--http/);
+    expect(() => parseCli(['--station', '1.A:x', '--http', '70000'], noFiles)).toThrow(/--http/);
   });
 
   it('reads a stations file with its tags', () => {

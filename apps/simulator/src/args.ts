@@ -69,6 +69,9 @@ export interface CliOptions {
   quiet: boolean;
   /** Stations and tags to get through the server's API before simulating (`--api`). */
   provision: Omit<ProvisionOptions, 'rng' | 'log'> | null;
+  /** The store wall's port (`--http`, 0: any free one); null: no wall. */
+  httpPort: number | null;
+  httpHost: string;
 }
 
 export const USAGE = `npm run sim -- [options]
@@ -96,6 +99,8 @@ export const USAGE = `npm run sim -- [options]
   --flap SCHEDULE      e.g. "every 20s±10s down 5s": abrupt disconnects
   --duration DURATION  stop after this much virtual time (default: until Ctrl-C)
   --report FILE        write the run's report (JSON) there at the end
+  --http PORT          serve the store wall (every tag's screen as it decoded it) on PORT (0: any)
+  --http-host HOST     the wall's address (default 127.0.0.1)
   --quiet              no log lines
   --help`;
 
@@ -121,6 +126,8 @@ export function parseCli(
       flap: { type: 'string' },
       duration: { type: 'string' },
       report: { type: 'string' },
+      http: { type: 'string' },
+      'http-host': { type: 'string', default: '127.0.0.1' },
       quiet: { type: 'boolean', default: false },
       api: { type: 'string' },
       user: { type: 'string', default: 'admin' },
@@ -187,5 +194,7 @@ export function parseCli(
     durationMs: values.duration ? parseDuration(values.duration) : null,
     reportFile: values.report ?? null,
     quiet: values.quiet,
+    httpPort: values.http === undefined ? null : Math.trunc(number('http', values.http, 0, 65_535)),
+    httpHost: values['http-host'],
   };
 }

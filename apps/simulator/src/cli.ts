@@ -4,6 +4,7 @@ import { parseCli, USAGE } from './args';
 import { provision } from './provision';
 import { Random } from './random';
 import { startSimulator } from './simulator';
+import { startWall } from './wall';
 
 async function main(): Promise<void> {
   const parsed = parseCli(process.argv.slice(2), (path) => readFileSync(path, 'utf8'), process.env);
@@ -29,11 +30,16 @@ async function main(): Promise<void> {
     `simulating ${sim.stations.length} station(s), ${tags} tag(s), speed ×${sim.clock.speed}, seed ${parsed.sim.seed}`,
   );
 
+  const wall =
+    parsed.httpPort === null ? null : await startWall(sim.stations, { port: parsed.httpPort, host: parsed.httpHost });
+  if (wall) console.log(`store wall: ${wall.url}`);
+
   let stopping = false;
   const finish = async () => {
     if (stopping) return;
     stopping = true;
     const report = sim.report();
+    await wall?.close();
     await sim.stop();
     if (parsed.reportFile) writeFileSync(parsed.reportFile, `${JSON.stringify(report, null, 2)}\n`);
     for (const s of report.stations) {

@@ -14,3 +14,4 @@ export {
 } from './simulator';
 export { type FlapSpec, SimStation, type StationSpec, type StationStats } from './station';
 export { type Screen, SimTag, type TagSpec } from './tag';
+export { startWall, type WallServer, type WallStation, type WallStationJson, type WallTag, wallJson } from './wall';

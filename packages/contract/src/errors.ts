@@ -101,6 +101,8 @@ export const VALIDATION_DETAILS: Record<string, Messages> = {
 export const NOT_FOUND_DETAILS: Record<string, Messages> = {
   barcode: { 'zh-CN': '没有条码为 {value} 的商品', en: 'No product has the barcode {value}' },
   tag: { 'zh-CN': '当前门店没有 ID 为 {value} 的价签', en: 'No tag with the ID {value} in the current store' },
+  shownScreen: { 'zh-CN': '价签 {value} 还没有显示过已知的画面', en: 'Tag {value} has not shown a known label yet' },
+  desiredScreen: { 'zh-CN': '价签 {value} 没有待显示的画面', en: 'Tag {value} has no label to show' },
 };
 
 export function formatMessage(code: ErrorCode, lang: Language, vars: Record<string, string> = {}): string {

@@ -22,6 +22,10 @@ export interface Database {
   tags: TagTable;
   field_maps: FieldMapTable;
   device_requests: DeviceRequestTable;
+  device_tasks: DeviceTaskTable;
+  tag_images: TagImageTable;
+  tag_log: TagLogTable;
+  push_log: PushLogTable;
 }
 
 export interface TenantTable {
@@ -318,6 +322,16 @@ export interface TagTable {
   desired_hash: string | null;
   /** Tag firmware version last reported. */
   fw: Generated<string>;
+  /** Revision of the image slot that set `desired_hash`, and when. */
+  desired_rev: number | null;
+  desired_at: number | null;
+  /** What the last render depended on (template revision, product row, model); null: never rendered. */
+  render_key: string | null;
+  /** The full hash of the image the tag last confirmed (a result), and when. */
+  shown_hash: string | null;
+  shown_at: number | null;
+  /** When the tag is expected to check in next (from its reports). */
+  next_wake_at: number | null;
 }
 
 /** A tenant's import field mapping (JSON array of { name, tField }). */
@@ -332,15 +346,148 @@ export interface DeviceRequestTable {
   id: Generated<number>;
   tenant_id: number;
   store_id: number;
-  kind: 'tag.refresh' | 'tag.rollcall' | 'station.cmdwindow';
-  /** Null for a request on every tag of the store. */
+  kind: DeviceRequestKind;
+  /** Null for a request on every tag of the store (or on several tags). */
   tag_id: number | null;
   station_id: number | null;
-  status: 'recorded';
+  /** 'recorded' (before delivery existed), 'running', 'done'. */
+  status: DeviceRequestStatus;
   user_id: number | null;
   created_at: number;
+  /** Tasks of the request, and how many ended well or not. */
+  total: Generated<number>;
+  done: Generated<number>;
+  failed: Generated<number>;
+  /** JSON of the operation's parameters (force, LED pattern, tag ids); '' when none. */
+  params: Generated<string>;
+  finished_at: number | null;
+}
+
+export type DeviceRequestKind =
+  | 'tag.refresh'
+  | 'tag.refreshAll'
+  | 'tag.rollcall'
+  | 'tag.rollcallAll'
+  | 'tag.led'
+  | 'station.cmdwindow';
+export type DeviceRequestStatus = 'recorded' | 'running' | 'done';
+
+/** States of a task slot (DELIVERY.md §5.2). */
+export type TaskState = 'render' | 'queued' | 'sent' | 'accepted' | 'done' | 'failed' | 'cancelled';
+export type TaskKind = 'image' | 'led' | 'ping' | 'rollcall';
+
+/** One slot per (tenant, target, kind), reused for ever; its history goes to the tag log. */
+export interface DeviceTaskTable {
+  id: Generated<number>;
+  tenant_id: number;
+  store_id: number;
+  /** 't:<tagId>' or 's:<stationId>'. */
+  target_key: string;
+  tag_id: number | null;
+  station_id: number | null;
+  kind: TaskKind;
+  request_id: number | null;
+  push_id: Generated<number | null>;
+  prio: number;
+  state: TaskState;
+  code: string | null;
+  detail: string | null;
+  rev: Generated<number>;
+  sent_rev: number | null;
+  hash: string | null;
+  size: number | null;
+  /** 0 or 1. */
+  force: Generated<number>;
+  /** JSON: the LED pattern of led/ping tasks; '' otherwise. */
+  payload: Generated<string>;
+  attempt: Generated<number>;
+  not_before: Generated<number>;
+  wake_at: number | null;
+  ttl_s: number | null;
+  ack_deadline: number | null;
+  done_deadline: number | null;
+  lease_owner: string | null;
+  lease_until: number | null;
+  created_at: number;
+  queued_at: number | null;
+  rendered_at: number | null;
+  sent_at: number | null;
+  accepted_at: number | null;
+  finished_at: number | null;
 }
 
 export type StationRow = Selectable<StationTable>;
 export type ProductRow = Selectable<ProductTable>;
 export type TagRow = Selectable<TagTable>;
+
+/** A rendered label (DELIVERY.md §5.3): the bytes a station receives, by content hash. */
+export interface TagImageTable {
+  tenant_id: number;
+  /** Content hash (SHA-256 hex, PROTOCOL.md §5.4); a tag's `ver` is its first 16 digits. */
+  hash: string;
+  /** `encodeTagImage` output. */
+  bytes: Uint8Array;
+  size: number;
+  width: number;
+  height: number;
+  /** Colour type the image was quantised to. */
+  colour: string;
+  created_at: number;
+  last_used_at: number;
+}
+
+/** How a tag's task revision ended (DELIVERY.md §5.2): one `tag_log` row each. */
+export type TagLogResult = 'ok' | 'skipped' | 'failed' | 'cancelled' | 'replaced';
+
+/** One finished (or superseded) task revision of a tag; append-only (migration 011). */
+export interface TagLogTable {
+  id: Generated<number>;
+  tenant_id: number;
+  store_id: number;
+  /** The tag's row id then; the tag may since have been deleted (no reference). */
+  tag_id: number;
+  hardware_id: string;
+  /** The user/API operation (`device_requests.id`) behind the task; null for automatic work. */
+  request_id: number | null;
+  /** The task's kind ('refresh', 'led', 'ping', …). */
+  kind: string;
+  rev: number;
+  result: TagLogResult;
+  /** Why it failed (or was skipped): 'timeout', 'nack', 'displayError', 'renderError', …; '' for none. */
+  code: Generated<string>;
+  /** The image's content hash (SHA-256 hex), null for work without one. */
+  hash: string | null;
+  /** Serial of the station that carried the last attempt; '' when none did. */
+  station_sn: Generated<string>;
+  attempts: Generated<number>;
+  queued_at: number | null;
+  sent_at: number | null;
+  finished_at: number;
+  /** Radio airtime the station reported, ms. */
+  air_ms: number | null;
+  /** Signal of the tag at the station, dBm. */
+  rssi: number | null;
+}
+
+/** Where a data push came from. */
+export type PushSource = 'console' | 'import' | 'api' | 'schedule';
+
+/** One data push (console edit, import, API batch, schedule) and what it caused (migration 011). */
+export interface PushLogTable {
+  id: Generated<number>;
+  tenant_id: number;
+  store_id: number;
+  source: PushSource;
+  user_id: number | null;
+  products: Generated<number>;
+  tags_affected: Generated<number>;
+  rendered: Generated<number>;
+  failed: Generated<number>;
+  /** JSON array of the first exception messages. */
+  exceptions: Generated<string>;
+  /** Every exception added, kept or not. */
+  exception_count: Generated<number>;
+  started_at: number;
+  /** Null while the push is open. */
+  finished_at: number | null;
+}

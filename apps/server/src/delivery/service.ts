@@ -12,7 +12,9 @@ import { secretHashOf } from './gateway/repository';
 import { connectClientPort } from './mqtt/client';
 import { inProcessPort } from './mqtt/inprocess';
 import type { MqttPort } from './mqtt/port';
+import { createRenderPool, loadImage, storeImages } from './render';
 import { type DampedSysLog, dampedSysLog } from './syslog';
+import { createTaskEngine, type EngineOptions, type TaskEngine } from './tasks/engine';
 
 /*
  * The delivery layer as the server starts it: the station broker (embedded aedes, or a client of
@@ -22,6 +24,8 @@ import { type DampedSysLog, dampedSysLog } from './syslog';
 
 export interface Delivery {
   readonly gateway: Gateway;
+  /** The task engine: renders, dispatches, follows acks and results (delivery/tasks). */
+  readonly tasks: TaskEngine;
   /** The embedded broker; null on an external one. */
   readonly broker: StationBroker | null;
   /** Where stations connect (the embedded listener's real port, or MQTT_URL). */
@@ -41,6 +45,9 @@ export interface DeliveryDeps {
   /** Sweeper period, ms (1 s); 0: no timer (tests call `gateway.tick()` themselves). */
   tickMs?: number;
   gateway?: Partial<Pick<GatewayOptions, 'presence' | 'missedHeartbeats' | 'silenceSweepMs' | 'tagStatusMs'>>;
+  tasks?: Partial<Pick<EngineOptions, 'reconcileMs' | 'backoffScale' | 'renderBatch'>>;
+  /** Render worker threads (0: the calling thread). */
+  renderWorkers?: number;
 }
 
 /** Broker events worth a system-log row: refusals and takeovers (presence is the gateway's). */
@@ -98,6 +105,23 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
     }
   }
 
+  const pool = createRenderPool({ workers: deps.renderWorkers ?? 0 });
+  const tasks = createTaskEngine({
+    db: deps.db,
+    port,
+    notices: deps.notices,
+    now: deps.now,
+    render: {
+      render: (jobs) => pool.render(jobs),
+      storeImages: (trx, tenantId, images) => storeImages(trx, tenantId, images, deps.now()),
+      loadImage: async (db, tenantId, hash) => (await loadImage(db, tenantId, hash))?.bytes ?? null,
+      close: () => pool.close(),
+    },
+    owner: config.mode === 'external' ? `srv-${config.instanceId}` : undefined,
+    onError: (err, what) => deps.log.error({ err }, `delivery tasks failed: ${what}`),
+    ...deps.tasks,
+  });
+
   const gateway = createGateway({
     db: deps.db,
     port,
@@ -106,9 +130,11 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
     syslog: syslog.write,
     share: config.mode === 'external' ? 'esl' : undefined,
     onError: (err, what) => deps.log.error({ err }, `station message failed: ${what}`),
+    tasks,
     ...deps.gateway,
   });
   await gateway.start();
+  await tasks.start();
 
   let ticking = false;
   const timer =
@@ -116,8 +142,7 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
       ? setInterval(() => {
           if (ticking) return;
           ticking = true;
-          gateway
-            .tick()
+          Promise.all([gateway.tick(), tasks.tick()])
             .catch((err: unknown) => deps.log.error({ err }, 'delivery sweeper failed'))
             .finally(() => {
               ticking = false;
@@ -128,6 +153,7 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
 
   return {
     gateway,
+    tasks,
     broker,
     url,
     accounts,
@@ -136,6 +162,7 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
     async close() {
       if (timer) clearInterval(timer);
       await gateway.close();
+      await tasks.close();
       await port.close();
       await dynsec?.close();
       await broker?.close();

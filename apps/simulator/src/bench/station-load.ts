@@ -179,7 +179,7 @@ async function load(url: string, tenantId: number, reportsFor: (i: number) => st
     const username = `${tenantId}.L${i}`;
     const reports = reportsFor(i);
     const connId = `c${i.toString(36).padStart(4, '0')}`;
-    const client = await mqtt.connectAsync(url, {
+    const client = mqtt.connect(url, {
       clientId: username,
       username,
       password: `secret-L${i}`,
@@ -193,6 +193,18 @@ async function load(url: string, tenantId: number, reportsFor: (i: number) => st
         retain: true,
       },
     });
+    // An error with no listener would end the process; a failed connect ends only this try.
+    client.on('error', () => {});
+    try {
+      await new Promise<void>((resolve, reject) => {
+        client.once('connect', () => resolve());
+        client.once('error', reject);
+        client.once('close', () => reject(new Error('closed before CONNACK')));
+      });
+    } catch (err) {
+      client.end(true);
+      throw err;
+    }
     await client.publishAsync(topics.status(key), encodeMessage('status', { v: 1, online: true, connId, at: T0 }), {
       qos: 1,
       retain: true,

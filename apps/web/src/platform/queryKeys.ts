@@ -24,6 +24,8 @@ export const LIST_AREAS = {
   firmwareList: 'firmware',
   opLog: 'logs',
   sysLog: 'logs',
+  tagTaskLog: 'logs',
+  pushLog: 'logs',
 } as const satisfies Record<ListCallName, Area>;
 
 export type ListArea<N extends ListCallName> = (typeof LIST_AREAS)[N];

@@ -104,7 +104,7 @@ export const routes: AppRoute[] = withGroupRoles([
         name: 'eslLog',
         icon: 'profile',
         roles: needs('log.read'),
-        page: () => import('../pages/_pending/tagLog'),
+        page: () => import('../pages/logs/tags/index'),
       },
       {
         path: '/logmgr/op',
@@ -118,7 +118,7 @@ export const routes: AppRoute[] = withGroupRoles([
         name: 'pushLog',
         icon: 'cloudUpload',
         roles: needs('log.read'),
-        page: () => import('../pages/_pending/pushLog'),
+        page: () => import('../pages/logs/pushes/index'),
       },
     ],
   },

@@ -64,6 +64,8 @@ export const StoreParams = z.object({
   tagOfflineMinutes: z.number().int().min(5).max(1440).default(60),
   /** Not heard for this long → tag lost, hours. */
   tagLostHours: z.number().int().min(1).max(720).default(24),
+  /** The tag log and the data-push log keep this many days (DELIVERY.md §5.1). */
+  tagLogDays: z.number().int().min(1).max(3650).default(90),
 });
 export type StoreParams = z.infer<typeof StoreParams>;
 

@@ -31,6 +31,19 @@ export const ShopStatic = z.object({
   templates: Count,
   /** Totals over every store the caller may see: the whole tenant for an administrator. */
   visible: z.object({ stores: Count, stations: Count, tags: Count, products: Count }),
+  /** Delivery to the store's tags (DELIVERY.md §5.5). */
+  delivery: z.object({
+    /** Task slots waiting to be rendered or sent. */
+    queued: Count,
+    /** Sent to a station, not finished yet. */
+    inFlight: Count,
+    /** Tag-log rows of the last 24 h that ended done (shown, or already showing). */
+    done24h: Count,
+    /** Tag-log rows of the last 24 h that failed. */
+    failed24h: Count,
+    /** Median time from queued to shown of the screen updates done in the last 24 h, s; null: none. */
+    p50LatencyS: z.number().nonnegative().nullable(),
+  }),
 });
 export type ShopStatic = z.infer<typeof ShopStatic>;
 
@@ -85,6 +98,10 @@ export const TagChangeDay = z.object({
   binding: Count,
   tags: Count,
   products: Count,
+  /** Screen updates the tags confirmed (tag log: refreshes ending `ok`; a skip sent nothing). */
+  delivered: Count,
+  /** Screen updates that failed (tag log: refreshes ending `failed`). */
+  failed: Count,
 });
 export type TagChangeDay = z.infer<typeof TagChangeDay>;
 /** One entry per day, oldest first, ending today; days without changes included. */

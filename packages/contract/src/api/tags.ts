@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Ids, Line, Paging } from '../common';
+import { Id, Ids, Line, Paging } from '../common';
 import type { Messages } from '../errors';
 import { findTagModel, TagColourType } from '../models';
 
@@ -169,3 +169,48 @@ export const UnbindTagsData = z.object({ unbound: z.number().int() });
 
 /** Refresh or roll-call some tags of the current store. */
 export const TagOperationBody = z.object({ ids: Ids });
+
+/** Refresh some tags; `force` sends the label even when the tag already shows it. */
+export const RefreshTagsBody = z.object({ ids: Ids, force: z.boolean().optional() });
+export const RefreshAllTagsBody = z.object({ force: z.boolean().optional() });
+
+/** An LED flash pattern (DELIVERY.md §4.4; OEPL's LED command, BT ESL LED Control, Hanshow flash_light). */
+export const LedPatternBody = z.object({
+  colour: z.enum(['red', 'green', 'blue', 'yellow', 'cyan', 'magenta', 'white']),
+  onMs: z.number().int().min(1).max(10_000),
+  offMs: z.number().int().min(0).max(10_000),
+  count: z.number().int().min(1).max(100),
+  repeat: z.number().int().min(1).max(1000),
+});
+export type LedPatternBody = z.infer<typeof LedPatternBody>;
+
+/** Roll call of some tags; with `led`, each flashes while it answers (to be found on the shelf). */
+export const RollCallTagsBody = z.object({ ids: Ids, led: LedPatternBody.optional() });
+export const LedTagsBody = z.object({ ids: Ids, led: LedPatternBody });
+
+/** What a tag operation answers at once: its request id (progress by /mgr/request/get) and its tasks. */
+export const TagRequestData = z.object({ requestId: z.number().int(), tasks: z.number().int() });
+export type TagRequestData = z.infer<typeof TagRequestData>;
+
+export const RequestGetBody = z.object({ id: z.number().int().positive() });
+/** Progress of a tag operation. */
+export const RequestProgress = z.object({
+  id: z.number().int(),
+  kind: z.string(),
+  /** 'running' until done + failed reach total, then 'done'. */
+  status: z.string(),
+  total: z.number().int(),
+  done: z.number().int(),
+  failed: z.number().int(),
+  createdAt: z.number().int(),
+  finishedAt: z.number().int().nullable(),
+});
+export type RequestProgress = z.infer<typeof RequestProgress>;
+
+/** Which screen of a tag /mgr/tag/screen draws: the label it shows, or the one it is about to show. */
+export const TAG_SCREENS = ['shown', 'desired'] as const;
+export const TagScreen = z.enum(TAG_SCREENS);
+export type TagScreen = z.infer<typeof TagScreen>;
+
+/** A tag of the current store and which of its screens. */
+export const TagScreenBody = z.object({ id: Id, which: TagScreen.default('shown') });

@@ -1,13 +1,36 @@
-import { OpLog, OpLogListBody, SysLog, SysLogListBody } from '../api/logs';
+import {
+  OpLog,
+  OpLogListBody,
+  PushLog,
+  PushLogListBody,
+  SysLog,
+  SysLogListBody,
+  TagLog,
+  TagLogListBody,
+} from '../api/logs';
 import type { Messages } from '../errors';
-import { call, list, pending } from './define';
+import { call, list } from './define';
 
 /** The operation, system, tag-task and data-push logs. */
 export const LOG_CALLS = {
   opLog: call('/log/taglog/oplist', 'log.read', OpLogListBody, OpLog, 'Operation log', list),
   sysLog: call('/log/taglog/syslist', 'log.read', SysLogListBody, SysLog, 'System log', list),
-  tagTaskLog: pending('/log/taglog/esltasklist', 'log.read', 'Tag task log'),
-  pushLog: pending('/data/pushexp/List', 'log.read', 'Data push log'),
+  tagTaskLog: call(
+    '/log/taglog/esltasklist',
+    'log.read',
+    TagLogListBody,
+    TagLog,
+    'Tag log of the current store: one row per finished task revision, newest first',
+    list,
+  ),
+  pushLog: call(
+    '/data/pushexp/List',
+    'log.read',
+    PushLogListBody,
+    PushLog,
+    'Data-push log of the current store: console edits, imports, API batches, newest first',
+    list,
+  ),
 } as const;
 
 /** What the console and the operation log call each operation, in both languages. */

@@ -16,7 +16,7 @@ export const SUMMARY_CALLS = {
     'dashboard.read',
     Empty,
     ShopStatic,
-    'Figures of the current store: base stations, tags by status, bound tags, products; templates; totals of the visible stores',
+    'Figures of the current store: base stations, tags by status, bound tags, products, delivery (queued, in flight, done and failed in 24 h, median latency); templates; totals of the visible stores',
   ),
   tagModelDistribution: call(
     '/sumary/gettagmodeldistribution',
@@ -37,7 +37,7 @@ export const SUMMARY_CALLS = {
     'dashboard.read',
     TagChangeStatBody,
     TagChangeStat,
-    'Tag and product changes per day in the current store (successful operation-log rows), last `days` days',
+    'Per day in the current store, last `days` days: screen updates delivered and failed (tag log), tag and product changes (successful operation-log rows)',
   ),
 } as const;
 

@@ -9,6 +9,9 @@ import { loginAddress } from './006_login_address';
 import { stationRuntime } from './007_station_runtime';
 import { templateRules } from './008_template_rules';
 import { stationConfig } from './009_station_config';
+import { delivery } from './010_delivery';
+import { deliveryLogs } from './011_delivery_logs';
+import { tagImages } from './012_tag_images';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -25,5 +28,8 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '007_station_runtime': stationRuntime(dialect),
     '008_template_rules': templateRules(dialect),
     '009_station_config': stationConfig(dialect),
+    '010_delivery': delivery(dialect),
+    '011_delivery_logs': deliveryLogs(dialect),
+    '012_tag_images': tagImages(dialect),
   };
 }

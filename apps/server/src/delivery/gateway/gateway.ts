@@ -1,5 +1,7 @@
 import { findTagModel } from '@esl/contract';
 import {
+  type AckMsg,
+  type BlobRequestMsg,
   type CmdOutputMsg,
   DEFAULTS,
   type DecodeError,
@@ -10,6 +12,7 @@ import {
   type MessageName,
   messageForPath,
   parseTopic,
+  type ResultMsg,
   type StationKey,
   type StatusMsg,
   type TagsMsg,
@@ -70,6 +73,17 @@ export interface GatewayOptions {
   /** Command-window session lifetime without a line, s (600). */
   cmdTtlS?: number;
   onError?: (err: unknown, what: string) => void;
+  /** The task engine's side of the station messages (acks, results, blob pulls, hello resync). */
+  tasks?: TaskHooks;
+}
+
+/** What the gateway hands the task engine (delivery/tasks/engine.ts). */
+export interface TaskHooks {
+  onHello(station: repo.StationIdentity, m: HelloMsg): Promise<void>;
+  onAck(station: repo.StationIdentity, m: AckMsg): Promise<void>;
+  onResult(station: repo.StationIdentity, m: ResultMsg): Promise<void>;
+  onBlob(station: repo.StationIdentity, m: BlobRequestMsg): Promise<void>;
+  onTagsReported(tagIds: readonly number[]): Promise<void>;
 }
 
 export interface Gateway {
@@ -222,8 +236,14 @@ export function createGateway(options: GatewayOptions): Gateway {
         return onTags(id, station, decoded.message as TagsMsg);
       case 'cmdOutput':
         return onCmdOutput(station, decoded.message as CmdOutputMsg);
+      case 'ack':
+        return options.tasks?.onAck(station, decoded.message as AckMsg);
+      case 'result':
+        return options.tasks?.onResult(station, decoded.message as ResultMsg);
+      case 'blobRequest':
+        return options.tasks?.onBlob(station, decoded.message as BlobRequestMsg);
       default:
-        // ack, result, progress, blob: the delivery tasks (next phase) take them.
+        // progress: nothing to keep yet.
         return;
     }
   }
@@ -255,6 +275,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       { qos: 1 },
     );
     if (desired) await reportedConfig(key, desired, m.cfgRev);
+    // Resync: what the station holds against what the tasks think it holds (DELIVERY.md §4.4).
+    await options.tasks?.onHello(station, m);
     const skew = m.time - t;
     if (Math.abs(skew) > SKEW_WARN_MS) {
       options.syslog({
@@ -334,6 +356,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       storeId: station.store_id,
       ids: updates.map((u) => u.id),
     });
+    await options.tasks?.onTagsReported(updates.map((u) => u.id));
   }
 
   /**

@@ -194,7 +194,9 @@ export async function applyTagUpdates(db: Db, updates: readonly TagUpdate[]): Pr
       last_seen = case when tags.last_seen is null or v.last_seen > tags.last_seen then v.last_seen else tags.last_seen end,
       wake_s = coalesce(v.wake_s, tags.wake_s),
       shown_ver = v.shown_ver,
-      fw = coalesce(v.fw, tags.fw)
+      fw = coalesce(v.fw, tags.fw),
+      next_wake_at = case when v.wake_s is null then tags.next_wake_at
+        else v.last_seen + cast(v.wake_s as bigint) * 1000 end
     from v where tags.id = v.id`.execute(db);
 }
 

@@ -68,3 +68,81 @@ export async function listSysLogs(db: Kysely<Database>, tenantId: number | null,
   ]);
   return { rows, count: Number(total.n) };
 }
+
+// The delivery layer's logs (tag_log, push_log); the rows are written by delivery/logs/.
+
+/** A store of a tenant: every delivery-log read is scoped to both. */
+export interface StoreScope {
+  tenantId: number;
+  storeId: number;
+}
+
+export interface TagLogFilter extends Range {
+  page: number;
+  limit: number;
+  hardwareId?: string;
+  result?: 'ok' | 'skipped' | 'failed' | 'cancelled' | 'replaced';
+  stationSn?: string;
+  requestId?: number;
+}
+
+/** Tag-log rows of one store, newest first (by finish time). */
+export async function listTagLogs(db: Kysely<Database>, at: StoreScope, f: TagLogFilter) {
+  let q = db.selectFrom('tag_log').where('tenant_id', '=', at.tenantId).where('store_id', '=', at.storeId);
+  if (f.hardwareId) {
+    // A scanned ID of a tag the tenant has reads the index; a part of one is searched for.
+    const whole = await db
+      .selectFrom('tags')
+      .select('id')
+      .where('tenant_id', '=', at.tenantId)
+      .where('hardware_id', '=', f.hardwareId)
+      .executeTakeFirst();
+    q = whole ? q.where('hardware_id', '=', f.hardwareId) : q.where(contains('hardware_id', f.hardwareId));
+  }
+  if (f.result) q = q.where('result', '=', f.result);
+  if (f.stationSn) q = q.where('station_sn', '=', f.stationSn);
+  if (f.requestId !== undefined) q = q.where('request_id', '=', f.requestId);
+  if (f.from !== undefined) q = q.where('finished_at', '>=', f.from);
+  if (f.to !== undefined) q = q.where('finished_at', '<=', f.to);
+  const [rows, total] = await Promise.all([
+    q
+      .select(['id', 'tag_id', 'hardware_id', 'request_id', 'kind', 'rev', 'result', 'code', 'hash', 'station_sn'])
+      .select(['attempts', 'queued_at', 'sent_at', 'finished_at', 'air_ms', 'rssi'])
+      .orderBy('finished_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(f.limit)
+      .offset(offsetOf(f))
+      .execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, count: Number(total.n) };
+}
+export type TagLogRow = Awaited<ReturnType<typeof listTagLogs>>['rows'][number];
+
+export interface PushLogFilter extends Range {
+  page: number;
+  limit: number;
+  source?: 'console' | 'import' | 'api' | 'schedule';
+}
+
+/** Data-push rows of one store, newest first (by start time), with the pushing user's name. */
+export async function listPushLogs(db: Kysely<Database>, at: StoreScope, f: PushLogFilter) {
+  let q = db.selectFrom('push_log as p').where('p.tenant_id', '=', at.tenantId).where('p.store_id', '=', at.storeId);
+  if (f.source) q = q.where('p.source', '=', f.source);
+  if (f.from !== undefined) q = q.where('p.started_at', '>=', f.from);
+  if (f.to !== undefined) q = q.where('p.started_at', '<=', f.to);
+  const [rows, total] = await Promise.all([
+    q
+      .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'p.user_id').onRef('u.tenant_id', '=', 'p.tenant_id'))
+      .select(['p.id', 'p.source', 'u.username', 'p.products', 'p.tags_affected', 'p.rendered', 'p.failed'])
+      .select(['p.exceptions', 'p.exception_count', 'p.started_at', 'p.finished_at'])
+      .orderBy('p.started_at', 'desc')
+      .orderBy('p.id', 'desc')
+      .limit(f.limit)
+      .offset(offsetOf(f))
+      .execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, count: Number(total.n) };
+}
+export type PushLogRow = Awaited<ReturnType<typeof listPushLogs>>['rows'][number];

@@ -282,3 +282,35 @@ export async function productNamesOf(db: Db, at: CurrentStore, ids: readonly num
     .execute();
   return rows.map((r) => r.name);
 }
+
+/** Products of a store by id (delivery renders their labels). */
+export function productsByIds(db: Db, at: { tenantId: number; storeId: number }, ids: readonly number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return withTagCount(filtered(db, at as CurrentStore, {}))
+    .where('p.id', 'in', ids)
+    .execute();
+}
+
+/** Tags of a store showing any of these products, or the products with these barcodes. */
+export async function tagIdsShowing(
+  db: Db,
+  at: { tenantId: number; storeId: number },
+  by: { productIds?: readonly number[]; barcodes?: readonly string[] },
+): Promise<number[]> {
+  const out: number[] = [];
+  const ids = by.productIds ?? [];
+  const codes = by.barcodes ?? [];
+  for (let i = 0; i < Math.max(ids.length, codes.length); i += 1000) {
+    let q = db
+      .selectFrom('tags as t')
+      .innerJoin('products as p', 'p.id', 't.product_id')
+      .select('t.id')
+      .where('t.tenant_id', '=', at.tenantId)
+      .where('t.store_id', '=', at.storeId);
+    q = by.productIds
+      ? q.where('p.id', 'in', ids.slice(i, i + 1000))
+      : q.where('p.barcode', 'in', codes.slice(i, i + 1000));
+    for (const r of await q.execute()) out.push(r.id);
+  }
+  return out;
+}

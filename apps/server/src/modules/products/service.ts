@@ -4,6 +4,7 @@ import { type CallContext, requireTenant } from '../../api/context';
 import { conflict, forbidden, notFound } from '../../api/errors';
 import type { Database } from '../../db/schema';
 import { onUniqueViolation } from '../../db/unique';
+import { dataPushed, tasksChanged } from '../../delivery/tasks/enqueue';
 import { toCents } from '../../lib/price';
 import { type CurrentStore, currentStore } from '../stores/service';
 import { effectiveFieldMap } from './mapping';
@@ -66,7 +67,14 @@ export async function alter(ctx: CallContext, id: number, patch: ProductPatch) {
   if (price !== undefined) set.price_cents = toCents(price);
   if (originalPrice !== undefined) set.original_price_cents = cents(originalPrice);
   if (custom !== undefined) set.custom = JSON.stringify(custom);
-  await onUniqueViolation(repo.updateProduct(db, at, id, set), () => conflict(text.barcode ?? current.barcode));
+  await db.transaction().execute(async (trx) => {
+    await onUniqueViolation(repo.updateProduct(trx, at, id, set), () => conflict(text.barcode ?? current.barcode));
+    // Its tags show the new values: re-rendered and delivered (in this transaction: DELIVERY.md §5.2).
+    const tagIds = await repo.tagIdsShowing(trx, at, { productIds: [id] });
+    if (tagIds.length)
+      await dataPushed(trx, at, { source: 'console', userId: at.userId, products: 1, tagIds, now: ctx.now });
+  });
+  tasksChanged();
   const row = await repo.findProduct(db, at, id);
   if (!row) throw notFound();
   return row;
@@ -82,8 +90,21 @@ export async function remove(ctx: CallContext, ids: readonly number[]) {
     if (mine.size !== unique.length) throw notFound();
     const names = await repo.productNamesOf(trx, at, unique, TARGET_NAMES_KEPT);
     ctx.target = { kind: 'products', names, count: unique.length };
-    return repo.deleteProducts(trx, at, unique);
+    // Their tags lose the product (the foreign key sets it null): they show the unbound label.
+    const tagIds = await repo.tagIdsShowing(trx, at, { productIds: unique });
+    const n = await repo.deleteProducts(trx, at, unique);
+    if (tagIds.length) {
+      await dataPushed(trx, at, {
+        source: 'console',
+        userId: at.userId,
+        products: unique.length,
+        tagIds,
+        now: ctx.now,
+      });
+    }
+    return n;
   });
+  tasksChanged();
   return deleted;
 }
 
@@ -131,6 +152,19 @@ export async function ruleFields(
   for (const row of await repo.ruleFields(db, at, [...new Set(ids)])) {
     const { id, custom, ...fields } = row;
     out.set(id, { ...parseCustom(custom), ...fields });
+  }
+  return out;
+}
+
+/** Products of a store as label data, by id, with their row version (`updated_at`), for delivery's renders. */
+export async function labelDataOf(
+  db: Kysely<Database>,
+  at: { tenantId: number; storeId: number },
+  ids: readonly number[],
+): Promise<Map<number, { data: Readonly<Record<string, string | null>>; version: number }>> {
+  const out = new Map<number, { data: Readonly<Record<string, string | null>>; version: number }>();
+  for (const row of await repo.productsByIds(db, at, [...new Set(ids)])) {
+    out.set(row.id, { data: productLabelData(presentProduct(row)), version: Number(row.updated_at) });
   }
   return out;
 }

@@ -22,6 +22,32 @@ export interface ShopFigures {
   products: DbCount;
   templates: DbCount;
   visible: { stores: number; stations: DbCount; tags: DbCount; products: DbCount };
+  delivery: {
+    /** Task slots per state. */
+    tasks: { state: string; n: DbCount }[];
+    /** Tag-log rows of the last 24 h per result. */
+    results: { result: string; n: DbCount }[];
+    p50LatencyMs: number | null;
+  };
+}
+
+/** Waiting at the server (to render or to send), and out at a station. */
+const QUEUED_STATES = new Set(['render', 'queued']);
+const IN_FLIGHT_STATES = new Set(['sent', 'accepted']);
+/** A skip is done too: the tag already showed the label. */
+const DONE_RESULTS = new Set(['ok', 'skipped']);
+
+function presentDelivery(d: ShopFigures['delivery']): ShopStatic['delivery'] {
+  const count = <R extends { n: DbCount }>(rows: R[], keep: (r: R) => boolean) =>
+    rows.filter(keep).reduce((sum, r) => sum + num(r.n), 0);
+  return {
+    queued: count(d.tasks, (r) => QUEUED_STATES.has(r.state)),
+    inFlight: count(d.tasks, (r) => IN_FLIGHT_STATES.has(r.state)),
+    done24h: count(d.results, (r) => DONE_RESULTS.has(r.result)),
+    failed24h: count(d.results, (r) => r.result === 'failed'),
+    // Seconds, one decimal.
+    p50LatencyS: d.p50LatencyMs === null ? null : Math.round(d.p50LatencyMs / 100) / 10,
+  };
 }
 
 /** A status the contract does not know counts as `unknown`, as the tag list shows it. */
@@ -59,6 +85,7 @@ export function presentShopStatic(f: ShopFigures): ShopStatic {
       tags: num(f.visible.tags),
       products: num(f.visible.products),
     },
+    delivery: presentDelivery(f.delivery),
   };
 }
 
@@ -82,8 +109,26 @@ const KIND_OF_CALL = new Map<string, TagChangeKind>(
 );
 
 /** One entry per day of the window, oldest first, zeros included. */
-export function presentChanges(dates: string[], rows: { day: DbCount; call: string; n: DbCount }[]): TagChangeDay[] {
-  const days: TagChangeDay[] = dates.map((date) => ({ date, count: 0, binding: 0, tags: 0, products: 0 }));
+export function presentChanges(
+  dates: string[],
+  rows: { day: DbCount; call: string; n: DbCount }[],
+  deliveries: { day: DbCount; result: string; n: DbCount }[] = [],
+): TagChangeDay[] {
+  const days: TagChangeDay[] = dates.map((date) => ({
+    date,
+    count: 0,
+    binding: 0,
+    tags: 0,
+    products: 0,
+    delivered: 0,
+    failed: 0,
+  }));
+  for (const r of deliveries) {
+    const day = days[num(r.day)];
+    if (!day) continue;
+    if (r.result === 'ok') day.delivered += num(r.n);
+    else if (r.result === 'failed') day.failed += num(r.n);
+  }
   for (const r of rows) {
     const day = days[num(r.day)];
     const kind = KIND_OF_CALL.get(r.call);

@@ -126,3 +126,81 @@ export function changesPerDay(
     .groupBy(['c.day', 'c.call'])
     .execute();
 }
+
+// Delivery figures: the task slots (device_tasks) and the tag log (tag_log) of the store.
+
+/** Refresh tasks as the tag log names them (the engine's job kind, or the operation's). */
+export const REFRESH_KINDS = ['image', 'refresh'] as const;
+
+/** Task slots of the store per state. */
+export function tasksByState(db: Db, at: CurrentStore) {
+  return db
+    .selectFrom('device_tasks')
+    .select((eb) => ['state', eb.fn.countAll<DbCount>().as('n')])
+    .where('tenant_id', '=', at.tenantId)
+    .where('store_id', '=', at.storeId)
+    .groupBy('state')
+    .execute();
+}
+
+/** Tag-log rows of the store finished in [from, now], per result. */
+export function tagLogByResult(db: Db, at: CurrentStore, from: number) {
+  return db
+    .selectFrom('tag_log')
+    .select((eb) => ['result', eb.fn.countAll<DbCount>().as('n')])
+    .where('tenant_id', '=', at.tenantId)
+    .where('store_id', '=', at.storeId)
+    .where('finished_at', '>=', from)
+    .groupBy('result')
+    .execute();
+}
+
+/**
+ * The median of finished − queued over the refreshes the tags confirmed since `from`, ms; null
+ * when there were none. Counted, then the one or two middle values read by offset: both dialects
+ * alike (SQLite has no percentile function).
+ */
+export async function medianLatencyMs(db: Db, at: CurrentStore, from: number): Promise<number | null> {
+  const base = db
+    .selectFrom('tag_log')
+    .where('tenant_id', '=', at.tenantId)
+    .where('store_id', '=', at.storeId)
+    .where('finished_at', '>=', from)
+    .where('result', '=', 'ok')
+    .where('kind', 'in', REFRESH_KINDS)
+    .where('queued_at', 'is not', null);
+  const counted = await base.select((eb) => eb.fn.countAll<DbCount>().as('n')).executeTakeFirstOrThrow();
+  const n = Number(counted.n);
+  if (n === 0) return null;
+  const latency = sql<DbCount>`${sql.ref('finished_at')} - ${sql.ref('queued_at')}`;
+  const middle = await base
+    .select(latency.as('ms'))
+    .orderBy(latency)
+    .limit(n % 2 === 1 ? 1 : 2)
+    .offset(Math.floor((n - 1) / 2))
+    .execute();
+  const values = middle.map((r) => Number(r.ms));
+  return values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+/** Refreshes of the store per day and result (ok, failed), as `changesPerDay` buckets days. */
+export function deliveriesPerDay(db: Db, at: CurrentStore, window: { from: number; days: number }) {
+  const to = window.from + window.days * DAY_MS;
+  const rows = db
+    .selectFrom('tag_log')
+    .select([
+      'result',
+      sql<DbCount>`cast((${sql.ref('finished_at')} - ${window.from}) / ${DAY_MS} as integer)`.as('day'),
+    ])
+    .where('tenant_id', '=', at.tenantId)
+    .where('store_id', '=', at.storeId)
+    .where('kind', 'in', REFRESH_KINDS)
+    .where('result', 'in', ['ok', 'failed'])
+    .where('finished_at', '>=', window.from)
+    .where('finished_at', '<', to);
+  return db
+    .selectFrom(rows.as('d'))
+    .select((eb) => ['d.day', 'd.result', eb.fn.countAll<DbCount>().as('n')])
+    .groupBy(['d.day', 'd.result'])
+    .execute();
+}

@@ -11,7 +11,7 @@ export const summaryHandlers = defineHandlers({
     return presentStores(stores, rows);
   },
   tagChangeStat: async (ctx, body) => {
-    const { dates, rows } = await summary.changes(ctx, body);
-    return presentChanges(dates, rows);
+    const { dates, rows, deliveries } = await summary.changes(ctx, body);
+    return presentChanges(dates, rows, deliveries);
   },
 });

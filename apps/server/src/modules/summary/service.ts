@@ -23,15 +23,20 @@ export async function shopFigures(ctx: CallContext): Promise<ShopFigures> {
   const { stores, scope } = await visibleScope(ctx);
   const store = stores.find((s) => s.id === at.storeId);
   if (!store || !scope) throw storeNotSet();
-  const [stations, tags, products, templates, visibleStations, visibleTags, visibleProducts] = await Promise.all([
-    repo.stationsByOnline(db, at),
-    repo.tagsByStatus(db, at),
-    repo.countProducts(db, at),
-    repo.countTemplates(db, at.tenantId),
-    repo.countInScope(db, 'stations', scope),
-    repo.countInScope(db, 'tags', scope),
-    repo.countInScope(db, 'products', scope),
-  ]);
+  const dayAgo = ctx.now - repo.DAY_MS;
+  const [stations, tags, products, templates, visibleStations, visibleTags, visibleProducts, tasks, results, p50] =
+    await Promise.all([
+      repo.stationsByOnline(db, at),
+      repo.tagsByStatus(db, at),
+      repo.countProducts(db, at),
+      repo.countTemplates(db, at.tenantId),
+      repo.countInScope(db, 'stations', scope),
+      repo.countInScope(db, 'tags', scope),
+      repo.countInScope(db, 'products', scope),
+      repo.tasksByState(db, at),
+      repo.tagLogByResult(db, at, dayAgo),
+      repo.medianLatencyMs(db, at, dayAgo),
+    ]);
   return {
     store,
     stations,
@@ -39,6 +44,7 @@ export async function shopFigures(ctx: CallContext): Promise<ShopFigures> {
     products,
     templates,
     visible: { stores: stores.length, stations: visibleStations, tags: visibleTags, products: visibleProducts },
+    delivery: { tasks, results, p50LatencyMs: p50 },
   };
 }
 
@@ -77,6 +83,9 @@ const COUNTED_CALLS = TAG_CHANGE_KINDS.flatMap((kind) => [...TAG_CHANGE_CALLS[ki
 export async function changes(ctx: CallContext, body: ParsedBodyOf<'tagChangeStat'>) {
   const at = await currentStore(ctx);
   const window = dayWindow(ctx.now, body.days, body.utcOffset);
-  const rows = await repo.changesPerDay(ctx.services.db, at, COUNTED_CALLS, window);
-  return { dates: window.dates, rows };
+  const [rows, deliveries] = await Promise.all([
+    repo.changesPerDay(ctx.services.db, at, COUNTED_CALLS, window),
+    repo.deliveriesPerDay(ctx.services.db, at, window),
+  ]);
+  return { dates: window.dates, rows, deliveries };
 }

@@ -129,6 +129,7 @@ describe.each(await testDatabases())('dashboard statistics on $name', (db) => {
       products: 3,
       templates: 1,
       visible: { stores: 2, stations: 4, tags: 7, products: 4 },
+      delivery: { queued: 0, inFlight: 0, done24h: 0, failed24h: 0, p50LatencyS: null },
     });
     // A store manager is assigned store A only: the visible totals are store A's.
     const manager = await ok<ShopStatic>(t(), STATIC, tokens.manager);
@@ -235,13 +236,13 @@ describe.each(await testDatabases())('dashboard statistics on $name', (db) => {
     const week = await ok<TagChangeDay[]>(t(), CHANGES, tokens.clerk);
     const dates = dayWindow(now, 7, 0).dates;
     expect(week).toEqual([
-      { date: dates[0], count: 1, binding: 0, tags: 1, products: 0 },
-      { date: dates[1], count: 0, binding: 0, tags: 0, products: 0 },
-      { date: dates[2], count: 0, binding: 0, tags: 0, products: 0 },
-      { date: dates[3], count: 0, binding: 0, tags: 0, products: 0 },
-      { date: dates[4], count: 2, binding: 1, tags: 0, products: 1 },
-      { date: dates[5], count: 0, binding: 0, tags: 0, products: 0 },
-      { date: dates[6], count: 6, binding: 2, tags: 1, products: 3 },
+      { date: dates[0], count: 1, binding: 0, tags: 1, products: 0, delivered: 0, failed: 0 },
+      { date: dates[1], count: 0, binding: 0, tags: 0, products: 0, delivered: 0, failed: 0 },
+      { date: dates[2], count: 0, binding: 0, tags: 0, products: 0, delivered: 0, failed: 0 },
+      { date: dates[3], count: 0, binding: 0, tags: 0, products: 0, delivered: 0, failed: 0 },
+      { date: dates[4], count: 2, binding: 1, tags: 0, products: 1, delivered: 0, failed: 0 },
+      { date: dates[5], count: 0, binding: 0, tags: 0, products: 0, delivered: 0, failed: 0 },
+      { date: dates[6], count: 6, binding: 2, tags: 1, products: 3, delivered: 0, failed: 0 },
     ]);
     const month = await ok<TagChangeDay[]>(t(), CHANGES, tokens.clerk, { days: 30 });
     expect(month).toHaveLength(30);

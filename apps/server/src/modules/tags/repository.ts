@@ -211,3 +211,37 @@ export async function hardwareIdsOf(db: Db, at: CurrentStore, ids: readonly numb
     .execute();
   return rows.map((r) => r.hardware_id);
 }
+
+/**
+ * What /mgr/tag/screen needs of a tag of the store: its hardware ID and the stored bytes of the
+ * screen asked for (null: none stored). Undefined: no such tag in the store. Reads tag_images
+ * (delivery/render writes it): `desired` by `tags.desired_hash`; `shown` by the version the tag
+ * last reported (`tags.shown_ver`, the first 16 hex digits of the hash), a range on the key.
+ */
+export async function screenBytes(
+  db: Db,
+  at: CurrentStore,
+  id: number,
+  which: 'shown' | 'desired',
+): Promise<{ hardwareId: string; bytes: Uint8Array | null } | undefined> {
+  const tag = await db
+    .selectFrom('tags')
+    .select(['hardware_id', 'desired_hash', 'shown_ver'])
+    .where('tenant_id', '=', at.tenantId)
+    .where('store_id', '=', at.storeId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!tag) return undefined;
+  const none = { hardwareId: tag.hardware_id, bytes: null };
+  let q = db.selectFrom('tag_images').select('bytes').where('tenant_id', '=', at.tenantId);
+  if (which === 'desired') {
+    if (!tag.desired_hash) return none;
+    q = q.where('hash', '=', tag.desired_hash);
+  } else {
+    const ver = tag.shown_ver;
+    if (!ver || !/^[0-9a-f]{16}$/.test(ver)) return none;
+    q = q.where('hash', '>=', ver).where('hash', '<', `${ver}g`).orderBy('hash').limit(1);
+  }
+  const row = await q.executeTakeFirst();
+  return { hardwareId: tag.hardware_id, bytes: row ? new Uint8Array(row.bytes) : null };
+}

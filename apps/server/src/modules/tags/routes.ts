@@ -1,5 +1,6 @@
 import { defineHandlers } from '../../api/handlers';
 import { presentTag } from './presenter';
+import { tagScreen } from './screen';
 import * as tags from './service';
 
 export const tagHandlers = defineHandlers({
@@ -15,8 +16,11 @@ export const tagHandlers = defineHandlers({
   bindTag: async (ctx, { hardwareId, barcode }) => presentTag(await tags.bind(ctx, hardwareId, barcode)),
   unbindTag: async (ctx, { ids }) => ({ unbound: await tags.unbind(ctx, ids) }),
   setTagTemplate: async (ctx, { ids, templateId }) => ({ updated: await tags.setTemplate(ctx, ids, templateId) }),
-  refreshTag: (ctx, { ids }) => tags.operate(ctx, 'tag.refresh', ids),
-  refreshAllTags: (ctx) => tags.operate(ctx, 'tag.refresh', null),
-  rollCallTag: (ctx, { ids }) => tags.operate(ctx, 'tag.rollcall', ids),
-  rollCallAllTags: (ctx) => tags.operate(ctx, 'tag.rollcall', null),
+  refreshTag: (ctx, { ids, force }) => tags.refresh(ctx, ids, force ?? false),
+  refreshAllTags: (ctx, { force }) => tags.refresh(ctx, null, force ?? false),
+  rollCallTag: (ctx, { ids, led }) => tags.rollCall(ctx, ids, led),
+  rollCallAllTags: (ctx) => tags.rollCall(ctx, null),
+  ledTag: (ctx, { ids, led }) => tags.flashLed(ctx, ids, led),
+  requestProgress: (ctx, { id }) => tags.progress(ctx, id),
+  tagScreen,
 });

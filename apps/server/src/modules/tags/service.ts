@@ -1,18 +1,12 @@
-import {
-  ErrorCode,
-  findTagModel,
-  type OpTarget,
-  type ParsedBodyOf,
-  TARGET_NAMES_KEPT,
-  type TagLabel,
-} from '@esl/contract';
+import { findTagModel, type OpTarget, type ParsedBodyOf, TARGET_NAMES_KEPT, type TagLabel } from '@esl/contract';
 import type { Kysely } from 'kysely';
 import type { CallContext } from '../../api/context';
-import { AppError, conflict, notFound } from '../../api/errors';
+import { conflict, notFound } from '../../api/errors';
 import type { Database } from '../../db/schema';
 import { onUniqueViolation } from '../../db/unique';
+import { relabelTags, tasksChanged } from '../../delivery/tasks/enqueue';
+import * as requests from '../../delivery/tasks/requests';
 import * as products from '../products/service';
-import * as stations from '../stations/service';
 import { type CurrentStore, currentStore } from '../stores/service';
 import * as templates from '../templates/service';
 import * as repo from './repository';
@@ -129,7 +123,11 @@ export async function bind(ctx: CallContext, hardwareId: string, barcode: string
   if (!tag || tag.store_id !== at.storeId) throw notFound({ kind: 'tag', value: hardwareId });
   const product = await products.findByBarcode(db, at, barcode);
   if (!product) throw notFound({ kind: 'barcode', value: barcode });
-  await repo.setProduct(db, at, [tag.id], product.id);
+  await db.transaction().execute(async (trx) => {
+    await repo.setProduct(trx, at, [tag.id], product.id);
+    await relabelTags(trx, at, [tag.id], ctx.now);
+  });
+  tasksChanged();
   const [row] = await labelled(db, at, await repo.findTagsByIds(db, at, [tag.id]));
   if (!row) throw notFound();
   return row;
@@ -140,7 +138,12 @@ export async function unbind(ctx: CallContext, ids: readonly number[]) {
   ctx.target = idsTarget(ids);
   const unique = await requireTags(ctx.services.db, at, ids);
   ctx.target = await tagsTarget(ctx.services.db, at, unique);
-  const unbound = await repo.setProduct(ctx.services.db, at, unique, null);
+  const unbound = await ctx.services.db.transaction().execute(async (trx) => {
+    const n = await repo.setProduct(trx, at, unique, null);
+    await relabelTags(trx, at, unique, ctx.now);
+    return n;
+  });
+  tasksChanged();
   return unbound;
 }
 
@@ -157,29 +160,43 @@ export async function setTemplate(ctx: CallContext, ids: readonly number[], temp
   return templates.assignToTags(ctx, at, rows, templateId);
 }
 
-export type TagOperation = 'tag.refresh' | 'tag.rollcall';
-
-/**
- * Records a refresh or roll call (of some tags, or of every tag of the store when `ids` is
- * null) for the delivery layer, then answers DELIVERY_UNAVAILABLE: the request is kept, but
- * nothing reaches the tags yet.
- */
-export async function operate(ctx: CallContext, kind: TagOperation, ids: readonly number[] | null): Promise<never> {
+/** Who operates, where, when (the delivery requests' view of the call). */
+async function operator(ctx: CallContext) {
   const at = await currentStore(ctx);
-  const tagIds: (number | null)[] = ids === null ? [null] : await requireTags(ctx.services.db, at, ids);
-  ctx.target = ids === null ? { kind: 'allTags' } : await tagsTarget(ctx.services.db, at, ids);
-  await stations.recordRequests(
-    ctx.services.db,
-    tagIds.map((tag_id) => ({
-      tenant_id: at.tenantId,
-      store_id: at.storeId,
-      kind,
-      tag_id,
-      station_id: null,
-      status: 'recorded' as const,
-      user_id: at.userId,
-      created_at: ctx.now,
-    })),
-  );
-  throw new AppError(ErrorCode.DELIVERY_UNAVAILABLE);
+  return { tenantId: at.tenantId, storeId: at.storeId, userId: at.userId, now: ctx.now };
+}
+
+/** Refresh some tags (or, with null, every tag of the store): answers the request id at once. */
+export async function refresh(ctx: CallContext, ids: readonly number[] | null, force: boolean) {
+  const op = await operator(ctx);
+  const tagIds = ids === null ? null : await requireTags(ctx.services.db, op, ids);
+  ctx.target = tagIds === null ? { kind: 'allTags' } : await tagsTarget(ctx.services.db, op, tagIds);
+  return requests.refresh(ctx.services.db, op, tagIds, force);
+}
+
+/** Roll call of some tags (a ping each) or, with null, of every tag (one job per station). */
+export async function rollCall(ctx: CallContext, ids: readonly number[] | null, led?: requests.LedPattern) {
+  const op = await operator(ctx);
+  if (ids === null) {
+    ctx.target = { kind: 'allTags' };
+    return requests.rollCallAll(ctx.services.db, op);
+  }
+  const tagIds = await requireTags(ctx.services.db, op, ids);
+  ctx.target = await tagsTarget(ctx.services.db, op, tagIds);
+  return requests.ping(ctx.services.db, op, tagIds, led);
+}
+
+export async function flashLed(ctx: CallContext, ids: readonly number[], led: requests.LedPattern) {
+  const op = await operator(ctx);
+  const tagIds = await requireTags(ctx.services.db, op, ids);
+  ctx.target = await tagsTarget(ctx.services.db, op, tagIds);
+  return requests.led(ctx.services.db, op, tagIds, led);
+}
+
+/** Progress of one of the tenant's operations. */
+export async function progress(ctx: CallContext, id: number) {
+  const at = await currentStore(ctx);
+  const found = await requests.progress(ctx.services.db, at.tenantId, id);
+  if (!found) throw notFound();
+  return found;
 }

@@ -225,44 +225,69 @@ describe.each(await testDatabases())('tags on $name', (db) => {
     expect(await snapshot(t().app, 'tags', store.id)).toEqual([]);
   });
 
-  it('records refreshes and roll calls, and says delivery is not available yet', async () => {
-    const { tokens, store, tenant, users } = await buildShop(t().app);
+  it('answers a request id for refreshes, roll calls and LED flashes, with progress by id', async () => {
+    const { tokens, store, tenant, users, otherStoreAdmin } = await buildShop(t().app);
     const at = { tenantId: tenant.id, storeId: store.id };
     const t1 = await buildTag(t().app, at);
     const t2 = await buildTag(t().app, at);
     const token = tokens.clerk;
-    const cases: [string, object, 'tag.refresh' | 'tag.rollcall', (number | null)[]][] = [
-      ['/mgr/tag/flashesl', { ids: [t1.id, t2.id] }, 'tag.refresh', [t1.id, t2.id]],
-      ['/mgr/tag/flashallesl', {}, 'tag.refresh', [null]],
-      ['/mgr/tag/echoesl', { ids: [t2.id] }, 'tag.rollcall', [t2.id]],
-      ['/mgr/tag/echoallesl', {}, 'tag.rollcall', [null]],
+    const led = { colour: 'red', onMs: 100, offMs: 100, count: 2, repeat: 1 };
+    const cases: [string, object, string, number, number | null][] = [
+      ['/mgr/tag/flashesl', { ids: [t1.id, t2.id] }, 'tag.refresh', 2, null],
+      ['/mgr/tag/flashesl', { ids: [t1.id], force: true }, 'tag.refresh', 1, t1.id],
+      ['/mgr/tag/flashallesl', {}, 'tag.refreshAll', 2, null],
+      ['/mgr/tag/echoesl', { ids: [t2.id] }, 'tag.rollcall', 1, t2.id],
+      ['/mgr/tag/echoallesl', {}, 'tag.rollcallAll', 2, null],
+      ['/mgr/tag/ledesl', { ids: [t1.id], led }, 'tag.led', 1, t1.id],
     ];
-    for (const [path, body, kind, tagIds] of cases) {
-      const res = await t().call(path, body, { token });
-      expect(res, path).toMatchObject({
-        code: ErrorCode.DELIVERY_UNAVAILABLE,
-        msg: 'Request recorded, but delivery to tags is not available yet',
-        data: null,
-      });
-      const rows = await t()
+    for (const [path, body, kind, tasks, tagId] of cases) {
+      const res = await t().call<{ requestId: number; tasks: number }>(path, body, { token });
+      expect(res.code, `${path} ${res.msg}`).toBe(0);
+      expect(res.data.tasks, path).toBe(tasks);
+      const row = await t()
         .app.services.db.selectFrom('device_requests')
-        .select(['tag_id', 'user_id', 'store_id'])
-        .where('kind', '=', kind)
-        .where('created_at', '=', t().clock.now())
-        .orderBy('id')
-        .execute();
-      expect(rows.slice(-tagIds.length).map((r) => r.tag_id)).toEqual(tagIds);
-      expect(rows.every((r) => r.user_id === users.clerk.id && r.store_id === store.id)).toBe(true);
+        .selectAll()
+        .where('id', '=', res.data.requestId)
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({
+        kind,
+        tag_id: tagId,
+        user_id: users.clerk.id,
+        store_id: store.id,
+        status: 'running',
+      });
+      const progress = await t().call('/mgr/request/get', { id: res.data.requestId }, { token });
+      expect(progress.data).toMatchObject({
+        id: res.data.requestId,
+        kind,
+        status: 'running',
+        total: tasks,
+        done: 0,
+        failed: 0,
+      });
       const op = await t()
         .app.services.db.selectFrom('op_logs')
         .select(['code', 'store_id'])
         .where('call', '=', path)
         .where('tenant_id', '=', tenant.id)
         .execute();
-      expect(op).toEqual([{ code: ErrorCode.DELIVERY_UNAVAILABLE, store_id: store.id }]);
+      expect(op.at(-1)).toEqual({ code: 0, store_id: store.id });
     }
-    const zh = await t().call('/mgr/tag/flashallesl', {}, { token, lang: 'zh-CN' });
-    expect(zh.msg).toBe('请求已记录，但下发通道尚未开放');
+    // The second refresh of t1 took its slot over from the first: the first counts it done.
+    const first = await t()
+      .app.services.db.selectFrom('device_requests')
+      .select(['done', 'total'])
+      .where('kind', '=', 'tag.refresh')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    expect(first).toMatchObject({ done: 2, total: 2 });
+    // Another store's tags are not found; nor is a request id of nobody.
+    expect((await t().call('/mgr/tag/flashesl', { ids: [t1.id] }, { token: otherStoreAdmin })).code).toBe(
+      ErrorCode.NOT_FOUND,
+    );
+    expect((await t().call('/mgr/request/get', { id: 999_999 }, { token })).code).toBe(ErrorCode.NOT_FOUND);
+    const bad = await t().call('/mgr/tag/ledesl', { ids: [t1.id], led: { ...led, colour: 'purple' } }, { token });
+    expect(bad.code).toBe(ErrorCode.VALIDATION);
   });
 
   it('keeps the list total in step with changes made through the API', async () => {
@@ -331,7 +356,7 @@ describe.each(await testDatabases())('tags on $name', (db) => {
         ['/mgr/tag/add', { model: '05', hardwareIds: [id] }, 'tag.write', 0],
         ['/mgr/tag/bindesl', { hardwareId: tag.hardware_id, barcode: 'PERM1' }, 'tag.bind', 0],
         ['/mgr/tag/unbindesl', { ids: [tag.id] }, 'tag.bind', 0],
-        ['/mgr/tag/flashesl', { ids: [tag.id] }, 'tag.operate', ErrorCode.DELIVERY_UNAVAILABLE],
+        ['/mgr/tag/flashesl', { ids: [tag.id] }, 'tag.operate', 0],
         ['/mgr/tag/delete', { ids: [tag.id] }, 'tag.write', 0],
       ] as const;
       for (const [path, body, permission, ok] of cases) {

@@ -418,3 +418,9 @@ export async function rulesUsing(db: Db, tenantId: number, templateIds: readonly
     .execute();
   return new Map(rows.map((r) => [r.template_id, Number(r.n)]));
 }
+
+/** Templates of a tenant by id, with their documents (delivery renders them). */
+export function templatesByIds(db: Db, tenantId: number, ids: readonly number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('templates').selectAll().where('tenant_id', '=', tenantId).where('id', 'in', ids).execute();
+}

@@ -4,6 +4,7 @@ import { type CallContext, requireTenant } from '../../api/context';
 import { conflict, invalidField, notFound } from '../../api/errors';
 import type { Database } from '../../db/schema';
 import { onUniqueViolation } from '../../db/unique';
+import { relabelTags, relabelTenant, tasksChanged } from '../../delivery/tasks/enqueue';
 import * as products from '../products/service';
 import { currentStore } from '../stores/service';
 import { fitProblem, type LabelTag, pickTemplate } from './assign';
@@ -134,6 +135,9 @@ export async function setRule(ctx: CallContext, body: ParsedBodyOf<'setTemplateR
     db.transaction().execute(async (trx) => {
       const existing = await repo.findRuleId(trx, key);
       const patch = { template_id: body.templateId, priority: body.priority, updated_at: ctx.now };
+      // Which tags the rule changes is the renderer's question: every tag of the tenant is
+      // re-rendered, and only those whose picture changed are sent (skip by hash).
+      await relabelTenant(trx, tenantId, ctx.now);
       if (existing) {
         await repo.updateRule(trx, tenantId, existing.id, patch);
         return existing.id;
@@ -153,6 +157,7 @@ export async function setRule(ctx: CallContext, body: ParsedBodyOf<'setTemplateR
     }),
     () => conflict(`${body.kind} ${model.code}/${colour}${match}`),
   );
+  tasksChanged();
   const row = await repo.findRule(db, tenantId, id);
   if (!row) throw notFound();
   return presentRule(row);
@@ -164,10 +169,13 @@ export async function removeRules(ctx: CallContext, ids: readonly number[]) {
   const unique = [...new Set(ids)];
   ctx.target = { kind: 'templateRules', count: unique.length };
   const storeId = await storeOf(ctx, false);
-  return ctx.services.db.transaction().execute(async (trx) => {
+  const removed = await ctx.services.db.transaction().execute(async (trx) => {
     if ((await repo.countRules(trx, { tenantId, storeId }, unique)) !== unique.length) throw notFound();
+    await relabelTenant(trx, tenantId, ctx.now);
     return repo.deleteRules(trx, tenantId, unique);
   });
+  tasksChanged();
+  return removed;
 }
 
 /**
@@ -187,7 +195,16 @@ export async function assignToTags(
     const template = await fittingTemplate(ctx, at.tenantId, templateId, tags);
     ctx.target = { ...ctx.target, extra: template.name };
   }
-  await ctx.services.db.transaction().execute((trx) => repo.setTagRules(trx, at, tags, templateId, ctx.now));
+  await ctx.services.db.transaction().execute(async (trx) => {
+    await repo.setTagRules(trx, at, tags, templateId, ctx.now);
+    await relabelTags(
+      trx,
+      at,
+      tags.map((t) => t.id),
+      ctx.now,
+    );
+  });
+  tasksChanged();
   return tags.length;
 }
 

@@ -9,9 +9,12 @@ import {
   type TemplateData,
 } from '@esl/contract';
 import { designSize, type LabelData, SAMPLE_DATA, type TemplateDocument } from '@esl/labels';
+import type { Kysely } from 'kysely';
 import { type CallContext, requireTenant } from '../../api/context';
 import { AppError, conflict, invalidField, notFound } from '../../api/errors';
+import type { Database } from '../../db/schema';
 import { onUniqueViolation } from '../../db/unique';
+import { relabelTenant, tasksChanged } from '../../delivery/tasks/enqueue';
 import { Gate } from '../../lib/gate';
 import { randomHex } from '../../lib/random';
 import * as products from '../products/service';
@@ -167,7 +170,10 @@ export async function save(ctx: CallContext, fields: ParsedBodyOf<'alterTemplate
       throw conflict(`revision ${revision}`);
     }
     await repo.saveThumb(trx, { template_id: fields.id, tenant_id: tenantId, key: randomHex(16), png, revision });
+    // The tags showing it get the new label (re-rendered; only changed pictures are sent).
+    await relabelTenant(trx, tenantId, ctx.now);
   });
+  tasksChanged();
   return presented(ctx, tenantId, fields.id);
 }
 
@@ -265,3 +271,19 @@ export async function preview(ctx: CallContext, fields: ParsedBodyOf<'templatePr
  */
 export const LARGE_PREVIEW_PIXELS = 1024 * 1024;
 export const previewGate = new Gate(1, 2);
+
+/** Documents of templates (by id) with their revisions, for delivery's renders. */
+export async function documentsOf(
+  db: Kysely<Database>,
+  tenantId: number,
+  ids: readonly number[],
+): Promise<Map<number, { doc: TemplateDocument; revision: number }>> {
+  const out = new Map<number, { doc: TemplateDocument; revision: number }>();
+  for (const row of await repo.templatesByIds(db, tenantId, [...new Set(ids)])) {
+    out.set(row.id, {
+      doc: readDocument(row.document, { ...row, colourType: row.colour_type }).doc,
+      revision: row.revision,
+    });
+  }
+  return out;
+}

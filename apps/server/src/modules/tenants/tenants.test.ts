@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { writeSysLog } from '../../audit/syslog';
 import { clientDigest } from '../../auth/passwords';
+import { storeImages } from '../../delivery/render/repository';
 import { DEMO_PASSWORD, seedDemo } from '../../demo/seed';
 import { testDatabases } from '../../test/databases';
 import { buildOperator, buildWorld, login } from '../../test/factories';
@@ -115,6 +116,53 @@ describe.each(await testDatabases())('tenants on $name', (db) => {
         created_at: t().clock.now(),
       })
       .execute();
+    // The delivery logs (migration 011): a tag-log row and a data push, written directly.
+    await t()
+      .app.services.db.insertInto('tag_log')
+      .values({
+        tenant_id: tenantId,
+        store_id: store.id,
+        tag_id: 1,
+        hardware_id: 'AA000001',
+        request_id: null,
+        kind: 'refresh',
+        rev: 1,
+        result: 'ok',
+        hash: null,
+        queued_at: null,
+        sent_at: null,
+        finished_at: t().clock.now(),
+        air_ms: null,
+        rssi: null,
+      })
+      .execute();
+    await t()
+      .app.services.db.insertInto('push_log')
+      .values({
+        tenant_id: tenantId,
+        store_id: store.id,
+        source: 'console',
+        user_id: null,
+        started_at: t().clock.now(),
+        finished_at: null,
+      })
+      .execute();
+    // A rendered label (migration 012), as the render stage stores one.
+    await t()
+      .app.services.db.insertInto('tag_images')
+      .values({
+        tenant_id: tenantId,
+        hash: 'ab'.repeat(32),
+        bytes: new Uint8Array([1, 2, 3]),
+        size: 3,
+        width: 1,
+        height: 1,
+        colour: 'bw',
+        created_at: t().clock.now(),
+        last_used_at: t().clock.now(),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
     // A tenant's system-log rows come from events such as a throttled sign-in; write one directly.
     await writeSysLog(t().app.services, {
       tenantId,
@@ -123,6 +171,13 @@ describe.each(await testDatabases())('tenants on $name', (db) => {
       message: 'test',
       time: t().clock.time,
     });
+    // A rendered label image (delivery/render); the delivery tasks store them.
+    await storeImages(
+      kdb,
+      tenantId,
+      [{ hash: 'ab'.repeat(32), bytes: new Uint8Array([1, 2, 3]), size: 3, width: 1, height: 1, colour: 'bw' }],
+      t().clock.now(),
+    );
 
     // Read from the database, not from schema.ts: a table added by a migration is checked too.
     const tables = (await kdb.introspection.getTables())

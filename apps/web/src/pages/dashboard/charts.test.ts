@@ -2,12 +2,21 @@ import type { TagChangeDay } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
 import { barOption, changesOption, horizontalBarOption, pieOption, sum, topStores } from './charts';
 
-const day = (date: string, binding: number, tags: number, products: number): TagChangeDay => ({
+const day = (
+  date: string,
+  binding: number,
+  tags: number,
+  products: number,
+  delivered = 0,
+  failed = 0,
+): TagChangeDay => ({
   date,
   binding,
   tags,
   products,
   count: binding + tags + products,
+  delivered,
+  failed,
 });
 
 describe('dashboard chart options', () => {
@@ -35,20 +44,20 @@ describe('dashboard chart options', () => {
     expect(option).toMatchObject({ yAxis: { data: ['B', 'A'] }, series: [{ data: [4, 9] }] });
   });
 
-  it('draws one line per kind of change, dated by month and day', () => {
+  it('stacks confirmed and failed screen updates as bars, the changes as lines on their own axis, dated by month and day', () => {
     const option = changesOption(
-      [day('2026-01-14', 1, 0, 2), day('2026-01-15', 0, 3, 0)],
-      [
-        { kind: 'binding', name: 'Bind' },
-        { kind: 'products', name: 'Products' },
-      ],
+      [day('2026-01-14', 1, 0, 2, 120, 3), day('2026-01-15', 0, 3, 0, 40, 0)],
+      [{ kind: 'products', name: 'Products' }],
       'Changes',
+      { delivered: 'Updated', failed: 'Failed', valueName: 'Screens' },
     );
     expect(option).toMatchObject({
       xAxis: { data: ['01-14', '01-15'] },
+      yAxis: [{ name: 'Screens' }, { name: 'Changes' }],
       series: [
-        { type: 'line', name: 'Bind', data: [1, 0] },
-        { type: 'line', name: 'Products', data: [2, 0] },
+        { type: 'bar', name: 'Updated', stack: 'updates', data: [120, 40] },
+        { type: 'bar', name: 'Failed', stack: 'updates', data: [3, 0] },
+        { type: 'line', name: 'Products', yAxisIndex: 1, data: [2, 0] },
       ],
     });
   });

@@ -55,24 +55,51 @@ export function pieOption(points: Point[], seriesName: string): EChartsCoreOptio
   };
 }
 
-/** One line per kind of change over the days, with a legend naming the kinds. */
+/**
+ * Per day: the screen updates the tags confirmed and those that failed (bars, on the left axis),
+ * and one line per kind of change (on the right axis), with a legend naming them all.
+ */
 export function changesOption(
   days: TagChangeDay[],
   kinds: readonly { kind: TagChangeKind; name: string }[],
   valueName: string,
+  updates: { delivered: string; failed: string; valueName: string },
 ): EChartsCoreOption {
+  const lines = kinds.map(({ kind, name }) => ({
+    type: 'line',
+    name,
+    yAxisIndex: 1,
+    showSymbol: days.length <= 31,
+    data: days.map((d) => d[kind]),
+  }));
   return {
     tooltip: { trigger: 'axis' },
     legend: { bottom: 0 },
-    grid: { left: 8, right: 16, top: 32, bottom: 32, containLabel: true },
-    xAxis: { type: 'category', boundaryGap: false, data: days.map((d) => d.date.slice(5)) },
-    yAxis: { type: 'value', name: valueName, minInterval: 1 },
-    series: kinds.map(({ kind, name }) => ({
-      type: 'line',
-      name,
-      showSymbol: days.length <= 31,
-      data: days.map((d) => d[kind]),
-    })),
+    grid: { left: 8, right: 8, top: 32, bottom: 32, containLabel: true },
+    xAxis: { type: 'category', data: days.map((d) => d.date.slice(5)) },
+    yAxis: [
+      { type: 'value', name: updates.valueName, minInterval: 1 },
+      { type: 'value', name: valueName, minInterval: 1, splitLine: { show: false } },
+    ],
+    series: [
+      {
+        type: 'bar',
+        name: updates.delivered,
+        stack: 'updates',
+        barMaxWidth: 24,
+        itemStyle: { color: '#52c41a' },
+        data: days.map((d) => d.delivered),
+      },
+      {
+        type: 'bar',
+        name: updates.failed,
+        stack: 'updates',
+        barMaxWidth: 24,
+        itemStyle: { color: '#ff4d4f' },
+        data: days.map((d) => d.failed),
+      },
+      ...lines,
+    ],
   };
 }
 

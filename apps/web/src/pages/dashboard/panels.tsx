@@ -30,10 +30,12 @@ function Drawn({ option, testId, height }: { option: EChartsCoreOption; testId: 
 }
 
 /** A number with its label, for the figures of the store overview. */
-function Figure({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+function Figure({ id, label, hint, children }: { id: string; label: string; hint?: string; children: ReactNode }) {
   return (
     <Col xs={12} sm={8} xl={4}>
-      <Typography.Text type="secondary">{label}</Typography.Text>
+      <Typography.Text type="secondary" title={hint}>
+        {label}
+      </Typography.Text>
       <div style={{ fontSize: 22, lineHeight: '30px' }} data-testid={`figure-${id}`}>
         {children}
       </div>
@@ -82,7 +84,31 @@ function Overview({ data }: { data: ShopStatic }) {
           products: n(data.visible.products),
         })}
       </Typography.Paragraph>
-      <Typography.Title level={5} style={{ marginTop: 8 }}>
+      <Typography.Title level={5} style={{ marginTop: 16 }}>
+        {t('delivery.title')}
+      </Typography.Title>
+      <Row gutter={[16, 12]} data-testid="overview-delivery">
+        <Figure id="queued" label={t('delivery.queued')}>
+          {n(data.delivery.queued)}
+        </Figure>
+        <Figure id="inFlight" label={t('delivery.inFlight')}>
+          {n(data.delivery.inFlight)}
+        </Figure>
+        <Figure id="done24h" label={t('delivery.done24h')}>
+          {n(data.delivery.done24h)}
+        </Figure>
+        <Figure id="failed24h" label={t('delivery.failed24h')}>
+          <Typography.Text type={data.delivery.failed24h > 0 ? 'danger' : undefined} style={{ fontSize: 'inherit' }}>
+            {n(data.delivery.failed24h)}
+          </Typography.Text>
+        </Figure>
+        <Figure id="p50" label={t('delivery.p50')} hint={t('delivery.hint')}>
+          {data.delivery.p50LatencyS === null
+            ? t('delivery.none')
+            : t('delivery.seconds', { n: data.delivery.p50LatencyS.toFixed(1) })}
+        </Figure>
+      </Row>
+      <Typography.Title level={5} style={{ marginTop: 16 }}>
         {t('overview.byStatus')}
       </Typography.Title>
       {data.tags.total === 0 ? (
@@ -176,17 +202,25 @@ function Changes({ days }: { days: TagChangeDay[] }) {
         days,
         TAG_CHANGE_KINDS.map((kind) => ({ kind, name: t(`change.${kind}`) })),
         t('axis.changes'),
+        { delivered: t('change.delivered'), failed: t('change.failed'), valueName: t('axis.updates') },
       ),
     [days, t],
   );
   const total = sum(days.map((d) => d.count));
-  if (total === 0) {
+  const delivered = sum(days.map((d) => d.delivered));
+  const failed = sum(days.map((d) => d.failed));
+  if (total + delivered + failed === 0) {
     return <NoData text={t('empty.changes', { days: days.length })} testId="stat-tagChangeStat-empty" />;
   }
   return (
     <>
       <Typography.Text type="secondary" data-testid="total-tagChangeStat">
-        {t('total.changes', { n: toThousandFilter(total), days: days.length })}
+        {t('total.changes', {
+          n: toThousandFilter(total),
+          delivered: toThousandFilter(delivered),
+          failed: toThousandFilter(failed),
+          days: days.length,
+        })}
       </Typography.Text>
       <Drawn option={option} testId="chart-tagChangeStat" />
     </>

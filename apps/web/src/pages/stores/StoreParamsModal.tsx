@@ -156,6 +156,16 @@ export function StoreParamsModal({ store, editable, onClose }: Props) {
               <InputNumber min={1} max={720} precision={0} suffix={t('hours')} style={{ width: '100%' }} />
             </Form.Item>
           </Col>
+          <Col span={8}>
+            <Form.Item
+              name="tagLogDays"
+              label={t('p.tagLogDays')}
+              tooltip={t('p.tagLogDaysHint')}
+              rules={[{ required: true, message: t('rule.required') }]}
+            >
+              <InputNumber min={1} max={3650} precision={0} suffix={t('days')} style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
           <Col span={24}>
             <Form.Item
               name="autoRefresh"

@@ -8,6 +8,7 @@ import {
 } from '@esl/contract';
 import type { CallContext } from '../../../api/context';
 import { AppError } from '../../../api/errors';
+import { dataPushed, tasksChanged } from '../../../delivery/tasks/enqueue';
 import { Gate } from '../../../lib/gate';
 import { type CurrentStore, currentStore } from '../../stores/service';
 import { effectiveFieldMap, planColumns } from '../mapping';
@@ -129,7 +130,10 @@ async function runImport(ctx: CallContext, at: CurrentStore): Promise<ImportData
     }
     await repo.upsertProducts(trx, dialect, values, columns, pause);
     const inserted = (await repo.countProducts(trx, at)) - before;
+    const tagIds = await repo.tagIdsShowing(trx, at, { barcodes: good.map((r) => r.barcode) });
+    await dataPushed(trx, at, { source: 'import', userId: at.userId, products: good.length, tagIds, now: ctx.now });
     return { total: good.length, inserted, updated: good.length - inserted };
   });
+  tasksChanged();
   return result;
 }

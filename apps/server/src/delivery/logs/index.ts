@@ -1,0 +1,26 @@
+export {
+  DEFAULT_LOG_DAYS,
+  type LogRetention,
+  type LogRetentionDeps,
+  logDaysOf,
+  type Pruned,
+  type PruneOptions,
+  pruneDeliveryLogs,
+  startLogRetention,
+} from './retention';
+export {
+  addToPush,
+  appendTagLog,
+  closePush,
+  type LogDb,
+  openPush,
+  PUSH_EXCEPTION_CHARS,
+  PUSH_EXCEPTIONS_KEPT,
+  type PushDelta,
+  type PushSource,
+  type PushStart,
+  TAG_LOG_CODES,
+  type TagLogCode,
+  type TagLogEntry,
+  type TagLogResult,
+} from './writers';

@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { buildTag } from '../../test/business';
+import { testDatabases } from '../../test/databases';
+import { buildStore, buildTenant } from '../../test/factories';
+import { useApp } from '../../test/harness';
+import { collectImages, IMAGE_KEEP_MS, type ImageToStore, loadImage, loadImageByVer, storeImages } from './repository';
+
+const DAY = 24 * 3600_000;
+
+/** An image row with random bytes (the repository does not look inside them). */
+const image = (size = 40): ImageToStore => {
+  const bytes = new Uint8Array(randomBytes(size));
+  return { hash: randomBytes(32).toString('hex'), bytes, size, width: 250, height: 122, colour: 'bwr' };
+};
+
+describe.each(await testDatabases())('tag_images on $name', (db) => {
+  const t = useApp(db);
+  const shop = async () => {
+    const { app } = t();
+    const tenant = await buildTenant(app);
+    const store = await buildStore(app, tenant.id);
+    return { app, at: { tenantId: tenant.id, storeId: store.id } };
+  };
+
+  it('stores an image once per tenant and hash, and loads it back byte for byte, by hash or version', async () => {
+    const { app, at } = await shop();
+    const { db } = app.services;
+    const a = image();
+    const b = image(3000);
+    await storeImages(db, at.tenantId, [a, b, { ...a }], 1000);
+    const loaded = await loadImage(db, at.tenantId, a.hash);
+    expect(loaded).toEqual({ ...a, bytes: a.bytes, createdAt: 1000, lastUsedAt: 1000 });
+    expect(loaded?.bytes).toBeInstanceOf(Uint8Array);
+    expect(Buffer.from(loaded?.bytes ?? []).equals(Buffer.from(a.bytes))).toBe(true);
+    expect((await loadImageByVer(db, at.tenantId, b.hash.slice(0, 16)))?.hash).toBe(b.hash);
+    expect(await loadImageByVer(db, at.tenantId, 'not-a-ver')).toBeUndefined();
+    expect(await loadImage(db, at.tenantId, image().hash)).toBeUndefined();
+  });
+
+  it('keeps tenants apart: the same hash is two rows, and one tenant cannot load the other’s', async () => {
+    const one = await shop();
+    const two = await shop();
+    const { db } = one.app.services;
+    const a = image();
+    await storeImages(db, one.at.tenantId, [a], 1000);
+    expect(await loadImage(db, two.at.tenantId, a.hash)).toBeUndefined();
+    expect(await loadImageByVer(db, two.at.tenantId, a.hash.slice(0, 16))).toBeUndefined();
+    const other = { ...a, bytes: new Uint8Array([1, 2, 3]), size: 3 };
+    await storeImages(db, two.at.tenantId, [other], 2000);
+    expect((await loadImage(db, one.at.tenantId, a.hash))?.size).toBe(40);
+    expect((await loadImage(db, two.at.tenantId, a.hash))?.size).toBe(3);
+  });
+
+  it('storing again keeps the bytes and moves the last use (when older than an hour)', async () => {
+    const { app, at } = await shop();
+    const { db } = app.services;
+    const a = image();
+    await storeImages(db, at.tenantId, [a], 1000);
+    await storeImages(db, at.tenantId, [{ ...a, size: 99 }], 1000 + 60_000);
+    expect(await loadImage(db, at.tenantId, a.hash)).toMatchObject({ size: 40, createdAt: 1000, lastUsedAt: 1000 });
+    await storeImages(db, at.tenantId, [{ ...a, size: 99 }], 1000 + 2 * 3600_000);
+    expect(await loadImage(db, at.tenantId, a.hash)).toMatchObject({
+      size: 40,
+      createdAt: 1000,
+      lastUsedAt: 1000 + 2 * 3600_000,
+    });
+  });
+
+  it('collects images no tag wants or shows once unused for a week, and nothing else', async () => {
+    const { app, at } = await shop();
+    const { db } = app.services;
+    const now = 100 * DAY;
+    await collectImages(db, now - 30 * DAY); // what the tests before left (the collector is global)
+    const [desired, shown, orphan, recent, otherTenants] = [image(), image(), image(), image(), image()];
+    await storeImages(db, at.tenantId, [desired, shown, orphan], now - 8 * DAY);
+    await storeImages(db, at.tenantId, [recent], now - 6 * DAY);
+    const tag = await buildTag(app, at);
+    await buildTag(app, at); // a tag with nothing desired or shown: nulls must not protect all or none
+    await db
+      .updateTable('tags')
+      .set({ desired_hash: desired.hash, shown_ver: shown.hash.slice(0, 16) })
+      .where('id', '=', tag.id)
+      .execute();
+    // Another tenant desires the orphan's hash: that protects only the other tenant's row.
+    const other = await shop();
+    await storeImages(db, other.at.tenantId, [{ ...orphan }, otherTenants], now - 8 * DAY);
+    const otherTag = await buildTag(app, other.at);
+    await db.updateTable('tags').set({ desired_hash: orphan.hash }).where('id', '=', otherTag.id).execute();
+
+    expect(await collectImages(db, now)).toBe(2);
+    const left = async (tenantId: number, images: ImageToStore[]) =>
+      (await Promise.all(images.map((i) => loadImage(db, tenantId, i.hash)))).map((i) => i !== undefined);
+    expect(await left(at.tenantId, [desired, shown, orphan, recent])).toEqual([true, true, false, true]);
+    expect(await left(other.at.tenantId, [orphan, otherTenants])).toEqual([true, false]);
+    expect(await collectImages(db, now + IMAGE_KEEP_MS)).toBe(1); // `recent` is now a week old too
+    expect(await collectImages(db, now + IMAGE_KEEP_MS)).toBe(0);
+  });
+});

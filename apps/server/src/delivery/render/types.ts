@@ -1,0 +1,85 @@
+import type { ColourType, LabelData, TemplateDocument } from '@esl/labels/model';
+
+/**
+ * One label to render for one tag (DELIVERY.md §5.3). Everything the renderer needs travels in the
+ * job, so a worker thread renders it without the database: the template document, the product data
+ * it shows, and the tag's model and colour type.
+ */
+export interface RenderJob {
+  tenantId: number;
+  tagId: number;
+  /** The template the tag shows (already resolved by the assignment rules). */
+  doc: TemplateDocument;
+  /** The product's values (or the store's "unbound" values): field key → value. */
+  data: LabelData;
+  /**
+   * The tag's catalogue code ('01'–'44', tags.model): gives the panel size the template must
+   * have and the padding (wext, hexit) the packed image is sent with.
+   */
+  model: string;
+  /**
+   * The tag's colour type (tags.colour). The document is rendered with it, so a black/white
+   * template on a black/white/red tag is quantised to the tag's inks; a template whose inks the
+   * tag lacks is refused (an error outcome), as the assignment rules refuse it.
+   */
+  colour: string;
+}
+
+/** A rendered label: what is stored in tag_images and sent to the station. */
+export interface RenderedImage {
+  tagId: number;
+  /**
+   * The image's content hash (PROTOCOL.md §5.4, `contentHash` / `encodeTagImage().hash`): SHA-256
+   * hex over the 14-byte header with the compression byte 0 and the packed planes, so the same
+   * picture has the same hash however it was compressed. This, not a hash of `bytes`, is what a
+   * tag reports (its `ver` is the first 16 digits), so `desired_hash` compares with the reports.
+   */
+  hash: string;
+  /** The first 16 hex digits of `hash`: the image version of the protocol. */
+  ver: string;
+  /** `encodeTagImage` output: what the station receives and the tag decodes. */
+  bytes: Uint8Array;
+  /** Panel size (the encoded image's geometry, without padding). */
+  width: number;
+  height: number;
+  /** The colour type the image was quantised to (= the job's colour). */
+  colour: ColourType;
+  /** `bytes.length`: what the station receives (the protocol's `image.size`). */
+  size: number;
+  /**
+   * What the renderer could not draw as the template says ("element: message"), e.g. an image
+   * that would not decode or text that did not fit; the label is still rendered. Empty: none.
+   */
+  problems: string[];
+}
+
+/** A label that could not be rendered: the task fails with "synthesis failed" and this reason. */
+export interface RenderFailure {
+  tagId: number;
+  error: string;
+}
+
+/** One outcome per job, in the order of the jobs. */
+export type RenderOutcome = RenderedImage | RenderFailure;
+
+export function isRendered(outcome: RenderOutcome): outcome is RenderedImage {
+  return 'hash' in outcome;
+}
+
+/**
+ * Renders batches of labels (DELIVERY.md §5.3). `render` answers one outcome per job, in order,
+ * and never rejects for a job's fault: a label that cannot be rendered, or a worker that dies on a
+ * batch, gives error outcomes for those jobs only. After `close` every later `render` rejects.
+ */
+export interface RenderPool {
+  render(jobs: readonly RenderJob[]): Promise<RenderOutcome[]>;
+  /** Terminates the workers (pending batches end with error outcomes); idempotent. */
+  close(): Promise<void>;
+  /** Worker threads in the pool; 0: renders in the calling thread. */
+  readonly workers: number;
+}
+
+export interface RenderPoolOptions {
+  /** Worker threads; 0 renders in the calling thread (tests, tools). */
+  workers: number;
+}

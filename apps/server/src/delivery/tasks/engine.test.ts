@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest';
+import type { TaskState } from '../../db/schema';
+import { buildShop, buildStation, buildTag } from '../../test/business';
+import { testDatabases } from '../../test/databases';
+import { useApp } from '../../test/harness';
+import { storeImages } from '../render';
+import { testImage } from '../testing';
+import { jobId } from './policy';
+
+// The task state machine driven directly (DELIVERY.md §5.2): deadlines, stale and foreign
+// results, the blob guard. Slots are written as a crash or a lost message would leave them.
+
+describe.each(await testDatabases())('task engine transitions ($name)', (db) => {
+  const t = useApp(db, { mqtt: { mode: 'embedded', host: '127.0.0.1', port: 0 } });
+
+  async function setup() {
+    const shop = await buildShop(t().app);
+    const at = { tenantId: shop.tenant.id, storeId: shop.store.id };
+    const station = await buildStation(t().app, at, {
+      sn: `ENG${Math.random().toString(36).slice(2, 6).toUpperCase()}`,
+    });
+    const other = await buildStation(t().app, at);
+    const tag = await buildTag(t().app, at, { model: '05' });
+    const image = testImage('05', 3);
+    await t()
+      .app.services.db.transaction()
+      .execute((trx) =>
+        storeImages(
+          trx,
+          at.tenantId,
+          [{ ...image, size: image.bytes.length, width: 250, height: 122, colour: 'bwr' }],
+          t().clock.now(),
+        ),
+      );
+    const engine = t().app.delivery?.tasks;
+    if (!engine) throw new Error('no engine');
+    const ref = { id: station.id, tenant_id: at.tenantId, store_id: at.storeId, sn: station.sn };
+    return { at, station, other, tag, image, engine, ref };
+  }
+
+  async function slot(
+    s: Awaited<ReturnType<typeof setup>>,
+    fields: {
+      state: TaskState;
+      rev?: number;
+      attempt?: number;
+      ack_deadline?: number;
+      done_deadline?: number;
+      tagId?: number;
+    },
+  ) {
+    const now = t().clock.now();
+    const tagId = fields.tagId ?? s.tag.id;
+    return t()
+      .app.services.db.insertInto('device_tasks')
+      .values({
+        tenant_id: s.at.tenantId,
+        store_id: s.at.storeId,
+        target_key: `t:${tagId}`,
+        tag_id: tagId,
+        station_id: s.station.id,
+        kind: 'image',
+        request_id: null,
+        prio: 1,
+        state: fields.state,
+        rev: fields.rev ?? 1,
+        sent_rev: fields.rev ?? 1,
+        hash: s.image.hash,
+        size: s.image.bytes.length,
+        attempt: fields.attempt ?? 1,
+        ttl_s: 300,
+        ack_deadline: fields.ack_deadline ?? null,
+        done_deadline: fields.done_deadline ?? null,
+        created_at: now,
+        sent_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+  const read = (id: number) =>
+    t().app.services.db.selectFrom('device_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+  it('sends again a job whose ack did not come in time', async () => {
+    const s = await setup();
+    const row = await slot(s, { state: 'sent', ack_deadline: t().clock.now() + 15_000 });
+    await s.engine.tick();
+    expect((await read(row.id)).state).toBe('sent');
+    t().clock.advance(16_000);
+    await s.engine.tick();
+    await s.engine.idle();
+    // The station is offline, so it waits queued for it.
+    expect(await read(row.id)).toMatchObject({ state: 'queued', rev: 1 });
+  });
+
+  it('retries with a backoff a job whose result did not come, and fails it after the last attempt', async () => {
+    const s = await setup();
+    const row = await slot(s, { state: 'accepted', attempt: 2, done_deadline: t().clock.now() + 1000 });
+    t().clock.advance(2000);
+    await s.engine.tick();
+    const retried = await read(row.id);
+    expect(retried).toMatchObject({ state: 'queued', code: 'timeout' });
+    // Attempt 2 waits 60 s ± 20 %.
+    expect(Number(retried.not_before) - t().clock.now()).toBeGreaterThanOrEqual(48_000);
+    expect(Number(retried.not_before) - t().clock.now()).toBeLessThanOrEqual(72_000);
+
+    await t().app.services.db.deleteFrom('device_tasks').where('id', '=', row.id).execute();
+    const last = await slot(s, { state: 'accepted', attempt: 8, done_deadline: t().clock.now() - 1 });
+    await s.engine.tick();
+    expect(await read(last.id)).toMatchObject({ state: 'failed', code: 'timeout' });
+    const log = await t().app.services.db.selectFrom('tag_log').selectAll().where('tag_id', '=', s.tag.id).execute();
+    expect(log).toMatchObject([{ result: 'failed', code: 'timeout', rev: 1, attempts: 8 }]);
+  });
+
+  it('ignores a result for an older rev (but the tag shows it), and one from another station', async () => {
+    const s = await setup();
+    const row = await slot(s, { state: 'accepted', rev: 3 });
+    const ver = s.image.hash.slice(0, 16);
+    const at = t().clock.now();
+    await s.engine.onResult(s.ref, {
+      v: 1,
+      results: [{ id: jobId(row.id), rev: 2, code: 'ok', tag: s.tag.hardware_id, ver, at }],
+    });
+    expect(await read(row.id)).toMatchObject({ state: 'accepted', rev: 3 });
+    const tag = await t()
+      .app.services.db.selectFrom('tags')
+      .selectAll()
+      .where('id', '=', s.tag.id)
+      .executeTakeFirstOrThrow();
+    expect(tag.shown_ver).toBe(ver);
+    const foreign = { ...s.ref, id: s.other.id, sn: s.other.sn };
+    await s.engine.onResult(foreign, { v: 1, results: [{ id: jobId(row.id), rev: 3, code: 'ok', ver, at }] });
+    expect((await read(row.id)).state).toBe('accepted');
+    // A duplicate of the right result ends it once.
+    for (let i = 0; i < 2; i++) {
+      await s.engine.onResult(s.ref, { v: 1, results: [{ id: jobId(row.id), rev: 3, code: 'ok', ver, at }] });
+    }
+    expect(await read(row.id)).toMatchObject({ state: 'done', code: 'ok' });
+    const log = await t().app.services.db.selectFrom('tag_log').selectAll().where('tag_id', '=', s.tag.id).execute();
+    expect(log.map((r) => [r.rev, r.result])).toEqual([
+      [2, 'ok'],
+      [3, 'ok'],
+    ]);
+  });
+
+  it('resyncs with a hello: held jobs stay, missing ones are sent again, unknown ones cancelled', async () => {
+    const s = await setup();
+    const more = await Promise.all([0, 1, 2].map(() => buildTag(t().app, s.at, { model: '05' })));
+    const [b, c, d] = more.map((x) => x.id) as [number, number, number];
+    const held = await slot(s, { state: 'accepted', rev: 1 });
+    const unacked = await slot(s, { state: 'sent', rev: 2, tagId: b });
+    const lost = await slot(s, { state: 'accepted', rev: 3, tagId: c });
+    const requeued = await slot(s, { state: 'queued', rev: 4, tagId: d });
+    const delivery = t().app.delivery;
+    if (!delivery) throw new Error('delivery');
+    const cancels: unknown[] = [];
+    const off = await delivery.port.subscribe(`esl/v1/${s.at.tenantId}/${s.station.sn}/down/cancel`, (m) =>
+      cancels.push(JSON.parse(m.payload.toString())),
+    );
+    await s.engine.onHello(s.ref, {
+      v: 1,
+      connId: 'conn-1',
+      boot: 2,
+      model: 'sim',
+      fw: { ap: '1.0.0' },
+      radio: { profile: 'oepl-2g4', channel: 11, kbps: 250 },
+      caps: { queue: 64, queueBytes: 1 << 20, inlineMax: 16_384, chunk: 16_384, fwConcurrent: 1, kinds: ['image'] },
+      queue: [
+        [jobId(held.id), 1],
+        [jobId(unacked.id), 2],
+        [jobId(requeued.id), 4],
+        ['zz', 1],
+      ],
+      outbox: 0,
+      net: { ip: '10.0.0.2', mac: '02:00:00:00:00:01' },
+      cfgRev: 0,
+      time: t().clock.now(),
+    });
+    await s.engine.idle();
+    for (let i = 0; i < 100 && cancels.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 50));
+    await off();
+    expect((await read(held.id)).state).toBe('accepted');
+    expect((await read(unacked.id)).state).toBe('accepted');
+    expect((await read(lost.id)).state).toBe('queued');
+    expect((await read(requeued.id)).state).toBe('queued');
+    expect(cancels).toEqual([{ v: 1, ids: [['zz', 1]], reason: 'unknown' }]);
+  });
+
+  it('serves a blob only to the station whose unfinished job names its hash', async () => {
+    const s = await setup();
+    const served = s.engine.counters.blobsServed;
+    const refused = s.engine.counters.blobsRefused;
+    const ask = { v: 1 as const, hash: s.image.hash, offset: 0, length: 512 };
+    await s.engine.onBlob(s.ref, ask);
+    expect(s.engine.counters.blobsRefused).toBe(refused + 1);
+    await slot(s, { state: 'accepted' });
+    await s.engine.onBlob({ ...s.ref, id: s.other.id, sn: s.other.sn }, ask);
+    expect(s.engine.counters.blobsRefused).toBe(refused + 2);
+    await s.engine.onBlob(s.ref, ask);
+    expect(s.engine.counters.blobsServed).toBe(served + 1);
+  });
+});

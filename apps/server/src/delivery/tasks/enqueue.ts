@@ -1,0 +1,91 @@
+import { EventEmitter } from 'node:events';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema';
+import { closePush, openPush, type PushSource } from '../logs';
+import * as repo from './repository';
+
+/*
+ * What the domain modules call, inside the transaction of their own write (transactional
+ * outbox): a product, a binding, a template or an assignment changed, so these tags must show a
+ * fresh render. The slot's revision goes up ("latest wins"); the engine renders and sends it
+ * once the caller commits and calls `tasksChanged()`.
+ */
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+const signal = new EventEmitter();
+signal.setMaxListeners(0);
+
+/** After commit: wakes the engines of this process (a timer picks up what this misses). */
+export function tasksChanged(): void {
+  signal.emit('changed');
+}
+
+export function onTasksChanged(listener: () => void): () => void {
+  signal.on('changed', listener);
+  return () => signal.off('changed', listener);
+}
+
+/** Priorities (DELIVERY.md §5.2). */
+export const PRIO = { interactive: 0, data: 1, bulk: 2, firmware: 3 } as const;
+
+/** These tags of a store show something else now (their product changed, they were (un)bound, …). */
+export async function relabelTags(
+  db: Db,
+  at: { tenantId: number; storeId: number },
+  tagIds: readonly number[],
+  now: number,
+): Promise<number> {
+  if (tagIds.length === 0) return 0;
+  return repo.upsertImageSlots(db, { ...at, tagIds, prio: PRIO.data, force: false, requestId: null, now });
+}
+
+/** Every tag of every store of a tenant may show something else (a template or rule changed). */
+export async function relabelTenant(db: Db, tenantId: number, now: number): Promise<number> {
+  let n = 0;
+  for (const s of await repo.storesOfTenant(db, tenantId)) {
+    n += await repo.upsertImageSlots(db, {
+      tenantId,
+      storeId: s.id,
+      tagIds: null,
+      prio: PRIO.bulk,
+      force: false,
+      requestId: null,
+      now,
+    });
+  }
+  return n;
+}
+
+/**
+ * A batch of product data changed (console edit, import, API): one data-push row, and the tags
+ * showing those products re-rendered at data priority, each counted on the push once rendered.
+ */
+export async function dataPushed(
+  db: Db,
+  at: { tenantId: number; storeId: number },
+  push: { source: PushSource; userId: number | null; products: number; tagIds: readonly number[]; now: number },
+): Promise<number> {
+  const pushId = await openPush(db, {
+    tenantId: at.tenantId,
+    storeId: at.storeId,
+    source: push.source,
+    userId: push.userId,
+    products: push.products,
+    tagsAffected: push.tagIds.length,
+    startedAt: push.now,
+  });
+  for (let i = 0; i < push.tagIds.length; i += 1000) {
+    await repo.upsertImageSlots(db, {
+      ...at,
+      tagIds: push.tagIds.slice(i, i + 1000),
+      prio: PRIO.data,
+      force: false,
+      requestId: null,
+      pushId,
+      now: push.now,
+    });
+  }
+  await closePush(db, pushId, push.now);
+  return pushId;
+}

@@ -1,0 +1,799 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database, DeviceRequestKind, TaskKind, TaskState } from '../../db/schema';
+
+/*
+ * SQL of the task engine (DELIVERY.md §5.1–5.2): slots one per (tenant, target, kind), moved
+ * from state to state only by conditional UPDATEs on (id, rev, state), so a late or duplicate
+ * message changes nothing; request progress counters; what a tag should show and showed.
+ */
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export const ACTIVE: readonly TaskState[] = ['render', 'queued', 'sent', 'accepted'];
+export const FINAL: readonly TaskState[] = ['done', 'failed', 'cancelled'];
+const finalList = sql.raw(FINAL.map((s) => `'${s}'`).join(', '));
+
+const int = (v: number | null) => sql<number>`cast(${v} as integer)`;
+const big = (v: number | null) => sql<number>`cast(${v} as bigint)`;
+
+// -------------------------------------------------------------------------------------------
+// Requests
+
+export async function insertRequest(
+  db: Db,
+  row: {
+    tenantId: number;
+    storeId: number;
+    kind: DeviceRequestKind;
+    tagId: number | null;
+    userId: number | null;
+    params: unknown;
+    now: number;
+  },
+): Promise<number> {
+  const { id } = await db
+    .insertInto('device_requests')
+    .values({
+      tenant_id: row.tenantId,
+      store_id: row.storeId,
+      kind: row.kind,
+      tag_id: row.tagId,
+      station_id: null,
+      status: 'running',
+      user_id: row.userId,
+      created_at: row.now,
+      params: row.params === undefined ? '' : JSON.stringify(row.params),
+      finished_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function setRequestTotal(db: Db, id: number, total: number, now: number): Promise<void> {
+  await db
+    .updateTable('device_requests')
+    .set({
+      total,
+      status: sql`case when done + failed >= ${int(total)} then 'done' else 'running' end`,
+      finished_at: sql`case when done + failed >= ${int(total)} then ${big(now)} else null end`,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export function findRequest(db: Db, tenantId: number, id: number) {
+  return db
+    .selectFrom('device_requests')
+    .select(['id', 'tenant_id', 'store_id', 'kind', 'status', 'total', 'done', 'failed', 'created_at', 'finished_at'])
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+export type RequestRow = NonNullable<Awaited<ReturnType<typeof findRequest>>>;
+
+/** Adds to a request's counters; it is done once they reach its total. Answers the row. */
+export async function countRequest(db: Db, id: number, done: number, failed: number, now: number) {
+  return db
+    .updateTable('device_requests')
+    .set({
+      done: sql`done + ${int(done)}`,
+      failed: sql`failed + ${int(failed)}`,
+      status: sql`case when total > 0 and done + failed + ${int(done + failed)} >= total then 'done' else status end`,
+      finished_at: sql`case when total > 0 and done + failed + ${int(done + failed)} >= total and finished_at is null then ${big(now)} else finished_at end`,
+    })
+    .where('id', '=', id)
+    .returning([
+      'id',
+      'tenant_id',
+      'store_id',
+      'kind',
+      'status',
+      'total',
+      'done',
+      'failed',
+      'created_at',
+      'finished_at',
+    ])
+    .executeTakeFirst();
+}
+
+/**
+ * The unfinished slots of other requests that a new change takes over, by request: they count as
+ * done for the request that loses them (the tag gets a newer picture of the same thing).
+ */
+export async function takenOver(
+  db: Db,
+  where: { tenantId: number; kind: TaskKind; tagIds: readonly number[] | null; storeId: number },
+  requestId: number | null,
+): Promise<Array<{ request_id: number; n: number }>> {
+  if (where.tagIds && where.tagIds.length === 0) return [];
+  let q = db
+    .selectFrom('device_tasks')
+    .select(['request_id', sql<number>`count(*)`.as('n')])
+    .where('tenant_id', '=', where.tenantId)
+    .where('kind', '=', where.kind)
+    .where('state', 'in', ACTIVE)
+    .where('request_id', 'is not', null)
+    .groupBy('request_id');
+  if (requestId !== null) q = q.where('request_id', '<>', requestId);
+  q = where.tagIds ? q.where('tag_id', 'in', where.tagIds) : q.where('store_id', '=', where.storeId);
+  const rows = await q.execute();
+  return rows.map((r) => ({ request_id: Number(r.request_id), n: Number(r.n) }));
+}
+
+// -------------------------------------------------------------------------------------------
+// Enqueue (in the caller's transaction)
+
+export interface SlotChange {
+  tenantId: number;
+  storeId: number;
+  /** Tags of the store; null: every tag of the store. */
+  tagIds: readonly number[] | null;
+  prio: number;
+  force: boolean;
+  /** Only data changes keep an unfinished request's id (null). */
+  requestId: number | null;
+  /** The data push (push_log) behind a data change. */
+  pushId?: number | null;
+  now: number;
+}
+
+/**
+ * Upserts the image slot of each tag: a new slot at rev 1, or the existing one at rev + 1 back in
+ * `render` (latest wins), priority the more urgent of both. One statement for any number of tags.
+ * Answers how many slots it touched.
+ */
+export async function upsertImageSlots(db: Db, c: SlotChange): Promise<number> {
+  if (c.tagIds && c.tagIds.length === 0) return 0;
+  let select = db
+    .selectFrom('tags')
+    .select([
+      'tags.tenant_id',
+      'tags.store_id',
+      sql<string>`'t:' || cast(tags.id as text)`.as('target_key'),
+      'tags.id as tag_id',
+      sql<TaskKind>`cast('image' as text)`.as('kind'),
+      int(c.requestId).as('request_id'),
+      int(c.prio).as('prio'),
+      sql<TaskState>`cast('render' as text)`.as('state'),
+      int(c.force ? 1 : 0).as('force'),
+      int(c.pushId ?? null).as('push_id'),
+      big(c.now).as('created_at'),
+      big(c.now).as('queued_at'),
+    ])
+    .where('tags.tenant_id', '=', c.tenantId)
+    .where('tags.store_id', '=', c.storeId);
+  if (c.tagIds) select = select.where('tags.id', 'in', c.tagIds);
+  const result = await db
+    .insertInto('device_tasks')
+    .columns([
+      'tenant_id',
+      'store_id',
+      'target_key',
+      'tag_id',
+      'kind',
+      'request_id',
+      'prio',
+      'state',
+      'force',
+      'push_id',
+      'created_at',
+      'queued_at',
+    ])
+    .expression(select)
+    .onConflict((oc) =>
+      oc.columns(['tenant_id', 'target_key', 'kind']).doUpdateSet({
+        rev: sql`device_tasks.rev + 1`,
+        state: 'render',
+        code: null,
+        detail: null,
+        attempt: 0,
+        not_before: 0,
+        lease_owner: null,
+        lease_until: null,
+        store_id: sql`excluded.store_id`,
+        queued_at: sql`excluded.queued_at`,
+        prio: sql`case when device_tasks.state in (${finalList}) or excluded.prio < device_tasks.prio then excluded.prio else device_tasks.prio end`,
+        force: sql`case when excluded.force = 1 then 1 when device_tasks.state in (${finalList}) then 0 else device_tasks.force end`,
+        request_id: sql`case when excluded.request_id is not null then excluded.request_id when device_tasks.state in (${finalList}) then null else device_tasks.request_id end`,
+        push_id: sql`excluded.push_id`,
+      }),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
+
+/** Upserts LED or ping slots of tags, ready to send (nothing to render). */
+export async function upsertTagCommandSlots(
+  db: Db,
+  c: Omit<SlotChange, 'force'> & { kind: 'led' | 'ping'; payload: string; tagIds: readonly number[] },
+): Promise<number> {
+  if (c.tagIds.length === 0) return 0;
+  const select = db
+    .selectFrom('tags')
+    .select([
+      'tags.tenant_id',
+      'tags.store_id',
+      sql<string>`'t:' || cast(tags.id as text)`.as('target_key'),
+      'tags.id as tag_id',
+      sql<TaskKind>`cast(${c.kind} as text)`.as('kind'),
+      int(c.requestId).as('request_id'),
+      int(c.prio).as('prio'),
+      sql<TaskState>`cast('queued' as text)`.as('state'),
+      sql<string>`cast(${c.payload} as text)`.as('payload'),
+      big(c.now).as('created_at'),
+      big(c.now).as('queued_at'),
+    ])
+    .where('tags.tenant_id', '=', c.tenantId)
+    .where('tags.store_id', '=', c.storeId)
+    .where('tags.id', 'in', c.tagIds);
+  const result = await db
+    .insertInto('device_tasks')
+    .columns([
+      'tenant_id',
+      'store_id',
+      'target_key',
+      'tag_id',
+      'kind',
+      'request_id',
+      'prio',
+      'state',
+      'payload',
+      'created_at',
+      'queued_at',
+    ])
+    .expression(select)
+    .onConflict((oc) =>
+      oc.columns(['tenant_id', 'target_key', 'kind']).doUpdateSet({
+        rev: sql`device_tasks.rev + 1`,
+        state: 'queued',
+        code: null,
+        detail: null,
+        attempt: 0,
+        not_before: 0,
+        prio: sql`excluded.prio`,
+        payload: sql`excluded.payload`,
+        request_id: sql`excluded.request_id`,
+        queued_at: sql`excluded.queued_at`,
+      }),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
+
+/** Upserts one roll-call slot per station of the store; answers the stations. */
+export async function upsertRollCallSlots(
+  db: Db,
+  c: { tenantId: number; storeId: number; requestId: number; now: number },
+): Promise<number[]> {
+  const stations = await db
+    .selectFrom('stations')
+    .select('id')
+    .where('tenant_id', '=', c.tenantId)
+    .where('store_id', '=', c.storeId)
+    .execute();
+  for (const s of stations) {
+    await db
+      .insertInto('device_tasks')
+      .values({
+        tenant_id: c.tenantId,
+        store_id: c.storeId,
+        target_key: `s:${s.id}`,
+        tag_id: null,
+        station_id: s.id,
+        kind: 'rollcall',
+        request_id: c.requestId,
+        prio: 0,
+        state: 'queued',
+        created_at: c.now,
+        queued_at: c.now,
+      })
+      .onConflict((oc) =>
+        oc.columns(['tenant_id', 'target_key', 'kind']).doUpdateSet({
+          rev: sql`device_tasks.rev + 1`,
+          state: 'queued',
+          code: null,
+          detail: null,
+          attempt: 0,
+          not_before: 0,
+          request_id: c.requestId,
+          queued_at: c.now,
+        }),
+      )
+      .execute();
+  }
+  return stations.map((s) => s.id);
+}
+
+export async function countTagsOfStore(db: Db, tenantId: number, storeId: number): Promise<number> {
+  const row = await db
+    .selectFrom('tags')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('tenant_id', '=', tenantId)
+    .where('store_id', '=', storeId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Tags of a store whose template is one of `templateIds` cannot be told in SQL: every bound or unbound tag of the tenant's stores. */
+export function storesOfTenant(db: Db, tenantId: number) {
+  return db.selectFrom('stores').select('id').where('tenant_id', '=', tenantId).execute();
+}
+
+// -------------------------------------------------------------------------------------------
+// Render stage
+
+/** Leases up to `limit` slots waiting for a render (or whose render lease ran out). */
+export async function claimRender(db: Db, owner: string, now: number, leaseMs: number, limit: number) {
+  const due = await db
+    .selectFrom('device_tasks')
+    .select(['id', 'rev'])
+    .where('state', '=', 'render')
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .orderBy('prio')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  if (due.length === 0) return [];
+  return db
+    .updateTable('device_tasks')
+    .set({ lease_owner: owner, lease_until: now + leaseMs })
+    .where(
+      'id',
+      'in',
+      due.map((d) => d.id),
+    )
+    .where('state', '=', 'render')
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .returning(['id', 'rev', 'tenant_id', 'store_id', 'tag_id', 'force', 'request_id', 'push_id', 'hash', 'size'])
+    .execute();
+}
+export type RenderSlot = Awaited<ReturnType<typeof claimRender>>[number];
+
+export function tagsForRender(db: Db, ids: readonly number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('tags')
+    .select([
+      'id',
+      'tenant_id',
+      'store_id',
+      'model',
+      'colour',
+      'product_id',
+      'shown_ver',
+      'hardware_id',
+      'desired_hash',
+      'render_key',
+    ])
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** A rendered slot: the tag desires `hash`; the slot waits for dispatch (or is done when the tag shows it already). */
+export async function slotRendered(
+  db: Db,
+  s: {
+    id: number;
+    rev: number;
+    tagId: number;
+    hash: string;
+    size: number;
+    skip: boolean;
+    now: number;
+    renderKey: string | null;
+  },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('device_tasks')
+    .set({
+      state: s.skip ? 'done' : 'queued',
+      code: s.skip ? 'skipped' : null,
+      hash: s.hash,
+      size: s.size,
+      rendered_at: s.now,
+      finished_at: s.skip ? s.now : null,
+      lease_owner: null,
+      lease_until: null,
+    })
+    .where('id', '=', s.id)
+    .where('rev', '=', s.rev)
+    .where('state', '=', 'render')
+    .executeTakeFirst();
+  // A newer rev arrived while this one rendered: it will set what the tag desires.
+  if (Number(r.numUpdatedRows) === 0) return false;
+  await db
+    .updateTable('tags')
+    .set({ desired_hash: s.hash, desired_rev: s.rev, desired_at: s.now, render_key: s.renderKey })
+    .where('id', '=', s.tagId)
+    .execute();
+  return true;
+}
+
+/** A slot that could not be rendered: final until its data changes. */
+export async function slotFailed(
+  db: Db,
+  s: { id: number; rev: number; state: TaskState; code: string; detail: string | null; now: number },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('device_tasks')
+    .set({ state: 'failed', code: s.code, detail: s.detail, finished_at: s.now, lease_owner: null, lease_until: null })
+    .where('id', '=', s.id)
+    .where('rev', '=', s.rev)
+    .where('state', '=', s.state)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+// -------------------------------------------------------------------------------------------
+// Dispatch
+
+/** Online stations with queued work that is due, and how many jobs each holds already. */
+export async function stationsWithWork(db: Db, now: number) {
+  const rows = await db
+    .selectFrom('device_tasks')
+    .leftJoin('tags', 'tags.id', 'device_tasks.tag_id')
+    .innerJoin('stations', (j) =>
+      j.on((eb) =>
+        eb(
+          'stations.id',
+          '=',
+          eb.fn.coalesce(
+            eb.case().when('device_tasks.kind', '=', 'rollcall').then(eb.ref('device_tasks.station_id')).end(),
+            eb.ref('tags.station_id'),
+          ),
+        ),
+      ),
+    )
+    .select(['stations.id', 'stations.tenant_id', 'stations.sn', 'stations.store_id'])
+    .where('device_tasks.state', '=', 'queued')
+    .where('device_tasks.not_before', '<=', now)
+    .where('stations.online', '=', 1)
+    .groupBy(['stations.id', 'stations.tenant_id', 'stations.sn', 'stations.store_id'])
+    .execute();
+  return rows;
+}
+
+export async function inflightOf(db: Db, stationId: number): Promise<number> {
+  const row = await db
+    .selectFrom('device_tasks')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('station_id', '=', stationId)
+    .where('state', 'in', ['sent', 'accepted'])
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Queued slots routed to a station, most urgent first, then by the tag's predicted wake. */
+export function dueForStation(db: Db, stationId: number, now: number, limit: number) {
+  return db
+    .selectFrom('device_tasks')
+    .leftJoin('tags', 'tags.id', 'device_tasks.tag_id')
+    .select([
+      'device_tasks.id',
+      'device_tasks.rev',
+      'device_tasks.kind',
+      'device_tasks.prio',
+      'device_tasks.hash',
+      'device_tasks.size',
+      'device_tasks.force',
+      'device_tasks.payload',
+      'device_tasks.attempt',
+      'device_tasks.tenant_id',
+      'device_tasks.tag_id',
+      'device_tasks.request_id',
+      'device_tasks.queued_at',
+      'tags.hardware_id',
+      'tags.wake_s',
+    ])
+    .where('device_tasks.state', '=', 'queued')
+    .where('device_tasks.not_before', '<=', now)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('device_tasks.kind', '=', 'rollcall'), eb('device_tasks.station_id', '=', stationId)]),
+        eb.and([eb('device_tasks.kind', '<>', 'rollcall'), eb('tags.station_id', '=', stationId)]),
+      ]),
+    )
+    .orderBy('device_tasks.prio')
+    .orderBy(sql`coalesce(tags.next_wake_at, 0)`)
+    .orderBy('device_tasks.id')
+    .limit(limit)
+    .execute();
+}
+export type DueSlot = Awaited<ReturnType<typeof dueForStation>>[number];
+
+/** queued → sent for one slot at its rev; false when it changed in between. */
+export async function markSent(
+  db: Db,
+  s: { id: number; rev: number; stationId: number; now: number; ackDeadline: number; ttlS: number },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('device_tasks')
+    .set({
+      state: 'sent',
+      station_id: s.stationId,
+      sent_rev: s.rev,
+      attempt: sql`attempt + 1`,
+      sent_at: s.now,
+      ack_deadline: s.ackDeadline,
+      ttl_s: s.ttlS,
+    })
+    .where('id', '=', s.id)
+    .where('rev', '=', s.rev)
+    .where('state', '=', 'queued')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Whether this station has an unfinished task that needs the image `hash` (the blob guard). */
+export async function stationNeedsHash(db: Db, stationId: number, tenantId: number, hash: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('device_tasks')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('station_id', '=', stationId)
+    .where('hash', '=', hash)
+    .where('state', 'in', ['sent', 'accepted'])
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+// -------------------------------------------------------------------------------------------
+// Acks, results, resync
+
+export function slotsByIds(db: Db, ids: readonly number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('device_tasks')
+    .leftJoin('tags', 'tags.id', 'device_tasks.tag_id')
+    .select([
+      'device_tasks.id',
+      'device_tasks.tenant_id',
+      'device_tasks.store_id',
+      'device_tasks.station_id',
+      'device_tasks.tag_id',
+      'device_tasks.kind',
+      'device_tasks.rev',
+      'device_tasks.sent_rev',
+      'device_tasks.state',
+      'device_tasks.attempt',
+      'device_tasks.hash',
+      'device_tasks.request_id',
+      'device_tasks.ttl_s',
+      'device_tasks.code',
+      'device_tasks.queued_at',
+      'device_tasks.sent_at',
+      'tags.hardware_id',
+    ])
+    .where('device_tasks.id', 'in', ids)
+    .execute();
+}
+export type SlotRow = Awaited<ReturnType<typeof slotsByIds>>[number];
+
+/** sent → accepted (the station holds the job). */
+export async function markAccepted(db: Db, id: number, rev: number, now: number, doneDeadline: number) {
+  const r = await db
+    .updateTable('device_tasks')
+    .set({ state: 'accepted', accepted_at: now, done_deadline: doneDeadline, ack_deadline: null })
+    .where('id', '=', id)
+    .where('rev', '=', rev)
+    .where('state', '=', 'sent')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Back to queued (resend, retry after backoff) from one of `from`, at the same rev. */
+export async function requeue(
+  db: Db,
+  s: { id: number; rev: number; from: readonly TaskState[]; notBefore: number; code?: string | null },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('device_tasks')
+    .set({
+      state: 'queued',
+      not_before: s.notBefore,
+      ack_deadline: null,
+      done_deadline: null,
+      ...(s.code === undefined ? {} : { code: s.code }),
+    })
+    .where('id', '=', s.id)
+    .where('rev', '=', s.rev)
+    .where('state', 'in', s.from)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** A final state for one rev, from one of `from`. */
+export async function finish(
+  db: Db,
+  s: {
+    id: number;
+    rev: number;
+    from: readonly TaskState[];
+    state: 'done' | 'failed' | 'cancelled';
+    code: string;
+    detail?: string | null;
+    now: number;
+  },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('device_tasks')
+    .set({
+      state: s.state,
+      code: s.code,
+      detail: s.detail ?? null,
+      finished_at: s.now,
+      ack_deadline: null,
+      done_deadline: null,
+      lease_owner: null,
+      lease_until: null,
+    })
+    .where('id', '=', s.id)
+    .where('rev', '=', s.rev)
+    .where('state', 'in', s.from)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** The tag confirmed it shows `ver` (of `hash`, when known). */
+export async function setShown(
+  db: Db,
+  s: { tagId: number; ver: string; hash: string | null; now: number; seenAt: number },
+): Promise<void> {
+  await db
+    .updateTable('tags')
+    .set({
+      shown_ver: s.ver,
+      shown_hash: s.hash,
+      shown_at: s.now,
+      last_seen: sql`case when last_seen is null or last_seen < ${big(s.seenAt)} then ${big(s.seenAt)} else last_seen end`,
+    })
+    .where('id', '=', s.tagId)
+    .execute();
+}
+
+/** Tag ids of a tenant by hardware id (roll-call results). */
+export function tagsByHardware(db: Db, tenantId: number, hardwareIds: readonly string[]) {
+  if (hardwareIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('tags')
+    .select(['id', 'hardware_id', 'store_id'])
+    .where('tenant_id', '=', tenantId)
+    .where('hardware_id', 'in', hardwareIds)
+    .execute();
+}
+
+/** Every unfinished slot sent to a station (for its hello). */
+export function sentToStation(db: Db, stationId: number) {
+  return db
+    .selectFrom('device_tasks')
+    .select(['id', 'rev', 'state', 'sent_rev', 'ttl_s'])
+    .where('station_id', '=', stationId)
+    .where('state', 'in', ['sent', 'accepted'])
+    .execute();
+}
+
+/** Slots (any state) by id, for telling which held jobs a station may keep. */
+export function slotRevs(db: Db, ids: readonly number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('device_tasks')
+    .select(['id', 'rev', 'state', 'station_id', 'tenant_id'])
+    .where('id', 'in', ids)
+    .execute();
+}
+
+// -------------------------------------------------------------------------------------------
+// Sweeper and reconciler
+
+/** Sent slots whose ack did not come in time. */
+export function overdueAcks(db: Db, now: number, limit = 500) {
+  return db
+    .selectFrom('device_tasks')
+    .select(['id', 'rev', 'station_id'])
+    .where('state', '=', 'sent')
+    .where('ack_deadline', '<', now)
+    .limit(limit)
+    .execute();
+}
+
+/** Accepted slots whose result did not come in time. */
+export function overdueResults(db: Db, now: number, limit = 500) {
+  return db
+    .selectFrom('device_tasks')
+    .select(['id', 'rev', 'attempt', 'station_id', 'kind'])
+    .where('state', '=', 'accepted')
+    .where('done_deadline', '<', now)
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Level-triggered healing: image slots that ended, while their tag — heard since — reports
+ * another picture than the one it should show, are opened again at the next rev, ready to send.
+ * A slot that failed to render stays failed (only a data change re-renders it).
+ */
+export async function reopenStale(db: Db, now: number, tagIds?: readonly number[]) {
+  if (tagIds && tagIds.length === 0) return [];
+  let q = db
+    .selectFrom('device_tasks')
+    .innerJoin('tags', 'tags.id', 'device_tasks.tag_id')
+    .select(['device_tasks.id', 'device_tasks.rev', 'device_tasks.state'])
+    .where('device_tasks.kind', '=', 'image')
+    .where('device_tasks.state', 'in', FINAL)
+    .where((eb) =>
+      eb.or([eb('device_tasks.code', 'is', null), eb('device_tasks.code', 'not in', ['renderError', 'noTemplate'])]),
+    )
+    .where('device_tasks.hash', 'is not', null)
+    .whereRef('tags.desired_hash', '=', 'device_tasks.hash')
+    .where(sql<boolean>`substr(device_tasks.hash, 1, 16) <> coalesce(tags.shown_ver, '')`)
+    .where('tags.last_seen', 'is not', null)
+    .where(sql<boolean>`tags.last_seen > coalesce(device_tasks.finished_at, 0)`);
+  if (tagIds) q = q.where('tags.id', 'in', tagIds);
+  const rows = await q.limit(2000).execute();
+  const out: number[] = [];
+  for (const r of rows) {
+    const u = await db
+      .updateTable('device_tasks')
+      .set({
+        rev: sql`rev + 1`,
+        state: 'queued',
+        code: null,
+        detail: null,
+        attempt: 0,
+        not_before: 0,
+        request_id: null,
+        prio: 1,
+        queued_at: now,
+        finished_at: null,
+      })
+      .where('id', '=', r.id)
+      .where('rev', '=', r.rev)
+      .where('state', '=', r.state)
+      .executeTakeFirst();
+    if (Number(u.numUpdatedRows) > 0) out.push(r.id);
+  }
+  return out;
+}
+
+/** Figures of the engine (tests and the dashboard). */
+export async function slotCounts(db: Db, tenantId: number) {
+  const rows = await db
+    .selectFrom('device_tasks')
+    .select(['state', sql<number>`count(*)`.as('n')])
+    .where('tenant_id', '=', tenantId)
+    .groupBy('state')
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)])) as Partial<Record<TaskState, number>>;
+}
+
+export function slotOfTag(db: Db, tagId: number, kind: TaskKind) {
+  return db
+    .selectFrom('device_tasks')
+    .selectAll()
+    .where('tag_id', '=', tagId)
+    .where('kind', '=', kind)
+    .executeTakeFirst();
+}
+
+/** Roll-call slots of a request still waiting for their station. */
+export async function activeRollCalls(db: Db, requestId: number): Promise<number> {
+  const row = await db
+    .selectFrom('device_tasks')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('request_id', '=', requestId)
+    .where('kind', '=', 'rollcall')
+    .where('state', 'in', ACTIVE)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+export function findRequestById(db: Db, id: number) {
+  return db
+    .selectFrom('device_requests')
+    .select(['id', 'tenant_id', 'store_id', 'kind', 'status', 'total', 'done', 'failed', 'created_at', 'finished_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}

@@ -1,5 +1,0 @@
-import { Pending } from './Pending';
-
-export default function PendingPage() {
-  return <Pending name="pushLog" />;
-}
