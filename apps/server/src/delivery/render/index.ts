@@ -1,5 +1,5 @@
 // The render pool and the stored images of delivery (DELIVERY.md §5.3).
-export { createRenderPool, PART_JOBS, type WorkerPoolOptions } from './pool';
+export { createRenderPool, PART_JOBS, PART_TIMEOUT_MS, type WorkerPoolOptions } from './pool';
 export { renderJobs, tagJob } from './render';
 export {
   collectImages,
