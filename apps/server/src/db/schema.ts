@@ -22,6 +22,7 @@ export interface Database {
   tags: TagTable;
   field_maps: FieldMapTable;
   device_requests: DeviceRequestTable;
+  open_nonces: OpenNonceTable;
 }
 
 export interface TenantTable {
@@ -344,3 +345,11 @@ export interface DeviceRequestTable {
 export type StationRow = Selectable<StationTable>;
 export type ProductRow = Selectable<ProductTable>;
 export type TagRow = Selectable<TagTable>;
+
+/** A nonce of an accepted integration call, kept for the timestamp window (migration 013). */
+export interface OpenNonceTable {
+  tenant_id: number;
+  nonce: string;
+  /** Unix ms the server accepted the call. */
+  time: number;
+}

@@ -9,6 +9,7 @@ import { loginAddress } from './006_login_address';
 import { stationRuntime } from './007_station_runtime';
 import { templateRules } from './008_template_rules';
 import { stationConfig } from './009_station_config';
+import { openApi } from './013_open_api';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -25,5 +26,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '007_station_runtime': stationRuntime(dialect),
     '008_template_rules': templateRules(dialect),
     '009_station_config': stationConfig(dialect),
+    '013_open_api': openApi(dialect),
   };
 }
