@@ -33,6 +33,7 @@ const OWNER: Record<string, string | readonly string[]> = {
   products: 'modules/products',
   field_maps: 'modules/products',
   tags: ['modules/tags', 'delivery/gateway'],
+  open_nonces: 'open',
 };
 
 const EXEMPT = /^(db\/|demo\/|test\/|cache\/pgbus\.ts$)|\.test\.ts$/;

@@ -115,6 +115,11 @@ describe.each(await testDatabases())('tenants on $name', (db) => {
         created_at: t().clock.now(),
       })
       .execute();
+    // A nonce of a signed integration call (open/), kept for its window.
+    await t()
+      .app.services.db.insertInto('open_nonces')
+      .values({ tenant_id: tenantId, nonce: 'n-0123456789abcdef', time: t().clock.now() })
+      .execute();
     // A tenant's system-log rows come from events such as a throttled sign-in; write one directly.
     await writeSysLog(t().app.services, {
       tenantId,
