@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { type Envelope, ErrorCode, OPEN_BASE, OPEN_HEADERS } from '@esl/contract';
+import { promisify } from 'node:util';
+import { curlExample, type Envelope, ErrorCode, OPEN_BASE, OPEN_CALLS, OPEN_HEADERS } from '@esl/contract';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { buildProduct, buildTag } from '../test/business';
@@ -408,6 +410,48 @@ describe.each(await testDatabases())('integration API on $name', (db) => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ code: ErrorCode.VALIDATION });
+  });
+});
+
+describe.each(await testDatabases())('the console’s curl example on $name', (db) => {
+  const t = useApp(db, { now: Date.now });
+
+  it('makes a signed call the server accepts', async () => {
+    const { app } = t();
+    const w = await world(app);
+    const origin = await app.listen({ port: 0, host: '127.0.0.1' });
+    const script = curlExample(origin, w.key.ck, w.key.sk);
+    // Asynchronously: the server answering it runs in this process.
+    const { stdout } = await promisify(execFile)('bash', ['-c', script], { encoding: 'utf8', timeout: 20_000 });
+    const answer = JSON.parse(stdout) as Envelope<{ code: string }[]>;
+    expect(answer.code, answer.msg).toBe(0);
+    expect(answer.data.map((s) => s.code)).toEqual([w.store.code]);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  const t = useApp({ name: 'sqlite', create: async () => ({ url: 'sqlite::memory:', drop: async () => {} }) });
+
+  it('lists every integration call under its own signed security scheme', async () => {
+    const res = await t().app.inject({ method: 'GET', url: '/api/openapi.json' });
+    const doc = res.json() as {
+      paths: Record<string, { post: { security: Record<string, string[]>[]; tags: string[] } }>;
+      components: { securitySchemes: Record<string, { name?: string }> };
+    };
+    const open = Object.keys(doc.paths).filter((p) => p.startsWith(`${OPEN_BASE}/`));
+    expect(open.sort()).toEqual(
+      Object.values(OPEN_CALLS)
+        .map((c) => OPEN_BASE + c.path)
+        .sort(),
+    );
+    for (const path of open) {
+      expect(doc.paths[path]?.post.security).toEqual([
+        { openKey: [], openTimestamp: [], openNonce: [], openSignature: [] },
+      ]);
+    }
+    expect(doc.components.securitySchemes.openSignature?.name).toBe(OPEN_HEADERS.signature);
+    // Console calls keep the session schemes.
+    expect(doc.paths['/api/mgr/tag/list']?.post.security).toEqual([{ token: [] }, { bearer: [] }]);
   });
 });
 

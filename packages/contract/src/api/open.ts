@@ -182,3 +182,24 @@ export const OpenRequestProgress = z.object({
   /** Per tag: its hardware ID, 'queued' | 'sent' | 'done' | 'failed', and the failure code. */
   results: z.array(z.object({ hardwareId: z.string(), state: z.string(), code: z.string().nullable() })),
 });
+
+/**
+ * A shell example of one signed call (list the stores) for bash with GNU date, openssl, sha256sum
+ * and curl: the console's "try it" box and docs/INTEGRATION.md show it; a test runs it.
+ */
+export function curlExample(origin: string, ck: string, sk: string): string {
+  const path = `${OPEN_BASE}/stores/list`;
+  return [
+    `CK='${ck}'`,
+    `SK='${sk}'`,
+    `BODY='{"page":1,"limit":20}'`,
+    `TS=$(date +%s%3N)`,
+    `NONCE=$(openssl rand -hex 16)`,
+    `HASH=$(printf '%s' "$BODY" | sha256sum | cut -d' ' -f1)`,
+    `SIG=$(printf 'POST\\n%s\\n%s\\n%s\\n%s' '${path}' "$TS" "$NONCE" "$HASH" | openssl dgst -sha256 -hmac "$SK" | sed 's/^.* //')`,
+    `curl -s -X POST '${origin}${path}' -H 'content-type: application/json' \\`,
+    `  -H "${OPEN_HEADERS.key}: $CK" -H "${OPEN_HEADERS.timestamp}: $TS" \\`,
+    `  -H "${OPEN_HEADERS.nonce}: $NONCE" -H "${OPEN_HEADERS.signature}: $SIG" \\`,
+    `  -d "$BODY"`,
+  ].join('\n');
+}

@@ -34,7 +34,8 @@ describe.each(await testDatabases())('tenants on $name', (db) => {
     const token = await login(t().app, 'freshadmin', 'fresh-1');
     const base = await t().call<TenantBaseInfo>('/user/getbaseinfo', {}, { token });
     expect(base.data).toMatchObject({ id: added.data.id, name: 'Fresh Mart', ck: added.data.ck });
-    expect(base.data.sk).toMatch(/^[0-9a-f]{64}$/);
+    // sk is masked once it was shown: only its last four characters.
+    expect(base.data.sk).toMatch(/^•{8}[0-9a-f]{4}$/);
 
     const list = await t().call<Tenant[]>('/saas/sa/getlist', { name: 'fresh' }, { token: op.token });
     expect(list.data.map((x) => x.id)).toEqual([added.data.id]);
@@ -214,8 +215,12 @@ describe.each(await testDatabases())('tenants on $name', (db) => {
       { token },
     );
     expect(info.data).toMatchObject({ id: a.tenant.id, name: 'Renamed' });
-    const keys = await t().call<{ ck: string }>('/user/recreatecksk', {}, { token });
+    const keys = await t().call<{ ck: string; sk: string }>('/user/recreatecksk', {}, { token });
     expect(keys.data.ck).not.toBe(a.tenant.ck);
+    // The renewal answers sk whole, once; the settings read it masked from then on.
+    expect(keys.data.sk).toMatch(/^[0-9a-f]{64}$/);
+    const masked = await t().call<{ ck: string; sk: string }>('/user/getbaseinfo', {}, { token });
+    expect(masked.data).toMatchObject({ ck: keys.data.ck, sk: `${'•'.repeat(8)}${keys.data.sk.slice(-4)}` });
     const other = await t().app.services.db.selectFrom('tenants').selectAll().where('id', '=', b.tenant.id).execute();
     expect(other[0]).toEqual(b.tenant);
     for (const role of ['editor', 'manager', 'clerk', 'stock'] as const) {
