@@ -22,12 +22,13 @@ export type OpenHandlerMap = { [N in OpenCallName]?: OpenHandler<N> };
  * Makes the store named by its code the call's current store, so the console's services act on
  * it. A code the key's tenant does not have (another tenant's included) is not found.
  */
-async function atStore(ctx: CallContext, code: string): Promise<void> {
+async function atStore(ctx: CallContext, code: string) {
   const caller = ctx.caller;
   if (!caller || caller.tenantId === null) throw new AppError(ErrorCode.OPEN_KEY_INVALID);
   const store = await stores.findByCode(ctx.services.db, caller.tenantId, code);
   if (!store) throw notFound();
   caller.storeId = store.id;
+  return { tenantId: caller.tenantId, storeId: store.id, userId: caller.userId };
 }
 
 /**
@@ -44,14 +45,14 @@ export const openHandlers: OpenHandlerMap = {
     return { deleted: await products.removeByBarcodes(ctx, body.barcodes) };
   },
   openBindTags: async (ctx, body) => {
-    await atStore(ctx, body.store);
+    const at = await atStore(ctx, body.store);
     // All or nothing: every tag and every product is checked before the first binding.
     await tags.idsOfHardwareIds(
       ctx,
       body.bindings.map((b) => b.hardwareId),
     );
     const wanted = [...new Set(body.bindings.map((b) => b.barcode))];
-    const found = await Promise.all(wanted.map((barcode) => products.findByBarcode(ctx.services.db, at(ctx), barcode)));
+    const found = await Promise.all(wanted.map((barcode) => products.findByBarcode(ctx.services.db, at, barcode)));
     const missing = wanted.find((_, i) => !found[i]);
     if (missing !== undefined) throw notFound({ kind: 'barcode', value: missing });
     for (const b of body.bindings) await tags.bind(ctx, b.hardwareId, b.barcode);
@@ -93,16 +94,7 @@ export const openHandlers: OpenHandlerMap = {
     throw new AppError(ErrorCode.DELIVERY_UNAVAILABLE);
   },
   openStoreList: async (ctx, body) => {
-    const caller = ctx.caller;
-    if (!caller) throw new AppError(ErrorCode.OPEN_KEY_INVALID);
     const { rows, count } = await stores.list(ctx, { page: body.page, limit: body.limit });
     return { rows: rows.map(presentOpenStore), count };
   },
 };
-
-/** The call's store as the services name it (set by atStore). */
-function at(ctx: CallContext) {
-  const caller = ctx.caller;
-  if (!caller || caller.tenantId === null || caller.storeId === null) throw new AppError(ErrorCode.OPEN_KEY_INVALID);
-  return { tenantId: caller.tenantId, storeId: caller.storeId, userId: caller.userId };
-}
