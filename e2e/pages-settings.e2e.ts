@@ -112,10 +112,13 @@ describeBrowser('parameter configuration and account settings', () => {
         .poll(async () => (await api<BaseInfo>('/user/getbaseinfo', {}, token)).data.appid)
         .toBe('wx1234567890abcdef');
 
-      // The secret is hidden until asked for.
+      // The secret is masked (the server answers only its last four characters) with a "try it" call.
       expect(await page.locator('[data-testid="api-sk"]').count()).toBe(0);
-      await page.getByRole('button', { name: 'Show' }).click();
-      await expect.poll(() => page.locator('[data-testid="api-sk"]').textContent()).toBe(original.sk);
+      await expect.poll(() => page.locator('[data-testid="api-sk-masked"]').textContent()).toBe(original.sk);
+      expect(original.sk).toMatch(/^•{8}[0-9a-f]{4}$/);
+      await expect
+        .poll(() => page.locator('[data-testid="api-try-it"]').textContent())
+        .toContain(`CK='${original.ck}'`);
 
       // Cancelling the confirmation keeps the key; confirming replaces it.
       await page.locator('[data-testid="regenerate-key"]').click();
@@ -127,7 +130,11 @@ describeBrowser('parameter configuration and account settings', () => {
       const now = (await api<BaseInfo>('/user/getbaseinfo', {}, token)).data;
       expect(now.ck).not.toBe(original.ck);
       await expect.poll(() => page.locator('[data-testid="api-ck"]').textContent()).toBe(now.ck);
-      await expect.poll(() => page.locator('[data-testid="api-sk"]').textContent()).toBe(now.sk);
+      // Shown whole once, after the renewal, and used by the "try it" call; the server keeps it masked.
+      const shown = (await page.locator('[data-testid="api-sk"]').textContent()) ?? '';
+      expect(shown).toMatch(/^[0-9a-f]{64}$/);
+      expect(now.sk).toBe(`${'•'.repeat(8)}${shown.slice(-4)}`);
+      await expect.poll(() => page.locator('[data-testid="api-try-it"]').textContent()).toContain(`SK='${shown}'`);
     } finally {
       await context.close();
     }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { API_BASE, ErrorCode, pickLanguage } from '@esl/contract';
+import { API_BASE, ErrorCode, OPEN_BASE, pickLanguage } from '@esl/contract';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
@@ -25,6 +25,7 @@ import { registerTemplateAssets } from './modules/templates/assets';
 import { registerAvatarRoute } from './modules/users/avatar';
 import { Notices } from './notice/notices';
 import { registerNoticeSocket } from './notice/socket';
+import { registerIntegrationCalls } from './open/routes';
 import { registerOpenApi } from './openapi/routes';
 import { registerSecurityHeaders } from './web/headers';
 import { placeholderPage } from './web/placeholder';
@@ -40,7 +41,8 @@ declare module 'fastify' {
 /** Largest JSON body a call takes (a template with its images is the largest real one). */
 export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 
-const isApi = (url: string) => url === API_BASE || url.startsWith(`${API_BASE}/`) || url.startsWith(`${API_BASE}?`);
+const isApi = (url: string) =>
+  [API_BASE, OPEN_BASE].some((base) => url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`));
 
 /**
  * The whole server: infrastructure → the API → OpenAPI → static console. The database must be
@@ -111,6 +113,8 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
   registerAvatarRoute(app, services.db);
   registerTemplateAssets(app, services.db);
   registerNoticeSocket(app, services);
+  // The integration API for ERP/POS callers, signed with the tenant's key pair (docs/INTEGRATION.md).
+  await registerIntegrationCalls(app, services);
 
   // OpenAPI document and reference page
   registerOpenApi(app);

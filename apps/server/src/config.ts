@@ -11,6 +11,8 @@ export interface Config {
   sessionTtlHours: number;
   /** Login attempts per IP per minute before @fastify/rate-limit answers. */
   loginRateLimitPerMinute: number;
+  /** Signed integration calls (/open/v1) per API key per minute, counted across processes (OPEN_RATE_LIMIT). */
+  openRateLimitPerMinute: number;
   /** Folder of the built console; served at / when present. */
   webDist: string;
   /** Injectable clock (Unix ms) so tests can expire sessions and throttles without sleeping. */
@@ -87,6 +89,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (env.PUBLIC_URL ?? '').replace(/\/+$/, ''),
     sessionTtlHours: positive(env.SESSION_TTL_HOURS, 12),
     loginRateLimitPerMinute: positive(env.LOGIN_RATE_LIMIT, 30),
+    openRateLimitPerMinute: positive(env.OPEN_RATE_LIMIT, 600),
     webDist: env.WEB_DIST ?? join(repoRoot, 'apps/web/dist'),
     now: Date.now,
     passwordCost: PRODUCTION_COST,
@@ -104,6 +107,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     publicUrl: '',
     sessionTtlHours: 12,
     loginRateLimitPerMinute: 10_000,
+    openRateLimitPerMinute: 10_000,
     webDist: join(repoRoot, 'apps/web/dist'),
     now: Date.now,
     // Same algorithm, far cheaper: the suite logs in hundreds of times.

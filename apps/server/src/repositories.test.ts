@@ -35,6 +35,7 @@ const OWNER: Record<string, string | readonly string[]> = {
   field_maps: 'modules/products',
   tags: ['modules/tags', 'delivery/gateway', 'delivery/tasks'],
   tag_images: 'delivery/render',
+  open_nonces: 'open',
 };
 
 const EXEMPT = /^(db\/|demo\/|test\/|cache\/pgbus\.ts$)|\.test\.ts$/;

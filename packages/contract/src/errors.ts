@@ -20,6 +20,16 @@ export const ErrorCode = {
   TOO_LARGE: 1014,
   /** A costly call (import, large preview) is refused while others of its kind run; try again shortly. */
   BUSY: 1015,
+  /** Integration API (/open/v1): the ck header is missing, unknown, or a key renewed since. */
+  OPEN_KEY_INVALID: 1016,
+  /** Integration API: the signature is missing, malformed or does not match the request. */
+  OPEN_SIGNATURE_INVALID: 1017,
+  /** Integration API: the timestamp is missing or more than 5 minutes from the server's clock. */
+  OPEN_TIMESTAMP_INVALID: 1018,
+  /** Integration API: the nonce was used before with this key (a replayed request). */
+  OPEN_NONCE_REPLAYED: 1019,
+  /** Integration API: this key made too many calls in the last minute ({detail} seconds to wait). */
+  OPEN_RATE_LIMITED: 1020,
   INTERNAL: 1500,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -55,6 +65,17 @@ export const ERROR_MESSAGES: Record<ErrorCode, Messages> = {
   1013: { 'zh-CN': '导入失败，没有写入任何数据', en: 'Import failed, nothing was written' },
   1014: { 'zh-CN': '请求过大，上限为 {detail}', en: 'Request too large: the limit is {detail}' },
   1015: { 'zh-CN': '服务器正忙：{detail}，请稍后再试', en: 'Busy: {detail}, please try again shortly' },
+  1016: { 'zh-CN': 'API 密钥 (ck) 缺失、无效或已重新生成', en: 'The API key (ck) is missing, unknown or was renewed' },
+  1017: { 'zh-CN': '签名无效：与请求内容不符', en: 'Invalid signature: it does not match the request' },
+  1018: {
+    'zh-CN': '时间戳缺失或与服务器时间相差超过 5 分钟',
+    en: 'The timestamp is missing or more than 5 minutes from the server time',
+  },
+  1019: { 'zh-CN': '该 nonce 已使用过（重放的请求）', en: 'This nonce was used before (a replayed request)' },
+  1020: {
+    'zh-CN': '该 API 密钥调用过于频繁，请 {detail} 秒后再试',
+    en: 'Too many calls with this API key, try again in {detail} seconds',
+  },
   1500: { 'zh-CN': '服务器内部错误', en: 'Internal server error' },
 };
 
@@ -73,6 +94,7 @@ export const VALIDATION_DETAILS: Record<string, Messages> = {
   digest: { 'zh-CN': '必须是密码摘要', en: 'must be a password digest' },
   appid: { 'zh-CN': '应为 wx 加 16 位十六进制字符', en: 'must be wx followed by 16 hexadecimal characters' },
   modelOrId: { 'zh-CN': '请选择型号或填写 ID', en: 'please select a model or an ID' },
+  duplicate: { 'zh-CN': '包含重复的项', en: 'lists the same item twice' },
   body: { 'zh-CN': '请求体必须是 JSON 对象', en: 'the request body must be a JSON object' },
   fileMissing: { 'zh-CN': '请在字段 file 中上传一个文件', en: 'send one file in the multipart field file' },
   fileType: { 'zh-CN': '头像只能是 JPG 或 PNG 格式', en: 'the avatar must be a JPG or PNG image' },

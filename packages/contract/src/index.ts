@@ -1,5 +1,6 @@
 export * from './api/assignments';
 export * from './api/logs';
+export * from './api/open';
 export * from './api/opTarget';
 export * from './api/products';
 export * from './api/session';

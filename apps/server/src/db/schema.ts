@@ -26,6 +26,7 @@ export interface Database {
   tag_images: TagImageTable;
   tag_log: TagLogTable;
   push_log: PushLogTable;
+  open_nonces: OpenNonceTable;
 }
 
 export interface TenantTable {
@@ -490,4 +491,12 @@ export interface PushLogTable {
   started_at: number;
   /** Null while the push is open. */
   finished_at: number | null;
+}
+
+/** A nonce of an accepted integration call, kept for the timestamp window (migration 013). */
+export interface OpenNonceTable {
+  tenant_id: number;
+  nonce: string;
+  /** Unix ms the server accepted the call. */
+  time: number;
 }

@@ -1,4 +1,14 @@
-import { ALL_CALLS, API_BASE, type CallDef, ERROR_MESSAGES, PRODUCT_TITLE } from '@esl/contract';
+import {
+  ALL_CALLS,
+  API_BASE,
+  type CallDef,
+  ERROR_MESSAGES,
+  OPEN_BASE,
+  OPEN_CALLS,
+  OPEN_HEADERS,
+  OPEN_WINDOW_MS,
+  PRODUCT_TITLE,
+} from '@esl/contract';
 import { z } from 'zod';
 
 type JsonSchema = Record<string, unknown>;
@@ -8,12 +18,12 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return rest;
 }
 
-export function bodySchema(def: CallDef): JsonSchema {
+export function bodySchema(def: Pick<CallDef, 'body'>): JsonSchema {
   return schemaOf(def.body, 'input');
 }
 
 /** The envelope around the call's data: `{ code, msg, data }`, plus `count` for list calls. */
-export function answerSchema(def: CallDef): JsonSchema {
+export function answerSchema(def: Pick<CallDef, 'data' | 'list'>): JsonSchema {
   const data = schemaOf(def.data, 'output');
   const properties: Record<string, JsonSchema> = {
     code: { type: 'integer', description: '0 on success; see the error codes in info.description' },
@@ -87,6 +97,30 @@ export function openApiDocument(): JsonSchema {
       },
     };
   }
+  for (const def of Object.values(OPEN_CALLS)) {
+    paths[OPEN_BASE + def.path] = {
+      post: {
+        summary: def.summary,
+        tags: ['open'],
+        description: [
+          "Integration API: signed with the tenant's API key pair (docs/INTEGRATION.md), all four headers required.",
+          def.ready ? '' : 'Not available yet: answers code 1007.',
+          def.changes ? 'Writes an operation-log row naming the key.' : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
+        'x-access': def.access,
+        'x-ready': def.ready,
+        security: [{ openKey: [], openTimestamp: [], openNonce: [], openSignature: [] }],
+        requestBody: { required: true, content: { 'application/json': { schema: bodySchema(def) } } },
+        responses: {
+          '200': { description: 'The envelope', content: { 'application/json': { schema: answerSchema(def) } } },
+          '500': { description: 'A crash; a generic message only' },
+        },
+      },
+    };
+  }
+  const minutes = OPEN_WINDOW_MS / 60_000;
   cached = {
     openapi: '3.1.0',
     info: {
@@ -99,6 +133,31 @@ export function openApiDocument(): JsonSchema {
       securitySchemes: {
         token: { type: 'apiKey', in: 'header', name: 'token' },
         bearer: { type: 'http', scheme: 'bearer' },
+        openKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: OPEN_HEADERS.key,
+          description: "Integration calls: the tenant's ck (renewing the key pair stops the old one at once)",
+        },
+        openTimestamp: {
+          type: 'apiKey',
+          in: 'header',
+          name: OPEN_HEADERS.timestamp,
+          description: `Unix milliseconds, within ±${minutes} minutes of the server's clock`,
+        },
+        openNonce: {
+          type: 'apiKey',
+          in: 'header',
+          name: OPEN_HEADERS.nonce,
+          description: '16–64 of A–Z a–z 0–9 _ -, never used twice with the same key',
+        },
+        openSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: OPEN_HEADERS.signature,
+          description:
+            'hex HMAC-SHA256 keyed with sk over METHOD\\nPATH\\nTIMESTAMP\\nNONCE\\nSHA256(body) (docs/INTEGRATION.md)',
+        },
       },
     },
     paths,

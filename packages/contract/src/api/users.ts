@@ -57,6 +57,7 @@ export const TenantBaseInfo = z.object({
   description: z.string(),
   appid: z.string(),
   ck: z.string(),
+  /** Masked (its last four characters); the whole sk is answered once, by /user/recreatecksk. */
   sk: z.string(),
 });
 export type TenantBaseInfo = z.infer<typeof TenantBaseInfo>;

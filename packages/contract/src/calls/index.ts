@@ -3,6 +3,7 @@ import type { Language, Messages } from '../errors';
 import { ASSIGNMENT_CALL_NAMES, ASSIGNMENT_CALLS } from './assignments';
 import type { CallDef } from './define';
 import { LOG_CALL_NAMES, LOG_CALLS } from './logs';
+import { OPEN_CALL_NAMES, OPEN_CALLS, type OpenCallName, openPath } from './open';
 import { PRODUCT_CALL_NAMES, PRODUCT_CALLS } from './products';
 import { SESSION_CALL_NAMES, SESSION_CALLS } from './session';
 import { STATION_CALL_NAMES, STATION_CALLS } from './stations';
@@ -16,6 +17,7 @@ import { UPGRADE_CALL_NAMES, UPGRADE_CALLS } from './upgrades';
 import { USER_CALL_NAMES, USER_CALLS } from './users';
 
 export type { Access, CallDef, FileAnswer, TypedCallDef } from './define';
+export { OPEN_CALL_NAMES, OPEN_CALLS, type OpenCallDef, type OpenCallName, type OpenCalls, openPath } from './open';
 export { XLSX_TYPE } from './products';
 
 /**
@@ -69,9 +71,14 @@ export const CALL_NAMES: Record<CallName, Messages> = {
   ...UPGRADE_CALL_NAMES,
 };
 
-const NAME_OF_PATH = new Map<string, Messages>(
-  (Object.keys(CALLS) as CallName[]).map((name) => [CALLS[name].path, CALL_NAMES[name]]),
-);
+// Integration calls are logged under their full path (/open/v1/...), which no console path starts with.
+const NAME_OF_PATH = new Map<string, Messages>([
+  ...(Object.keys(CALLS) as CallName[]).map((name): [string, Messages] => [CALLS[name].path, CALL_NAMES[name]]),
+  ...(Object.keys(OPEN_CALLS) as OpenCallName[]).map((name): [string, Messages] => [
+    openPath(name),
+    OPEN_CALL_NAMES[name],
+  ]),
+]);
 
 /** The operation's name for a call path (as the operation log stores it); the path itself when unknown. */
 export function operationName(path: string, lang: Language): string {

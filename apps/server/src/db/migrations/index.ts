@@ -12,6 +12,7 @@ import { stationConfig } from './009_station_config';
 import { delivery } from './010_delivery';
 import { deliveryLogs } from './011_delivery_logs';
 import { tagImages } from './012_tag_images';
+import { openApi } from './013_open_api';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -31,5 +32,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '010_delivery': delivery(dialect),
     '011_delivery_logs': deliveryLogs(dialect),
     '012_tag_images': tagImages(dialect),
+    '013_open_api': openApi(dialect),
   };
 }

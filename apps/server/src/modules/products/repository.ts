@@ -272,6 +272,11 @@ export async function upsertProducts(
   }
 }
 
+/** The store's products among `barcodes`, every column (integration bulk calls). */
+export function productsByBarcodes(db: Db, at: CurrentStore, barcodes: readonly string[]) {
+  return filtered(db, at, {}).selectAll('p').where('p.barcode', 'in', barcodes).execute();
+}
+
 /** Names of the first few of `ids` (for the operation log's target), in id order. */
 export async function productNamesOf(db: Db, at: CurrentStore, ids: readonly number[], max: number) {
   const rows = await filtered(db, at, {})

@@ -11,6 +11,8 @@ import { effectiveFieldMap } from './mapping';
 import { parseCustom, presentProduct } from './presenter';
 import * as repo from './repository';
 
+export { removeByBarcodes, upsertByBarcode } from './bulk';
+
 export async function list(ctx: CallContext, f: repo.ProductFilter & { page: number; limit: number }) {
   const at = await currentStore(ctx);
   return repo.listProducts(ctx.services.db, at, f);

@@ -104,6 +104,16 @@ export async function findStore(db: Kysely<Database>, scope: StoreScope, id: num
   return row ?? undefined;
 }
 
+/** A store of the tenant by its code, or undefined (integration calls name stores by code). */
+export function findStoreByCode(db: Kysely<Database>, tenantId: number, code: string) {
+  return db
+    .selectFrom('stores')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('code', '=', code)
+    .executeTakeFirst();
+}
+
 export async function codeTaken(db: Kysely<Database>, tenantId: number, code: string, exceptId = 0) {
   const row = await db
     .selectFrom('stores')

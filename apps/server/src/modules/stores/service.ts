@@ -37,6 +37,11 @@ export function findStore(db: Kysely<Database>, scope: repo.StoreScope, id: numb
   return repo.findStore(db, scope, id);
 }
 
+/** A store of the tenant by its code, or undefined. */
+export function findByCode(db: Kysely<Database>, tenantId: number, code: string) {
+  return repo.findStoreByCode(db, tenantId, code);
+}
+
 /** How many of the ids are stores of the tenant. */
 export function countTenantStores(db: Kysely<Database>, tenantId: number, ids: readonly number[]) {
   return repo.countTenantStores(db, tenantId, ids);

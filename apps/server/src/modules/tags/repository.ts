@@ -143,6 +143,15 @@ export function findTagByHardwareId(db: Db, tenantId: number, hardwareId: string
     .executeTakeFirst();
 }
 
+/** Tag ids of the store by hardware ID (those it has). */
+export async function idsByHardwareIds(db: Db, at: CurrentStore, hardwareIds: readonly string[]) {
+  const rows = await filtered(db, at, {})
+    .select(['t.id', 't.hardware_id'])
+    .where('t.hardware_id', 'in', hardwareIds)
+    .execute();
+  return new Map(rows.map((r) => [r.hardware_id, r.id]));
+}
+
 /** Which of the hardware IDs the tenant has already (in any store). */
 /** The IDs any tenant holds already: a tag belongs to one tenant of the platform. */
 export async function takenHardwareIds(db: Db, ids: readonly string[]): Promise<string[]> {

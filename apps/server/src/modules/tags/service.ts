@@ -79,6 +79,18 @@ export async function add(ctx: CallContext, body: ParsedBodyOf<'addTag'>) {
   return labelled(db, at, created);
 }
 
+/**
+ * Tag ids of the current store for hardware IDs, all or nothing: the first ID the store does not
+ * have refuses the call (1002 naming it). Integration calls name tags this way.
+ */
+export async function idsOfHardwareIds(ctx: CallContext, hardwareIds: readonly string[]): Promise<number[]> {
+  const at = await currentStore(ctx);
+  const found = await repo.idsByHardwareIds(ctx.services.db, at, hardwareIds);
+  const missing = hardwareIds.find((h) => !found.has(h));
+  if (missing !== undefined) throw notFound({ kind: 'tag', value: missing });
+  return hardwareIds.map((h) => found.get(h) as number);
+}
+
 /** All or nothing: an id that is not a tag of the current store refuses the whole call. */
 /** Before the tags are known: their ids. */
 function idsTarget(ids: readonly number[]): OpTarget {

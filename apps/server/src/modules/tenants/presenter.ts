@@ -15,7 +15,15 @@ export function presentTenant(row: TenantRow & { store_count?: number | null; us
   };
 }
 
-/** The tenant's own view of itself, keys included (tenant.config only). */
+/** sk as the settings page shows it after its renewal: its last four characters only. */
+export function maskSecret(sk: string): string {
+  return sk ? `${'•'.repeat(8)}${sk.slice(-4)}` : '';
+}
+
+/**
+ * The tenant's own view of itself (tenant.config only): ck in full, sk masked. sk is shown once,
+ * in the answer of /user/recreatecksk; the server keeps it (an HMAC needs the secret itself).
+ */
 export function presentBaseInfo(row: TenantRow): TenantBaseInfo {
   return {
     id: row.id,
@@ -24,7 +32,7 @@ export function presentBaseInfo(row: TenantRow): TenantBaseInfo {
     description: row.description,
     appid: row.appid,
     ck: row.ck,
-    sk: row.sk,
+    sk: maskSecret(row.sk),
   };
 }
 

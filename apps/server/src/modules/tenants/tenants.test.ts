@@ -35,7 +35,8 @@ describe.each(await testDatabases())('tenants on $name', (db) => {
     const token = await login(t().app, 'freshadmin', 'fresh-1');
     const base = await t().call<TenantBaseInfo>('/user/getbaseinfo', {}, { token });
     expect(base.data).toMatchObject({ id: added.data.id, name: 'Fresh Mart', ck: added.data.ck });
-    expect(base.data.sk).toMatch(/^[0-9a-f]{64}$/);
+    // sk is masked once it was shown: only its last four characters.
+    expect(base.data.sk).toMatch(/^•{8}[0-9a-f]{4}$/);
 
     const list = await t().call<Tenant[]>('/saas/sa/getlist', { name: 'fresh' }, { token: op.token });
     expect(list.data.map((x) => x.id)).toEqual([added.data.id]);
@@ -161,7 +162,11 @@ describe.each(await testDatabases())('tenants on $name', (db) => {
         created_at: t().clock.now(),
         last_used_at: t().clock.now(),
       })
-      .onConflict((oc) => oc.doNothing())
+      .onConflict((oc) => oc.doNothing());
+    // A nonce of a signed integration call (open/), kept for its window.
+    await t()
+      .app.services.db.insertInto('open_nonces')
+      .values({ tenant_id: tenantId, nonce: 'n-0123456789abcdef', time: t().clock.now() })
       .execute();
     // A tenant's system-log rows come from events such as a throttled sign-in; write one directly.
     await writeSysLog(t().app.services, {
@@ -264,8 +269,12 @@ describe.each(await testDatabases())('tenants on $name', (db) => {
       { token },
     );
     expect(info.data).toMatchObject({ id: a.tenant.id, name: 'Renamed' });
-    const keys = await t().call<{ ck: string }>('/user/recreatecksk', {}, { token });
+    const keys = await t().call<{ ck: string; sk: string }>('/user/recreatecksk', {}, { token });
     expect(keys.data.ck).not.toBe(a.tenant.ck);
+    // The renewal answers sk whole, once; the settings read it masked from then on.
+    expect(keys.data.sk).toMatch(/^[0-9a-f]{64}$/);
+    const masked = await t().call<{ ck: string; sk: string }>('/user/getbaseinfo', {}, { token });
+    expect(masked.data).toMatchObject({ ck: keys.data.ck, sk: `${'•'.repeat(8)}${keys.data.sk.slice(-4)}` });
     const other = await t().app.services.db.selectFrom('tenants').selectAll().where('id', '=', b.tenant.id).execute();
     expect(other[0]).toEqual(b.tenant);
     for (const role of ['editor', 'manager', 'clerk', 'stock'] as const) {

@@ -1,7 +1,21 @@
-import { EyeInvisibleOutlined, EyeOutlined, KeyOutlined, SaveOutlined } from '@ant-design/icons';
-import { type TenantBaseInfo, WECHAT_APPID } from '@esl/contract';
+import { KeyOutlined, SaveOutlined } from '@ant-design/icons';
+import { curlExample, type TenantBaseInfo, WECHAT_APPID } from '@esl/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Col, Descriptions, Form, Input, Popconfirm, Result, Row, Skeleton, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Form,
+  Input,
+  Popconfirm,
+  Result,
+  Row,
+  Skeleton,
+  Typography,
+} from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -153,17 +167,22 @@ function AppIdCard({ info }: { info: TenantBaseInfo }) {
   );
 }
 
+/**
+ * The key pair: ck in full, sk masked as the server answers it. A renewal answers sk whole, once:
+ * it is shown here until the page is left, with a "try it" call using it.
+ */
 function ApiKeyCard({ info }: { info: TenantBaseInfo }) {
   const { t } = useTranslation('tenant');
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const [revealed, setRevealed] = useState(false);
+  const [fresh, setFresh] = useState<string | null>(null);
 
   const regenerate = useMutation({
     mutationFn: () => request('recreateKey', {}),
     onSuccess: (keys) => {
-      queryClient.setQueryData<TenantBaseInfo>(BASE_INFO, (old) => (old ? { ...old, ...keys } : old));
-      setRevealed(true);
+      const masked = `${'•'.repeat(8)}${keys.sk.slice(-4)}`;
+      queryClient.setQueryData<TenantBaseInfo>(BASE_INFO, (old) => (old ? { ...old, ck: keys.ck, sk: masked } : old));
+      setFresh(keys.sk);
       message.success(t('key.regenerated'));
     },
   });
@@ -205,30 +224,33 @@ function ApiKeyCard({ info }: { info: TenantBaseInfo }) {
           {
             key: 'sk',
             label: t('key.sk'),
-            children: (
-              <span>
-                {revealed ? (
-                  <Typography.Text code copyable data-testid="api-sk">
-                    {info.sk}
-                  </Typography.Text>
-                ) : (
-                  <Typography.Text code>{'•'.repeat(24)}</Typography.Text>
-                )}
-                <Button
-                  type="link"
-                  size="small"
-                  icon={revealed ? <EyeInvisibleOutlined /> : <EyeOutlined />}
-                  onClick={() => setRevealed((r) => !r)}
-                >
-                  {revealed ? t('key.hide') : t('key.show')}
-                </Button>
-              </span>
+            children: fresh ? (
+              <Typography.Text code copyable data-testid="api-sk">
+                {fresh}
+              </Typography.Text>
+            ) : (
+              <Typography.Text code data-testid="api-sk-masked">
+                {info.sk}
+              </Typography.Text>
             ),
           },
         ]}
       />
-      <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
+      {fresh && <Alert type="warning" showIcon style={{ marginTop: 8 }} message={t('key.once')} />}
+      <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 4 }}>
         {t('key.hint')}
+      </Typography.Paragraph>
+      <Typography.Text strong>{t('key.tryIt')}</Typography.Text>
+      <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>
+        {t('key.tryItHint')}
+      </Typography.Paragraph>
+      <Typography.Paragraph copyable={{ text: curlExample(window.location.origin, info.ck, fresh ?? '<sk>') }}>
+        <pre
+          data-testid="api-try-it"
+          style={{ fontSize: 12, whiteSpace: 'pre-wrap', wordBreak: 'break-all', margin: 0 }}
+        >
+          {curlExample(window.location.origin, info.ck, fresh ?? '<sk>')}
+        </pre>
       </Typography.Paragraph>
     </Card>
   );

@@ -1,0 +1,205 @@
+import { z } from 'zod';
+import { Line, Paging } from '../common';
+import { Barcode, CustomFields, Price } from './products';
+import { HardwareId, TagStatus } from './tags';
+
+/**
+ * The integration API for ERP/POS callers (issue 15, docs/INTEGRATION.md): every call is POST
+ * under this prefix with a JSON body, answers the console's envelope, and is signed with the
+ * tenant's API key pair (ck names the tenant, sk signs; see `signingText`).
+ */
+export const OPEN_BASE = '/open/v1';
+
+/** The headers a signed call carries (lower case, as HTTP/2 and Node present them). */
+export const OPEN_HEADERS = {
+  /** The tenant's ck. */
+  key: 'x-esl-key',
+  /** Unix milliseconds when the call was made (decimal digits). */
+  timestamp: 'x-esl-timestamp',
+  /** A random string, never used twice with the same key: 16–64 of A–Z a–z 0–9 _ -. */
+  nonce: 'x-esl-nonce',
+  /** HMAC-SHA256 of `signingText(...)` keyed with sk, as 64 lower-case hex characters. */
+  signature: 'x-esl-signature',
+} as const;
+
+/** How far a call's timestamp may be from the server's clock (either way); nonces are kept this long. */
+export const OPEN_WINDOW_MS = 5 * 60_000;
+export const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+/** Most items one call takes (products, barcodes, tags). */
+export const OPEN_MAX_ITEMS = 1000;
+
+/**
+ * The text a call signs: method, path (as sent, query included), timestamp, nonce and the
+ * SHA-256 of the raw body bytes (lower-case hex; the hash of the empty string for no body),
+ * joined by '\n'. Pure, so the server, the docs' example and callers build it the same way.
+ */
+export function signingText(method: string, path: string, timestamp: string, nonce: string, bodySha256Hex: string) {
+  return [method.toUpperCase(), path, timestamp, nonce, bodySha256Hex.toLowerCase()].join('\n');
+}
+
+/** A store of the key's tenant, by its code (the code the console shows; another tenant's is not found). */
+export const StoreCode = z.string().trim().min(1, 'required').max(32);
+
+/**
+ * One product of a bulk upsert, by barcode: a product the store lacks needs `name` and `price`;
+ * for one it has, only the fields given change (`custom`, when given, replaces the whole set).
+ */
+export const OpenProductInput = z.object({
+  barcode: Barcode,
+  name: Line(200).optional(),
+  price: Price.optional(),
+  /** null clears it. */
+  originalPrice: Price.nullable().optional(),
+  unit: Line(20).optional(),
+  spec: Line(64).optional(),
+  origin: Line(64).optional(),
+  grade: Line(32).optional(),
+  qrcode: Line(500).optional(),
+  custom: CustomFields.optional(),
+});
+export type OpenProductInput = z.infer<typeof OpenProductInput>;
+
+const unique =
+  <T>(key: (item: T) => string) =>
+  (items: readonly T[]) =>
+    new Set(items.map(key)).size === items.length;
+
+export const UpsertProductsBody = z.object({
+  store: StoreCode,
+  products: z
+    .array(OpenProductInput)
+    .min(1, 'required')
+    .max(OPEN_MAX_ITEMS)
+    .refine(
+      unique((p: OpenProductInput) => p.barcode),
+      'duplicate',
+    ),
+});
+/** What an upsert did: products added, changed, and given but already as asked (the same call twice: all unchanged). */
+export const UpsertProductsData = z.object({
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+});
+
+const Barcodes = z
+  .array(Barcode)
+  .min(1, 'required')
+  .max(OPEN_MAX_ITEMS)
+  .refine(
+    unique((b: string) => b),
+    'duplicate',
+  );
+const HardwareIds = z
+  .array(HardwareId)
+  .min(1, 'required')
+  .max(OPEN_MAX_ITEMS)
+  .refine(
+    unique((h: string) => h),
+    'duplicate',
+  );
+
+/** Barcodes the store does not have are ignored (deleting twice is the same as once). */
+export const DeleteProductsBody = z.object({ store: StoreCode, barcodes: Barcodes });
+export const DeleteProductsData = z.object({ deleted: z.number().int() });
+
+/** All or nothing: an unknown tag or barcode refuses the whole call (code 1002 naming it). */
+export const BindTagsBody = z.object({
+  store: StoreCode,
+  bindings: z
+    .array(z.object({ hardwareId: HardwareId, barcode: Barcode }))
+    .min(1, 'required')
+    .max(100)
+    .refine(
+      unique((b: { hardwareId: string }) => b.hardwareId),
+      'duplicate',
+    ),
+});
+export const BindTagsData = z.object({ bound: z.number().int() });
+
+/** All or nothing: a tag the store does not have refuses the whole call. */
+export const OpenTagsBody = z.object({ store: StoreCode, hardwareIds: HardwareIds });
+export const OpenUnbindData = z.object({ unbound: z.number().int() });
+
+export const OpenTagListBody = Paging.extend({
+  store: StoreCode,
+  status: TagStatus.optional(),
+  /** true: only tags showing a product; false: only tags without one. */
+  bound: z.boolean().optional(),
+});
+
+/** A tag as an integration sees it. */
+export const OpenTag = z.object({
+  hardwareId: z.string(),
+  /** Catalogue code and its name (e.g. '05', '2.13L'). */
+  model: z.string(),
+  modelName: z.string(),
+  status: TagStatus,
+  battery: z.number().int().nullable(),
+  signal: z.number().int().nullable(),
+  /** Unix ms when a base station heard the tag last; null until then. */
+  lastSeen: z.number().int().nullable(),
+  /** Barcode of the product the tag shows; null when unbound. */
+  barcode: z.string().nullable(),
+});
+export type OpenTag = z.infer<typeof OpenTag>;
+
+export const OpenStoreListBody = Paging;
+export const OpenStore = z.object({
+  code: z.string(),
+  name: z.string(),
+  address: z.string(),
+  contact: z.string(),
+  phone: z.string(),
+});
+export type OpenStore = z.infer<typeof OpenStore>;
+
+export const OpenRefreshBody = OpenTagsBody.extend({
+  /** Send the label even to a tag that already shows it. */
+  force: z.boolean().default(false),
+});
+export const OpenLedBody = OpenTagsBody.extend({
+  led: z.object({
+    colour: z.enum(['red', 'green', 'blue', 'yellow', 'cyan', 'magenta', 'white']).default('green'),
+    onMs: z.number().int().min(1).max(10_000).default(500),
+    offMs: z.number().int().min(0).max(10_000).default(500),
+    count: z.number().int().min(1).max(100).default(3),
+    repeat: z.number().int().min(1).max(1000).default(1),
+  }),
+});
+/** What a tag operation answers at once: its request id (for /requests/get) and how many tasks it made. */
+export const OpenRequestData = z.object({ requestId: z.number().int(), tasks: z.number().int() });
+
+export const OpenRequestBody = z.object({ requestId: z.number().int().positive() });
+export const OpenRequestProgress = z.object({
+  requestId: z.number().int(),
+  kind: z.string(),
+  /** 'running' until done + failed reach total, then 'done'. */
+  status: z.string(),
+  total: z.number().int(),
+  done: z.number().int(),
+  failed: z.number().int(),
+  /** Per tag: its hardware ID, 'queued' | 'sent' | 'done' | 'failed', and the failure code. */
+  results: z.array(z.object({ hardwareId: z.string(), state: z.string(), code: z.string().nullable() })),
+});
+
+/**
+ * A shell example of one signed call (list the stores) for bash with GNU date, openssl, sha256sum
+ * and curl: the console's "try it" box and docs/INTEGRATION.md show it; a test runs it.
+ */
+export function curlExample(origin: string, ck: string, sk: string): string {
+  const path = `${OPEN_BASE}/stores/list`;
+  return [
+    `CK='${ck}'`,
+    `SK='${sk}'`,
+    `BODY='{"page":1,"limit":20}'`,
+    `TS=$(date +%s%3N)`,
+    `NONCE=$(openssl rand -hex 16)`,
+    `HASH=$(printf '%s' "$BODY" | sha256sum | cut -d' ' -f1)`,
+    `SIG=$(printf 'POST\\n%s\\n%s\\n%s\\n%s' '${path}' "$TS" "$NONCE" "$HASH" | openssl dgst -sha256 -hmac "$SK" | sed 's/^.* //')`,
+    `curl -s -X POST '${origin}${path}' -H 'content-type: application/json' \\`,
+    `  -H "${OPEN_HEADERS.key}: $CK" -H "${OPEN_HEADERS.timestamp}: $TS" \\`,
+    `  -H "${OPEN_HEADERS.nonce}: $NONCE" -H "${OPEN_HEADERS.signature}: $SIG" \\`,
+    `  -d "$BODY"`,
+  ].join('\n');
+}

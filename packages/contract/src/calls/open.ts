@@ -1,0 +1,110 @@
+import type { z } from 'zod';
+import {
+  BindTagsBody,
+  BindTagsData,
+  DeleteProductsBody,
+  DeleteProductsData,
+  OPEN_BASE,
+  OpenLedBody,
+  OpenRefreshBody,
+  OpenRequestBody,
+  OpenRequestData,
+  OpenRequestProgress,
+  OpenStore,
+  OpenStoreListBody,
+  OpenTag,
+  OpenTagListBody,
+  OpenTagsBody,
+  OpenUnbindData,
+  UpsertProductsBody,
+  UpsertProductsData,
+} from '../api/open';
+import type { Messages } from '../errors';
+import { type CallDef, type CallOptions, call, change, list } from './define';
+
+/** An integration call: signed with the tenant's API key pair instead of a session. */
+export type OpenCallDef<B extends z.ZodType = z.ZodType, D extends z.ZodType = z.ZodType> = Omit<
+  CallDef<B, D>,
+  'access'
+> & { access: 'apiKey' };
+
+function openCall<B extends z.ZodType, D extends z.ZodType, O extends CallOptions = Record<never, never>>(
+  path: string,
+  body: B,
+  data: D,
+  summary: string,
+  opts?: O,
+) {
+  return { ...call(path, 'session', body, data, summary, opts), access: 'apiKey' as const };
+}
+
+/**
+ * The integration API (docs/INTEGRATION.md): paths under OPEN_BASE, signed with the tenant's key
+ * pair. Calls naming a store take its code. Refresh, LED and progress wait for the delivery
+ * layer's request ids: until it lands refresh and LED answer 1010 and progress 1007.
+ */
+export const OPEN_CALLS = {
+  openUpsertProducts: openCall(
+    '/products/upsert',
+    UpsertProductsBody,
+    UpsertProductsData,
+    'Add or update up to 1,000 products of a store by barcode (only the fields given change)',
+    change,
+  ),
+  openDeleteProducts: openCall(
+    '/products/delete',
+    DeleteProductsBody,
+    DeleteProductsData,
+    'Delete products of a store by barcode (their tags are unbound)',
+    change,
+  ),
+  openBindTags: openCall(
+    '/tags/bind',
+    BindTagsBody,
+    BindTagsData,
+    'Bind tags (hardware ID) to products (barcode), up to 100 pairs',
+    change,
+  ),
+  openUnbindTags: openCall('/tags/unbind', OpenTagsBody, OpenUnbindData, 'Unbind tags by hardware ID', change),
+  openTagList: openCall('/tags/list', OpenTagListBody, OpenTag, 'List the tags of a store with their status', list),
+  openRefreshTags: openCall(
+    '/tags/refresh',
+    OpenRefreshBody,
+    OpenRequestData,
+    'Refresh tags: render and deliver their labels; answers the request id at once',
+    change,
+  ),
+  openLedTags: openCall(
+    '/tags/led',
+    OpenLedBody,
+    OpenRequestData,
+    'Flash the LED of tags to find them; answers the request id at once',
+    change,
+  ),
+  openRequestProgress: openCall(
+    '/requests/get',
+    OpenRequestBody,
+    OpenRequestProgress,
+    'Progress and per-tag results of a refresh or LED request',
+    { ready: false },
+  ),
+  openStoreList: openCall('/stores/list', OpenStoreListBody, OpenStore, "List the tenant's stores", list),
+} as const;
+
+/** What the operation log calls each integration call, in both languages. */
+export const OPEN_CALL_NAMES = {
+  openUpsertProducts: { 'zh-CN': '接口批量写入商品', en: 'API: upsert products' },
+  openDeleteProducts: { 'zh-CN': '接口删除商品', en: 'API: delete products' },
+  openBindTags: { 'zh-CN': '接口绑定价签', en: 'API: bind tags' },
+  openUnbindTags: { 'zh-CN': '接口解绑价签', en: 'API: unbind tags' },
+  openTagList: { 'zh-CN': '接口查询价签', en: 'API: list tags' },
+  openRefreshTags: { 'zh-CN': '接口刷新价签', en: 'API: refresh tags' },
+  openLedTags: { 'zh-CN': '接口闪灯', en: 'API: flash LEDs' },
+  openRequestProgress: { 'zh-CN': '接口查询操作进度', en: 'API: request progress' },
+  openStoreList: { 'zh-CN': '接口查询门店', en: 'API: list stores' },
+} as const satisfies Record<keyof typeof OPEN_CALLS, Messages>;
+
+export type OpenCalls = typeof OPEN_CALLS;
+export type OpenCallName = keyof OpenCalls;
+/** The full path of an integration call (OPEN_BASE + its path), as the operation log stores it. */
+export const openPath = (name: OpenCallName): string => OPEN_BASE + OPEN_CALLS[name].path;
