@@ -36,6 +36,8 @@ const OWNER: Record<string, string | readonly string[]> = {
   tags: ['modules/tags', 'delivery/gateway', 'delivery/tasks'],
   tag_images: 'delivery/render',
   open_nonces: 'open',
+  tag_log: 'delivery/logs',
+  push_log: 'delivery/logs',
 };
 
 const EXEMPT = /^(db\/|demo\/|test\/|cache\/pgbus\.ts$)|\.test\.ts$/;

@@ -90,6 +90,18 @@ export const openHandlers: OpenHandlerMap = {
     const ids = await tags.idsOfHardwareIds(ctx, body.hardwareIds);
     return tags.flashLed(ctx, ids, body.led);
   },
+  openRequestProgress: async (ctx, body) => {
+    const p = await tags.progressWithResults(ctx, body.requestId);
+    return {
+      requestId: p.id,
+      kind: p.kind,
+      status: p.status,
+      total: p.total,
+      done: p.done,
+      failed: p.failed,
+      results: p.results.map((r) => ({ hardwareId: r.hardwareId, state: r.state, code: r.code })),
+    };
+  },
   openStoreList: async (ctx, body) => {
     const { rows, count } = await stores.list(ctx, { page: body.page, limit: body.limit });
     return { rows: rows.map(presentOpenStore), count };

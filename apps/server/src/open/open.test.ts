@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { curlExample, type Envelope, ErrorCode, OPEN_BASE, OPEN_CALLS, OPEN_HEADERS } from '@esl/contract';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { appendTagLog } from '../delivery/logs';
 import { buildProduct, buildTag } from '../test/business';
 import { testDatabases } from '../test/databases';
 import { buildStore, buildTenant, buildUser, login } from '../test/factories';
@@ -345,9 +346,9 @@ describe.each(await testDatabases())('integration API on $name', (db) => {
     expect(list.data.map((x) => x.hardwareId)).toEqual(['AAAAAAAA01']);
     const stores = await send<{ code: string }[]>(app, w.key, '/stores/list', {});
     expect(stores.data.map((s) => s.code)).toEqual([w.store.code]);
-    // Progress is not available until delivery lands, for any id.
-    const progress = await send(app, w.key, '/requests/get', { requestId: 1 });
-    expect(progress.code).toBe(ErrorCode.NOT_AVAILABLE);
+    // A request id the tenant does not have is not found (another tenant's: see the refresh test).
+    const progress = await send(app, w.key, '/requests/get', { requestId: 987_654 });
+    expect(progress.code).toBe(ErrorCode.NOT_FOUND);
 
     // Nothing of the other tenant changed.
     expect(await products(app, w.otherStore.id)).toEqual([
@@ -402,6 +403,45 @@ describe.each(await testDatabases())('integration API on $name', (db) => {
     expect(led.code, led.msg).toBe(0);
     expect(led.data).toMatchObject({ tasks: 1 });
     expect((led.data as { requestId: number }).requestId).not.toBe(requestId);
+
+    // Progress with each tag's result: queued until the tag log records how it ended.
+    const progress = () => send(app, w.key, '/requests/get', { requestId });
+    expect((await progress()).data).toMatchObject({
+      requestId,
+      kind: 'tag.refresh',
+      total: 1,
+      results: [{ hardwareId: 'CCCCCCCC01', state: 'queued', code: null }],
+    });
+    const second = await buildTag(app, w.at, { hardwareId: 'CCCCCCCC03' });
+    const both = await send(app, w.key, '/tags/refresh', {
+      store: w.store.code,
+      hardwareIds: ['CCCCCCCC01', 'CCCCCCCC03'],
+    });
+    const bothId = (both.data as { requestId: number }).requestId;
+    await appendTagLog(app.services.db, [
+      {
+        tenantId: w.tenant.id,
+        storeId: w.store.id,
+        tagId: second.id,
+        hardwareId: 'CCCCCCCC03',
+        requestId: bothId,
+        kind: 'image',
+        rev: 1,
+        result: 'failed',
+        code: 'timeout',
+        finishedAt: app.services.config.now(),
+      },
+    ]);
+    expect((await send(app, w.key, '/requests/get', { requestId: bothId })).data).toMatchObject({
+      total: 2,
+      results: [
+        { hardwareId: 'CCCCCCCC01', state: 'queued', code: null },
+        { hardwareId: 'CCCCCCCC03', state: 'failed', code: 'timeout' },
+      ],
+    });
+    // Another tenant's key does not see the request.
+    const foreign = await send(app, w.otherKey, '/requests/get', { requestId: bothId });
+    expect(foreign.code).toBe(ErrorCode.NOT_FOUND);
   });
 
   it('re-renders the tags of products an upsert changes or a delete removes, as one API data push each', async () => {

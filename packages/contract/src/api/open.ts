@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Line, Paging } from '../common';
+import { Id, Line, Paging } from '../common';
 import { Barcode, CustomFields, Price } from './products';
 import { HardwareId, TagStatus } from './tags';
 
@@ -170,7 +170,7 @@ export const OpenLedBody = OpenTagsBody.extend({
 /** What a tag operation answers at once: its request id (for /requests/get) and how many tasks it made. */
 export const OpenRequestData = z.object({ requestId: z.number().int(), tasks: z.number().int() });
 
-export const OpenRequestBody = z.object({ requestId: z.number().int().positive() });
+export const OpenRequestBody = z.object({ requestId: Id });
 export const OpenRequestProgress = z.object({
   requestId: z.number().int(),
   kind: z.string(),

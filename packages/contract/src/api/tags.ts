@@ -192,7 +192,7 @@ export const LedTagsBody = z.object({ ids: Ids, led: LedPatternBody });
 export const TagRequestData = z.object({ requestId: z.number().int(), tasks: z.number().int() });
 export type TagRequestData = z.infer<typeof TagRequestData>;
 
-export const RequestGetBody = z.object({ id: z.number().int().positive() });
+export const RequestGetBody = z.object({ id: Id });
 /** Progress of a tag operation. */
 export const RequestProgress = z.object({
   id: z.number().int(),

@@ -85,8 +85,7 @@ export const OPEN_CALLS = {
     '/requests/get',
     OpenRequestBody,
     OpenRequestProgress,
-    'Progress and per-tag results of a refresh or LED request',
-    { ready: false },
+    'Progress and per-tag results (up to 2,000 tags) of a refresh or LED request',
   ),
   openStoreList: openCall('/stores/list', OpenStoreListBody, OpenStore, "List the tenant's stores", list),
 } as const;

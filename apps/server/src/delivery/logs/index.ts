@@ -1,17 +1,8 @@
 export {
-  DEFAULT_LOG_DAYS,
-  type LogRetention,
-  type LogRetentionDeps,
-  logDaysOf,
-  type Pruned,
-  type PruneOptions,
-  pruneDeliveryLogs,
-  startLogRetention,
-} from './retention';
-export {
   addToPush,
   appendTagLog,
   closePush,
+  finalsOfRequest,
   type LogDb,
   openPush,
   PUSH_EXCEPTION_CHARS,
@@ -23,4 +14,14 @@ export {
   type TagLogCode,
   type TagLogEntry,
   type TagLogResult,
-} from './writers';
+} from './repository';
+export {
+  DEFAULT_LOG_DAYS,
+  type LogRetention,
+  type LogRetentionDeps,
+  logDaysOf,
+  type Pruned,
+  type PruneOptions,
+  pruneDeliveryLogs,
+  startLogRetention,
+} from './retention';

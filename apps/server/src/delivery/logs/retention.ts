@@ -1,6 +1,7 @@
 import { StoreParams } from '@esl/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
+import * as repo from './repository';
 
 /*
  * Retention of the tag log and the data-push log: each store keeps `tagLogDays` days (store
@@ -37,45 +38,16 @@ export interface Pruned {
 /** Deletes the rows every store keeps no longer; answers how many went. */
 export async function pruneDeliveryLogs(db: Kysely<Database>, now: number, opts: PruneOptions = {}): Promise<Pruned> {
   const batch = Math.max(1, opts.batch ?? 5000);
-  const stores = await db
-    .selectFrom('stores')
-    .leftJoin('store_params', 'store_params.store_id', 'stores.id')
-    .select(['stores.id', 'stores.tenant_id', 'store_params.params'])
-    .execute();
   const pruned: Pruned = { tagLog: 0, pushLog: 0 };
-  for (const store of stores) {
+  for (const store of await repo.storesWithParams(db)) {
     const before = now - logDaysOf(store.params) * DAY_MS;
     for (;;) {
-      const r = await db
-        .deleteFrom('tag_log')
-        .where('id', 'in', (eb) =>
-          eb
-            .selectFrom('tag_log')
-            .select('id')
-            .where('tenant_id', '=', store.tenant_id)
-            .where('store_id', '=', store.id)
-            .where('finished_at', '<', before)
-            .limit(batch),
-        )
-        .executeTakeFirst();
-      const n = Number(r.numDeletedRows);
+      const n = await repo.deleteOldTagLog(db, store.tenant_id, store.id, before, batch);
       pruned.tagLog += n;
       if (n < batch) break;
     }
     for (;;) {
-      const r = await db
-        .deleteFrom('push_log')
-        .where('id', 'in', (eb) =>
-          eb
-            .selectFrom('push_log')
-            .select('id')
-            .where('tenant_id', '=', store.tenant_id)
-            .where('store_id', '=', store.id)
-            .where('started_at', '<', before)
-            .limit(batch),
-        )
-        .executeTakeFirst();
-      const n = Number(r.numDeletedRows);
+      const n = await repo.deleteOldPushLog(db, store.tenant_id, store.id, before, batch);
       pruned.pushLog += n;
       if (n < batch) break;
     }

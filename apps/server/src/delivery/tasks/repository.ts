@@ -797,3 +797,16 @@ export function findRequestById(db: Db, id: number) {
     .where('id', '=', id)
     .executeTakeFirst();
 }
+
+/** The tag tasks a request still owns (a later request may have taken a slot over), with the tag's hardware id. */
+export function slotsOfRequest(db: Db, tenantId: number, requestId: number, limit: number) {
+  return db
+    .selectFrom('device_tasks as d')
+    .innerJoin('tags as t', 't.id', 'd.tag_id')
+    .select(['d.tag_id', 't.hardware_id', 'd.state', 'd.code'])
+    .where('d.tenant_id', '=', tenantId)
+    .where('d.request_id', '=', requestId)
+    .orderBy('d.tag_id')
+    .limit(limit)
+    .execute();
+}

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, DeviceRequestKind, TaskKind } from '../../db/schema';
+import { finalsOfRequest } from '../logs';
 import { PRIO, tasksChanged } from './enqueue';
 import * as repo from './repository';
 
@@ -157,4 +158,49 @@ export function presentProgress(r: repo.RequestRow): Progress {
 export async function progress(db: Kysely<Database>, tenantId: number, id: number): Promise<Progress | null> {
   const row = await repo.findRequest(db, tenantId, id);
   return row ? presentProgress(row) : null;
+}
+
+/** Where one tag of a request stands: waiting ('queued', 'sent') or ended ('done', 'failed'). */
+export interface TagResult {
+  tagId: number;
+  hardwareId: string;
+  state: 'queued' | 'sent' | 'done' | 'failed';
+  /** Why it failed ('timeout', 'nack', 'renderError', …); null when it did not. */
+  code: string | null;
+}
+
+/**
+ * Per tag, how a request went (at most `limit` tags): what the tag log recorded for it, else the
+ * state of the slot it still owns. A tag whose slot a later request took over without a logged
+ * end for this one is not listed.
+ */
+export async function results(db: Kysely<Database>, tenantId: number, id: number, limit = 2000): Promise<TagResult[]> {
+  const byTag = new Map<number, TagResult>();
+  for (const r of await finalsOfRequest(db, tenantId, id, limit * 4)) {
+    const ok = r.result === 'ok' || r.result === 'skipped';
+    byTag.set(r.tag_id, {
+      tagId: r.tag_id,
+      hardwareId: r.hardware_id,
+      state: ok ? 'done' : 'failed',
+      code: ok ? null : r.code || r.result,
+    });
+  }
+  for (const s of await repo.slotsOfRequest(db, tenantId, id, limit)) {
+    if (s.tag_id === null || byTag.has(s.tag_id)) continue;
+    const state =
+      s.state === 'done'
+        ? 'done'
+        : s.state === 'failed' || s.state === 'cancelled'
+          ? 'failed'
+          : s.state === 'sent' || s.state === 'accepted'
+            ? 'sent'
+            : 'queued';
+    byTag.set(s.tag_id, {
+      tagId: s.tag_id,
+      hardwareId: s.hardware_id,
+      state,
+      code: state === 'failed' ? s.code : null,
+    });
+  }
+  return [...byTag.values()].sort((a, b) => a.tagId - b.tagId).slice(0, limit);
 }

@@ -205,6 +205,18 @@ export async function flashLed(ctx: CallContext, ids: readonly number[], led: re
   return requests.led(ctx.services.db, op, tagIds, led);
 }
 
+/**
+ * Progress of one of the caller's tenant's operations with each tag's result (the integration
+ * API: the key names a tenant, not a store).
+ */
+export async function progressWithResults(ctx: CallContext, id: number) {
+  const tenantId = ctx.caller?.tenantId;
+  if (tenantId === null || tenantId === undefined) throw notFound();
+  const found = await requests.progress(ctx.services.db, tenantId, id);
+  if (!found) throw notFound();
+  return { ...found, results: await requests.results(ctx.services.db, tenantId, id) };
+}
+
 /** Progress of one of the tenant's operations. */
 export async function progress(ctx: CallContext, id: number) {
   const at = await currentStore(ctx);

@@ -168,3 +168,71 @@ export async function addToPush(db: LogDb, id: number, delta: PushDelta): Promis
 export async function closePush(db: LogDb, id: number, at: number = Date.now()): Promise<void> {
   await db.updateTable('push_log').set({ finished_at: at }).where('id', '=', id).execute();
 }
+
+/** Every store with its parameters (the log retention reads `tagLogDays` from them). */
+export function storesWithParams(db: Kysely<Database>) {
+  return db
+    .selectFrom('stores')
+    .leftJoin('store_params', 'store_params.store_id', 'stores.id')
+    .select(['stores.id', 'stores.tenant_id', 'store_params.params'])
+    .execute();
+}
+
+/** Deletes up to `batch` tag-log rows of a store finished before `before`; answers how many. */
+export async function deleteOldTagLog(
+  db: Kysely<Database>,
+  tenantId: number,
+  storeId: number,
+  before: number,
+  batch: number,
+): Promise<number> {
+  const r = await db
+    .deleteFrom('tag_log')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('tag_log')
+        .select('id')
+        .where('tenant_id', '=', tenantId)
+        .where('store_id', '=', storeId)
+        .where('finished_at', '<', before)
+        .limit(batch),
+    )
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/** Deletes up to `batch` data-push rows of a store started before `before`; answers how many. */
+export async function deleteOldPushLog(
+  db: Kysely<Database>,
+  tenantId: number,
+  storeId: number,
+  before: number,
+  batch: number,
+): Promise<number> {
+  const r = await db
+    .deleteFrom('push_log')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('push_log')
+        .select('id')
+        .where('tenant_id', '=', tenantId)
+        .where('store_id', '=', storeId)
+        .where('started_at', '<', before)
+        .limit(batch),
+    )
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/** How each tag of a request ended (its tag-log rows, the latest revision per tag last). */
+export function finalsOfRequest(db: Kysely<Database>, tenantId: number, requestId: number, limit: number) {
+  return db
+    .selectFrom('tag_log')
+    .select(['tag_id', 'hardware_id', 'result', 'code'])
+    .where('tenant_id', '=', tenantId)
+    .where('request_id', '=', requestId)
+    .orderBy('tag_id')
+    .orderBy('rev')
+    .limit(limit)
+    .execute();
+}
