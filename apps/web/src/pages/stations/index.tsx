@@ -174,9 +174,15 @@ function BaseStations({ storeId }: { storeId: number }) {
         {
           title: t('col.mac'),
           dataIndex: 'mac',
-          width: 150,
+          width: 180,
           render: (v: string) =>
-            v ? <Typography.Text style={{ fontFamily: 'monospace' }}>{v}</Typography.Text> : dash,
+            v ? (
+              <Typography.Text className="nowrap" style={{ fontFamily: 'monospace' }}>
+                {v}
+              </Typography.Text>
+            ) : (
+              dash
+            ),
         },
         { title: t('col.firmware'), dataIndex: 'firmware', width: 110, ellipsis: true, render: orDash },
         {
