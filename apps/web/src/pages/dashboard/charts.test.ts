@@ -21,7 +21,7 @@ describe('dashboard chart options', () => {
       yAxis: { name: 'Tags' },
       series: [{ type: 'bar', data: [12, 3] }],
     });
-    expect(pieOption(points, 'Tags')).toMatchObject({ series: [{ type: 'pie', data: points }] });
+    expect(pieOption(points, 'Tags')).toMatchObject({ baseOption: { series: [{ type: 'pie', data: points }] } });
   });
 
   it('puts the largest store on top of the horizontal bars', () => {
@@ -32,7 +32,7 @@ describe('dashboard chart options', () => {
       ],
       'Tags',
     );
-    expect(option).toMatchObject({ yAxis: { data: ['B', 'A'] }, series: [{ data: [4, 9] }] });
+    expect(option).toMatchObject({ baseOption: { yAxis: { data: ['B', 'A'] }, series: [{ data: [4, 9] }] } });
   });
 
   it('draws one line per kind of change, dated by month and day', () => {
