@@ -124,7 +124,7 @@ describeBrowser('shell: layout and header tools', () => {
     expect(info.data.curshop?.name).toBe(otherName);
   });
 
-  it('switches size: four densities, kept in a cookie, with Switch Size Success', async () => {
+  it('switches size: four densities, kept in a cookie, with 'Size switched'', async () => {
     await login(page, 'admin');
     await openMenu(page, 'system', 'users');
     // The page's first button (its filter's Search) shows the density.
@@ -137,7 +137,7 @@ describeBrowser('shell: layout and header tools', () => {
     for (const size of ['mini', 'small', 'default', 'medium']) {
       await page.click('[data-testid="size-select"]');
       await page.click(`[data-testid="size-${size}"]`);
-      await message(page, 'Switch Size Success').waitFor();
+      await message(page, 'Size switched').waitFor();
       await page.waitForURL((url) => url.pathname === '/system/index');
       await control().waitFor();
       heights[size] = (await control().boundingBox())?.height ?? 0;
@@ -163,7 +163,7 @@ describeBrowser('shell: layout and header tools', () => {
     await zh.page.waitForFunction(() => !(window as unknown as { notReloaded?: boolean }).notReloaded);
     await zh.page.locator('[data-testid="menu-dashboard"]').filter({ hasText: 'Dashboard' }).waitFor();
     expect(await zh.page.evaluate(() => localStorage.getItem('change-language'))).toBe('en');
-    expect(await zh.page.title()).toBe('Dashboard - 演示零售有限公司 Demo Retail Ltd. - electronic price tag system');
+    expect(await zh.page.title()).toBe('Dashboard - 演示零售有限公司 Demo Retail Ltd. - Electronic price tag system');
     await zh.context.close();
   });
 
@@ -173,7 +173,7 @@ describeBrowser('shell: layout and header tools', () => {
     });
     await login(page, 'admin');
     await page.click('[data-testid="screenfull"]');
-    await message(page, 'you browser can not work').waitFor();
+    await message(page, 'Your browser cannot show full screen').waitFor();
   });
 
   it('keeps the sidebar state in cookie sidebarStatus', async () => {
