@@ -133,4 +133,34 @@ describeBrowser('accessibility: axe-core finds no serious violation on any scree
       }
     }
   });
+
+  it('the add and bind dialogs, in both languages', { timeout: 240_000 }, async () => {
+    // Each page's main dialog, opened by its toolbar's primary button (or the tags page's Bind).
+    const dialogs: [path: string, opener: string][] = [
+      ['/basemgr/station', '.ant-card-extra .ant-btn-primary, .ant-card-head .ant-btn-primary'],
+      ['/basemgr/ap', '[data-testid="add-station"]'],
+      ['/basemgr/esl', '[data-testid="bind-tags"]'],
+      ['/basemgr/product', '.ant-card-head .ant-btn-primary'],
+      ['/system/index', '.ant-card-head .ant-btn-primary'],
+    ];
+    const found: Record<string, unknown> = {};
+    for (const lang of ['en', 'zh-CN'] as Lang[]) {
+      const { context, page } = await newPage(browser(), { lang });
+      try {
+        await login(page, 'admin', { path: '/dashboard' });
+        for (const [path, opener] of dialogs) {
+          await page.goto(path);
+          await waitForShell(page);
+          await page.locator(opener).first().click();
+          await page.locator('.ant-modal-container:visible').first().waitFor();
+          await settled(page);
+          const violations = await seriousViolations(page);
+          if (violations.length > 0) found[`${lang} ${path} dialog`] = violations;
+        }
+      } finally {
+        await context.close();
+      }
+    }
+    expect(found).toEqual({});
+  });
 });
