@@ -106,8 +106,8 @@ describeBrowser('accessibility: axe-core finds no serious violation on any scree
     const work: [user: string, path: string, action: string][] = [
       ['clerk', '/basemgr/esl', '[data-testid="bind-tags"]'],
       ['stock', '/basemgr/product', '[data-testid="import-products"]'],
-      ['manager', '/basemgr/ap', 'main button'],
-      ['editor', '/tmpl/index', 'main button'],
+      ['manager', '/logmgr/op', 'form#opLogFilter .ant-btn-primary'],
+      ['editor', '/tmpl/index', '.ant-card-head .ant-btn-primary'],
     ];
     for (const [user, path, action] of work) {
       const { context, page } = await newPage(browser(), { lang: 'en' });
@@ -127,6 +127,11 @@ describeBrowser('accessibility: axe-core finds no serious violation on any scree
           await page.keyboard.press('Enter');
           await page.locator('#bindTag_hardwareId').waitFor();
           await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('bindTag_hardwareId');
+        }
+        if (user === 'editor') {
+          // Enter on the focused Add opens the new-template dialog.
+          await page.keyboard.press('Enter');
+          await page.locator('.ant-modal-container:visible').waitFor();
         }
       } finally {
         await context.close();
