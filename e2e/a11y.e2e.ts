@@ -36,6 +36,8 @@ const PATHS = [
 ];
 
 async function audit(page: Page, found: Record<string, unknown>): Promise<void> {
+  // Audit the page as loaded, not a table still under its half-transparent loading veil.
+  await page.waitForFunction(() => document.querySelector('.ant-spin-spinning, .ant-spin-blur') === null);
   await settled(page);
   const path = new URL(page.url()).pathname;
   const violations = await seriousViolations(page);

@@ -28,8 +28,16 @@ describe('theme colours read at WCAG 2.1 AA', () => {
     },
   );
 
-  it('status colours read on white', () => {
-    for (const colour of Object.values(STATUS_TOKENS)) expect(contrast(colour, '#ffffff')).toBeGreaterThanOrEqual(4.5);
+  it('status colours read on white and on their own light fills', () => {
+    const t = STATUS_TOKENS;
+    for (const [colour, fill] of [
+      [t.colorSuccess, t.colorSuccessBg],
+      [t.colorWarning, t.colorWarningBg],
+      [t.colorError, t.colorErrorBg],
+    ] as const) {
+      expect(contrast(colour, '#ffffff')).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(colour, fill)).toBeGreaterThanOrEqual(4.5);
+    }
   });
 
   it('tag text colours read on their fills', () => {

@@ -130,6 +130,14 @@ export const STATUS_TOKENS = {
   colorSuccess: readable('#52c41a', '#f6ffed', 4.6),
   colorWarning: readable('#faad14', '#fffbe6', 4.6),
   colorError: readable('#ff4d4f', '#fff2f0', 4.6),
+  // antd derives the fills from the status colour; from the darker shades it would make greys
+  // (#b9bfb2 behind a 'Success' tag), so the light fills and borders are kept as they were.
+  colorSuccessBg: '#f6ffed',
+  colorSuccessBorder: '#b7eb8f',
+  colorWarningBg: '#fffbe6',
+  colorWarningBorder: '#ffe58f',
+  colorErrorBg: '#fff2f0',
+  colorErrorBorder: '#ffccc7',
 } as const;
 
 /**

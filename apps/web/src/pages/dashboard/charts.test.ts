@@ -45,11 +45,13 @@ describe('dashboard chart options', () => {
       'Changes',
     );
     expect(option).toMatchObject({
-      xAxis: { data: ['01-14', '01-15'] },
-      series: [
-        { type: 'line', name: 'Bind', data: [1, 0] },
-        { type: 'line', name: 'Products', data: [2, 0] },
-      ],
+      baseOption: {
+        xAxis: { data: ['01-14', '01-15'] },
+        series: [
+          { type: 'line', name: 'Bind', data: [1, 0] },
+          { type: 'line', name: 'Products', data: [2, 0] },
+        ],
+      },
     });
   });
 

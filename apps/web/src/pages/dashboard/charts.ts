@@ -98,17 +98,26 @@ export function changesOption(
   valueName: string,
 ): EChartsCoreOption {
   return {
-    tooltip: { trigger: 'axis' },
-    legend: { bottom: 0 },
-    grid: { left: 8, right: 16, top: 32, bottom: 32, containLabel: true },
-    xAxis: { type: 'category', boundaryGap: false, data: days.map((d) => d.date.slice(5)) },
-    yAxis: { type: 'value', name: valueName, minInterval: 1 },
-    series: kinds.map(({ kind, name }) => ({
-      type: 'line',
-      name,
-      showSymbol: days.length <= 31,
-      data: days.map((d) => d[kind]),
-    })),
+    baseOption: {
+      tooltip: { trigger: 'axis' },
+      legend: { bottom: 0 },
+      grid: { left: 8, right: 16, top: 32, bottom: 32, containLabel: true },
+      xAxis: {
+        type: 'category',
+        boundaryGap: false,
+        data: days.map((d) => d.date.slice(5)),
+        axisLabel: { hideOverlap: true },
+      },
+      yAxis: { type: 'value', name: valueName, minInterval: 1, axisLabel: { hideOverlap: true } },
+      series: kinds.map(({ kind, name }) => ({
+        type: 'line',
+        name,
+        showSymbol: days.length <= 31,
+        data: days.map((d) => d[kind]),
+      })),
+    },
+    // A phone: the legend takes two lines under the chart, so the plot leaves room for them.
+    media: [{ query: { maxWidth: NARROW }, option: { grid: { bottom: 64 }, legend: { itemGap: 8 } } }],
   };
 }
 
