@@ -104,7 +104,7 @@ describeBrowser('users page (/system/index)', () => {
       await toast(page, 'User added').waitFor();
       const row = page.locator('.ant-table-row', { hasText: username });
       await row.waitFor();
-      expect(await row.textContent()).toContain('store clerk');
+      expect(await row.textContent()).toContain('Store clerk');
       expect(await row.textContent()).toContain(store.name);
 
       const added = await findUser(token);

@@ -74,7 +74,7 @@ describeBrowser('role change (SPEC.md §4)', () => {
       'clerk',
       'stock',
     ]);
-    expect(await options.allTextContents()).toContain('store clerk');
+    expect(await options.allTextContents()).toContain('Store clerk');
     expect(await picker.locator('[aria-current="true"]').getAttribute('data-role')).toBe('all');
     await settled(page);
     await screenshot(page, 'role-switch-en');

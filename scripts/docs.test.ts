@@ -60,3 +60,35 @@ describe('docs/ARCHITECTURE.md', () => {
     expect(docs.filter((d) => !row.includes(d))).toEqual([]);
   });
 });
+
+/**
+ * The repository's documents stand on their own: a reader has the repository, not the
+ * specifications it was built from. No document points into ../shared or names SPEC.md,
+ * DESIGN.md, DELIVERY.md or STYLE.md as a file to read; what matters is stated in the document.
+ */
+function outsideReferences(text: string): string[] {
+  const found: string[] = [];
+  text.split('\n').forEach((line, i) => {
+    for (const m of line.matchAll(/\.\.\/shared\b|\b(?:SPEC|DESIGN|DELIVERY|STYLE)\.md\b/g))
+      found.push(`line ${i + 1}: ${m[0]}`);
+  });
+  return found;
+}
+
+describe('the documents stand on their own', () => {
+  const documents = files.filter((f) => f.endsWith('.md') && !f.includes('node_modules/'));
+
+  it('finds the documents (docs/, README.md, workspace READMEs)', () => {
+    expect(documents).toEqual(expect.arrayContaining(['README.md', 'docs/ARCHITECTURE.md', 'docs/CATALOGUE.md']));
+  });
+
+  it.each(documents)('%s names no file outside the repository', (file) => {
+    expect(outsideReferences(readFileSync(join(root, file), 'utf8'))).toEqual([]);
+  });
+
+  it('catches a pointer to ../shared and a specification named as a file', () => {
+    expect(outsideReferences('See ../shared/reference for panels.')).toEqual(['line 1: ../shared']);
+    expect(outsideReferences('Intro\nSPEC.md §3 and DESIGN.md §7, DELIVERY.md, STYLE.md')).toHaveLength(4);
+    expect(outsideReferences('The specification fixes the cookie name; docs/PROTOCOL.md has the rest.')).toEqual([]);
+  });
+});

@@ -18,8 +18,8 @@ describeBrowser('shell: screenshots in both languages (e2e/artifacts)', () => {
       const { context, page } = await newPage(browser(), { lang });
       await page.goto('/login');
       await page.locator('[data-testid="login-submit"]').waitFor();
-      expect(await page.locator('.login-title h3').textContent()).toBe(
-        lang === 'en' ? 'electronic price tag system' : '电子价签系统',
+      expect(await page.locator('.login-title h1').textContent()).toBe(
+        lang === 'en' ? 'Electronic price tag system' : '电子价签系统',
       );
       if (lang === 'zh-CN') expect(await chineseFontLoaded(page)).toBe(true);
       await screenshot(page, `login-${lang}`);

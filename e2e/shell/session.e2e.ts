@@ -48,7 +48,7 @@ describeBrowser('shell: sessions and the navigation guard', () => {
     expect(await pageToken(page)).toMatch(/.{20,}/);
     await expect
       .poll(() => title(page))
-      .toBe('Dashboard - 演示零售有限公司 Demo Retail Ltd. - electronic price tag system');
+      .toBe('Dashboard - 演示零售有限公司 Demo Retail Ltd. - Electronic price tag system');
     await page.locator('[data-testid="tag"][data-path="/dashboard"]').waitFor();
   });
 
@@ -73,7 +73,7 @@ describeBrowser('shell: sessions and the navigation guard', () => {
     await page.goto('/basemgr/station?name=x');
     await page.waitForURL((url) => url.pathname === '/login');
     expect(new URL(page.url()).searchParams.get('redirect')).toBe('/basemgr/station?name=x');
-    await expect.poll(() => title(page)).toBe('Login - electronic price tag system');
+    await expect.poll(() => title(page)).toBe('Login - Electronic price tag system');
     await page.fill('input[name="username"]', 'admin');
     await page.fill('input[name="password"]', 'demo123');
     await page.click('[data-testid="login-submit"]');
@@ -167,7 +167,7 @@ describeBrowser('shell: roles', () => {
     const { context, page } = await newPage(browser(), { lang: 'en' });
     await login(page, 'superadmin');
     expect(pathOf(page)).toBe('/saadmin/sa/adm');
-    expect(await page.title()).toBe('Tenant management - electronic price tag system');
+    expect(await page.title()).toBe('Tenant management - Electronic price tag system');
     await page.goto('/dashboard');
     await page.waitForURL((url) => url.pathname === '/401');
     await context.close();

@@ -68,7 +68,8 @@ describe('main', { timeout: 120_000 }, () => {
     const db = new SQLite(join(dataDir, 'esl.db'), { readonly: true });
     const events = db.prepare('select event from sys_logs order by id').all() as { event: string }[];
     db.close();
-    expect(events.map((e) => e.event)).toEqual(['server.start', 'server.stop']);
+    // The operator's sign-in is in the log between the start and the stop.
+    expect(events.map((e) => e.event)).toEqual(['server.start', 'login', 'server.stop']);
   });
 
   it('--demo seeds the demo tenant idempotently and prints the logins; the operator keeps its password', async () => {

@@ -10,6 +10,7 @@ import axios, { type AxiosResponse } from 'axios';
 import { API_BASE, CALL_PATHS } from '../api/callPaths';
 import { getToken, removeToken } from '../utils/auth';
 import { dispositionFilename } from '../utils/download';
+import { sentenceCase } from '../utils/format';
 import { feedback } from './feedback';
 import { i18n } from './i18n';
 
@@ -102,7 +103,9 @@ function check(res: AxiosResponse<Answer>, quiet: boolean): Answer {
   const answer = res.data;
   if (answer && typeof answer === 'object' && answer.code === ErrorCode.OK) return answer;
   const code = typeof answer?.code === 'number' ? answer.code : -1;
-  const text = answer?.msg || 'Error';
+  // The server's English messages are sentence fragments ('missing column: name'); alone in a
+  // message they read in sentence case, like the console's own.
+  const text = sentenceCase(answer?.msg || 'Error');
   if (!quiet) {
     if (code === ErrorCode.SESSION_EXPIRED) showExpiryBox();
     else feedback().message.error({ content: text, duration: MESSAGE_SECONDS });

@@ -18,7 +18,7 @@ export function pageTitle(route: string | undefined, company: string | undefined
   return [route, company?.trim(), product].filter(Boolean).join(' - ');
 }
 
-/** Root of every screen: keeps the page title as 'route title - company - electronic price tag system'. */
+/** Root of every screen: keeps the page title as 'route title - company - Electronic price tag system'. */
 export function Shell() {
   const { t } = useTranslation();
   const { pathname } = useLocation();

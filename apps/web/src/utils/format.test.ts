@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { numberFormatter, toThousandFilter } from './format';
+import { numberFormatter, sentenceCase, toThousandFilter } from './format';
 
 describe('toThousandFilter', () => {
   it('groups digits by three', () => {
@@ -25,5 +25,14 @@ describe('numberFormatter', () => {
     expect(numberFormatter(999)).toBe('999');
     expect(numberFormatter(1536)).toBe('1.5k');
     expect(numberFormatter(2_000_000)).toBe('2M');
+  });
+});
+
+describe('sentenceCase', () => {
+  it('capitalises the first letter only', () => {
+    expect(sentenceCase('original price')).toBe('Original price');
+    expect(sentenceCase('QR code')).toBe('QR code');
+    expect(sentenceCase('条码')).toBe('条码');
+    expect(sentenceCase('')).toBe('');
   });
 });

@@ -26,3 +26,11 @@ export function numberFormatter(num: number, digits = 1): string {
   }
   return String(num);
 }
+
+/**
+ * A label as it stands alone in the English console: sentence case, its first letter capital
+ * ('original price' → 'Original price'). Text without a lower-case first letter is unchanged.
+ */
+export function sentenceCase(text: string): string {
+  return text.charAt(0).toLocaleUpperCase('en') + text.slice(1);
+}

@@ -72,6 +72,14 @@ export async function login(ctx: CallContext, username: string, digest: string):
   });
   await users.markLogin(db, user.id, ctx.now);
   await sessions.deleteExpiredSessions(db, user.id, ctx.now);
+  // Who signed in, when and from where: what an administrator looks for after an incident.
+  await writeSysLog(ctx.services, {
+    tenantId: user.tenant_id,
+    level: 'info',
+    event: 'login',
+    message: `${name} signed in from ${ctx.ip}`,
+    time: ctx.now,
+  });
   return token;
 }
 
@@ -110,6 +118,13 @@ export async function logout(ctx: CallContext): Promise<void> {
   const caller = requireCaller(ctx);
   ctx.target = { kind: 'session', name: caller.username };
   await sessions.deleteSession(ctx.services.db, caller.sessionId);
+  await writeSysLog(ctx.services, {
+    tenantId: caller.tenantId,
+    level: 'info',
+    event: 'logout',
+    message: `${caller.username} signed out from ${ctx.ip}`,
+    time: ctx.now,
+  });
 }
 
 export async function info(ctx: CallContext) {

@@ -114,6 +114,37 @@ describe.each(await testDatabases())('sessions on $name', (db) => {
       expect(noted.some((l) => l.message.includes(PASSWORD))).toBe(false);
     });
 
+    it('writes sign-ins and sign-outs to the tenant system log, and no row for a refused sign-in', async () => {
+      const tenant = await buildTenant(t().app);
+      const user = await buildUser(t().app, { tenantId: tenant.id });
+      const events = async () =>
+        (
+          await t()
+            .app.services.db.selectFrom('sys_logs')
+            .selectAll()
+            .where('tenant_id', '=', tenant.id)
+            .where('event', 'in', ['login', 'logout'])
+            .orderBy('id')
+            .execute()
+        ).map((r) => `${r.level} ${r.event}: ${r.message}`);
+      const refused = await t().call('/user/login', { username: user.username, password: clientDigest('wrong') });
+      expect(refused.code).toBe(1006);
+      expect(await events()).toEqual([]);
+      const res = await t().app.inject({
+        method: 'POST',
+        url: '/api/user/login',
+        remoteAddress: '10.1.2.3',
+        payload: { username: user.username, password: clientDigest(PASSWORD) },
+      });
+      const token = (res.json() as { data: { token: string } }).data.token;
+      expect(await events()).toEqual([`info login: ${user.username} signed in from 10.1.2.3`]);
+      expect((await t().call('/user/logout', {}, { token })).code).toBe(0);
+      const rows = await events();
+      expect(rows).toHaveLength(2);
+      expect(rows[1]).toMatch(new RegExp(`^info logout: ${user.username} signed out from `));
+      expect(rows.some((r) => r.includes(PASSWORD) || r.includes(token))).toBe(false);
+    });
+
     it('starts the session on the first store the user may see', async () => {
       const tenant = await buildTenant(t().app);
       const s1 = await buildStore(t().app, tenant.id);

@@ -1,6 +1,6 @@
 import { Card, Flex, Form, Space, Table, type TableProps, Typography } from 'antd';
 import type { ColumnType } from 'antd/es/table';
-import type { Key, ReactNode } from 'react';
+import { type Key, type ReactNode, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ActionButton, allowed, type ListAction } from './ActionButton';
 import { FilterActions } from './FilterActions';
@@ -57,6 +57,8 @@ export function ListPage<Row extends { id: number }, S extends string, V>(props:
   const [form] = Form.useForm<V>();
   const bulk = props.bulk ? allowed(props.bulk) : null;
   const toolbar = allowed(props.toolbar ?? []);
+  const tableBox = useRef<HTMLDivElement>(null);
+  const actionsWidth = useFittedActions(tableBox, actions?.width ?? 0);
 
   const columns: ColumnType<Row>[] = props.columns
     .filter((c): c is ListColumn<Row, S> => Boolean(c))
@@ -74,10 +76,10 @@ export function ListPage<Row extends { id: number }, S extends string, V>(props:
     columns.push({
       title: common('list.actions'),
       key: 'actions',
-      width: actions.width,
+      width: actionsWidth,
       fixed: 'right',
       render: (_, row) => (
-        <Space size={0}>
+        <Space size={0} data-row-actions>
           {allowed(actions.items(row)).map((a) => (
             <ActionButton key={a.key} action={a} place="row" />
           ))}
@@ -151,39 +153,64 @@ export function ListPage<Row extends { id: number }, S extends string, V>(props:
             />
           </Flex>
         )}
-        <Table<Row>
-          data-testid={props.testId}
-          rowKey="id"
-          size="middle"
-          columns={columns}
-          dataSource={list.rows}
-          loading={list.loading}
-          virtual={virtual}
-          scroll={virtual ? { x: width, y: VIRTUAL_HEIGHT } : { x: width }}
-          rowSelection={
-            selectable
-              ? {
-                  selectedRowKeys: list.selected,
-                  preserveSelectedRowKeys: true,
-                  columnWidth: SELECTION_WIDTH,
-                  onChange: (keys: Key[]) => list.setSelected(keys.map(Number)),
-                }
-              : undefined
-          }
-          expandable={props.expandable}
-          onChange={onChange}
-          locale={{ emptyText: list.failed ? t('loadFailed') : t('empty') }}
-          pagination={{
-            current: list.paging.page,
-            pageSize: list.paging.limit,
-            total: list.count,
-            showSizeChanger: true,
-            pageSizeOptions: props.pageSizes,
-            showTotal: (total) => t('total', { count: total }),
-          }}
-        />
+        <div ref={tableBox}>
+          <Table<Row>
+            data-testid={props.testId}
+            rowKey="id"
+            size="middle"
+            columns={columns}
+            dataSource={list.rows}
+            loading={list.loading}
+            virtual={virtual}
+            scroll={virtual ? { x: width, y: VIRTUAL_HEIGHT } : { x: width }}
+            rowSelection={
+              selectable
+                ? {
+                    selectedRowKeys: list.selected,
+                    preserveSelectedRowKeys: true,
+                    columnWidth: SELECTION_WIDTH,
+                    onChange: (keys: Key[]) => list.setSelected(keys.map(Number)),
+                  }
+                : undefined
+            }
+            expandable={props.expandable}
+            onChange={onChange}
+            locale={{ emptyText: list.failed ? t('loadFailed') : t('empty') }}
+            pagination={{
+              current: list.paging.page,
+              pageSize: list.paging.limit,
+              total: list.count,
+              showSizeChanger: true,
+              pageSizeOptions: props.pageSizes,
+              showTotal: (total) => t('total', { count: total }),
+            }}
+          />
+        </div>
       </Card>
       {props.children}
     </Space>
   );
+}
+
+/**
+ * The actions column's width: the page's figure, or wider when a row's buttons need more in the
+ * language shown (English labels are longer than the Chinese ones a page's width was set for).
+ * Measured after each render from the buttons themselves; it only grows, so it settles at once.
+ */
+function useFittedActions(box: { current: HTMLElement | null }, given: number): number {
+  const [fitted, setFitted] = useState(0);
+  useLayoutEffect(() => {
+    const root = box.current;
+    if (!root || given === 0) return;
+    let need = 0;
+    for (const buttons of root.querySelectorAll<HTMLElement>('[data-row-actions]')) {
+      const cell = buttons.closest('td');
+      if (!cell) continue;
+      const style = getComputedStyle(cell);
+      const padding = Number.parseFloat(style.paddingLeft) + Number.parseFloat(style.paddingRight);
+      need = Math.max(need, Math.ceil(buttons.scrollWidth + padding + 2));
+    }
+    if (need > Math.max(given, fitted)) setFitted(need);
+  });
+  return Math.max(given, fitted);
 }

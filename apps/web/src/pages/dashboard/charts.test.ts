@@ -30,7 +30,7 @@ describe('dashboard chart options', () => {
       yAxis: { name: 'Tags' },
       series: [{ type: 'bar', data: [12, 3] }],
     });
-    expect(pieOption(points, 'Tags')).toMatchObject({ series: [{ type: 'pie', data: points }] });
+    expect(pieOption(points, 'Tags')).toMatchObject({ baseOption: { series: [{ type: 'pie', data: points }] } });
   });
 
   it('puts the largest store on top of the horizontal bars', () => {
@@ -41,7 +41,7 @@ describe('dashboard chart options', () => {
       ],
       'Tags',
     );
-    expect(option).toMatchObject({ yAxis: { data: ['B', 'A'] }, series: [{ data: [4, 9] }] });
+    expect(option).toMatchObject({ baseOption: { yAxis: { data: ['B', 'A'] }, series: [{ data: [4, 9] }] } });
   });
 
   it('stacks confirmed and failed screen updates as bars, the changes as lines on their own axis, dated by month and day', () => {
@@ -52,13 +52,15 @@ describe('dashboard chart options', () => {
       { delivered: 'Updated', failed: 'Failed', valueName: 'Screens' },
     );
     expect(option).toMatchObject({
-      xAxis: { data: ['01-14', '01-15'] },
-      yAxis: [{ name: 'Screens' }, { name: 'Changes' }],
-      series: [
-        { type: 'bar', name: 'Updated', stack: 'updates', data: [120, 40] },
-        { type: 'bar', name: 'Failed', stack: 'updates', data: [3, 0] },
-        { type: 'line', name: 'Products', yAxisIndex: 1, data: [2, 0] },
-      ],
+      baseOption: {
+        xAxis: { data: ['01-14', '01-15'] },
+        yAxis: [{ name: 'Screens' }, { name: 'Changes' }],
+        series: [
+          { type: 'bar', name: 'Updated', stack: 'updates', data: [120, 40] },
+          { type: 'bar', name: 'Failed', stack: 'updates', data: [3, 0] },
+          { type: 'line', name: 'Products', yAxisIndex: 1, data: [2, 0] },
+        ],
+      },
     });
   });
 

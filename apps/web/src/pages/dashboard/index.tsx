@@ -9,7 +9,7 @@ import { Link } from 'react-router';
 import { queryKeys } from '../../platform/queryKeys';
 import { requestList } from '../../platform/request';
 import { useUserStore } from '../../store/user';
-import { toThousandFilter } from '../../utils/format';
+import { sentenceCase, toThousandFilter } from '../../utils/format';
 import { parseTime } from '../../utils/time';
 import { ChangePanel, ModelPanel, OverviewPanel, StorePanel } from './panels';
 
@@ -77,7 +77,7 @@ export default function DashboardPage() {
       <Space size={[0, 4]} wrap>
         {roles.map((r) => (
           <Tag key={r} color="blue" style={{ fontSize: 14, lineHeight: '22px' }}>
-            {ROLE_LABELS[r][lang]}
+            {sentenceCase(ROLE_LABELS[r][lang])}
           </Tag>
         ))}
       </Space>

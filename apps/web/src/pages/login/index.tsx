@@ -57,10 +57,10 @@ export default function LoginPage() {
   };
 
   return (
-    <div className="login-container">
+    <main className="login-container">
       <form className="login-form" autoComplete="on" onSubmit={onSubmit} noValidate>
         <div className="login-title">
-          <h3>{t('title')}</h3>
+          <h1>{t('title')}</h1>
           <div className="login-lang" data-testid="lang-select">
             {LANGUAGES.map((lng) => (
               <button
@@ -114,6 +114,6 @@ export default function LoginPage() {
           {t('logIn')}
         </Button>
       </form>
-    </div>
+    </main>
   );
 }

@@ -7,6 +7,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../../platform/queryKeys';
 import { request } from '../../platform/request';
+import { sentenceCase } from '../../utils/format';
 import { isStandardField, type MappingRow, mappingBody, mappingProblems } from './body';
 
 export const FIELD_MAP_KEY = queryKeys.fieldMap();
@@ -81,7 +82,7 @@ export function FieldMapModal({ open, editable, onClose }: Props) {
         if (!row.custom && isStandardField(name)) {
           return (
             <Space>
-              <span>{PRODUCT_FIELD_LABELS[name][lang]}</span>
+              <span>{sentenceCase(PRODUCT_FIELD_LABELS[name][lang])}</span>
               <Typography.Text type="secondary" code>
                 {name}
               </Typography.Text>

@@ -3,7 +3,7 @@ import { type ImportData, type ImportError, PRODUCT_FIELD_LABELS, PRODUCT_IMPORT
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Modal, Progress, Space, Table, Typography, Upload, type UploadFile } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CALL_PATHS } from '../../api/callPaths';
 import { ApiError, request, upload } from '../../platform/request';
@@ -54,8 +54,13 @@ export function ImportModal({ open, onClose, onImported }: Props) {
 
   const sending = stage.kind === 'sending';
 
+  // Set by a drop of several files, before the Upload hands over the first of them.
+  const droppedSeveral = useRef(false);
+
   const pick = (picked: File, all: readonly File[]): boolean => {
-    if (all.length > 1) {
+    if (droppedSeveral.current) {
+      droppedSeveral.current = false;
+    } else if (all.length > 1) {
       // Called once per dropped file: say it once.
       if (picked === all[0]) message.error(t('import.oneFile'));
     } else if (!importFileType(picked.name)) {
@@ -147,24 +152,34 @@ export function ImportModal({ open, onClose, onImported }: Props) {
             {t('import.template')}
           </Button>
         </Typography.Text>
-        <Upload.Dragger
-          accept=".csv,.xlsx"
-          multiple={false}
-          maxCount={1}
-          disabled={sending}
-          beforeUpload={pick}
-          fileList={file ? [{ uid: 'import', name: file.name, size: file.size, status: 'done' } as UploadFile] : []}
-          onRemove={() => {
-            setFile(null);
-            setStage({ kind: 'idle' });
+        {/* With multiple={false} the Upload would keep the first of several dropped files and say
+            nothing: seen first (capture phase), such a drop is refused with the spec's message. */}
+        <div
+          onDropCapture={(e) => {
+            if (e.dataTransfer.files.length < 2) return;
+            droppedSeveral.current = true;
+            message.error(t('import.oneFile'));
           }}
         >
-          <p className="ant-upload-drag-icon">
-            <InboxOutlined />
-          </p>
-          <p className="ant-upload-text">{t('import.drop')}</p>
-          <p className="ant-upload-hint">{t('import.dropHint')}</p>
-        </Upload.Dragger>
+          <Upload.Dragger
+            accept=".csv,.xlsx"
+            multiple={false}
+            maxCount={1}
+            disabled={sending}
+            beforeUpload={pick}
+            fileList={file ? [{ uid: 'import', name: file.name, size: file.size, status: 'done' } as UploadFile] : []}
+            onRemove={() => {
+              setFile(null);
+              setStage({ kind: 'idle' });
+            }}
+          >
+            <p className="ant-upload-drag-icon">
+              <InboxOutlined />
+            </p>
+            <p className="ant-upload-text">{t('import.drop')}</p>
+            <p className="ant-upload-hint">{t('import.dropHint')}</p>
+          </Upload.Dragger>
+        </div>
         {stage.kind === 'sending' && (
           <div data-testid="import-progress">
             <Progress percent={stage.percent} status="active" />

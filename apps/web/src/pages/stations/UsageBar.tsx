@@ -8,7 +8,7 @@ export function usageColour(percent: number): string {
 }
 
 /** A CPU, memory or disk figure as a small bar; a dash until the station reports it. */
-export function UsageBar({ value }: { value: number | null }) {
+export function UsageBar({ value, label }: { value: number | null; label: string }) {
   if (value === null) return <Typography.Text type="secondary">—</Typography.Text>;
   const percent = Math.max(0, Math.min(100, Math.round(value)));
   return (
@@ -18,6 +18,7 @@ export function UsageBar({ value }: { value: number | null }) {
       strokeColor={usageColour(percent)}
       status="normal"
       format={(p) => `${p}%`}
+      aria-label={label}
       style={{ width: 96, margin: 0 }}
     />
   );

@@ -40,7 +40,6 @@ const REFRESH_MS = 60_000;
 
 const dash = <Typography.Text type="secondary">—</Typography.Text>;
 const orDash = (v: string) => v || dash;
-const usage = (v: number | null) => <UsageBar value={v} />;
 
 export default function BaseStationsPage() {
   const { t } = useTranslation('stations');
@@ -153,16 +152,37 @@ function BaseStations({ storeId }: { storeId: number }) {
           render: (online: boolean) =>
             online ? <Badge status="success" text={t('online')} /> : <Badge status="default" text={t('offline')} />,
         },
-        { title: t('col.cpu'), dataIndex: 'cpu', width: 120, render: usage },
-        { title: t('col.memory'), dataIndex: 'memory', width: 120, render: usage },
-        { title: t('col.disk'), dataIndex: 'disk', width: 120, render: usage },
+        {
+          title: t('col.cpu'),
+          dataIndex: 'cpu',
+          width: 120,
+          render: (v: number | null) => <UsageBar value={v} label={t('col.cpu')} />,
+        },
+        {
+          title: t('col.memory'),
+          dataIndex: 'memory',
+          width: 120,
+          render: (v: number | null) => <UsageBar value={v} label={t('col.memory')} />,
+        },
+        {
+          title: t('col.disk'),
+          dataIndex: 'disk',
+          width: 120,
+          render: (v: number | null) => <UsageBar value={v} label={t('col.disk')} />,
+        },
         { title: t('col.ip'), dataIndex: 'ip', width: 130, render: orDash },
         {
           title: t('col.mac'),
           dataIndex: 'mac',
-          width: 150,
+          width: 180,
           render: (v: string) =>
-            v ? <Typography.Text style={{ fontFamily: 'monospace' }}>{v}</Typography.Text> : dash,
+            v ? (
+              <Typography.Text className="nowrap" style={{ fontFamily: 'monospace' }}>
+                {v}
+              </Typography.Text>
+            ) : (
+              dash
+            ),
         },
         { title: t('col.firmware'), dataIndex: 'firmware', width: 110, ellipsis: true, render: orDash },
         {

@@ -171,7 +171,7 @@ function Tags({ storeId }: { storeId: number }) {
         {
           title: t('col.status'),
           dataIndex: 'status',
-          width: 130,
+          width: lang === 'en' ? 190 : 130,
           sort: 'status',
           render: (s: Tag['status']) => <StatusTag status={s} />,
         },
@@ -192,7 +192,7 @@ function Tags({ storeId }: { storeId: number }) {
         {
           title: t('col.temperature'),
           dataIndex: 'temperature',
-          width: 90,
+          width: lang === 'en' ? 120 : 90,
           render: (v: number | null) => <Temperature celsius={v} />,
         },
         {

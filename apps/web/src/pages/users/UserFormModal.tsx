@@ -7,6 +7,7 @@ import { FormModal } from '../../components/FormModal';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { request } from '../../platform/request';
 import { digestPassword } from '../../utils/digest';
+import { sentenceCase } from '../../utils/format';
 import { noLineBreak as noLineBreakRule } from '../shared/rules';
 import { addUserBody, alterUserBody, needsStores, type UserFormValues } from './body';
 
@@ -103,7 +104,7 @@ export function UserFormModal({ open, user, stores, storesLoading, onClose, onSa
           mode="multiple"
           showSearch={{ optionFilterProp: 'label' }}
           placeholder={t('field.rolesPlaceholder')}
-          options={TENANT_ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r][lang] }))}
+          options={TENANT_ROLES.map((r) => ({ value: r, label: sentenceCase(ROLE_LABELS[r][lang]) }))}
         />
       </Form.Item>
       <Form.Item

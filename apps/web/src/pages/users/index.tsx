@@ -10,6 +10,7 @@ import { useListQuery } from '../../components/list/useListQuery';
 import { queryKeys } from '../../platform/queryKeys';
 import { requestList } from '../../platform/request';
 import { useUserStore } from '../../store/user';
+import { sentenceCase } from '../../utils/format';
 import { parseTime } from '../../utils/time';
 import { trimmedOrUndefined } from '../shared/rules';
 import { UserFormModal } from './UserFormModal';
@@ -33,7 +34,7 @@ export default function UsersPage() {
   const canWrite = permissions.includes('user.write');
   const ownUsername = useUserStore((s) => s.username);
   const lang = i18n.language === 'en' ? 'en' : 'zh-CN';
-  const roleLabel = (role: TenantRole) => ROLE_LABELS[role][lang];
+  const roleLabel = (role: TenantRole) => sentenceCase(ROLE_LABELS[role][lang]);
   const [editing, setEditing] = useState<User | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
 

@@ -2,12 +2,14 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { Loading } from '../../components/Loading';
 import { language } from '../../platform/i18n';
 import { queryClient } from '../../platform/query';
 import { useAppStore } from '../../store/app';
 import { useSettingsStore } from '../../store/settings';
+import { titleKeyOf } from '../Shell';
 import { deviceFor } from './device';
 import { Navbar } from './Navbar';
 import { Sidebar } from './Sidebar';
@@ -18,6 +20,21 @@ import './layout.css';
 // antd's date pickers take month and weekday names from dayjs's global locale. Set here, with
 // the layout every date picker lives in, so the login page does not load dayjs.
 dayjs.locale(language === 'en' ? 'en' : 'zh-cn');
+
+/**
+ * The page's one first-level heading: the route's title, for screen readers and the document
+ * outline (the breadcrumb and the tab already show it on screen, so it is visually hidden).
+ */
+function PageHeading() {
+  const { t } = useTranslation('route');
+  const { pathname } = useLocation();
+  const key = titleKeyOf(pathname);
+  return (
+    <h1 className="sr-only" data-testid="page-heading">
+      {key ? t(key) : ''}
+    </h1>
+  );
+}
 
 /** Keeps the device in step with the window width; entering mobile mode closes the sidebar. */
 function useResponsive() {
@@ -69,6 +86,7 @@ export default function Layout() {
 
   return (
     <QueryClientProvider client={queryClient}>
+      <PageHeading />
       <div className={classes} data-testid="layout" data-device={device} data-sidebar={opened ? 'open' : 'closed'}>
         {device === 'mobile' && opened && (
           <button

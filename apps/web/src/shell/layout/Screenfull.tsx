@@ -3,7 +3,7 @@ import { App, Tooltip } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** Fullscreen toggle; warns 'you browser can not work' where the Fullscreen API is missing. */
+/** Fullscreen toggle; warns that the browser cannot show full screen where the Fullscreen API is missing. */
 export function Screenfull() {
   const { t } = useTranslation('navbar');
   const { message } = App.useApp();

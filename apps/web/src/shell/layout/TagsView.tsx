@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { findChain, flattenRoutes, normalisePath } from '../../platform/permission';
 import { useRefreshView } from '../../platform/refreshView';
+import { themeColours } from '../../platform/theme';
 import { useSettingsStore } from '../../store/settings';
 import { useTagsViewStore, type VisitedView } from '../../store/tagsView';
 import { routes } from '../routes';
@@ -23,7 +24,7 @@ export function TagsView() {
   const refresh = useRefreshView();
   const { permitted, home } = usePermittedRoutes();
   const { visitedViews, addView, delView, delOthersViews, delAllViews } = useTagsViewStore();
-  const theme = useSettingsStore((s) => s.theme);
+  const theme = themeColours(useSettingsStore((s) => s.theme)).primary;
   const [menu, setMenu] = useState<MenuAt | null>(null);
   const wrapper = useRef<HTMLDivElement>(null);
   const path = normalisePath(location.pathname);

@@ -26,11 +26,11 @@ describe('role switch', () => {
   it('labels every choice in both languages', () => {
     const labels = {
       '': ['All my roles', '全部角色'],
-      admin: ['administrator', '管理员'],
-      editor: ['supervisor', '主管'],
-      manager: ['store manager', '店长'],
-      clerk: ['store clerk', '店员'],
-      stock: ['stock clerk', '理货员'],
+      admin: ['Administrator', '管理员'],
+      editor: ['Supervisor', '主管'],
+      manager: ['Store manager', '店长'],
+      clerk: ['Store clerk', '店员'],
+      stock: ['Stock clerk', '理货员'],
     } as const;
     for (const [choice, [english, chinese]] of Object.entries(labels)) {
       const key = roleLabelKey(choice as keyof typeof labels);

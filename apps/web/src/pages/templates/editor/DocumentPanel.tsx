@@ -54,10 +54,17 @@ export function DocumentPanel({ store, state, name, onName }: Props) {
   return (
     <Form layout="vertical" size="small" className="tmpl-props" data-testid="doc-panel">
       <Form.Item label={t('templates:field.name')}>
-        <Input value={name} maxLength={64} onChange={(e) => onName(e.target.value)} data-testid="doc-name" />
+        <Input
+          aria-label={t('templates:field.name')}
+          value={name}
+          maxLength={64}
+          onChange={(e) => onName(e.target.value)}
+          data-testid="doc-name"
+        />
       </Form.Item>
       <Form.Item label={t('templates:field.model')}>
         <Select
+          aria-label={t('templates:field.model')}
           showSearch
           optionFilterProp="label"
           value={doc.size.model ?? CUSTOM}
@@ -68,6 +75,7 @@ export function DocumentPanel({ store, state, name, onName }: Props) {
       <div className="tmpl-row">
         <Form.Item label={t('templates:field.width')} style={{ flex: 1 }}>
           <InputNumber
+            aria-label={t('templates:field.width')}
             value={doc.size.w}
             min={1}
             max={4096}
@@ -79,6 +87,7 @@ export function DocumentPanel({ store, state, name, onName }: Props) {
         </Form.Item>
         <Form.Item label={t('templates:field.length')} style={{ flex: 1 }}>
           <InputNumber
+            aria-label={t('templates:field.length')}
             value={doc.size.h}
             min={1}
             max={4096}
@@ -91,6 +100,7 @@ export function DocumentPanel({ store, state, name, onName }: Props) {
       </div>
       <Form.Item label={t('templates:field.colourType')}>
         <Select
+          aria-label={t('templates:field.colourType')}
           value={doc.colourType}
           options={colourTypes.map((c) => ({ value: c, label: <ColourType value={c} /> }))}
           onChange={(c: ColourTypeT) => update((d) => setColourType(d, c))}
@@ -99,6 +109,7 @@ export function DocumentPanel({ store, state, name, onName }: Props) {
       <div className="tmpl-row">
         <Form.Item label={t('templates:field.rotation')} style={{ flex: 1 }}>
           <Select
+            aria-label={t('templates:field.rotation')}
             value={doc.rotation}
             options={([0, 90, 180, 270] as const).map((r) => ({ value: r, label: `${r}°` }))}
             onChange={(rotation: Rotation) => update((d) => setDocument(d, { rotation }))}
@@ -106,6 +117,7 @@ export function DocumentPanel({ store, state, name, onName }: Props) {
         </Form.Item>
         <Form.Item label={t('editor:doc.background')} style={{ flex: 1 }}>
           <InkSelect
+            label={t('editor:doc.background')}
             value={doc.background}
             colourType={doc.colourType}
             onChange={(ink) => ink && update((d) => setDocument(d, { background: ink }))}
@@ -114,6 +126,7 @@ export function DocumentPanel({ store, state, name, onName }: Props) {
       </div>
       <Form.Item label={t('editor:doc.dither')} extra={t('editor:doc.ditherHelp')}>
         <Select
+          aria-label={t('editor:doc.dither')}
           value={doc.dither}
           options={DITHER_MODES.map((m) => ({ value: m, label: t(`editor:dither.${m}`) }))}
           onChange={(dither: DitherMode) => update((d) => setDocument(d, { dither }))}

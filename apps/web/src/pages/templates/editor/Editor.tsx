@@ -348,7 +348,7 @@ export function Editor({ template, doc: loaded, repairs, canWrite, fonts }: Prop
               onRendered={onRendered}
             />
           </div>
-          <div style={{ color: '#8c8c8c', fontSize: 12 }} data-testid="editor-status">
+          <div style={{ color: '#595959', fontSize: 12 }} data-testid="editor-status">
             {t('status', { w: label.w, h: label.h, zoom: Math.round(zoom * 100), count: state.doc.elements.length })}
             {' · '}
             {t('hints')}

@@ -63,6 +63,7 @@ export function PreviewPanel({ render, product, onProduct }: Props) {
     <div className="tmpl-preview" data-testid="preview-panel">
       <div className="tmpl-preview-info">
         <Select
+          aria-label={t('preview.product')}
           showSearch
           size="small"
           value={productId}

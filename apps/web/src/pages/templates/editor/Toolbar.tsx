@@ -167,6 +167,7 @@ export function Toolbar(p: Props) {
       <Space size={2}>
         <Tool title={t('zoomOut')} icon={<ZoomOutOutlined />} onClick={() => p.onZoom(stepZoom(p.zoom, -1))} />
         <Select
+          aria-label={t('zoom')}
           size="small"
           value={p.zoom}
           style={{ width: 84 }}
@@ -180,15 +181,16 @@ export function Toolbar(p: Props) {
       <Space size={6}>
         <span>{t('grid')}</span>
         <Select
+          aria-label={t('grid')}
           size="small"
           value={p.grid}
           style={{ width: 76 }}
           options={GRID_STEPS.map((g) => ({ value: g, label: g === 0 ? t('gridOff') : `${g}px` }))}
           onChange={p.onGrid}
         />
-        <Switch size="small" checked={p.snap} onChange={p.onSnap} />
+        <Switch size="small" aria-label={t('snap')} checked={p.snap} onChange={p.onSnap} />
         <span>{t('snap')}</span>
-        <Switch size="small" checked={p.outlines} onChange={p.onOutlines} />
+        <Switch size="small" aria-label={t('outlines')} checked={p.outlines} onChange={p.onOutlines} />
         <span>{t('outlines')}</span>
       </Space>
       <span style={{ flex: 1 }} />

@@ -45,6 +45,7 @@ export function NumberField({
   return (
     <Form.Item label={label} style={width ? { flex: 'none', width } : { flex: 1 }}>
       <InputNumber
+        aria-label={label}
         size="small"
         value={value}
         min={range.min}
@@ -66,7 +67,10 @@ export function InkSelect({
   onChange,
   allowNone,
   testId,
+  label,
 }: {
+  /** The field's name, read to screen readers. */
+  label?: string;
   value: Ink | null;
   colourType: ColourType;
   onChange: (ink: Ink | null) => void;
@@ -87,6 +91,7 @@ export function InkSelect({
   if (allowNone) options.unshift({ value: 'none', label: t('ink.none') });
   return (
     <Select
+      aria-label={label}
       size="small"
       // With no ink and no "none" choice, the elements differ: the placeholder says so.
       value={value ?? (allowNone ? 'none' : undefined)}
