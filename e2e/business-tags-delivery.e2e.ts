@@ -72,6 +72,16 @@ interface TagRow {
 /** A long wait: a wake is half a second of real time, but the machine is shared. */
 const slowly = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 60_000, interval: 250 });
 
+/** expect.poll for hooks, where it may not be called. */
+async function until(what: string, holds: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await holds()) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`timed out waiting until ${what}`);
+}
+
 describeBrowser('tags page: screens and request progress (/basemgr/esl)', () => {
   const browser = useBrowser();
   let token = '';
@@ -146,10 +156,10 @@ describeBrowser('tags page: screens and request progress (/basemgr/esl)', () => 
     await sim.waitFor(() => sim?.stations.every((s) => s.isWelcomed) ?? false, { what: 'welcome' });
     // Both tags get their first label: shown = desired, nothing pending.
     for (const t of tags) {
-      await slowly(async () => {
+      await until(`tag ${t.hw} shows its first label`, async () => {
         const r = await tagRow(t.id);
         return r.shownVer !== null && !r.pending;
-      }).toBe(true);
+      });
     }
   });
 
@@ -218,7 +228,7 @@ describeBrowser('tags page: screens and request progress (/basemgr/esl)', () => 
 
         // The detail: both screens large, the tag's station.
         await rowOf(page, tag.hw).getByTestId('screen-cell').click();
-        const drawer = page.locator('.ant-drawer-content');
+        const drawer = page.getByTestId('tag-detail-body');
         await drawer.locator('img[data-testid="screen-shown"]').waitFor();
         expect(
           ((await drawer.locator('img[data-testid="screen-shown"]').getAttribute('src')) ?? '').endsWith(after.png),
@@ -251,6 +261,6 @@ describeBrowser('tags page: screens and request progress (/basemgr/esl)', () => 
       } finally {
         await context.close();
       }
-    });
+    }, 240_000);
   }
 });

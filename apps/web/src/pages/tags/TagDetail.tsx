@@ -15,11 +15,10 @@ export function TagDetail({ storeId, tag, onClose }: { storeId: number; tag: Tag
       onClose={onClose}
       size={560}
       title={tag ? t('detail.title', { id: tag.hardwareId }) : ''}
-      data-testid="tag-detail"
       destroyOnHidden
     >
       {tag && (
-        <Flex vertical gap={16}>
+        <Flex vertical gap={16} data-testid="tag-detail-body">
           <Flex vertical gap={4}>
             <Typography.Text strong>{t('screen.shown')}</Typography.Text>
             <ScreenImage storeId={storeId} tag={tag} which="shown" height={180} maxWidth={500} />
