@@ -191,12 +191,27 @@ describeBrowser('tags page (/basemgr/esl)', () => {
       await eventually(() => rows(page).count()).toBe(2);
     });
 
-    it("shows the server's answer that refresh is not available yet", async () => {
+    it('shows a refresh as a request with its progress', async () => {
       await firstRow().getByRole('button', { name: 'Refresh' }).click();
-      await toast(page, 'delivery to tags is not available yet').waitFor();
+      await toast(page, 'Refresh sent').waitFor();
+      const panel = page.getByTestId('request-progress');
+      await panel.waitFor();
+      // One tag asked for, none of its station's answers yet (no station hears these tags).
+      expect(await panel.getAttribute('data-total')).toBe('1');
+      expect(await panel.textContent()).toContain('Refreshing tags');
+      expect(await page.getByTestId('request-counts').textContent()).toMatch(/\d+ done, \d+ failed, of 1$/);
+      const first = await panel.getAttribute('data-request-id');
+
       await page.getByRole('button', { name: 'Full store refresh' }).click();
       await page.locator('.ant-popconfirm:visible').getByRole('button', { name: 'OK' }).click();
-      await eventually(() => toast(page, 'delivery to tags is not available yet').count()).toBeGreaterThan(0);
+      await toast(page, 'Full store refresh sent').waitFor();
+      // The panel follows the newest request: the store's, counting every tag of the store.
+      await eventually(() => panel.getAttribute('data-request-id')).not.toBe(first);
+      const id = Number(await panel.getAttribute('data-request-id'));
+      const progress = await api<{ total: number }>('/mgr/request/get', { id }, token);
+      expect(progress.code, progress.msg).toBe(0);
+      expect(await panel.getAttribute('data-total')).toBe(String(progress.data.total));
+      expect(await panel.textContent()).toContain('Full store refresh');
     });
 
     it('unbinds after confirmation', async () => {

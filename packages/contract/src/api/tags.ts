@@ -113,6 +113,15 @@ export const Tag = z.object({
   product: TagProduct.nullable(),
   /** The template the tag shows and the rule that chose it (beyond SPEC). */
   label: TagLabel,
+  /**
+   * The image version the tag last reported showing (16 hex digits); null: none known. Changes
+   * when its screen does, so it names the picture /mgr/tag/screen `shown` answers (beyond SPEC).
+   */
+  shownVer: z.string().nullable(),
+  /** The version of the label it should show; null: nothing rendered for it yet (beyond SPEC). */
+  desiredVer: z.string().nullable(),
+  /** An update is on its way: the tag does not show the label it should yet (beyond SPEC). */
+  pending: z.boolean(),
   createdAt: z.number().int(),
 });
 export type Tag = z.infer<typeof Tag>;

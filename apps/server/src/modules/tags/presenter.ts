@@ -29,6 +29,20 @@ export function presentTag(row: LabelledTag): Tag {
             price: formatCents(Number(row.product_price_cents ?? 0)),
           },
     label: row.label,
+    ...screenVersions(row.shown_ver, row.desired_hash),
     createdAt: Number(row.created_at),
   };
+}
+
+/**
+ * Which screens /mgr/tag/screen can draw and whether an update is pending: the version the tag
+ * last reported, the one it should show (first 16 hex digits of the desired hash, the form tags
+ * report), pending while they differ (the same rule that keeps the tag's status 'online').
+ */
+export function screenVersions(
+  shownVer: string | null,
+  desiredHash: string | null,
+): Pick<Tag, 'shownVer' | 'desiredVer' | 'pending'> {
+  const desiredVer = desiredHash ? desiredHash.slice(0, 16) : null;
+  return { shownVer, desiredVer, pending: desiredVer !== null && desiredVer !== shownVer };
 }

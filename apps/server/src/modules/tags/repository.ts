@@ -77,6 +77,8 @@ function withDetails(q: TagQuery) {
         't.last_seen',
         't.product_id',
         't.created_at',
+        't.shown_ver',
+        't.desired_hash',
       ])
       .select(['p.barcode as product_barcode', 'p.name as product_name', 'p.price_cents as product_price_cents'])
       .select('s.sn as station_sn')

@@ -1,7 +1,7 @@
 import { AimOutlined, DisconnectOutlined, LinkOutlined, SyncOutlined } from '@ant-design/icons';
 import { TAG_STATUSES, type Tag } from '@esl/contract';
 import { useMutation } from '@tanstack/react-query';
-import { App, Space, Tooltip, Typography } from 'antd';
+import { App, Button, Flex, Space, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addAction, deleteAction, useRowsCall } from '../../components/list/commonActions';
@@ -17,10 +17,14 @@ import { tagFilter } from './body';
 import { Battery, ColourType, ModelName, Signal, StatusTag, Temperature } from './display';
 import { LabelCell } from './LabelCell';
 import { MODEL_OPTIONS } from './modelOptions';
+import { RequestPanel, type SentRequest, type TagOperation } from './RequestPanel';
+import { ScreenCell } from './Screen';
+import { TagDetail } from './TagDetail';
+import { useTagNotices } from './useTagNotices';
 
 const PAGE_SIZES = [20, 50, 100, 200, 500, 1000];
 
-type Operation = 'refreshTag' | 'rollCallTag' | 'refreshAllTags' | 'rollCallAllTags';
+type Operation = TagOperation;
 
 const dash = <Typography.Text type="secondary">—</Typography.Text>;
 
@@ -43,6 +47,9 @@ function Tags({ storeId }: { storeId: number }) {
   const canOperate = permissions.includes('tag.operate');
   const [adding, setAdding] = useState(false);
   const [binding, setBinding] = useState<{ hardwareId?: string } | null>(null);
+  const [sent, setSent] = useState<SentRequest | null>(null);
+  const [detailId, setDetailId] = useState<number | null>(null);
+  useTagNotices(storeId);
 
   // Product rows count their tags, so a change here refreshes them too.
   const list = useListQuery('tagList', { storeId, toFilter: tagFilter, related: ['products'] });
@@ -51,13 +58,19 @@ function Tags({ storeId }: { storeId: number }) {
   const remove = useRowsCall('delTag', list, (answer) => t('deletedCount', { count: answer.deleted }));
   const unbind = useRowsCall('unbindTag', list, (answer) => t('unboundCount', { count: answer.unbound }), false);
 
-  // Until delivery to tags exists the server records these and answers so; the request client shows that answer.
+  // Each operation answers its request id at once; the panel above the list follows its progress.
   // `from` tells which button asked (a row, the selection, the whole store), so only that one spins.
   const operate = useMutation({
     mutationFn: ({ op, ids }: { op: Operation; ids?: number[]; from: string }) =>
       op === 'refreshTag' || op === 'rollCallTag' ? request(op, { ids: ids ?? [] }) : request(op, {}),
-    onSuccess: (_, { op }) => message.success(t(`op.sent.${op}`)),
+    onSuccess: (answer, { op }) => {
+      message.success(t(`op.sent.${op}`));
+      setSent({ op, requestId: answer.requestId, tasks: answer.tasks });
+    },
   });
+  // A finished request changed what tags show and report: the rows are fetched again.
+  const onFinished = () => list.changed();
+  const detail = detailId === null ? undefined : list.rows.find((r) => r.id === detailId);
   const busy = (op: Operation, from: string) =>
     operate.isPending && operate.variables.op === op && operate.variables.from === from;
   /** Refresh or roll call of some tags (a row's, the selection's), asked from `from`. */
@@ -84,216 +97,241 @@ function Tags({ storeId }: { storeId: number }) {
   });
 
   return (
-    <ListPage
-      list={list}
-      ns="tags"
-      title={t('title')}
-      formName="tagFilter"
-      testId="tag-table"
-      pageSizes={PAGE_SIZES}
-      filters={[
-        { kind: 'text', name: 'text', label: t('filter.text'), placeholder: t('filter.textPlaceholder'), width: 200 },
-        {
-          kind: 'select',
-          name: 'status',
-          label: t('filter.status'),
-          placeholder: t('filter.all'),
-          width: 150,
-          options: TAG_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) })),
-        },
-        {
-          kind: 'select',
-          name: 'model',
-          label: t('filter.model'),
-          placeholder: t('filter.all'),
-          width: 200,
-          search: true,
-          options: MODEL_OPTIONS,
-        },
-        {
-          kind: 'select',
-          name: 'bound',
-          label: t('filter.bound'),
-          placeholder: t('filter.all'),
-          width: 120,
-          options: [
-            { value: 'bound', label: t('filter.boundYes') },
-            { value: 'unbound', label: t('filter.boundNo') },
-          ],
-        },
-      ]}
-      columns={[
-        {
-          title: t('col.id'),
-          dataIndex: 'hardwareId',
-          width: 170,
-          fixed: 'left',
-          sort: 'hardwareId',
-          render: (v: string) => <Typography.Text style={{ fontFamily: 'monospace' }}>{v}</Typography.Text>,
-        },
-        {
-          title: t('col.model'),
-          dataIndex: 'modelName',
-          width: 140,
-          sort: 'model',
-          render: (name: string, row) => <ModelName code={row.model} name={name} />,
-        },
-        {
-          title: t('col.colour'),
-          dataIndex: 'colour',
-          width: lang === 'en' ? 230 : 160,
-          render: (c: Tag['colour']) => <ColourType colour={c} />,
-        },
-        {
-          title: t('col.product'),
-          dataIndex: 'product',
-          width: 220,
-          render: (p: Tag['product']) =>
-            p ? (
-              <Space orientation="vertical" size={0}>
-                <Typography.Text ellipsis style={{ maxWidth: 200 }}>
-                  {p.name}
-                </Typography.Text>
-                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {p.barcode} · {p.price}
-                </Typography.Text>
-              </Space>
-            ) : (
-              <Typography.Text type="secondary">{t('unbound')}</Typography.Text>
+    <Flex vertical gap={16}>
+      {sent && <RequestPanel key={sent.requestId} sent={sent} onFinished={onFinished} onClose={() => setSent(null)} />}
+      <ListPage
+        list={list}
+        ns="tags"
+        title={t('title')}
+        formName="tagFilter"
+        testId="tag-table"
+        pageSizes={PAGE_SIZES}
+        filters={[
+          { kind: 'text', name: 'text', label: t('filter.text'), placeholder: t('filter.textPlaceholder'), width: 200 },
+          {
+            kind: 'select',
+            name: 'status',
+            label: t('filter.status'),
+            placeholder: t('filter.all'),
+            width: 150,
+            options: TAG_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) })),
+          },
+          {
+            kind: 'select',
+            name: 'model',
+            label: t('filter.model'),
+            placeholder: t('filter.all'),
+            width: 200,
+            search: true,
+            options: MODEL_OPTIONS,
+          },
+          {
+            kind: 'select',
+            name: 'bound',
+            label: t('filter.bound'),
+            placeholder: t('filter.all'),
+            width: 120,
+            options: [
+              { value: 'bound', label: t('filter.boundYes') },
+              { value: 'unbound', label: t('filter.boundNo') },
+            ],
+          },
+        ]}
+        columns={[
+          {
+            title: t('col.id'),
+            dataIndex: 'hardwareId',
+            width: 170,
+            fixed: 'left',
+            sort: 'hardwareId',
+            render: (v: string, row) => (
+              <Button
+                type="link"
+                size="small"
+                style={{ fontFamily: 'monospace', padding: 0 }}
+                aria-label={t('detail.open', { id: v })}
+                onClick={() => setDetailId(row.id)}
+              >
+                {v}
+              </Button>
             ),
-        },
-        {
-          title: t('col.template'),
-          dataIndex: 'label',
-          width: 200,
-          render: (label: Tag['label']) => <LabelCell label={label} />,
-        },
-        {
-          title: t('col.status'),
-          dataIndex: 'status',
-          width: lang === 'en' ? 190 : 130,
-          sort: 'status',
-          render: (s: Tag['status']) => <StatusTag status={s} />,
-        },
-        {
-          title: t('col.signal'),
-          dataIndex: 'signal',
-          width: 100,
-          sort: 'signal',
-          render: (v: number | null) => <Signal dbm={v} />,
-        },
-        {
-          title: t('col.battery'),
-          dataIndex: 'battery',
-          width: 90,
-          sort: 'battery',
-          render: (v: number | null) => <Battery percent={v} />,
-        },
-        {
-          title: t('col.temperature'),
-          dataIndex: 'temperature',
-          width: lang === 'en' ? 120 : 90,
-          render: (v: number | null) => <Temperature celsius={v} />,
-        },
-        {
-          title: t('col.hardwareModel'),
-          dataIndex: 'hardwareModel',
-          width: 130,
-          ellipsis: true,
-          render: (v: string) => v || dash,
-        },
-        {
-          title: t('col.station'),
-          dataIndex: 'stationSn',
-          width: 130,
-          render: (v: string | null) => (v ? <Typography.Text code>{v}</Typography.Text> : dash),
-        },
-        {
-          title: t('col.lastSeen'),
-          dataIndex: 'lastSeen',
-          width: 150,
-          sort: 'lastSeen',
-          render: (v: number | null) =>
-            v === null ? (
-              <Typography.Text type="secondary">{t('never')}</Typography.Text>
-            ) : (
-              <Tooltip title={parseTime(v)}>{formatTime(v, '{y}-{m}-{d} {h}:{i}', lang)}</Tooltip>
-            ),
-        },
-      ]}
-      actions={
-        canWrite || canBind || canOperate
-          ? {
-              width: 160,
-              items: (row) => [
-                canBind &&
-                  (row.product
-                    ? {
-                        key: 'unbind',
-                        label: t('unbind'),
-                        icon: <DisconnectOutlined />,
-                        iconOnly: true,
-                        confirm: {
-                          title: t('unbindTitle'),
-                          description: t('unbindConfirm', { id: row.hardwareId, name: row.product.name }),
-                        },
-                        onClick: () => unbind.mutateAsync([row.id]),
-                      }
-                    : {
-                        key: 'bind',
-                        label: t('bind.action'),
-                        icon: <LinkOutlined />,
-                        iconOnly: true,
-                        onClick: () => setBinding({ hardwareId: row.hardwareId }),
-                      }),
-                canOperate && operation('refreshTag', [row.id], `row:${row.id}`, true),
-                canOperate && operation('rollCallTag', [row.id], `row:${row.id}`, true),
-                canWrite &&
-                  deleteAction(t, t('deleteConfirm', { id: row.hardwareId }), () => remove.mutateAsync([row.id]), true),
-              ],
-            }
-          : undefined
-      }
-      toolbar={[
-        canOperate && storeOperation('refreshAllTags'),
-        canOperate && storeOperation('rollCallAllTags'),
-        canBind && {
-          key: 'bind',
-          label: t('bind.action'),
-          icon: <LinkOutlined />,
-          testId: 'bind-tags',
-          onClick: () => setBinding({}),
-        },
-        canWrite && addAction(t, () => setAdding(true), 'add-tags'),
-      ]}
-      bulk={[
-        canBind && {
-          key: 'unbind',
-          label: t('unbind'),
-          icon: <DisconnectOutlined />,
-          confirm: { title: t('unbindTitle'), description: t('unbindManyConfirm', { count: selected.length }) },
-          onClick: () => unbind.mutateAsync(selected),
-        },
-        canOperate && operation('refreshTag', selected, 'selection', false),
-        canOperate && operation('rollCallTag', selected, 'selection', false),
-        canWrite &&
-          deleteAction(t, t('deleteManyConfirm', { count: selected.length }), () => remove.mutateAsync(selected)),
-      ]}
-    >
-      <AddTagsModal
-        open={adding}
-        onClose={() => setAdding(false)}
-        onAdded={() => {
-          setAdding(false);
-          list.changed();
-        }}
-      />
-      <BindModal
-        open={binding !== null}
-        hardwareId={binding?.hardwareId}
-        onClose={() => setBinding(null)}
-        onBound={() => list.changed()}
-      />
-    </ListPage>
+          },
+          {
+            title: t('col.screen'),
+            dataIndex: 'shownVer',
+            width: 210,
+            render: (_: unknown, row) => <ScreenCell storeId={storeId} tag={row} onOpen={() => setDetailId(row.id)} />,
+          },
+          {
+            title: t('col.model'),
+            dataIndex: 'modelName',
+            width: 140,
+            sort: 'model',
+            render: (name: string, row) => <ModelName code={row.model} name={name} />,
+          },
+          {
+            title: t('col.colour'),
+            dataIndex: 'colour',
+            width: lang === 'en' ? 230 : 160,
+            render: (c: Tag['colour']) => <ColourType colour={c} />,
+          },
+          {
+            title: t('col.product'),
+            dataIndex: 'product',
+            width: 220,
+            render: (p: Tag['product']) =>
+              p ? (
+                <Space orientation="vertical" size={0}>
+                  <Typography.Text ellipsis style={{ maxWidth: 200 }}>
+                    {p.name}
+                  </Typography.Text>
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {p.barcode} · {p.price}
+                  </Typography.Text>
+                </Space>
+              ) : (
+                <Typography.Text type="secondary">{t('unbound')}</Typography.Text>
+              ),
+          },
+          {
+            title: t('col.template'),
+            dataIndex: 'label',
+            width: 200,
+            render: (label: Tag['label']) => <LabelCell label={label} />,
+          },
+          {
+            title: t('col.status'),
+            dataIndex: 'status',
+            width: lang === 'en' ? 190 : 130,
+            sort: 'status',
+            render: (s: Tag['status']) => <StatusTag status={s} />,
+          },
+          {
+            title: t('col.signal'),
+            dataIndex: 'signal',
+            width: 100,
+            sort: 'signal',
+            render: (v: number | null) => <Signal dbm={v} />,
+          },
+          {
+            title: t('col.battery'),
+            dataIndex: 'battery',
+            width: 90,
+            sort: 'battery',
+            render: (v: number | null) => <Battery percent={v} />,
+          },
+          {
+            title: t('col.temperature'),
+            dataIndex: 'temperature',
+            width: lang === 'en' ? 120 : 90,
+            render: (v: number | null) => <Temperature celsius={v} />,
+          },
+          {
+            title: t('col.hardwareModel'),
+            dataIndex: 'hardwareModel',
+            width: 130,
+            ellipsis: true,
+            render: (v: string) => v || dash,
+          },
+          {
+            title: t('col.station'),
+            dataIndex: 'stationSn',
+            width: 130,
+            render: (v: string | null) => (v ? <Typography.Text code>{v}</Typography.Text> : dash),
+          },
+          {
+            title: t('col.lastSeen'),
+            dataIndex: 'lastSeen',
+            width: 150,
+            sort: 'lastSeen',
+            render: (v: number | null) =>
+              v === null ? (
+                <Typography.Text type="secondary">{t('never')}</Typography.Text>
+              ) : (
+                <Tooltip title={parseTime(v)}>{formatTime(v, '{y}-{m}-{d} {h}:{i}', lang)}</Tooltip>
+              ),
+          },
+        ]}
+        actions={
+          canWrite || canBind || canOperate
+            ? {
+                width: 160,
+                items: (row) => [
+                  canBind &&
+                    (row.product
+                      ? {
+                          key: 'unbind',
+                          label: t('unbind'),
+                          icon: <DisconnectOutlined />,
+                          iconOnly: true,
+                          confirm: {
+                            title: t('unbindTitle'),
+                            description: t('unbindConfirm', { id: row.hardwareId, name: row.product.name }),
+                          },
+                          onClick: () => unbind.mutateAsync([row.id]),
+                        }
+                      : {
+                          key: 'bind',
+                          label: t('bind.action'),
+                          icon: <LinkOutlined />,
+                          iconOnly: true,
+                          onClick: () => setBinding({ hardwareId: row.hardwareId }),
+                        }),
+                  canOperate && operation('refreshTag', [row.id], `row:${row.id}`, true),
+                  canOperate && operation('rollCallTag', [row.id], `row:${row.id}`, true),
+                  canWrite &&
+                    deleteAction(
+                      t,
+                      t('deleteConfirm', { id: row.hardwareId }),
+                      () => remove.mutateAsync([row.id]),
+                      true,
+                    ),
+                ],
+              }
+            : undefined
+        }
+        toolbar={[
+          canOperate && storeOperation('refreshAllTags'),
+          canOperate && storeOperation('rollCallAllTags'),
+          canBind && {
+            key: 'bind',
+            label: t('bind.action'),
+            icon: <LinkOutlined />,
+            testId: 'bind-tags',
+            onClick: () => setBinding({}),
+          },
+          canWrite && addAction(t, () => setAdding(true), 'add-tags'),
+        ]}
+        bulk={[
+          canBind && {
+            key: 'unbind',
+            label: t('unbind'),
+            icon: <DisconnectOutlined />,
+            confirm: { title: t('unbindTitle'), description: t('unbindManyConfirm', { count: selected.length }) },
+            onClick: () => unbind.mutateAsync(selected),
+          },
+          canOperate && operation('refreshTag', selected, 'selection', false),
+          canOperate && operation('rollCallTag', selected, 'selection', false),
+          canWrite &&
+            deleteAction(t, t('deleteManyConfirm', { count: selected.length }), () => remove.mutateAsync(selected)),
+        ]}
+      >
+        <AddTagsModal
+          open={adding}
+          onClose={() => setAdding(false)}
+          onAdded={() => {
+            setAdding(false);
+            list.changed();
+          }}
+        />
+        <BindModal
+          open={binding !== null}
+          hardwareId={binding?.hardwareId}
+          onClose={() => setBinding(null)}
+          onBound={() => list.changed()}
+        />
+        <TagDetail storeId={storeId} tag={detail} onClose={() => setDetailId(null)} />
+      </ListPage>
+    </Flex>
   );
 }
