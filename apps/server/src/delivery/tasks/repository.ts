@@ -637,7 +637,11 @@ export async function finish(
   return Number(r.numUpdatedRows) > 0;
 }
 
-/** The tag confirmed it shows `ver` (of `hash`, when known). */
+/**
+ * The tag confirmed it shows `ver` (of `hash`, when known). It was heard just now, so its status
+ * follows at once (the gateway's rule for a tag heard within its wakes): normal when it shows what
+ * it should, online while another label is still to come — not only at the next report.
+ */
 export async function setShown(
   db: Db,
   s: { tagId: number; ver: string; hash: string | null; now: number; seenAt: number },
@@ -648,6 +652,7 @@ export async function setShown(
       shown_ver: s.ver,
       shown_hash: s.hash,
       shown_at: s.now,
+      status: sql`case when desired_hash is null or substr(desired_hash, 1, 16) = ${s.ver} then 'normal' else 'online' end`,
       last_seen: sql`case when last_seen is null or last_seen < ${big(s.seenAt)} then ${big(s.seenAt)} else last_seen end`,
     })
     .where('id', '=', s.tagId)
