@@ -4,6 +4,7 @@ import { clientDigest, hashPassword, type PasswordCost, PRODUCTION_COST } from '
 import type { Database } from '../db/schema';
 import { newKeys } from '../modules/tenants/service';
 import { businessStep } from './business';
+import { rulesStep } from './rules';
 import type { SeedContext, SeedStep } from './step';
 import { templatesStep } from './templates';
 
@@ -85,7 +86,7 @@ const usersStep: SeedStep = {
 };
 
 /** The steps run by `--demo`, in order. Append new ones here. */
-export const demoSteps: SeedStep[] = [storesStep, usersStep, templatesStep, businessStep];
+export const demoSteps: SeedStep[] = [storesStep, usersStep, templatesStep, businessStep, rulesStep];
 
 /** Creates (or completes) the demo tenant and the platform operator; safe to run on every start. */
 export async function seedDemo(
