@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ListState, searched, sorted, sortOrderOf, tableSort } from './state';
+import { type ListState, searched, showsLoading, sorted, sortOrderOf, tableSort } from './state';
 
 type Filter = { name?: string };
 const base: ListState<Filter, 'name' | 'id'> = { filter: {}, paging: { page: 1, limit: 20 }, sort: null };
@@ -56,5 +56,20 @@ describe('tableSort', () => {
     expect(tableSort(sortable, 'unit', 'ascend')).toBeNull();
     expect(tableSort(sortable, undefined, 'ascend')).toBeNull();
     expect(tableSort(sortable, 'price', null)).toBeNull();
+  });
+});
+
+describe('the list spinner', () => {
+  const base = { quiet: true, fetching: true, hasData: true, placeholder: false, asked: false };
+  it('stays off for a quiet list refreshing itself, and on for what the user asked for', () => {
+    expect(showsLoading(base)).toBe(false);
+    expect(showsLoading({ ...base, asked: true })).toBe(true);
+    expect(showsLoading({ ...base, placeholder: true })).toBe(true);
+    expect(showsLoading({ ...base, hasData: false })).toBe(true);
+    expect(showsLoading({ ...base, fetching: false, asked: true })).toBe(false);
+  });
+  it('shows every fetch of an ordinary list', () => {
+    expect(showsLoading({ ...base, quiet: false })).toBe(true);
+    expect(showsLoading({ ...base, quiet: false, fetching: false })).toBe(false);
   });
 });

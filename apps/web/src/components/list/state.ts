@@ -56,3 +56,19 @@ export function tableSort<S extends string>(
   if (sort === undefined || !order) return null;
   return { sort, order: order === 'ascend' ? 'asc' : 'desc' };
 }
+
+/**
+ * Whether a list shows its spinner. A quiet list (refreshed by a timer or by notices) shows it only
+ * while it has nothing to show, shows another page's rows, or fetches what the user asked for; any
+ * other list whenever it fetches.
+ */
+export function showsLoading(f: {
+  quiet: boolean;
+  fetching: boolean;
+  hasData: boolean;
+  placeholder: boolean;
+  asked: boolean;
+}): boolean {
+  if (!f.fetching) return false;
+  return !f.quiet || !f.hasData || f.placeholder || f.asked;
+}

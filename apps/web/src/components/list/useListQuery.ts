@@ -1,10 +1,10 @@
 import type { BodyOf, DataOf, ListCallName } from '@esl/contract';
 import { keepPreviousData, type UseQueryResult, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { type Area, isStoreArea, LIST_AREAS, queryKeys } from '../../platform/queryKeys';
 import { requestList } from '../../platform/request';
 import { type Paging, useKeepPageInRange } from './paging';
-import { type ListState, type SortState, searched, sorted } from './state';
+import { type ListState, type SortState, searched, showsLoading, sorted } from './state';
 
 /** What a list call takes besides paging and sort: its filters. */
 export type FilterOf<N extends ListCallName> = Omit<BodyOf<N>, 'page' | 'limit' | 'sort' | 'order'>;
@@ -21,6 +21,11 @@ export interface ListQueryOptions<N extends ListCallName, V> {
   limit?: number;
   /** Ask again this often (runtime figures that change by themselves), in milliseconds. */
   refetchInterval?: number;
+  /**
+   * Kept current by notices (the tags page): a refetch the user did not ask for shows no
+   * spinner, so the table does not flicker with every report; a search, a page or a change does.
+   */
+  live?: boolean;
   /** Other areas (of the same store) whose answers show this list's data, invalidated with it. */
   related?: readonly Area[];
 }
@@ -70,6 +75,8 @@ export function useListQuery<N extends ListCallName, V>(call: N, options: ListQu
     sort: null,
   }));
   const [selected, setSelected] = useState<number[]>([]);
+  // The user asked for the fetch under way (search, change): it shows even on a quiet list.
+  const [asked, setAsked] = useState(false);
 
   const body = { ...state.filter, ...(state.sort ?? {}) };
   // The filters, sort and paging of the contract's list body; TypeScript cannot see that a spread
@@ -88,17 +95,23 @@ export function useListQuery<N extends ListCallName, V>(call: N, options: ListQu
     [],
   );
   useKeepPageInRange(query.data?.count, state.paging, setPaging);
+  useEffect(() => {
+    if (!query.isFetching) setAsked(false);
+  }, [query.isFetching]);
+  const quiet = refetchInterval !== undefined || options.live === true;
 
   const search = (values: Partial<V>) => {
     const { next, refetch } = searched(state, toFilter(values));
     setState(next);
     // A new filter starts a new selection: rows chosen under the old one would be out of sight.
     setSelected([]);
+    setAsked(true);
     if (refetch) void query.refetch();
   };
 
   const changed = (gone: readonly number[] = []) => {
     if (gone.length > 0) setSelected((ids) => ids.filter((id) => !gone.includes(id)));
+    setAsked(true);
     const area = LIST_AREAS[call];
     for (const each of [area, ...(options.related ?? [])]) {
       void queryClient.invalidateQueries({ queryKey: queryKeys.area(each, isStoreArea(each) ? storeId : undefined) });
@@ -111,7 +124,13 @@ export function useListQuery<N extends ListCallName, V>(call: N, options: ListQu
     rows: query.data?.rows ?? [],
     count: query.data?.count ?? 0,
     failed: query.isError,
-    loading: refetchInterval === undefined ? query.isFetching : query.isFetching && !query.data,
+    loading: showsLoading({
+      quiet,
+      fetching: query.isFetching,
+      hasData: query.data !== undefined,
+      placeholder: query.isPlaceholderData,
+      asked,
+    }),
     paging: state.paging,
     setPaging,
     sort: state.sort,

@@ -52,7 +52,7 @@ function Tags({ storeId }: { storeId: number }) {
   useTagNotices(storeId);
 
   // Product rows count their tags, so a change here refreshes them too.
-  const list = useListQuery('tagList', { storeId, toFilter: tagFilter, related: ['products'] });
+  const list = useListQuery('tagList', { storeId, toFilter: tagFilter, related: ['products'], live: true });
   const selected = list.selected;
 
   const remove = useRowsCall('delTag', list, (answer) => t('deletedCount', { count: answer.deleted }));
