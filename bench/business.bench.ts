@@ -13,7 +13,7 @@
  * Each database is seeded directly, then the real server (apps/server/src/main.ts) runs as its own
  * process on 127.0.0.1, so the load generator does not share its event loop.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -25,7 +25,7 @@ import { clientDigest, hashPassword } from '../apps/server/src/auth/passwords';
 import { openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { newKeys } from '../apps/server/src/modules/tenants/service';
-import { cpuSeconds, startServer } from './server-process';
+import { cpuSeconds, memoryOf, startServer } from './server-process';
 
 const _ROOT = new URL('..', import.meta.url).pathname;
 const PASSWORD = 'bench-pass';
@@ -208,13 +208,6 @@ async function seed(url: string): Promise<Seeded> {
   }
   await database.close();
   return { tagStore, importStore };
-}
-
-/** Resident memory of a process in MB: now (VmRSS) and its peak so far (VmHWM). Linux only. */
-function memoryOf(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
-  return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
 }
 
 type Answer = { code: number; msg: string; data: unknown; count?: number };

@@ -47,3 +47,10 @@ export function cpuSeconds(pid: number): number {
     return Number.NaN;
   }
 }
+
+export /** Resident memory of a process in MB: now (VmRSS) and its peak so far (VmHWM). Linux only. */
+function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+  return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
+}

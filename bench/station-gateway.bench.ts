@@ -17,7 +17,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +28,7 @@ import { openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { newKeys } from '../apps/server/src/modules/tenants/service';
 import { loadTagId } from '../apps/simulator/src/bench/load-ids';
-import { cpuSeconds, startServer } from './server-process';
+import { cpuSeconds, memoryOf, startServer } from './server-process';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const { values } = parseArgs({
@@ -169,11 +169,6 @@ async function onlineStations(url: string): Promise<number> {
   return Number(row.n);
 }
 
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024);
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main(): Promise<void> {
@@ -233,7 +228,7 @@ async function main(): Promise<void> {
     const wall = (performance.now() - t0) / 1000;
     const cpu = cpuSeconds(pid) - cpu0;
     const genCpu = cpuSeconds(gen.pid as number) - genCpu0;
-    const rss = rssMb(pid);
+    const rss = memoryOf(pid).rss;
     // Stop the load, give storing a moment to drain, then check every tag was stored lately.
     gen.kill();
     await sleep(3000);
