@@ -39,6 +39,8 @@ const { values } = parseArgs({
     heartbeat: { type: 'string', default: '60' },
     seconds: { type: 'string', default: '60' },
     database: { type: 'string', default: 'sqlite' },
+    // A folder: the server runs with --cpu-prof and writes its profile there when it stops.
+    'cpu-prof': { type: 'string' },
   },
 });
 const STATIONS = Number(values.stations);
@@ -185,7 +187,10 @@ async function main(): Promise<void> {
   const tenantId = await seed(url);
   const seedS = (performance.now() - seedStart) / 1000;
   const mqttPort = await freePort();
-  const server = await startServer({ DATABASE_URL: url, DATA_DIR: dir, MQTT_PORT: String(mqttPort), SIM: 'off' });
+  const server = await startServer(
+    { DATABASE_URL: url, DATA_DIR: dir, MQTT_PORT: String(mqttPort), SIM: 'off' },
+    values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [],
+  );
   const pid = server.child.pid as number;
   const gen = spawn(
     process.execPath,

@@ -37,6 +37,18 @@ export function dialectOfDb(db: Kysely<Database>): Dialect {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
+const sqliteHandles = new WeakMap<Kysely<Database>, SQLite.Database>();
+
+/**
+ * The better-sqlite3 handle behind a Kysely instance opened here (SQLite only; undefined for
+ * PostgreSQL and for a transaction's Kysely). For the few hot paths that run one prepared statement
+ * per row; they must hold Kysely's connection (`db.connection().execute`) while they use it, so
+ * nothing of theirs interleaves with a Kysely transaction.
+ */
+export function sqliteHandleOf(db: Kysely<Database>): SQLite.Database | undefined {
+  return sqliteHandles.get(db);
+}
+
 export function openDatabase(url: string): Db {
   if (dialectOf(url) === 'postgres') {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
@@ -61,6 +73,7 @@ export function openDatabase(url: string): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
+  sqliteHandles.set(db, sqlite);
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

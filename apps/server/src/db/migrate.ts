@@ -7,6 +7,9 @@ export async function migrateToLatest({ db, dialect }: Db): Promise<MigrationRes
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations(dialect) },
+    // Branches developed side by side take migration numbers up front; a database that already
+    // ran a higher number runs a lower one merged later instead of refusing to start.
+    allowUnorderedMigrations: true,
   });
   const result = await migrator.migrateToLatest();
   if (result.error) {

@@ -13,6 +13,7 @@ import { delivery } from './010_delivery';
 import { deliveryLogs } from './011_delivery_logs';
 import { tagImages } from './012_tag_images';
 import { openApi } from './013_open_api';
+import { tagsSeenIndex } from './018_tags_seen_index';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -33,5 +34,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '011_delivery_logs': deliveryLogs(dialect),
     '012_tag_images': tagImages(dialect),
     '013_open_api': openApi(dialect),
+    '018_tags_seen_index': tagsSeenIndex(dialect),
   };
 }

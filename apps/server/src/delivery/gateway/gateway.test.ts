@@ -403,6 +403,52 @@ describe.each(await testDatabases())('station gateway on $name', (db) => {
     expect(await status()).toBe('lost');
   });
 
+  it('routes a tag to the station that hears it best, with 6 dB of hysteresis', async () => {
+    const { key, added, tokens, tenant, store } = await shopWithStation();
+    const second = await t().call<AddStationData>('/mgr/ap/add', { sn: `AP${++connSeq}` }, { token: tokens.admin });
+    expect(second.code, second.msg).toBe(0);
+    const a = await online(delivery().url, key, added.secret);
+    const b = await online(delivery().url, { tenantId: tenant.id, sn: second.data.sn }, second.data.secret);
+    const tag = await buildTag(t().app, { tenantId: tenant.id, storeId: store.id });
+    const ids = await t()
+      .app.services.db.selectFrom('stations')
+      .select(['id', 'sn'])
+      .where('sn', 'in', [key.sn, second.data.sn])
+      .execute();
+    const idOf = (sn: string) => ids.find((r) => r.sn === sn)?.id;
+    const report = async (s: typeof a, rssi: number) => {
+      const now = t().clock.now();
+      await s.send('tags', {
+        v: 1,
+        seq: 0,
+        at: now,
+        full: false,
+        tags: [{ id: tag.hardware_id, rssi, battMv: 2800, ver: '0123456789abcdef', hw: '05', wakeS: 40, seenAt: now }],
+      });
+      await settle();
+      return t()
+        .app.services.db.selectFrom('tags')
+        .select(['station_id', 'signal', 'last_seen'])
+        .where('id', '=', tag.id)
+        .executeTakeFirstOrThrow();
+    };
+    expect(await report(a, -70)).toMatchObject({ station_id: idOf(key.sn), signal: -70 });
+    // 4 dB better at the other station: not enough to move; the signal kept is the route's.
+    t().clock.advance(1000);
+    const kept = await report(b, -66);
+    expect(kept).toMatchObject({ station_id: idOf(key.sn), signal: -70 });
+    expect(kept.last_seen).toBe(t().clock.now());
+    // 10 dB better: moved, with the new station's signal.
+    t().clock.advance(1000);
+    expect(await report(b, -60)).toMatchObject({ station_id: idOf(second.data.sn), signal: -60 });
+    // The first station hears it slightly better again: it stays where it is.
+    t().clock.advance(1000);
+    expect(await report(a, -58)).toMatchObject({ station_id: idOf(second.data.sn), signal: -60 });
+    // The station it is routed to reports a weaker signal: stored, still routed there.
+    t().clock.advance(1000);
+    expect(await report(b, -75)).toMatchObject({ station_id: idOf(second.data.sn), signal: -75 });
+  });
+
   it('drops malformed input (bad JSON, wrong version, invalid, 10 MB), counts it, and stays up', async () => {
     const { key, added, tokens } = await shopWithStation();
     const s = await online(delivery().url, key, added.secret);

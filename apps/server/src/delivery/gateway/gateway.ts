@@ -313,6 +313,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const known = await repo.tagsByHardwareId(db, [...latest.keys()]);
     counters.unregisteredTags += latest.size - known.length;
     const updates: repo.TagUpdate[] = [];
+    const mismatched: number[] = [];
     let foreign = 0;
     for (const tag of known) {
       // Another tenant's tag, or a tag of another store: not this station's to report.
@@ -337,7 +338,10 @@ export function createGateway(options: GatewayOptions): Gateway {
         wakeS: e.wakeS ?? null,
         shownVer: e.ver,
         fw: e.fw ?? null,
+        stationChanged: route !== tag.station_id,
       });
+      // Only a tag that reports another picture than it should show can need its work re-opened.
+      if (tag.desired_hash !== null && tag.desired_hash.slice(0, 16) !== (e.ver ?? '')) mismatched.push(tag.id);
     }
     if (foreign > 0) drop(id, 'foreignTag', foreign);
     if (updates.length === 0) return;
@@ -346,7 +350,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const th = await repo.thresholdsOfStore(db, station.store_id);
     await repo.recomputeTagStatus(
       db,
-      station.store_id,
+      { tenantId: station.tenant_id, storeId: station.store_id },
       t,
       th,
       updates.map((u) => u.id),
@@ -356,7 +360,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       storeId: station.store_id,
       ids: updates.map((u) => u.id),
     });
-    await options.tasks?.onTagsReported(updates.map((u) => u.id));
+    await options.tasks?.onTagsReported(mismatched);
   }
 
   /**
@@ -443,8 +447,8 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   async function sweepTagStatus() {
     const t = now();
-    for (const { storeId, th } of await repo.storesWithThresholds(db)) {
-      await repo.recomputeTagStatus(db, storeId, t, th);
+    for (const { tenantId, storeId, th } of await repo.storesWithThresholds(db)) {
+      await repo.recomputeTagStatus(db, { tenantId, storeId }, t, th);
     }
   }
 

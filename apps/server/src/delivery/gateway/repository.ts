@@ -1,6 +1,7 @@
 import type { HeartbeatMsg, HelloMsg, StationKey } from '@esl/contract/protocol';
+import type SQLite from 'better-sqlite3';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { dialectOfDb } from '../../db/database';
+import { dialectOfDb, sqliteHandleOf } from '../../db/database';
 import type { Database } from '../../db/schema';
 import { type StatusThresholds, thresholdsFromJson } from './tag-status';
 
@@ -118,8 +119,79 @@ export function stationRow(db: Db, id: number) {
   return db.selectFrom('stations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+export interface ReportedTag {
+  id: number;
+  tenant_id: number;
+  store_id: number;
+  hardware_id: string;
+  station_id: number | null;
+  signal: number | null;
+  desired_hash: string | null;
+  station_online: number | null;
+}
+
+/**
+ * Prepared statements of the report handler's hot path on SQLite, per database handle: one
+ * statement run per row inside one transaction costs a third of what the JSON-unpacking UPDATE
+ * did (no JSON to build and parse, no index move for an unchanged station), measured in
+ * bench/tag-report-store.bench.ts.
+ */
+interface HotStatements {
+  lookup: SQLite.Statement;
+  same: SQLite.Statement;
+  moved: SQLite.Statement;
+  apply: (updates: readonly TagUpdate[]) => void;
+}
+const hot = new WeakMap<SQLite.Database, HotStatements>();
+
+const REPORT_SET = `signal = ?, battery = ?, temperature = coalesce(?, temperature), hardware_model = ?,
+  last_seen = case when last_seen is null or ? > last_seen then ? else last_seen end,
+  wake_s = coalesce(?, wake_s), shown_ver = ?, fw = coalesce(?, fw),
+  next_wake_at = case when ? is null then next_wake_at else ? + ? * 1000 end`;
+
+function hotStatements(raw: SQLite.Database): HotStatements {
+  let s = hot.get(raw);
+  if (s) return s;
+  const lookup = raw.prepare(`select t.id, t.tenant_id, t.store_id, t.hardware_id, t.station_id, t.signal,
+      t.desired_hash, s.online as station_online
+    from json_each(?) j join tags t on t.hardware_id = j.value left join stations s on s.id = t.station_id`);
+  const same = raw.prepare(`update tags set ${REPORT_SET} where id = ?`);
+  // Naming station_id in SET moves the row in the station index even when the value is the same:
+  // only a tag routed to another station takes this statement.
+  const moved = raw.prepare(`update tags set station_id = ?, ${REPORT_SET} where id = ?`);
+  const apply = raw.transaction((updates: readonly TagUpdate[]) => {
+    for (const u of updates) {
+      const values = [
+        u.signal,
+        u.battery,
+        u.temperature,
+        u.hardwareModel,
+        u.lastSeen,
+        u.lastSeen,
+        u.wakeS,
+        u.shownVer,
+        u.fw,
+        u.wakeS,
+        u.lastSeen,
+        u.wakeS,
+        u.id,
+      ];
+      if (u.stationChanged) moved.run(u.stationId, ...values);
+      else same.run(...values);
+    }
+  });
+  s = { lookup, same, moved, apply };
+  hot.set(raw, s);
+  return s;
+}
+
 /** The registered tags among `hardwareIds`, with the online state of the station each was last heard by. */
-export function tagsByHardwareId(db: Db, hardwareIds: readonly string[]) {
+export async function tagsByHardwareId(db: Db, hardwareIds: readonly string[]): Promise<ReportedTag[]> {
+  const raw = sqliteHandleOf(db);
+  if (raw) {
+    const json = JSON.stringify(hardwareIds);
+    return db.connection().execute(async () => hotStatements(raw).lookup.all(json) as ReportedTag[]);
+  }
   return db
     .selectFrom('tags')
     .leftJoin('stations', 'stations.id', 'tags.station_id')
@@ -130,6 +202,7 @@ export function tagsByHardwareId(db: Db, hardwareIds: readonly string[]) {
       'tags.hardware_id',
       'tags.station_id',
       'tags.signal',
+      'tags.desired_hash',
       'stations.online as station_online',
     ])
     .where('tags.hardware_id', 'in', hardwareIds)
@@ -147,16 +220,25 @@ export interface TagUpdate {
   wakeS: number | null;
   shownVer: string | null;
   fw: string | null;
+  /** Routed to another station than the row holds (SQLite: only then is station_id written). */
+  stationChanged: boolean;
 }
 
 /**
- * One UPDATE per report: the rows travel as one JSON parameter that the database unpacks
- * (json_each on SQLite, jsonb_array_elements on PostgreSQL). A VALUES list of 500 rows bound
+ * Stores one report's tags. On SQLite (through the handle `openDatabase` opened) one prepared
+ * UPDATE per row in one transaction, holding Kysely's connection. Otherwise (PostgreSQL, or a
+ * transaction's Kysely) one UPDATE per report: the rows travel as one JSON parameter that the
+ * database unpacks (json_each on SQLite, jsonb_array_elements on PostgreSQL). A VALUES list of 500 rows bound
  * 5,000 parameters and cost ~40 ms to build and prepare before any row was written; the JSON form
  * takes 2–10 ms for the same 500 tags (bench/station-gateway.bench.ts, docs/PERFORMANCE.md).
  */
 export async function applyTagUpdates(db: Db, updates: readonly TagUpdate[]): Promise<void> {
   if (updates.length === 0) return;
+  const raw = sqliteHandleOf(db);
+  if (raw) {
+    await db.connection().execute(async () => hotStatements(raw).apply(updates));
+    return;
+  }
   const json = JSON.stringify(
     updates.map((u) => [
       u.id,
@@ -203,7 +285,7 @@ export async function applyTagUpdates(db: Db, updates: readonly TagUpdate[]): Pr
 /** Recomputes tag status in one store (only `ids`, when given); rows already right are left alone. */
 export async function recomputeTagStatus(
   db: Db,
-  storeId: number,
+  store: { tenantId: number; storeId: number },
   now: number,
   th: StatusThresholds,
   ids?: readonly number[],
@@ -217,19 +299,22 @@ export async function recomputeTagStatus(
   // With ids (the caller's tags of this store) the primary key finds the rows: also naming
   // store_id let SQLite pick the (store_id, last_seen) index and walk the whole store for every
   // report — 60–90 ms per 500 tags in a 200,000-tag store (bench/station-gateway.bench.ts).
-  q = ids ? q.where('id', 'in', ids) : q.where('store_id', '=', storeId);
+  // Without ids, the store's rows through the (tenant_id, store_id, id) index.
+  q = ids ? q.where('id', 'in', ids) : q.where('tenant_id', '=', store.tenantId).where('store_id', '=', store.storeId);
   const result = await q.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
 /** Every store with tags, with its status thresholds. */
-export async function storesWithThresholds(db: Db): Promise<Array<{ storeId: number; th: StatusThresholds }>> {
+export async function storesWithThresholds(
+  db: Db,
+): Promise<Array<{ tenantId: number; storeId: number; th: StatusThresholds }>> {
   const rows = await db
     .selectFrom('stores')
     .leftJoin('store_params', 'store_params.store_id', 'stores.id')
-    .select(['stores.id', 'store_params.params'])
+    .select(['stores.tenant_id', 'stores.id', 'store_params.params'])
     .execute();
-  return rows.map((r) => ({ storeId: r.id, th: thresholdsFromJson(r.params) }));
+  return rows.map((r) => ({ tenantId: r.tenant_id, storeId: r.id, th: thresholdsFromJson(r.params) }));
 }
 
 export async function thresholdsOfStore(db: Db, storeId: number): Promise<StatusThresholds> {
