@@ -345,16 +345,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     if (foreign > 0) drop(id, 'foreignTag', foreign);
     if (updates.length === 0) return;
-    await repo.applyTagUpdates(db, updates);
-    counters.tagEntries += updates.length;
     const th = await repo.thresholdsOfStore(db, station.store_id);
-    await repo.recomputeTagStatus(
-      db,
-      { tenantId: station.tenant_id, storeId: station.store_id },
-      t,
-      th,
-      updates.map((u) => u.id),
-    );
+    await repo.storeTagReport(db, { tenantId: station.tenant_id, storeId: station.store_id }, updates, t, th);
+    counters.tagEntries += updates.length;
     notices.broadcast(station.tenant_id, {
       type: 'tag.changed',
       storeId: station.store_id,

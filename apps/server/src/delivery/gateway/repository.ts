@@ -140,7 +140,9 @@ interface HotStatements {
   lookup: SQLite.Statement;
   same: SQLite.Statement;
   moved: SQLite.Statement;
-  apply: (updates: readonly TagUpdate[]) => void;
+  apply: (updates: readonly TagUpdate[], status?: { stmt: SQLite.Statement; params: unknown[] }) => void;
+  /** The status statement by SQL text (the thresholds and the time are its parameters). */
+  statuses: Map<string, SQLite.Statement>;
 }
 const hot = new WeakMap<SQLite.Database, HotStatements>();
 
@@ -159,28 +161,35 @@ function hotStatements(raw: SQLite.Database): HotStatements {
   // Naming station_id in SET moves the row in the station index even when the value is the same:
   // only a tag routed to another station takes this statement.
   const moved = raw.prepare(`update tags set station_id = ?, ${REPORT_SET} where id = ?`);
-  const apply = raw.transaction((updates: readonly TagUpdate[]) => {
-    for (const u of updates) {
-      const values = [
-        u.signal,
-        u.battery,
-        u.temperature,
-        u.hardwareModel,
-        u.lastSeen,
-        u.lastSeen,
-        u.wakeS,
-        u.shownVer,
-        u.fw,
-        u.wakeS,
-        u.lastSeen,
-        u.wakeS,
-        u.id,
-      ];
-      if (u.stationChanged) moved.run(u.stationId, ...values);
-      else same.run(...values);
-    }
-  });
-  s = { lookup, same, moved, apply };
+  const apply = raw.transaction(
+    (updates: readonly TagUpdate[], status?: { stmt: SQLite.Statement; params: unknown[] }) => {
+      for (const u of updates) {
+        const values = [
+          u.signal,
+          u.battery,
+          u.temperature,
+          u.hardwareModel,
+          u.lastSeen,
+          u.lastSeen,
+          u.wakeS,
+          u.shownVer,
+          u.fw,
+          u.wakeS,
+          u.lastSeen,
+          u.wakeS,
+          u.id,
+        ];
+        if (u.stationChanged) moved.run(u.stationId, ...values);
+        else same.run(...values);
+        if (status) {
+          // The tag's id is the statement's last parameter.
+          status.params[status.params.length - 1] = u.id;
+          status.stmt.run(...status.params);
+        }
+      }
+    },
+  );
+  s = { lookup, same, moved, apply, statuses: new Map() };
   hot.set(raw, s);
   return s;
 }
@@ -280,6 +289,48 @@ export async function applyTagUpdates(db: Db, updates: readonly TagUpdate[]): Pr
       next_wake_at = case when v.wake_s is null then tags.next_wake_at
         else v.last_seen + cast(v.wake_s as bigint) * 1000 end
     from v where tags.id = v.id`.execute(db);
+}
+
+/**
+ * Stores one report's tags (applyTagUpdates) and recomputes their status (recomputeTagStatus). On
+ * SQLite both run per tag in one transaction of prepared statements: one commit per report, and
+ * no 500-parameter statement for Kysely to build.
+ */
+export async function storeTagReport(
+  db: Db,
+  store: { tenantId: number; storeId: number },
+  updates: readonly TagUpdate[],
+  now: number,
+  th: StatusThresholds,
+): Promise<void> {
+  if (updates.length === 0) return;
+  const raw = sqliteHandleOf(db);
+  if (!raw) {
+    await applyTagUpdates(db, updates);
+    await recomputeTagStatus(
+      db,
+      store,
+      now,
+      th,
+      updates.map((u) => u.id),
+    );
+    return;
+  }
+  const compiled = db
+    .updateTable('tags')
+    .set({ status: tagStatusSql(now, th) })
+    .where(({ eb }) => eb('status', '<>', tagStatusSql(now, th)))
+    .where('id', '=', 0)
+    .compile();
+  const hotOnes = hotStatements(raw);
+  let stmt = hotOnes.statuses.get(compiled.sql);
+  if (!stmt) {
+    stmt = raw.prepare(compiled.sql);
+    if (hotOnes.statuses.size > 16) hotOnes.statuses.clear();
+    hotOnes.statuses.set(compiled.sql, stmt);
+  }
+  const status = { stmt, params: [...compiled.parameters] };
+  await db.connection().execute(async () => hotOnes.apply(updates, status));
 }
 
 /** Recomputes tag status in one store (only `ids`, when given); rows already right are left alone. */
