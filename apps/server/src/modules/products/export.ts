@@ -35,7 +35,7 @@ async function writeWorkbook(
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet('products');
   const standard = new Set<string>(PRODUCT_FIELDS);
-  sheet.addRow(map.map((m) => m.tField)).commit();
+  sheet.addRow(map.map((m) => toSpreadsheet(m.tField))).commit();
   for (const row of rows) {
     const product = presentProduct(row);
     const custom = parseCustom(row.custom);
