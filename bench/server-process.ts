@@ -12,13 +12,22 @@ export interface Server {
 
 /**
  * Starts `apps/server/src/main.ts` on 127.0.0.1 with a free port and answers once it listens.
- * `nodeArgs` go to the server's node (e.g. --cpu-prof); `env` adds to the process environment.
+ * `nodeArgs` go to the server's node (e.g. --cpu-prof); `env` adds to the process environment;
+ * `args` go to main.ts (e.g. --demo).
  */
-export function startServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<Server> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(ROOT, 'apps/server/src/main.ts')], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+export function startServer(
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+  args: string[] = [],
+): Promise<Server> {
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', 'tsx', join(ROOT, 'apps/server/src/main.ts'), ...args],
+    {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (d) => {

@@ -19,6 +19,7 @@ import { type Db, openDatabase } from './db/database';
 import { noStationAccounts } from './delivery/accounts';
 import { noStationLink } from './delivery/link';
 import { startLogRetention } from './delivery/logs';
+import { createRenderPool, PREVIEW_WORKERS } from './delivery/render';
 import { type Delivery, startDelivery } from './delivery/service';
 import { handlers } from './modules';
 import { registerTemplateAssets } from './modules/templates/assets';
@@ -51,6 +52,9 @@ const isApi = (url: string) =>
 export async function buildApp(config: Config, database: Db = openDatabase(config.databaseUrl)) {
   const app = Fastify({ logger: config.logger, bodyLimit: BODY_LIMIT_BYTES });
   const cache = new SharedCache(undefined, undefined, config.now);
+  // Template previews and thumbnails are drawn in worker threads of their own (issue 11 item 3),
+  // so a 4096 × 4096 preview holds no other request, nor waits behind a relabel of many tags.
+  const previews = createRenderPool({ workers: Math.min(config.renderWorkers, PREVIEW_WORKERS) });
   const services: Services = {
     db: database.db,
     dialect: database.dialect,
@@ -59,6 +63,7 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
     cache,
     stationAccounts: noStationAccounts,
     stationLink: noStationLink,
+    previews,
   };
   app.decorate('services', services);
   if (!config.readCache) cache.enabled = false;
@@ -68,6 +73,7 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
     app.addHook('onClose', () => bus.close());
   }
   app.addHook('onClose', () => database.close());
+  app.addHook('onClose', () => previews.close());
 
   // The tag log and the data-push log keep each store's tagLogDays (stops before the database closes).
   const retention = startLogRetention({

@@ -103,6 +103,7 @@ export const VALIDATION_DETAILS: Record<string, Messages> = {
   roleNotHeld: { 'zh-CN': '不是你可以使用的角色', en: 'is not a role you may act as' },
   importBusy: { 'zh-CN': '本商户已有导入正在进行', en: 'other imports of this tenant are running' },
   previewBusy: { 'zh-CN': '已有大尺寸预览正在生成', en: 'other large previews are being drawn' },
+  exportBusy: { 'zh-CN': '本商户已有导出正在进行', en: 'other exports of this tenant are running' },
   templateSize: {
     'zh-CN': '模板尺寸与标签型号的屏幕尺寸不符',
     en: "the template's size does not match the tag model's screen",

@@ -16,5 +16,6 @@ export * from './common';
 export * from './constants';
 export * from './envelope';
 export * from './errors';
+export * from './formula';
 export * from './models';
 export * from './roles';

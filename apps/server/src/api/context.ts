@@ -7,6 +7,7 @@ import type { Dialect } from '../db/database';
 import type { Database } from '../db/schema';
 import type { StationAccounts } from '../delivery/accounts';
 import type { StationLink } from '../delivery/link';
+import type { RenderPool } from '../delivery/render/types';
 import type { Notices } from '../notice/notices';
 import { forbidden, sessionExpired } from './errors';
 
@@ -22,6 +23,12 @@ export interface Services {
   stationAccounts: StationAccounts;
   /** The delivery layer's desired-config push and command window (nothing online without a broker). */
   stationLink: StationLink;
+  /**
+   * Draws template previews and thumbnails: the app's render pool (worker threads, so a
+   * 4096 × 4096 preview does not hold other requests), or the calling thread when
+   * `renderWorkers` is 0.
+   */
+  previews: Pick<RenderPool, 'preview'>;
 }
 
 /** The signed-in user behind a request, read from the session row. */

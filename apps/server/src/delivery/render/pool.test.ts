@@ -3,8 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { renderWorkersFromEnv } from '../../config';
 import { DEMO_TEMPLATES } from '../../demo/templates';
 import { createRenderPool } from './pool';
+import { renderPreview } from './preview';
 import { renderJobs } from './render';
-import { isRendered, type RenderJob, type RenderOutcome, type RenderPool } from './types';
+import { isPreview, isRendered, type RenderJob, type RenderOutcome, type RenderPool } from './types';
 
 const docs = DEMO_TEMPLATES.map((t) => TemplateDocument.parse(t.doc));
 
@@ -170,6 +171,63 @@ describe('createRenderPool', () => {
     expect(out.every((o) => 'error' in o && o.error === 'the render pool closed')).toBe(true);
     await expect(p.render(demoJobs())).rejects.toThrow(/closed/);
     await p.close();
+  });
+
+  it('draws template previews in a worker byte for byte as the calling thread does', async () => {
+    const p = pool(1);
+    for (const doc of docs.slice(0, 3)) {
+      const job = { doc, data: { ...SAMPLE_DATA, name: 'Preview' } };
+      const [there, here] = [await p.preview(job), await renderPreview(job)];
+      if (!isPreview(there) || !isPreview(here)) throw new Error('a preview failed');
+      expect(there.png).toBeInstanceOf(Uint8Array);
+      expect(Buffer.from(there.png).equals(Buffer.from(here.png))).toBe(true);
+      expect({ ...there, png: null }).toEqual({ ...here, png: null });
+      expect([there.width, there.height]).toEqual([doc.size.w, doc.size.h]);
+    }
+    // 0 workers: the calling thread, the same bytes.
+    const job = { doc: docs[0], data: SAMPLE_DATA };
+    const inThread = await pool(0).preview(job);
+    expect(isPreview(inThread) && Buffer.from(inThread.png)).toEqual(
+      Buffer.from(((await renderPreview(job)) as { png: Uint8Array }).png),
+    );
+  });
+
+  it('puts a preview ahead of the tag parts waiting in the queue', { timeout: 90_000 }, async () => {
+    const p = pool(1);
+    const order: string[] = [];
+    // Over PART_JOBS jobs for one worker: several parts, all queued at once.
+    const many = Array.from({ length: 4 }, (_, copy) => demoJobs().map((j) => ({ ...j, tagId: copy * 100 + j.tagId })))
+      .flat()
+      .concat(Array.from({ length: 200 }, (_, i) => ({ ...demoJobs()[0], tagId: 1000 + i })));
+    const tags = p.render(many).then((out) => {
+      order.push('tags');
+      return out;
+    });
+    const preview = p.preview({ doc: docs[0], data: SAMPLE_DATA }).then((out) => {
+      order.push('preview');
+      return out;
+    });
+    const [outcomes, drawn] = await Promise.all([tags, preview]);
+    expect(rendered(outcomes)).toHaveLength(many.length);
+    expect(isPreview(drawn)).toBe(true);
+    expect(order).toEqual(['preview', 'tags']);
+  });
+
+  // Workers start and die here: slow on a loaded machine.
+  it('gives an error outcome to a preview that kills its worker, and goes on', { timeout: 90_000 }, async () => {
+    const p = pool(1, new URL('./crash-worker.ts', import.meta.url));
+    const doomed = p.preview({ doc: docs[0], data: { ...SAMPLE_DATA, name: 'exit' } });
+    const next = p.preview({ doc: docs[0], data: SAMPLE_DATA });
+    expect(await doomed).toEqual({ error: expect.stringContaining('exited with code 4') });
+    expect(isPreview(await next)).toBe(true);
+  });
+
+  it('refuses previews once closed', async () => {
+    for (const workers of [0, 1]) {
+      const p = pool(workers);
+      await p.close();
+      await expect(p.preview({ doc: docs[0], data: SAMPLE_DATA })).rejects.toThrow(/closed/);
+    }
   });
 
   it('refuses a negative or fractional number of workers', () => {

@@ -1,7 +1,8 @@
 import { Worker } from 'node:worker_threads';
+import { renderPreview } from './preview';
 import { renderJobs } from './render';
 import type { BatchReply, BatchRequest } from './thread';
-import type { RenderJob, RenderOutcome, RenderPool, RenderPoolOptions } from './types';
+import type { PreviewJob, PreviewOutcome, RenderJob, RenderOutcome, RenderPool, RenderPoolOptions } from './types';
 
 /** Renders in the calling thread: `RENDER_WORKERS=0`, tests and tools. */
 function inProcessPool(): RenderPool {
@@ -11,6 +12,10 @@ function inProcessPool(): RenderPool {
     async render(jobs) {
       if (closed) throw new Error('the render pool is closed');
       return renderJobs(jobs);
+    },
+    async preview(job) {
+      if (closed) throw new Error('the render pool is closed');
+      return renderPreview(job);
     },
     async close() {
       closed = true;
@@ -28,13 +33,25 @@ export const PART_JOBS = 64;
 const BOOT = new URL('./worker-boot.mjs', import.meta.url);
 const ENTRY = new URL('./worker.ts', import.meta.url);
 
-interface Part {
+/** Tag jobs for one worker. */
+interface TagPart {
   id: number;
   jobs: RenderJob[];
   done: (outcomes: RenderOutcome[]) => void;
   /** A job of a part that failed with its worker, tried again alone. */
   alone?: true;
 }
+
+/** One template preview for one worker. */
+interface PreviewPart {
+  id: number;
+  preview: PreviewJob;
+  done: (outcome: PreviewOutcome) => void;
+}
+
+type Part = TagPart | PreviewPart;
+
+const isPreviewPart = (part: Part): part is PreviewPart => 'preview' in part;
 
 interface Slot {
   worker: Worker;
@@ -51,6 +68,12 @@ interface Slot {
 const failed = (jobs: readonly RenderJob[], error: string): RenderOutcome[] =>
   jobs.map((job) => ({ tagId: job.tagId, error }));
 
+/** Ends a part with an error outcome for each of its jobs (or for its preview). */
+const fail = (part: Part, error: string) => {
+  if (isPreviewPart(part)) part.done({ error });
+  else part.done(failed(part.jobs, error));
+};
+
 export interface WorkerPoolOptions extends RenderPoolOptions {
   /** The module a worker runs (tests put a stand-in here); default worker.ts. */
   entry?: URL;
@@ -61,6 +84,12 @@ export interface WorkerPoolOptions extends RenderPoolOptions {
    */
   partTimeoutMs?: number;
 }
+
+/**
+ * The most worker threads of the pool that draws template previews and thumbnails (the app's own,
+ * beside delivery's): previews are occasional, and the preview gate admits two large ones at once.
+ */
+export const PREVIEW_WORKERS = 2;
 
 /** 64 labels of the largest panels take well under a second each; a minute means stuck. */
 export const PART_TIMEOUT_MS = 60_000;
@@ -108,7 +137,7 @@ function workerPool(options: WorkerPoolOptions): RenderPool {
       }
       bootFailures++;
       if (bootFailures >= 3) {
-        for (const waiting of queue.splice(0)) waiting.done(failed(waiting.jobs, `render worker cannot start: ${why}`));
+        for (const waiting of queue.splice(0)) fail(waiting, `render worker cannot start: ${why}`);
       }
       const pause = setTimeout(
         () => {
@@ -132,7 +161,8 @@ function workerPool(options: WorkerPoolOptions): RenderPool {
       if (!part || message.id !== part.id) return;
       slot.part = undefined;
       clearTimeout(slot.timer);
-      part.done(message.outcomes);
+      if (isPreviewPart(part)) part.done('preview' in message ? message.preview : { error: 'no preview answered' });
+      else part.done('outcomes' in message ? message.outcomes : failed(part.jobs, 'no outcomes answered'));
       pump();
     });
     worker.on('error', (error) => slot.lost?.(error instanceof Error ? error.message : String(error)));
@@ -146,11 +176,12 @@ function workerPool(options: WorkerPoolOptions): RenderPool {
   /**
    * A part whose worker died (or overran) is not all bad: one label may have crashed or stalled
    * the renderer. Each of its jobs is tried again alone, ahead of the queue, so only the label at
-   * fault ends with an error outcome; a job that fails alone is not tried again.
+   * fault ends with an error outcome; a job that fails alone is not tried again. A preview is one
+   * job already: it fails.
    */
   const retryAlone = (part: Part, error: string) => {
-    if (part.alone || part.jobs.length === 1 || closed) {
-      part.done(failed(part.jobs, error));
+    if (isPreviewPart(part) || part.alone || part.jobs.length === 1 || closed) {
+      fail(part, error);
       return;
     }
     const singles = part.jobs.map(
@@ -170,7 +201,9 @@ function workerPool(options: WorkerPoolOptions): RenderPool {
       slot.part = part;
       slot.timer = setTimeout(() => slot.lost?.(`no answer after ${timeoutMs} ms`), timeoutMs);
       slot.timer.unref();
-      const request: BatchRequest = { id: part.id, jobs: part.jobs };
+      const request: BatchRequest = isPreviewPart(part)
+        ? { id: part.id, preview: part.preview }
+        : { id: part.id, jobs: part.jobs };
       slot.worker.postMessage(request);
     }
     // A worker keeps the process alive while it renders or jobs wait (it may still be starting);
@@ -197,16 +230,28 @@ function workerPool(options: WorkerPoolOptions): RenderPool {
       pump();
       return (await Promise.all(parts)).flat();
     },
+    async preview(job) {
+      if (closed) throw new Error('the render pool is closed');
+      // Ahead of the waiting tag parts, behind earlier previews and retried jobs: a person waits for it.
+      const outcome = new Promise<PreviewOutcome>((done) => {
+        const at = queue.findIndex((part) => !isPreviewPart(part) && !part.alone);
+        const part: PreviewPart = { id: nextId++, preview: job, done };
+        if (at < 0) queue.push(part);
+        else queue.splice(at, 0, part);
+      });
+      pump();
+      return outcome;
+    },
     async close() {
       if (closed) return;
       closed = true;
-      for (const part of queue.splice(0)) part.done(failed(part.jobs, 'the render pool closed'));
+      for (const part of queue.splice(0)) fail(part, 'the render pool closed');
       const all = slots.splice(0);
       for (const slot of all) {
         slot.worker.removeAllListeners();
         slot.worker.on('error', () => {});
         clearTimeout(slot.timer);
-        slot.part?.done(failed(slot.part.jobs, 'the render pool closed'));
+        if (slot.part) fail(slot.part, 'the render pool closed');
       }
       await Promise.all(all.map((slot) => slot.worker.terminate()));
     },
@@ -216,7 +261,7 @@ function workerPool(options: WorkerPoolOptions): RenderPool {
 /**
  * A render pool (DELIVERY.md §5.3): `workers` worker threads (config `renderWorkers`,
  * `RENDER_WORKERS`), or the calling thread when 0. Its output is byte for byte that of
- * `renderJobs` in the calling thread.
+ * `renderJobs` (tags) and `renderPreview` (template previews) in the calling thread.
  */
 export function createRenderPool(options: WorkerPoolOptions): RenderPool {
   if (!Number.isInteger(options.workers) || options.workers < 0) {

@@ -73,6 +73,13 @@ export function isRendered(outcome: RenderOutcome): outcome is RenderedImage {
  */
 export interface RenderPool {
   render(jobs: readonly RenderJob[]): Promise<RenderOutcome[]>;
+  /**
+   * Draws a template preview (what the console's editor shows) off the calling thread. A preview
+   * goes ahead of the tag parts waiting in the queue (a person waits for it), behind the parts
+   * being rendered. Never rejects for the preview's fault: a renderer exception, or a worker that
+   * dies or overruns on it, gives an error outcome.
+   */
+  preview(job: PreviewJob): Promise<PreviewOutcome>;
   /** Terminates the workers (pending batches end with error outcomes); idempotent. */
   close(): Promise<void>;
   /** Worker threads in the pool; 0: renders in the calling thread. */
@@ -82,4 +89,25 @@ export interface RenderPool {
 export interface RenderPoolOptions {
   /** Worker threads; 0 renders in the calling thread (tests, tools). */
   workers: number;
+}
+
+/** A template preview to draw: the document (design orientation) and the values it shows. */
+export interface PreviewJob {
+  doc: TemplateDocument;
+  data: LabelData;
+}
+
+/** A drawn preview: a palette PNG of the document's colour set, in design orientation. */
+export interface RenderedPreview {
+  png: Uint8Array;
+  width: number;
+  height: number;
+  /** What the renderer could not draw as the template says. Empty: none. */
+  problems: { element: string; message: string }[];
+}
+
+export type PreviewOutcome = RenderedPreview | { error: string };
+
+export function isPreview(outcome: PreviewOutcome): outcome is RenderedPreview {
+  return 'png' in outcome;
 }

@@ -1,4 +1,11 @@
-import { DEFAULT_FIELD_TITLES, FieldMap, PRODUCT_FIELD_LABELS, PRODUCT_FIELDS, type ProductField } from '@esl/contract';
+import {
+  DEFAULT_FIELD_TITLES,
+  FieldMap,
+  fromSpreadsheet,
+  PRODUCT_FIELD_LABELS,
+  PRODUCT_FIELDS,
+  type ProductField,
+} from '@esl/contract';
 import { z } from 'zod';
 
 const isStandard = (name: string): name is ProductField => (PRODUCT_FIELDS as readonly string[]).includes(name);
@@ -45,7 +52,8 @@ export function planColumns(titles: readonly string[], map: readonly FieldMap[],
   const columns = new Map<number, string>();
   const taken = new Set<string>();
   titles.forEach((title, index) => {
-    const name = wanted.get(norm(title));
+    // A title the export (or the console's template file) marked as text matches without its mark.
+    const name = wanted.get(norm(fromSpreadsheet(title)));
     if (name !== undefined && !taken.has(name)) {
       columns.set(index, name);
       taken.add(name);

@@ -66,12 +66,40 @@ export async function listProducts(db: Db, at: CurrentStore, f: ProductFilter & 
   return { rows, count: Number(total.n) };
 }
 
-/** Every product the filter selects (export), at most `max`. */
-export function allProducts(db: Db, at: CurrentStore, f: ProductFilter, max: number) {
-  return sorted(withTagCount(filtered(db, at, f)), f)
-    .limit(max)
-    .execute();
+/** Where an export page ends: the last row's sort value and id (keyset paging). */
+export interface ExportCursor {
+  value: string | number;
+  id: number;
 }
+
+/**
+ * One page of the export: the filter's products after `after` in the filter's order (sort column,
+ * then id), without tag counts. Keyset paging, so each page costs its own rows (by id: an index
+ * range) and a large store is read in bounded queries rather than one that holds the event loop.
+ */
+export function exportPage(db: Db, at: CurrentStore, f: ProductFilter, after: ExportCursor | null, limit: number) {
+  const column = SORT_COLUMNS[f.sort];
+  const cmp = f.order === 'asc' ? '>' : '<';
+  let q = filtered(db, at, f).selectAll('p');
+  if (after) {
+    q =
+      f.sort === 'id'
+        ? q.where('p.id', cmp, after.id)
+        : q.where((eb) =>
+            eb.or([eb(column, cmp, after.value), eb.and([eb(column, '=', after.value), eb('p.id', cmp, after.id)])]),
+          );
+  }
+  const ordered = f.sort === 'id' ? q.orderBy('p.id', f.order) : q.orderBy(column, f.order).orderBy('p.id', f.order);
+  return ordered.limit(limit).execute();
+}
+
+/** The sort value of a row for `exportPage`'s cursor. */
+export function exportCursor(row: ProductRow, f: ProductFilter): ExportCursor {
+  const key = SORT_COLUMNS[f.sort].slice(2) as keyof ProductRow;
+  return { value: row[key] as string | number, id: row.id };
+}
+
+export type ProductRow = Awaited<ReturnType<typeof exportPage>>[number];
 
 export function findProduct(db: Db, at: CurrentStore, id: number) {
   return withTagCount(filtered(db, at, {}))

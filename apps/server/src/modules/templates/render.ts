@@ -1,32 +1,33 @@
-import { designSize, type LabelData, SAMPLE_DATA, type TemplateDocument } from '@esl/labels';
-import { registerFonts, renderToPng } from '@esl/labels/node';
+import { type LabelData, SAMPLE_DATA, type TemplateDocument } from '@esl/labels';
+import type { Services } from '../../api/context';
+import { isPreview, type RenderedPreview, renderPreview } from '../../delivery/render';
 
-export interface RenderedPreview {
-  png: Uint8Array;
-  width: number;
-  height: number;
-  problems: { element: string; message: string }[];
-}
+export type { RenderedPreview };
+
+/** Draws in the calling thread (the demo's seeding, tools). */
+const inThisThread: Services['previews'] = { preview: renderPreview };
 
 /**
  * What the tag will show, in design orientation: drawn by the label rasteriser with the bundled
- * fonts, quantised to the template's colour set, as a palette PNG of exactly those colours.
+ * fonts, quantised to the template's colour set, as a palette PNG of exactly those colours. The
+ * app's render pool draws it (a worker thread, so large panels hold no other request).
  */
-export async function renderPreview(doc: TemplateDocument, data: LabelData): Promise<RenderedPreview> {
-  registerFonts();
-  const preview = await renderToPng(doc, data);
-  const { w, h } = designSize(doc);
-  return {
-    png: preview.png,
-    width: w,
-    height: h,
-    problems: preview.problems.map((p) => ({ element: p.elementId, message: p.message })),
-  };
+export async function drawPreview(
+  previews: Services['previews'],
+  doc: TemplateDocument,
+  data: LabelData,
+): Promise<RenderedPreview> {
+  const outcome = await previews.preview({ doc, data });
+  if (!isPreview(outcome)) throw new Error(`the template preview could not be drawn: ${outcome.error}`);
+  return outcome;
 }
 
 /** The list thumbnail: the label with the built-in sample data. */
-export async function renderThumbnail(doc: TemplateDocument): Promise<Uint8Array> {
-  return (await renderPreview(doc, SAMPLE_DATA)).png;
+export async function renderThumbnail(
+  doc: TemplateDocument,
+  previews: Services['previews'] = inThisThread,
+): Promise<Uint8Array> {
+  return (await drawPreview(previews, doc, SAMPLE_DATA)).png;
 }
 
 export function pngDataUrl(png: Uint8Array): string {

@@ -20,7 +20,7 @@ import { randomHex } from '../../lib/random';
 import * as products from '../products/service';
 import { checkFit, newDocument, readDocument } from './documents';
 import { presentTemplate } from './presenter';
-import { renderPreview, renderThumbnail } from './render';
+import { drawPreview, renderThumbnail } from './render';
 import * as repo from './repository';
 import { rulesUsing } from './rules';
 
@@ -64,7 +64,7 @@ export async function list(ctx: CallContext, filter: repo.TemplateFilter) {
 /** Inserts a template with its thumbnail; names are unique within a tenant. */
 async function create(ctx: CallContext, tenantId: number, name: string, doc: TemplateDocument) {
   const { db } = ctx.services;
-  const png = await renderThumbnail(doc);
+  const png = await renderThumbnail(doc, ctx.services.previews);
   const id = await db.transaction().execute(async (trx) => {
     if (await repo.nameTaken(trx, tenantId, name)) throw conflict(name);
     const insert = repo.insertTemplate(trx, {
@@ -148,7 +148,7 @@ export async function save(ctx: CallContext, fields: ParsedBodyOf<'alterTemplate
   const own = await ownTemplate(ctx, fields.id);
   ctx.target = { kind: 'template', name: fields.name ?? own.name };
   const doc = checkFit(fields.doc);
-  const png = await renderThumbnail(doc);
+  const png = await renderThumbnail(doc, ctx.services.previews);
   await db.transaction().execute(async (trx) => {
     const current = await repo.findTemplate(trx, tenantId, fields.id);
     if (!current) throw notFound();
@@ -256,7 +256,7 @@ export async function preview(ctx: CallContext, fields: ParsedBodyOf<'templatePr
   const leave = w * h > LARGE_PREVIEW_PIXELS ? previewGate.enter(tenantId) : () => {};
   if (!leave) throw new AppError(ErrorCode.BUSY, { detail: 'previewBusy' });
   try {
-    const rendered = await renderPreview(doc, { ...base, ...fields.data });
+    const rendered = await drawPreview(ctx.services.previews, doc, { ...base, ...fields.data });
     return { ...rendered, colourType: doc.colourType };
   } finally {
     leave();
@@ -265,9 +265,11 @@ export async function preview(ctx: CallContext, fields: ParsedBodyOf<'templatePr
 
 /**
  * Previews above this many pixels (a 1024 × 1024 panel) are drawn one per tenant and two in the
- * process at a time; the next is told to try again. A 4096 × 4096 preview holds the event loop
- * for its whole drawing (one synchronous render in @esl/labels), so four at once held other
- * requests for 1.3 s (issue 11 item 3); labels of real tags are far below the line.
+ * process at a time; the next is told to try again. They are drawn in the app's render pool (a
+ * worker thread: a 4096 × 4096 preview, one synchronous render in @esl/labels, held every other
+ * request for its whole drawing when it ran on the request thread, four at once 1.3 s, issue 11
+ * item 3); the gate keeps them from piling up in the pool's queue, each holding a worker for
+ * hundreds of milliseconds. Labels of real tags are far below the line.
  */
 export const LARGE_PREVIEW_PIXELS = 1024 * 1024;
 export const previewGate = new Gate(1, 2);

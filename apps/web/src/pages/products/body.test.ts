@@ -135,6 +135,15 @@ describe('csv', () => {
     ).toBe('line,reason\r\n3,"bad, very"\r\n');
   });
 
+  it('marks texts a spreadsheet would evaluate, not numbers', () => {
+    expect(csvCell('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
+    expect(csvCell('@SUM(1)')).toBe("'@SUM(1)");
+    expect(csvCell('-1+2')).toBe("'-1+2");
+    expect(csvCell('\tcmd')).toBe("'\tcmd");
+    expect(csvCell(-3)).toBe('-3');
+    expect(toCsv([['=a', 'b']])).toBe("'=a,b\r\n");
+  });
+
   it('tells the import file types by name', () => {
     expect(importFileType('Products.CSV')).toBe('csv');
     expect(importFileType('a.xlsx')).toBe('xlsx');

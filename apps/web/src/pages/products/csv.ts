@@ -1,6 +1,12 @@
-/** One CSV cell: quoted when it holds a delimiter, a quote or a line break (RFC 4180). */
+import { toSpreadsheet } from '@esl/contract';
+
+/**
+ * One CSV cell: a text a spreadsheet would evaluate as a formula marked as text (`'`, as the
+ * server's export does; the import takes the mark off), then quoted when it holds a delimiter, a
+ * quote or a line break (RFC 4180).
+ */
 export function csvCell(value: string | number): string {
-  const text = String(value);
+  const text = typeof value === 'number' ? String(value) : toSpreadsheet(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
