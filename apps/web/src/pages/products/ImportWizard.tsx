@@ -25,6 +25,7 @@ import {
   Table,
   Tag,
   Typography,
+  theme,
   Upload,
   type UploadFile,
 } from 'antd';
@@ -234,7 +235,7 @@ export function ImportWizard({ open, onClose, onImported }: Props) {
       onCancel={sending ? undefined : onClose}
       closable={!sending}
       mask={{ closable: !sending }}
-      width={stage.kind === 'file' ? 720 : 1000}
+      width={stage.kind === 'file' ? 720 : 840}
       footer={footer}
     >
       <Space orientation="vertical" size="middle" style={{ display: 'flex' }}>
@@ -392,6 +393,7 @@ function ColumnsStep(props: ColumnsProps) {
   const { seen, looking, fieldLabel } = props;
   const { t, i18n } = useTranslation('products');
   const lang = i18n.language === 'en' ? 'en' : 'zh-CN';
+  const { token } = theme.useToken();
   const label = (field: string) => (lang === 'en' ? sentenceCase(fieldLabel(field)) : fieldLabel(field));
 
   const fieldOptions = [
@@ -414,7 +416,8 @@ function ColumnsStep(props: ColumnsProps) {
     {
       title: t('import.wizard.col.column'),
       key: 'column',
-      width: 260,
+      width: 240,
+      ellipsis: true,
       render: (_: unknown, c) => (
         <Space size={6}>
           <Typography.Text type="secondary">{columnLetter(c.index)}</Typography.Text>
@@ -425,12 +428,13 @@ function ColumnsStep(props: ColumnsProps) {
     {
       title: t('import.wizard.col.field'),
       key: 'field',
-      width: 240,
+      width: 236,
       render: (_: unknown, c) => (
         <Select
+          size="small"
           value={c.field ?? ''}
           options={fieldOptions}
-          style={{ width: 220 }}
+          style={{ width: 212 }}
           disabled={looking}
           aria-label={t('import.wizard.fieldOf', { column: c.title || columnLetter(c.index) })}
           data-testid={`import-field-${c.index}`}
@@ -442,7 +446,18 @@ function ColumnsStep(props: ColumnsProps) {
   ];
 
   const previewColumns: ColumnsType<ImportPreviewRow> = [
-    { title: t('import.col.line'), dataIndex: 'line', width: 64, fixed: 'left' },
+    { title: t('import.col.line'), dataIndex: 'line', width: 64 },
+    {
+      title: t('import.wizard.col.problems'),
+      key: 'problems',
+      width: 200,
+      render: (_: unknown, r: ImportPreviewRow) =>
+        r.problems.length === 0 ? (
+          <Typography.Text type="success">{t('import.wizard.ok')}</Typography.Text>
+        ) : (
+          <Typography.Text type="danger">{r.problems.map((p) => p.reason).join('; ')}</Typography.Text>
+        ),
+    },
     ...seen.columns.map((c) => ({
       title: (
         <span>
@@ -454,20 +469,14 @@ function ColumnsStep(props: ColumnsProps) {
         </span>
       ),
       key: `c${c.index}`,
-      width: 140,
-      render: (_: unknown, r: ImportPreviewRow) => r.cells[c.index] ?? '',
+      width: 130,
+      // Long cells end in an ellipsis, the whole text in a tooltip; the titles above wrap.
+      render: (_: unknown, r: ImportPreviewRow) => (
+        <Typography.Text ellipsis={{ tooltip: r.cells[c.index] }} style={{ maxWidth: 114 }}>
+          {r.cells[c.index] ?? ''}
+        </Typography.Text>
+      ),
     })),
-    {
-      title: t('import.wizard.col.problems'),
-      key: 'problems',
-      width: 260,
-      render: (_: unknown, r: ImportPreviewRow) =>
-        r.problems.length === 0 ? (
-          <Typography.Text type="success">{t('import.wizard.ok')}</Typography.Text>
-        ) : (
-          <Typography.Text type="danger">{r.problems.map((p) => p.reason).join('; ')}</Typography.Text>
-        ),
-    },
   ];
 
   const encoding = seen.encoding ? t(`import.wizard.encoding.${seen.encoding}`) : null;
@@ -520,7 +529,6 @@ function ColumnsStep(props: ColumnsProps) {
           columns={columnRows}
           dataSource={seen.columns}
           pagination={false}
-          scroll={{ y: 240 }}
           data-testid="import-column-table"
         />
         <Typography.Title level={5} style={{ margin: 0 }}>
@@ -533,7 +541,7 @@ function ColumnsStep(props: ColumnsProps) {
           dataSource={seen.preview}
           pagination={false}
           scroll={{ x: 'max-content' }}
-          rowClassName={(r) => (r.problems.length > 0 ? 'import-preview-bad' : '')}
+          onRow={(r) => (r.problems.length > 0 ? { style: { background: token.colorErrorBg } } : {})}
           data-testid="import-preview"
         />
         <Checkbox checked={props.save} onChange={(e) => props.onSave(e.target.checked)} data-testid="import-save">
