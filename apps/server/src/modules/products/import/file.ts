@@ -25,7 +25,13 @@ export const fileError = (ctx: CallContext, problem: FileProblem) =>
  */
 export async function readUpload(ctx: CallContext): Promise<{ name: string; bytes: Buffer; options?: string }> {
   if (!ctx.request.isMultipart()) throw badFile('fileMissing');
-  const part = await ctx.request.file({ limits: { fileSize: PRODUCT_IMPORT_MAX_BYTES, files: 1 } });
+  let part: Awaited<ReturnType<typeof ctx.request.file>>;
+  try {
+    part = await ctx.request.file({ limits: { fileSize: PRODUCT_IMPORT_MAX_BYTES, files: 1 } });
+  } catch {
+    // A multipart body the parser cannot read (no boundary, a broken part): no file was sent.
+    throw badFile('fileMissing');
+  }
   if (part?.fieldname !== 'file') throw badFile('fileMissing');
   try {
     const bytes = await part.toBuffer();
