@@ -271,6 +271,8 @@ export const ImportInspection = z.object({
   /** The worksheet shown: the one asked for, else the one whose title row maps best. */
   sheet: z.number().int(),
   headerLine: z.number().int(),
+  /** The first rows of the sheet, any of which may be chosen as the title row: line and a glimpse of its cells. */
+  lines: z.array(z.object({ line: z.number().int(), text: z.string() })),
   columns: z.array(ImportColumn),
   /** Required fields no column fills. */
   missing: z.array(z.string()),

@@ -82,7 +82,7 @@ export function ImportWizard({ open, onClose, onImported }: Props) {
   const [stage, setStage] = useState<Stage>({ kind: 'file' });
   const [seen, setSeen] = useState<ImportInspection | null>(null);
   const [looking, setLooking] = useState(false);
-  const [save, setSave] = useState(true);
+  const [save, setSave] = useState(false);
   // Answers of an older look arriving after a newer one was asked for are dropped.
   const asked = useRef(0);
 
@@ -96,7 +96,7 @@ export function ImportWizard({ open, onClose, onImported }: Props) {
     if (open) {
       setFile(null);
       setSeen(null);
-      setSave(true);
+      setSave(false);
       setStage({ kind: 'file' });
     }
   }, [open]);
@@ -300,6 +300,7 @@ export function ImportWizard({ open, onClose, onImported }: Props) {
             fieldLabel={fieldLabel}
             onReport={report}
             onSheet={(sheet) => void look({ sheet })}
+            onHeaderLine={(headerLine) => void look({ sheet: seen.sheet, headerLine })}
             onColumn={(index, field) =>
               void look({ ...choices(seen), columns: chooseField(seen.columns, index, field) })
             }
@@ -385,6 +386,7 @@ interface ColumnsProps {
   fieldLabel: (field: string) => string;
   onReport: (errors: ImportError[]) => void;
   onSheet: (sheet: number) => void;
+  onHeaderLine: (line: number) => void;
   onColumn: (index: number, field: string) => void;
 }
 
@@ -487,7 +489,7 @@ function ColumnsStep(props: ColumnsProps) {
   return (
     <Spin spinning={looking}>
       <Space orientation="vertical" size="middle" style={{ display: 'flex' }} data-testid="import-columns">
-        <Descriptions size="small" column={seen.kind === 'csv' ? 3 : 2} bordered>
+        <Descriptions size="small" column={2} bordered>
           <Descriptions.Item label={t('import.wizard.file')}>{props.fileName}</Descriptions.Item>
           {seen.kind === 'xlsx' ? (
             <Descriptions.Item label={t('import.wizard.sheet')}>
@@ -510,6 +512,20 @@ function ColumnsStep(props: ColumnsProps) {
               <Descriptions.Item label={t('import.wizard.separatorLabel')}>{separator}</Descriptions.Item>
             </>
           )}
+          <Descriptions.Item label={t('import.wizard.titleRow')} span={2}>
+            <Select
+              value={seen.headerLine}
+              style={{ width: '100%', maxWidth: 560 }}
+              disabled={looking}
+              aria-label={t('import.wizard.titleRow')}
+              data-testid="import-title-row"
+              onChange={(headerLine: number) => props.onHeaderLine(headerLine)}
+              options={seen.lines.map((l) => ({
+                value: l.line,
+                label: t('import.wizard.lineOption', { line: l.line, text: l.text }),
+              }))}
+            />
+          </Descriptions.Item>
         </Descriptions>
         <Typography.Text type="secondary" data-testid="import-header-line">
           {t('import.wizard.headerLine', { line: seen.headerLine })}

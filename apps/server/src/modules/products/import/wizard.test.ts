@@ -155,6 +155,14 @@ describe.each(await testDatabases())('the import wizard on $name', (db) => {
     ]);
     expect(seen.data.sheet).toBe(1);
     expect(seen.data.headerLine).toBe(2);
+    expect(seen.data.lines.slice(0, 2)).toEqual([
+      { line: 1, text: '2026 年 11 月价目表' },
+      { line: 2, text: '商品名称 | 售价（元） | 条形码 | 规格 | 备注' },
+    ]);
+    // Another title row may be chosen: the columns follow it.
+    const other = await inspect(tokens.stock, file, { sheet: 1, headerLine: 1 });
+    expect(other.data.columns.map((c) => [c.title, c.field])).toEqual([['2026 年 11 月价目表', null]]);
+    expect(other.data.missing).toEqual(['barcode', 'name', 'price']);
     expect(seen.data.columns.map((c) => [c.title, c.field])).toEqual([
       ['商品名称', 'name'],
       ['售价（元）', 'price'],

@@ -219,6 +219,15 @@ async function planImport(ctx: CallContext, source: Source, options: ImportOptio
   return { sheets, sheet, header, columns, top, map };
 }
 
+/** The first non-empty cells of a row, as one short line of text. */
+function glimpse(cells: readonly string[]): string {
+  const text = cells
+    .map((c) => c.trim())
+    .filter((c) => c !== '')
+    .join(' | ');
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
 const fieldLabel = (field: string, ctx: CallContext) =>
   (PRODUCT_FIELDS as readonly string[]).includes(field) ? PRODUCT_FIELD_LABELS[field as ProductField][ctx.lang] : field;
 
@@ -285,6 +294,7 @@ export function inspectImport(ctx: CallContext): Promise<ImportInspection> {
         sheets: plan.sheets.slice(0, 100),
         sheet: plan.sheet,
         headerLine: plan.header.line,
+        lines: plan.top.slice(0, IMPORT_HEADER_SEARCH_ROWS).map((r) => ({ line: r.line, text: glimpse(r.cells) })),
         columns: plan.columns,
         missing: missingOf(plan.columns),
         fields: map,
