@@ -197,7 +197,8 @@ describe.each(await testDatabases())('the import wizard on $name', (db) => {
       ]),
     ];
     const columns = ['name', 'price', 'barcode', '', 'note'];
-    const preview = await inspect(tokens.stock, fixed, { columns });
+    const preview = await inspect(tokens.stock, fixed, { sheet: 1, columns });
+    expect(preview.data.sheets.map((s) => s.matched)).toEqual([0, 4]);
     expect(preview.data.columns.map((c) => [c.field, c.match])).toEqual([
       ['name', 'synonym'],
       ['price', 'synonym'],
@@ -235,6 +236,34 @@ describe.each(await testDatabases())('the import wizard on $name', (db) => {
       ['spec', 'saved'],
       ['note', 'saved'],
     ]);
+  });
+
+  it('takes the sheet that maps best, and lists every sheet the same when another is chosen', async () => {
+    const { tokens } = await buildShop(t().app);
+    const file: [string, Buffer] = [
+      'two.xlsx',
+      await workbookOf([
+        [
+          '旧价目',
+          [
+            ['名称', '价格', '条码'],
+            ['苹果', 1, '1'],
+          ],
+        ],
+        [
+          '新价目',
+          [
+            ['品名', '零售价', '条形码', '产地'],
+            ['苹果', 2, '1', '山东'],
+          ],
+        ],
+      ]),
+    ];
+    const best = await inspect(tokens.stock, file);
+    expect([best.data.sheet, best.data.sheets.map((s) => s.matched)]).toEqual([1, [3, 4]]);
+    const chosen = await inspect(tokens.stock, file, { sheet: 0 });
+    expect([chosen.data.sheet, chosen.data.sheets.map((s) => s.matched)]).toEqual([0, [3, 4]]);
+    expect(chosen.data.preview[0]?.cells).toEqual(['苹果', '1', '1']);
   });
 
   it('refuses a column chosen twice and a required field with no column, in the caller’s language', async () => {

@@ -162,7 +162,8 @@ async function planImport(ctx: CallContext, source: Source, options: ImportOptio
   let chosenScore = -1;
   for (let i = 0; i < source.names.length; i++) {
     const name = (source.names[i] ?? '').slice(0, SHOWN_CHARS);
-    const look = i < IMPORT_SHEETS_INSPECTED && (options.sheet === undefined || options.sheet === i);
+    // Every sheet's top is looked at even when one is asked for, so the list stays the same.
+    const look = i < IMPORT_SHEETS_INSPECTED || options.sheet === i;
     if (!look) {
       sheets.push({ index: i, name, headerLine: 0, matched: 0 });
       continue;
