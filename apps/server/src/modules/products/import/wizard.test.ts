@@ -401,6 +401,28 @@ describe('the import limits while a file is looked at', () => {
     expect(many.data.preview.length).toBeLessThanOrEqual(10);
   });
 
+  it('is in the OpenAPI document as multipart calls beyond the spec', async () => {
+    const res = await t().app.inject({ method: 'GET', url: '/api/openapi.json' });
+    const doc = res.json() as {
+      paths: Record<string, { post: { summary?: string; description?: string; requestBody: unknown } }>;
+    };
+    for (const path of ['/api/mgr/product/importcheck', '/api/mgr/product/importmapped']) {
+      const post = doc.paths[path]?.post;
+      expect(`${post?.summary ?? ''} ${post?.description ?? ''}`).toContain('beyond SPEC');
+      expect(post?.requestBody).toMatchObject({
+        content: {
+          'multipart/form-data': {
+            schema: { properties: { options: { type: 'object' }, file: { format: 'binary' } }, required: ['file'] },
+          },
+        },
+      });
+    }
+    // The spec's import keeps its own body: one file.
+    expect(doc.paths['/api/mgr/product/import']?.post.requestBody).toMatchObject({
+      content: { 'multipart/form-data': { schema: { properties: { file: { format: 'binary' } } } } },
+    });
+  });
+
   it('waits its turn with the imports of the tenant', async () => {
     const { tokens, tenant } = await buildShop(t().app);
     const held = [importGate.enter(tenant.id), importGate.enter(tenant.id)];
