@@ -129,7 +129,6 @@ export function ImportWizard({ open, onClose, onImported }: Props) {
     try {
       const data = (await upload(CALL_PATHS.inspectImport, file, {
         timeout: INSPECT_TIMEOUT_MS,
-        quiet: true,
         fields: { options: JSON.stringify(options) },
       })) as ImportInspection;
       if (ticket !== asked.current) return;
@@ -159,7 +158,6 @@ export function ImportWizard({ open, onClose, onImported }: Props) {
     try {
       const data = (await upload(CALL_PATHS.importMapped, file, {
         timeout: IMPORT_TIMEOUT_MS,
-        quiet: true,
         fields: { options: JSON.stringify({ ...choices(seen), save }) },
         onProgress: (fraction) => setStage({ kind: 'sending', percent: Math.round(fraction * 100) }),
       })) as ImportData;
