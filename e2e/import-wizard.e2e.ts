@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, it } from 'vitest';
+import { seriousViolations, WCAG21_AA } from './support/axe';
 import {
   api,
   apiLogin,
@@ -20,6 +21,27 @@ import {
   useBrowser,
   waitForShell,
 } from './support/browser';
+
+/** Serious or critical WCAG 2.1 AA violations inside the open dialog only (axe-core). */
+async function dialogViolations(page: Page): Promise<string[]> {
+  await seriousViolations(page); // loads axe-core into the page
+  return page.evaluate(
+    async (tags) => {
+      type AxeResult = { id: string; impact: string | null; nodes: { html: string }[] };
+      const axe = (
+        window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: AxeResult[] }> } }
+      ).axe;
+      const result = await axe.run(
+        { include: [['.ant-modal-container']] },
+        { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] },
+      );
+      return result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(' | ')}`);
+    },
+    [...WCAG21_AA],
+  );
+}
 
 interface FieldMap {
   name: string;
@@ -103,7 +125,7 @@ describeBrowser('the product import wizard', () => {
     },
     en: {
       none: 'Not imported',
-      specProblem: 'spec is too long',
+      specProblem: 'Spec is too long',
       ok: 'OK',
       sheet: '价目表 (4 fields recognised)',
       done: 'Imported 3 rows: 3 new, 0 updated',
@@ -146,6 +168,7 @@ describeBrowser('the product import wizard', () => {
         await settled(page);
         if (lang === 'zh-CN') expect(await chineseFontLoaded(page)).toBe(true);
         await screenshot(page, `import-wizard-columns-${lang}`);
+        expect(await dialogViolations(page)).toEqual([]);
 
         // The spec column is not wanted: the problem goes with it.
         await page.getByTestId('import-field-3').click();

@@ -455,7 +455,11 @@ function ColumnsStep(props: ColumnsProps) {
         r.problems.length === 0 ? (
           <Typography.Text type="success">{t('import.wizard.ok')}</Typography.Text>
         ) : (
-          <Typography.Text type="danger">{r.problems.map((p) => p.reason).join('; ')}</Typography.Text>
+          <Typography.Text type="danger">
+            {r.problems
+              .map((p) => (lang === 'en' ? sentenceCase(p.reason) : p.reason))
+              .join(lang === 'en' ? '; ' : '；')}
+          </Typography.Text>
         ),
     },
     ...seen.columns.map((c) => ({
@@ -548,16 +552,25 @@ function ColumnsStep(props: ColumnsProps) {
         <Typography.Title level={5} style={{ margin: 0 }}>
           {t('import.wizard.preview', { count: seen.preview.length })}
         </Typography.Title>
-        <Table<ImportPreviewRow>
-          rowKey="line"
-          size="small"
-          columns={previewColumns}
-          dataSource={seen.preview}
-          pagination={false}
-          scroll={{ x: 'max-content' }}
-          onRow={(r) => (r.problems.length > 0 ? { style: { background: token.colorErrorBg } } : {})}
-          data-testid="import-preview"
-        />
+        {/* The region scrolls sideways when the file has many columns: focusable, so a keyboard can scroll it. */}
+        <section
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to be scrolled by keys
+          tabIndex={0}
+          aria-label={t('import.wizard.preview', { count: seen.preview.length })}
+          style={{ overflowX: 'auto' }}
+        >
+          <Table<ImportPreviewRow>
+            rowKey="line"
+            size="small"
+            columns={previewColumns}
+            dataSource={seen.preview}
+            pagination={false}
+            tableLayout="fixed"
+            style={{ width: 'max-content', minWidth: '100%' }}
+            onRow={(r) => (r.problems.length > 0 ? { style: { background: token.colorErrorBg } } : {})}
+            data-testid="import-preview"
+          />
+        </section>
         <Checkbox checked={props.save} onChange={(e) => props.onSave(e.target.checked)} data-testid="import-save">
           {t('import.wizard.save')}
         </Checkbox>
