@@ -309,8 +309,8 @@ export const IMPORT_REASONS = {
   missingField: { 'zh-CN': '没有列对应“{detail}”', en: 'no column is chosen for “{detail}”' },
   columnTwice: { 'zh-CN': '“{detail}”对应了多个列', en: '“{detail}” is chosen for more than one column' },
   noHeader: {
-    'zh-CN': '第 {detail} 行不是标题行（该行为空）',
-    en: 'line {detail} is empty and cannot be the title row',
+    'zh-CN': '第 {detail} 行不能作为标题行：请从前 10 个有内容的行中选择',
+    en: 'line {detail} cannot be the title row: choose one of the first 10 rows that hold text',
   },
   noRows: { 'zh-CN': '文件中没有商品行', en: 'the file has no product rows' },
   tooManyRows: { 'zh-CN': '行数超过上限 {detail}', en: 'more rows than the limit of {detail}' },

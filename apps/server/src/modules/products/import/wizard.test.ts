@@ -284,6 +284,17 @@ describe.each(await testDatabases())('the import wizard on $name', (db) => {
       code: ErrorCode.BAD_FILE,
       msg: 'Invalid file: the import options are not valid',
     });
+    const noTitle = await inspect(tokens.stock, file, { sheet: 1, headerLine: 40 });
+    expect(noTitle).toMatchObject({
+      code: ErrorCode.IMPORT_FAILED,
+      data: [
+        {
+          line: 40,
+          field: '',
+          reason: 'line 40 cannot be the title row: choose one of the first 10 rows that hold text',
+        },
+      ],
+    });
     const noSheet = await inspect(tokens.stock, file, { sheet: 5 }, 'zh-CN');
     expect(noSheet).toMatchObject({ code: ErrorCode.BAD_FILE, msg: '文件无效：工作簿中没有这个工作表' });
     expect(await snapshot(t().app, 'products', store.id)).toEqual([]);
