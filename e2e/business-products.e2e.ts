@@ -125,6 +125,7 @@ describeBrowser('products page (/basemgr/product)', () => {
       await page.getByTestId('import-products').click();
       await dialog(page).locator('input[type="file"]').setInputFiles(bad);
       await dialog(page).getByText('bad.csv').waitFor();
+      await page.getByTestId('import-next').click();
       await page.getByTestId('import-start').click();
       const report = page.getByTestId('import-errors');
       await report.waitFor();
@@ -140,8 +141,12 @@ describeBrowser('products page (/basemgr/product)', () => {
         [`${prefix}-2`, `${prefix} Banana`, '2', 'kg', ''],
         [`${prefix}-3`, `${prefix} Pear`, '3.20', 'kg', 'Orchard'],
       ]);
+      // Back through the wizard to its first step, to choose the corrected file.
+      await dialog(page).getByRole('button', { name: 'Back' }).click();
+      await dialog(page).getByRole('button', { name: 'Back' }).click();
       await dialog(page).locator('input[type="file"]').setInputFiles(good);
       await dialog(page).getByText('good.csv').waitFor();
+      await page.getByTestId('import-next').click();
       await page.getByTestId('import-start').click();
       await page.getByTestId('import-result').getByText('Imported 3 rows: 3 new, 0 updated').waitFor();
       await dialog(page).locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();

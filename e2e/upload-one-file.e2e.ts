@@ -29,7 +29,7 @@ describeBrowser('the single-file upload', () => {
       await settled(page);
       // Neither file was taken: nothing listed, nothing to import.
       expect(await page.locator('.ant-modal-container:visible .ant-upload-list-item').count()).toBe(0);
-      expect(await page.getByTestId('import-start').isDisabled()).toBe(true);
+      expect(await page.getByTestId('import-next').isDisabled()).toBe(true);
 
       // One file dropped is taken.
       const one = await page.evaluateHandle(() => {

@@ -3,6 +3,7 @@ import {
   API_BASE,
   type CallDef,
   ERROR_MESSAGES,
+  ImportOptions,
   OPEN_BASE,
   OPEN_CALLS,
   OPEN_HEADERS,
@@ -42,6 +43,21 @@ function requestBody(def: CallDef) {
       content: {
         'multipart/form-data': {
           schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] },
+        },
+      },
+    };
+  }
+  if (def.path === '/mgr/product/importcheck' || def.path === '/mgr/product/importmapped') {
+    const options = { ...schemaOf(ImportOptions, 'input'), description: 'JSON text, sent before the file' };
+    return {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            properties: { options, file: { type: 'string', format: 'binary' } },
+            required: ['file'],
+          },
         },
       },
     };

@@ -82,6 +82,8 @@ export const CALL_PATHS = {
   alterProduct: '/mgr/product/alert',
   delProduct: '/mgr/product/delete',
   importProducts: '/mgr/product/import',
+  inspectImport: '/mgr/product/importcheck',
+  importMapped: '/mgr/product/importmapped',
   productExport: '/mgr/product/export',
   upgradeModules: '/res/update/onupdatemodules',
   upgradeStations: '/res/update/onUpdateap',

@@ -38,6 +38,8 @@ export interface TransferOptions extends RequestOptions {
   timeout?: number;
   /** Called with the share sent so far, 0 to 1. */
   onProgress?: (fraction: number) => void;
+  /** Text fields sent before the file (upload only). */
+  fields?: Record<string, string>;
 }
 
 interface Answer {
@@ -147,6 +149,7 @@ export async function requestList<N extends CallName>(
 /** Multipart upload of one file in field `file`, e.g. upload('/user/avatar', file). */
 export async function upload(path: string, file: File, options: TransferOptions = {}): Promise<unknown> {
   const form = new FormData();
+  for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
   form.append('file', file);
   const quiet = options.quiet ?? false;
   const { onProgress } = options;

@@ -202,6 +202,87 @@ export const ImportData = z.object({
 });
 export type ImportData = z.infer<typeof ImportData>;
 
+// The import wizard (beyond SPEC): POST multipart to /api/mgr/product/importcheck to look at a
+// file before importing it, then to /api/mgr/product/importmapped to import it with the columns
+// chosen. Both take the file in field `file` and these options, as JSON, in field `options`
+// (sent before the file).
+export const IMPORT_PREVIEW_ROWS = 10;
+/** Worksheets whose first rows are looked at; later ones are listed but not offered. */
+export const IMPORT_SHEETS_INSPECTED = 32;
+/** The first rows where the title row is looked for. */
+export const IMPORT_HEADER_SEARCH_ROWS = 10;
+
+export const ImportOptions = z.object({
+  /** The worksheet, in the workbook's order (0: the first); a CSV file has one, 0. */
+  sheet: z.number().int().min(0).max(10_000).optional(),
+  /** The line of the title row; the rows below it are products. Unset: the row that maps best. */
+  headerLine: z.number().int().min(1).max(1_048_576).optional(),
+  /**
+   * The product field each column fills, by column position ('' for none): a standard field or a
+   * custom key of the mapping. Unset: the suggested columns.
+   */
+  columns: z
+    .array(z.union([z.literal(''), FieldMapName]))
+    .max(256)
+    .optional(),
+  /** Import only: on success, save the titles of the chosen columns as the tenant's field mapping. */
+  save: z.boolean().optional(),
+});
+export type ImportOptions = z.infer<typeof ImportOptions>;
+
+/** How a column came to its field: the mapping's title, a synonym, a product code, the caller's choice. */
+export const ImportColumnMatch = z.enum(['saved', 'synonym', 'weak', 'chosen']);
+export type ImportColumnMatch = z.infer<typeof ImportColumnMatch>;
+
+export const ImportColumn = z.object({
+  index: z.number().int(),
+  /** The column's title in the file. */
+  title: z.string(),
+  /** The field it fills, or null: not imported. */
+  field: z.string().nullable(),
+  match: ImportColumnMatch.nullable(),
+});
+export type ImportColumn = z.infer<typeof ImportColumn>;
+
+export const ImportSheet = z.object({
+  index: z.number().int(),
+  name: z.string(),
+  /** The line of the row that maps best (0: the sheet was not looked at or holds no rows). */
+  headerLine: z.number().int(),
+  /** Product fields that row maps. */
+  matched: z.number().int(),
+});
+export type ImportSheet = z.infer<typeof ImportSheet>;
+
+export const ImportPreviewRow = z.object({
+  line: z.number().int(),
+  cells: z.array(z.string()),
+  /** What the import would refuse in this row (field, reason in the caller's language). */
+  problems: z.array(z.object({ field: z.string(), reason: z.string() })),
+});
+export type ImportPreviewRow = z.infer<typeof ImportPreviewRow>;
+
+export const ImportInspection = z.object({
+  kind: z.enum(['xlsx', 'csv']),
+  /** CSV only: the encoding and separator found. */
+  encoding: z.enum(['utf-8', 'utf-8-bom', 'gb18030']).nullable(),
+  delimiter: z.enum([',', ';', '\t']).nullable(),
+  sheets: z.array(ImportSheet),
+  /** The worksheet shown: the one asked for, else the one whose title row maps best. */
+  sheet: z.number().int(),
+  headerLine: z.number().int(),
+  /** The first rows of the sheet, any of which may be chosen as the title row: line and a glimpse of its cells. */
+  lines: z.array(z.object({ line: z.number().int(), text: z.string() })),
+  columns: z.array(ImportColumn),
+  /** Required fields no column fills. */
+  missing: z.array(z.string()),
+  /** The fields a column may be given: the standard ones, then the mapping's custom ones. */
+  fields: z.array(FieldMap),
+  /** The first product rows under the title row. */
+  preview: z.array(ImportPreviewRow),
+});
+export type ImportInspection = z.infer<typeof ImportInspection>;
+
 /** One bad row of a refused import (code 1013 answers `data` as an array of these). */
 export const ImportError = z.object({
   /** Line number in the file: the title row is line 1 (a CSV record spanning lines counts from its first). */
@@ -224,6 +305,13 @@ export const IMPORT_REASONS = {
     en: 'the barcode repeats the one on line {detail}',
   },
   missingColumn: { 'zh-CN': '缺少列：{detail}', en: 'missing column: {detail}' },
+  // The import wizard's choices (beyond SPEC).
+  missingField: { 'zh-CN': '没有列对应“{detail}”', en: 'no column is chosen for “{detail}”' },
+  columnTwice: { 'zh-CN': '“{detail}”对应了多个列', en: '“{detail}” is chosen for more than one column' },
+  noHeader: {
+    'zh-CN': '第 {detail} 行不能作为标题行：请从前 10 个有内容的行中选择',
+    en: 'line {detail} cannot be the title row: choose one of the first 10 rows that hold text',
+  },
   noRows: { 'zh-CN': '文件中没有商品行', en: 'the file has no product rows' },
   tooManyRows: { 'zh-CN': '行数超过上限 {detail}', en: 'more rows than the limit of {detail}' },
   columns: { 'zh-CN': '列数与标题行不一致', en: 'the number of columns differs from the title row' },
@@ -245,6 +333,12 @@ export type ImportReason = keyof typeof IMPORT_REASONS;
 export const IMPORT_FILE_PROBLEMS = {
   type: { 'zh-CN': '只能导入 CSV 或 XLSX 文件', en: 'only CSV or XLSX files can be imported' },
   encoding: { 'zh-CN': 'CSV 文件必须是 UTF-8 编码', en: 'a CSV file must be UTF-8 text' },
+  encodings: {
+    'zh-CN': 'CSV 文件必须是 UTF-8 或 GB18030（GBK）编码',
+    en: 'a CSV file must be UTF-8 or GB18030 (GBK) text',
+  },
+  sheet: { 'zh-CN': '工作簿中没有这个工作表', en: 'the workbook has no such sheet' },
+  options: { 'zh-CN': '导入选项无效', en: 'the import options are not valid' },
   size: { 'zh-CN': '文件过大', en: 'the file is too large' },
   unreadable: { 'zh-CN': '无法读取文件', en: 'the file cannot be read' },
   entries: { 'zh-CN': '压缩包中的文件超过 {limit} 个', en: 'the archive holds more than {limit} files' },

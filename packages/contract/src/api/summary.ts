@@ -85,7 +85,13 @@ export const TAG_CHANGE_CALLS = {
   /** Tags added to or deleted from the store. */
   tags: ['/mgr/tag/add', '/mgr/tag/delete'],
   /** Products added, altered (price changes included), deleted or imported. */
-  products: ['/mgr/product/add', '/mgr/product/alert', '/mgr/product/delete', '/mgr/product/import'],
+  products: [
+    '/mgr/product/add',
+    '/mgr/product/alert',
+    '/mgr/product/delete',
+    '/mgr/product/import',
+    '/mgr/product/importmapped',
+  ],
 } as const;
 export type TagChangeKind = keyof typeof TAG_CHANGE_CALLS;
 export const TAG_CHANGE_KINDS = Object.keys(TAG_CHANGE_CALLS) as TagChangeKind[];

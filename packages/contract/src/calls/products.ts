@@ -3,6 +3,7 @@ import {
   AlterProductBody,
   FindProductBody,
   ImportData,
+  ImportInspection,
   MapFieldBody,
   MapFieldData,
   PRODUCT_EXPORT_PATH,
@@ -48,6 +49,26 @@ export const PRODUCT_CALLS = {
       'through the field mapping; all or nothing (1013 answers `data` as the bad rows: line, field, reason)',
     change,
   ),
+  inspectImport: call(
+    '/mgr/product/importcheck',
+    'product.import',
+    Empty,
+    ImportInspection,
+    'Look at an import file before importing it (beyond SPEC): multipart/form-data with the file in field ' +
+      '`file` and, before it, optional JSON options in field `options` (sheet, headerLine, columns). Answers the ' +
+      'worksheets, the title row, each column with the field suggested (or chosen) for it, and the first rows ' +
+      'with their problems; reads only the first rows of each sheet, within the import limits',
+  ),
+  importMapped: call(
+    '/mgr/product/importmapped',
+    'product.import',
+    Empty,
+    ImportData,
+    'Import products with the sheet, title row and columns chosen in the import wizard (beyond SPEC): multipart ' +
+      'as importcheck; `save: true` in the options saves the chosen titles as the field mapping on success. CSV ' +
+      'in UTF-8 or GB18030, separated by commas, semicolons or tabs; all or nothing, as /mgr/product/import',
+    change,
+  ),
   productExport: call(
     PRODUCT_EXPORT_PATH,
     'product.read',
@@ -68,5 +89,7 @@ export const PRODUCT_CALL_NAMES = {
   alterProduct: { 'zh-CN': '修改商品', en: 'Update a product' },
   delProduct: { 'zh-CN': '删除商品', en: 'Delete products' },
   importProducts: { 'zh-CN': '导入商品', en: 'Import products' },
+  inspectImport: { 'zh-CN': '检查导入文件', en: 'Check an import file' },
+  importMapped: { 'zh-CN': '按所选列导入商品', en: 'Import products by chosen columns' },
   productExport: { 'zh-CN': '导出商品', en: 'Export products' },
 } as const satisfies Record<keyof typeof PRODUCT_CALLS, Messages>;

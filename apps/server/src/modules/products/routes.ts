@@ -1,6 +1,7 @@
 import { defineHandlers } from '../../api/handlers';
 import { exportProducts } from './export';
 import { importProducts } from './import/service';
+import { importMapped, inspectImport } from './import/wizard';
 import { presentProduct } from './presenter';
 import * as products from './service';
 
@@ -15,5 +16,7 @@ export const productHandlers = defineHandlers({
   delProduct: async (ctx, { ids }) => ({ deleted: await products.remove(ctx, ids) }),
   productFieldMap: async (ctx, { fields }) => ({ fields: await products.fieldMap(ctx, fields) }),
   importProducts: (ctx) => importProducts(ctx),
+  inspectImport: (ctx) => inspectImport(ctx),
+  importMapped: (ctx) => importMapped(ctx),
   productExport: (ctx, filter) => exportProducts(ctx, filter),
 });

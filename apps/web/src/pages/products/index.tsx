@@ -14,7 +14,7 @@ import { parseTime } from '../../utils/time';
 import { StoreRequired } from '../shared/StoreRequired';
 import { productFilter } from './body';
 import { FieldMapModal } from './FieldMapModal';
-import { ImportModal } from './ImportModal';
+import { ImportWizard } from './ImportWizard';
 import { ProductFormModal } from './ProductFormModal';
 
 const PAGE_SIZES = [20, 50, 100, 200, 500];
@@ -222,7 +222,7 @@ function Products({ storeId }: { storeId: number }) {
           list.changed();
         }}
       />
-      <ImportModal open={importOpen} onClose={() => setImportOpen(false)} onImported={() => list.changed()} />
+      <ImportWizard open={importOpen} onClose={() => setImportOpen(false)} onImported={() => list.changed()} />
       <FieldMapModal open={mapOpen} editable={canImport} onClose={() => setMapOpen(false)} />
     </ListPage>
   );

@@ -16,17 +16,28 @@ import { readXlsx } from './xlsx';
 
 type FileProblem = keyof typeof IMPORT_FILE_PROBLEMS;
 
-const fileError = (ctx: CallContext, problem: FileProblem) =>
+export const fileError = (ctx: CallContext, problem: FileProblem) =>
   new AppError(ErrorCode.BAD_FILE, { detail: IMPORT_FILE_PROBLEMS[problem][ctx.lang] });
 
-/** The uploaded file (multipart field `file`) and its name. */
-export async function readUpload(ctx: CallContext): Promise<{ name: string; bytes: Buffer }> {
+/**
+ * The uploaded file (multipart field `file`), its name, and the text of a field `options` sent
+ * before it (the import wizard's choices), if any.
+ */
+export async function readUpload(ctx: CallContext): Promise<{ name: string; bytes: Buffer; options?: string }> {
   if (!ctx.request.isMultipart()) throw badFile('fileMissing');
-  const part = await ctx.request.file({ limits: { fileSize: PRODUCT_IMPORT_MAX_BYTES, files: 1 } });
+  let part: Awaited<ReturnType<typeof ctx.request.file>>;
+  try {
+    part = await ctx.request.file({ limits: { fileSize: PRODUCT_IMPORT_MAX_BYTES, files: 1 } });
+  } catch {
+    // A multipart body the parser cannot read (no boundary, a broken part): no file was sent.
+    throw badFile('fileMissing');
+  }
   if (part?.fieldname !== 'file') throw badFile('fileMissing');
   try {
     const bytes = await part.toBuffer();
-    return { name: part.filename.slice(0, 100), bytes };
+    const field = part.fields.options;
+    const options = field && !Array.isArray(field) && field.type === 'field' ? String(field.value) : undefined;
+    return { name: part.filename.slice(0, 100), bytes, options };
   } catch (err) {
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileError(ctx, 'size');
     throw err;

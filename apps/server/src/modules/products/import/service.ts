@@ -13,6 +13,7 @@ import { Gate } from '../../../lib/gate';
 import { type CurrentStore, currentStore } from '../../stores/service';
 import { effectiveFieldMap, planColumns } from '../mapping';
 import * as repo from '../repository';
+import type { SheetRow } from './csv';
 import { readTable, readUpload } from './file';
 import { checkRows, type ImportRow } from './rows';
 import { Slicer } from './slices';
@@ -23,7 +24,7 @@ import { Slicer } from './slices';
  */
 export const importGate = new Gate(2, 6);
 
-const refused = (errors: ImportError[]) => new AppError(ErrorCode.IMPORT_FAILED, {}, errors);
+export const refused = (errors: ImportError[]) => new AppError(ErrorCode.IMPORT_FAILED, {}, errors);
 
 const TEXT_COLUMNS = new Set(['name', 'unit', 'spec', 'origin', 'grade', 'qrcode']);
 
@@ -89,9 +90,8 @@ export async function importProducts(ctx: CallContext): Promise<ImportData> {
 }
 
 async function runImport(ctx: CallContext, at: CurrentStore): Promise<ImportData> {
-  const { db, dialect } = ctx.services;
+  const { db } = ctx.services;
   const slicer = new Slicer();
-  const pause = () => slicer.pause();
   const file = await readUpload(ctx);
   ctx.target = { kind: 'file', name: file.name };
   const table = await readTable(ctx, file.bytes, slicer);
@@ -113,12 +113,30 @@ async function runImport(ctx: CallContext, at: CurrentStore): Promise<ImportData
       plan.missing.map((m) => ({ line: title.line, field: m.name, reason: reason('missingColumn', m.tField) })),
     );
   }
-  const { good, errors } = await checkRows(table.slice(1), plan.columns, title.cells.length, ctx.lang, pause);
+  return writeTable(ctx, at, file.name, table, plan.columns, title.cells.length, slicer);
+}
+
+/**
+ * Checks the product rows of `table` (after its title row, the first) through `columns` (column
+ * index → field) and writes them, all or nothing; `width` is the title row's. Empties `table`.
+ */
+export async function writeTable(
+  ctx: CallContext,
+  at: CurrentStore,
+  fileName: string,
+  table: SheetRow[],
+  plan: ReadonlyMap<number, string>,
+  width: number,
+  slicer: Slicer,
+): Promise<ImportData> {
+  const { db, dialect } = ctx.services;
+  const pause = () => slicer.pause();
+  const { good, errors } = await checkRows(table.slice(1), plan, width, ctx.lang, pause);
   table.length = 0; // the parsed cells are no longer needed: let them go before writing
   if (errors.length) throw refused(errors);
-  ctx.target = { kind: 'fileRows', name: file.name, count: good.length };
+  ctx.target = { kind: 'fileRows', name: fileName, count: good.length };
 
-  const columns = writtenColumns(plan.columns.values());
+  const columns = writtenColumns(plan.values());
   const result = await db.transaction().execute(async (trx) => {
     const before = await repo.countProducts(trx, at);
     // Saved custom fields are read only when the file has custom columns to merge into them.

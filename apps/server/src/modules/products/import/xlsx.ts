@@ -7,61 +7,125 @@ import { UnpackBudget, unpackEntry, type ZipEntry, zipEntries } from './zip';
 export interface ReadOptions {
   limits?: ReadLimits;
   slicer?: Slicer;
+  /** Which worksheet, in the workbook's order (0: the first). */
+  sheet?: number;
+}
+
+/** A worksheet as the workbook lists it. */
+export interface SheetEntry {
+  name: string;
+  path: string;
+}
+
+/** Thrown from inside a sheet's scan to stop it once enough rows are read. */
+class Enough extends Error {}
+
+/**
+ * An XLSX file opened for reading: its worksheets by name, each readable whole or by its first
+ * rows. Every part read counts against one budget (ReadLimits), so reading several sheets costs
+ * no more than the limits allow for one file.
+ */
+export class Workbook {
+  private readonly limits: ReadLimits;
+  private readonly slicer: Slicer;
+  private readonly entries: Map<string, ZipEntry>;
+  private readonly budget: UnpackBudget;
+  private shared: string[] | undefined;
+  private sheetList: SheetEntry[] | undefined;
+
+  private constructor(
+    private readonly bytes: Buffer,
+    options: ReadOptions,
+  ) {
+    this.limits = options.limits ?? READ_LIMITS;
+    this.slicer = options.slicer ?? new Slicer();
+    this.entries = zipEntries(bytes, this.limits.entries);
+    this.budget = new UnpackBudget(this.limits);
+  }
+
+  static open(bytes: Buffer, options: ReadOptions = {}): Workbook {
+    return new Workbook(bytes, options);
+  }
+
+  private unpack(entry: ZipEntry, maxBytes: number, onText: (text: string) => void) {
+    const decoder = new TextDecoder('utf-8');
+    return unpackEntry(this.bytes, entry, maxBytes, this.budget, this.slicer, (chunk) =>
+      onText(decoder.decode(chunk, { stream: true })),
+    );
+  }
+
+  private async text(name: string): Promise<string | undefined> {
+    const entry = this.entries.get(name);
+    if (!entry) return undefined;
+    const parts: string[] = [];
+    await this.unpack(entry, this.limits.otherPartBytes, (t) => parts.push(t));
+    return parts.join('');
+  }
+
+  /** The worksheets in the workbook's order; sheet1.xml alone when the workbook names none. */
+  async sheets(): Promise<SheetEntry[]> {
+    if (!this.sheetList) {
+      this.sheetList = sheetPaths(await this.text('xl/workbook.xml'), await this.text('xl/_rels/workbook.xml.rels'));
+    }
+    return this.sheetList;
+  }
+
+  private async sharedStrings(): Promise<string[]> {
+    if (this.shared) return this.shared;
+    const { limits } = this;
+    const shared: string[] = [];
+    const sst = this.entries.get('xl/sharedStrings.xml');
+    if (sst) {
+      const items = new Elements(SHARED_ITEM, SHARED_OPEN, limits.cellChars * 8 + 65_536, 'cellChars', limits, (m) => {
+        if (shared.length >= limits.sharedStrings) throw new LimitError('sharedStrings', String(limits.sharedStrings));
+        const value = runsText(m[1] ?? '');
+        if (value.length > limits.cellChars) throw new LimitError('cellChars', String(limits.cellChars));
+        shared.push(value);
+      });
+      await this.unpack(sst, limits.sharedStringsBytes, (t) => items.feed(t));
+    }
+    this.shared = shared;
+    return shared;
+  }
+
+  /**
+   * The rows of one worksheet (see readXlsx); with `firstRows`, the scan stops once that many rows
+   * holding text are read, so looking at the top of a large sheet costs only the top.
+   */
+  async rows(index: number, firstRows = Number.POSITIVE_INFINITY): Promise<SheetRow[]> {
+    const { limits } = this;
+    const path = (await this.sheets())[index]?.path;
+    const sheet = path === undefined ? undefined : this.entries.get(path);
+    if (sheet === undefined) throw new Error('no worksheet');
+    const shared = await this.sharedStrings();
+    const sink = new RowSink(limits);
+    let line = 0;
+    const rows = new Elements(ROW, ROW_OPEN, limits.columns * (limits.cellChars + 1024), 'rowChars', limits, (m) => {
+      const number = attribute(m[1] ?? '', 'r');
+      line = number ? Number(number) : line + 1;
+      const row = m[2] ? rowCells(m[2], line, shared, limits) : null;
+      if (row) sink.add({ line, cells: row });
+      if (sink.rows.length >= firstRows) throw new Enough();
+    });
+    try {
+      await this.unpack(sheet, limits.sheetBytes, (t) => rows.feed(t));
+    } catch (err) {
+      if (!(err instanceof Enough)) throw err;
+    }
+    return sink.rows;
+  }
 }
 
 /**
- * Reads the first worksheet of an XLSX file into rows numbered as the spreadsheet numbers them,
- * every cell as the text a person sees (shared and inline strings, formula results, numbers in
- * plain decimal, TRUE/FALSE). Rows with no text are skipped. A plain scan of the sheet's XML as
- * it unpacks, one row at a time: general XLSX libraries take several seconds for 100,000 rows,
- * this a fraction of one. Every limit (ReadLimits) is checked while reading, and the work pauses
- * for other requests between pieces.
+ * Reads one worksheet (the first unless `options.sheet` says) of an XLSX file into rows numbered
+ * as the spreadsheet numbers them, every cell as the text a person sees (shared and inline
+ * strings, formula results, numbers in plain decimal, TRUE/FALSE). Rows with no text are skipped.
+ * A plain scan of the sheet's XML as it unpacks, one row at a time: general XLSX libraries take
+ * several seconds for 100,000 rows, this a fraction of one. Every limit (ReadLimits) is checked
+ * while reading, and the work pauses for other requests between pieces.
  */
 export async function readXlsx(bytes: Buffer, options: ReadOptions = {}): Promise<SheetRow[]> {
-  const limits = options.limits ?? READ_LIMITS;
-  const slicer = options.slicer ?? new Slicer();
-  const entries = zipEntries(bytes, limits.entries);
-  const budget = new UnpackBudget(limits);
-  const unpack = (entry: ZipEntry, maxBytes: number, onText: (text: string) => void) => {
-    const decoder = new TextDecoder('utf-8');
-    return unpackEntry(bytes, entry, maxBytes, budget, slicer, (chunk) =>
-      onText(decoder.decode(chunk, { stream: true })),
-    );
-  };
-  const text = async (name: string): Promise<string | undefined> => {
-    const entry = entries.get(name);
-    if (!entry) return undefined;
-    const parts: string[] = [];
-    await unpack(entry, limits.otherPartBytes, (t) => parts.push(t));
-    return parts.join('');
-  };
-
-  const sheetPath = firstSheetPath(await text('xl/workbook.xml'), await text('xl/_rels/workbook.xml.rels'));
-  const sheet = entries.get(sheetPath);
-  if (sheet === undefined) throw new Error('no worksheet');
-
-  const shared: string[] = [];
-  const sst = entries.get('xl/sharedStrings.xml');
-  if (sst) {
-    const items = new Elements(SHARED_ITEM, SHARED_OPEN, limits.cellChars * 8 + 65_536, 'cellChars', limits, (m) => {
-      if (shared.length >= limits.sharedStrings) throw new LimitError('sharedStrings', String(limits.sharedStrings));
-      const value = runsText(m[1] ?? '');
-      if (value.length > limits.cellChars) throw new LimitError('cellChars', String(limits.cellChars));
-      shared.push(value);
-    });
-    await unpack(sst, limits.sharedStringsBytes, (t) => items.feed(t));
-  }
-
-  const sink = new RowSink(limits);
-  let line = 0;
-  const rows = new Elements(ROW, ROW_OPEN, limits.columns * (limits.cellChars + 1024), 'rowChars', limits, (m) => {
-    const number = attribute(m[1] ?? '', 'r');
-    line = number ? Number(number) : line + 1;
-    const row = m[2] ? rowCells(m[2], line, shared, limits) : null;
-    if (row) sink.add({ line, cells: row });
-  });
-  await unpack(sheet, limits.sheetBytes, (t) => rows.feed(t));
-  return sink.rows;
+  return Workbook.open(bytes, options).rows(options.sheet ?? 0);
 }
 
 const SHARED_ITEM = /<si>([\s\S]*?)<\/si>|<si\/>/g;
@@ -110,19 +174,22 @@ class Elements {
   }
 }
 
-/** The path of the workbook's first sheet, through its relationship; sheet1.xml when unnamed. */
-function firstSheetPath(workbook: string | undefined, rels: string | undefined): string {
-  const fallback = 'xl/worksheets/sheet1.xml';
-  const sheet = workbook && /<(?:\w+:)?sheet\b[^>]*>/.exec(workbook)?.[0];
-  const id = sheet && /\br:id="([^"]+)"/.exec(sheet)?.[1];
-  if (!id || !rels) return fallback;
-  for (const rel of rels.match(/<Relationship\b[^>]*>/g) ?? []) {
-    if (attribute(rel, 'Id') !== id) continue;
+/** Every worksheet of the workbook with its path, through its relationship; sheet1.xml when unnamed. */
+function sheetPaths(workbook: string | undefined, rels: string | undefined): SheetEntry[] {
+  const fallback = [{ name: 'Sheet1', path: 'xl/worksheets/sheet1.xml' }];
+  const targets = new Map<string, string>();
+  for (const rel of rels?.match(/<Relationship\b[^>]*>/g) ?? []) {
+    const id = attribute(rel, 'Id');
     const target = attribute(rel, 'Target');
-    if (!target) return fallback;
-    return target.startsWith('/') ? target.slice(1) : `xl/${target}`;
+    if (id && target) targets.set(id, target.startsWith('/') ? target.slice(1) : `xl/${target}`);
   }
-  return fallback;
+  const out: SheetEntry[] = [];
+  for (const tag of workbook?.match(/<(?:\w+:)?sheet\b[^>]*>/g) ?? []) {
+    const id = /\br:id="([^"]+)"/.exec(tag)?.[1];
+    const path = id ? targets.get(id) : undefined;
+    if (path) out.push({ name: unescapeXml(attribute(tag, 'name') ?? ''), path });
+  }
+  return out.length ? out : fallback;
 }
 
 const attributeRes = new Map<string, RegExp>();
