@@ -4,7 +4,7 @@ import { Alert, Descriptions, Drawer, Flex, Tag as Mark, Typography } from 'antd
 import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../../platform/queryKeys';
 import { request } from '../../platform/request';
-import { formatTime } from '../../utils/time';
+import { formatTime, parseTime } from '../../utils/time';
 import { Battery, Signal, StatusTag } from './display';
 import { ScreenImage } from './Screen';
 
@@ -34,7 +34,8 @@ export function fromNow(at: number, now: number): { key: 'due' | 'inSeconds' | '
 
 function TaskCard({ task, lang }: { task: TagTask; lang: 'en' | 'zh-CN' }) {
   const { t } = useTranslation('tags');
-  const time = (ms: number | null) => (ms === null ? '—' : formatTime(ms, '{m}-{d} {h}:{i}:{s}', lang));
+  // Whole times: formatTime's "just now" would read oddly beside "in about 6 s".
+  const time = (ms: number | null) => (ms === null ? '—' : parseTime(ms, '{m}-{d} {h}:{i}:{s}', lang));
   const open = isOpen(task);
   const ahead = task.expectedAt === null ? null : fromNow(task.expectedAt, Date.now());
   return (
@@ -73,9 +74,9 @@ function TaskCard({ task, lang }: { task: TagTask; lang: 'en' | 'zh-CN' }) {
         <Descriptions.Item label={t('task.finished')}>{time(task.finishedAt)}</Descriptions.Item>
       )}
       <Descriptions.Item label={t('task.queued')}>{time(task.queuedAt)}</Descriptions.Item>
-      {task.message && (
+      {task.message ? (
         <Descriptions.Item label={open ? t('task.lastFailure') : t('task.reason')}>{task.message}</Descriptions.Item>
-      )}
+      ) : null}
     </Descriptions>
   );
 }
