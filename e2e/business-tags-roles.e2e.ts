@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { TEMPLATE_VERSION } from '@esl/labels';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, it } from 'vitest';
+import { seriousViolations } from './support/axe';
 import {
   api,
   apiLogin,
@@ -100,6 +101,9 @@ describeBrowser('the tags page for each store role', () => {
         if (can.operate) {
           // An LED flash of the selection: the pattern, then the request's progress.
           await bar.getByTestId('led-tags').click();
+          await dialog(page).getByRole('button', { name: words.flash }).waitFor();
+          await settled(page);
+          expect(await seriousViolations(page)).toEqual([]);
           await dialog(page).getByRole('button', { name: words.flash }).click();
           const panel = page.getByTestId('request-progress');
           await panel.waitFor();
@@ -117,6 +121,7 @@ describeBrowser('the tags page for each store role', () => {
         expect(await drawer.textContent()).toContain(words.deliveries);
         if (can.operate) await drawer.locator('[data-testid="tag-task"][data-kind="led"]').waitFor();
         await settled(page);
+        expect(await seriousViolations(page)).toEqual([]);
         expect(await errors(page).count()).toBe(0);
         await screenshot(page, `tags-role-${role}-${lang}`);
       } finally {
@@ -202,6 +207,7 @@ describeBrowser('which template a tag shows, set on the tags page and in the sto
         expect(await option.getAttribute('aria-disabled')).toBe('true');
         expect(await option.textContent()).toContain(words.colours);
         await settled(page);
+        expect(await seriousViolations(page)).toEqual([]);
         await screenshot(page, `tags-template-misfit-${lang}`);
         await page.keyboard.press('Escape');
         await dialog(page)

@@ -119,7 +119,16 @@ export function TagDetail({ storeId, tag, onClose }: { storeId: number; tag: Tag
       destroyOnHidden
     >
       {tag && (
-        <Flex vertical gap={16} data-testid="tag-detail-body">
+        // Focusable, so a keyboard alone scrolls the drawer (its content may hold no control;
+        // axe scrollable-region-focusable).
+        <Flex
+          vertical
+          gap={16}
+          data-testid="tag-detail-body"
+          tabIndex={0}
+          role="region"
+          aria-label={t('detail.title', { id: tag.hardwareId })}
+        >
           <Flex vertical gap={4}>
             <Typography.Text strong>{t('screen.shown')}</Typography.Text>
             <ScreenImage storeId={storeId} tag={tag} which="shown" height={200} maxWidth={500} />
