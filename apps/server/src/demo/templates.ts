@@ -294,7 +294,7 @@ function unboundLabel(w: number, h: number): ElementInput[] {
 
 const made = (
   label: string,
-  model: string,
+  model: string | null,
   w: number,
   h: number,
   colourType: Accent | 'bw',
@@ -306,8 +306,9 @@ const made = (
 
 /**
  * Labels for every other model and colour type the demo tags come in (yellow and seven-colour
- * panels included), and the "no product" label of each demo panel size: with these every demo
- * tag has a label to show (rules.ts says which).
+ * panels included), and the "no product" label of each demo panel size — free-size and black and
+ * white, as it fits every panel of its size whatever its model: with these every demo tag has a
+ * label to show (rules.ts says which).
  */
 export const DEMO_MORE_TEMPLATES: { name: string; doc: TemplateDocumentInput }[] = [
   made('方形价签 1.54 寸 三色', '01', 200, 200, 'bwr', shelfLabel(200, 200, 'bwr')),
@@ -324,15 +325,15 @@ export const DEMO_MORE_TEMPLATES: { name: string; doc: TemplateDocumentInput }[]
   made('彩色海报 7.3 寸 七色', '23', 800, 480, 'seven', shelfLabel(800, 480, 'seven')),
   ...(
     [
-      ['1.54', '01', 200, 200],
-      ['2.13', '05', 250, 122],
-      ['2.66', '0A', 296, 152],
-      ['2.9', '0F', 296, 128],
-      ['4.2', '1C', 400, 300],
-      ['7.5', '28', 800, 480],
-      ['10.2', '2C', 960, 640],
+      ['1.54', 200, 200],
+      ['2.13', 250, 122],
+      ['2.66', 296, 152],
+      ['2.9', 296, 128],
+      ['4.2', 400, 300],
+      ['7.5', 800, 480],
+      ['10.2', 960, 640],
     ] as const
-  ).map(([inch, model, w, h]) => made(`未绑定 ${inch} 寸`, model, w, h, 'bw', unboundLabel(w, h))),
+  ).map(([inch, w, h]) => made(`未绑定 ${inch} 寸`, null, w, h, 'bw', unboundLabel(w, h))),
 ];
 
 /** Every demo template. */
