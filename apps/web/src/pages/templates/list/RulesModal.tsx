@@ -39,7 +39,7 @@ const KINDS: readonly RuleKind[] = ['default', 'unbound', 'category'];
 /**
  * Which template tags show (docs/TEMPLATES.md, "Which template a tag shows"): the rules of the
  * tenant and of the current store, and a form to set the default, the unbound label or a category
- * template of a tag model. Per-tag overrides are listed here too; they are set by API.
+ * template of a tag model. Per-tag overrides are listed here too; the tags page sets them.
  */
 export function RulesModal({ open, canWrite, onClose }: Props) {
   const { t } = useTranslation('templates');
