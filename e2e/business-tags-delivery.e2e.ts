@@ -26,8 +26,26 @@ import {
 // full-store refresh shows its progress reaching its total.
 
 const TEXT = {
-  en: { refreshAll: 'Full store refresh', ok: 'OK', counts: (n: number) => `of ${n}`, title: 'Full store refresh' },
-  'zh-CN': { refreshAll: '全店刷新', ok: '确定', counts: (n: number) => `共 ${n}`, title: '全店刷新' },
+  en: {
+    refreshAll: 'Full store refresh',
+    ok: 'OK',
+    counts: (n: number) => `of ${n}`,
+    title: 'Full store refresh',
+    pending: 'Pending',
+    done: 'Done',
+    attempts: 'Attempts',
+    wake: 'The tag checks in every 10 s',
+  },
+  'zh-CN': {
+    refreshAll: '全店刷新',
+    ok: '确定',
+    counts: (n: number) => `共 ${n}`,
+    title: '全店刷新',
+    pending: '待更新',
+    done: '已完成',
+    attempts: '尝试次数',
+    wake: '价签每 10 秒唤醒一次',
+  },
 } as const;
 
 const suffix = randomBytes(3).toString('hex').toUpperCase();
@@ -212,12 +230,46 @@ describeBrowser('tags page: screens and request progress (/basemgr/esl)', () => 
         await settled(page);
         await screenshot(page, `business-tags-delivery-before-${lang}`);
 
-        // A price change (API, as an import or the products page would make it): the page
-        // follows the notices to the new picture without a reload.
+        // A price change (API, as an import or the products page would make it) while the
+        // station is away: the tag cannot take it, so its row shows the label it is about to
+        // show beside the one it shows, marked pending, and the detail says the task waits.
+        const station = sim?.stations[0];
+        await station?.disconnect();
         await call('/mgr/product/alert', { id: tag.productId, price: prices[lang] });
+        const cell = rowOf(page, tag.hw).getByTestId('screen-cell');
+        await slowly(() => cell.getAttribute('data-pending')).toBe('true');
+        const desired = cell.locator('img[data-testid="screen-desired"]');
+        await desired.waitFor();
+        await slowly(async () => (await desired.getAttribute('src')) ?? '').toContain(
+          await screenBytes(tag.id, 'desired'),
+        );
+        expect(await cell.textContent()).toContain(text.pending);
+        // What it shows is still the old picture.
+        expect((await thumbnail(page, tag.hw)).png).toBe(before.png);
+        await settled(page);
+        await screenshot(page, `business-tags-delivery-pending-${lang}`);
+
+        await cell.click();
+        const drawer = page.getByTestId('tag-detail-body');
+        const image = drawer.locator('[data-testid="tag-task"][data-kind="image"]');
+        await image.waitFor();
+        expect(['render', 'queued']).toContain(await image.getAttribute('data-state'));
+        expect(await drawer.textContent()).toContain(text.pending);
+        expect(await drawer.locator('img[data-testid="screen-desired"]').getAttribute('src')).toContain(
+          await screenBytes(tag.id, 'desired'),
+        );
+        await settled(page);
+        await screenshot(page, `business-tags-delivery-detail-pending-${lang}`);
+        await page.keyboard.press('Escape');
+        await settled(page);
+
+        // The station comes back: the tag takes the update and the page follows the notices to
+        // the new picture without a reload.
+        await station?.reconnect();
         await slowly(async () => (await thumbnail(page, tag.hw)).ver).not.toBe(before.ver);
         await slowly(async () => (await tagRow(tag.id)).pending).toBe(false);
         await slowly(async () => (await thumbnail(page, tag.hw)).ver).toBe((await tagRow(tag.id)).shownVer);
+        await slowly(() => cell.getAttribute('data-pending')).toBe('false');
         const after = await thumbnail(page, tag.hw);
         expect(after.png).not.toBe(before.png);
         expect(after.png).toBe(await screenBytes(tag.id, 'shown'));
@@ -226,14 +278,18 @@ describeBrowser('tags page: screens and request progress (/basemgr/esl)', () => 
         await settled(page);
         await screenshot(page, `business-tags-delivery-after-${lang}`);
 
-        // The detail: both screens large, the tag's station.
-        await rowOf(page, tag.hw).getByTestId('screen-cell').click();
-        const drawer = page.getByTestId('tag-detail-body');
+        // The detail: both screens large, the task done through the tag's station, with its attempts.
+        await cell.click();
         await drawer.locator('img[data-testid="screen-shown"]').waitFor();
         expect(
           ((await drawer.locator('img[data-testid="screen-shown"]').getAttribute('src')) ?? '').endsWith(after.png),
         ).toBe(true);
-        await expect.poll(() => drawer.textContent()).toContain(`DLV-${suffix}`);
+        await slowly(() => image.getAttribute('data-state')).toBe('done');
+        const card = (await image.textContent()) ?? '';
+        expect(card).toContain(`DLV-${suffix}`);
+        expect(card).toContain(text.done);
+        expect(card).toMatch(new RegExp(`${text.attempts}\\s*[1-9]`));
+        expect(await drawer.textContent()).toContain(text.wake);
         await settled(page);
         await screenshot(page, `business-tags-delivery-detail-${lang}`);
         await page.keyboard.press('Escape');
@@ -256,6 +312,8 @@ describeBrowser('tags page: screens and request progress (/basemgr/esl)', () => 
         expect(await panel.textContent()).toContain(text.title);
         expect(await page.getByTestId('request-counts').textContent()).toContain(text.counts(total));
         await page.getByTestId('request-outcome').waitFor();
+        // The bar at 100 %.
+        expect(await panel.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
         await settled(page);
         await screenshot(page, `business-tags-delivery-refresh-${lang}`);
       } finally {

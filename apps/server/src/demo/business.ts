@@ -10,8 +10,8 @@ export const DEMO_STATIONS_PER_STORE = 3;
 export const DEMO_PRODUCTS_PER_STORE = 200;
 export const DEMO_TAGS_PER_STORE = 300;
 
-/** Models shown in the demo: small shelf tags mostly, a few large and colour ones. */
-const DEMO_MODELS = ['01', '05', '05', '0A', '0A', '0F', '12', '1C', '1C', '28', '2C', '23'];
+/** Models shown in the demo: small shelf tags mostly, a few large and colour ones (rules.ts gives each a label). */
+export const DEMO_MODELS = ['01', '05', '05', '0A', '0A', '0F', '12', '1C', '1C', '28', '2C', '23'];
 
 const ITEMS: [name: string, unit: string, spec: string, origin: string, cents: number][] = [
   ['红富士苹果', '斤', '特级', '山东烟台', 699],

@@ -116,7 +116,15 @@ export async function seedDemo(
           .returning('id')
           .executeTakeFirstOrThrow()
       ).id;
-    const ctx: SeedContext = { db: trx, now, passwordHash, tenantId, stores: new Map(), users: new Map() };
+    const ctx: SeedContext = {
+      db: trx,
+      now,
+      passwordHash,
+      tenantId,
+      stores: new Map(),
+      users: new Map(),
+      templatesAdded: new Map(),
+    };
     for (const step of steps) await step.run(ctx);
     return { tenantId, stores: ctx.stores, users: ctx.users, operatorCreated };
   });

@@ -14,6 +14,8 @@ export interface SeedContext {
   stores: Map<string, number>;
   /** Demo users by username. */
   users: Map<string, number>;
+  /** Demo templates this run added, by name (the rules step gives only these their rules). */
+  templatesAdded?: Map<string, number>;
 }
 
 /**

@@ -4,7 +4,7 @@ import { testDatabases } from '../test/databases';
 import { buildTenant, buildUser, login } from '../test/factories';
 import { useApp } from '../test/harness';
 import type { SeedContext } from './step';
-import { DEMO_TEMPLATES, templatesStep } from './templates';
+import { ALL_DEMO_TEMPLATES, templatesStep } from './templates';
 
 describe.each(await testDatabases())('demo templates on $name', (db) => {
   const t = useApp(db);
@@ -26,8 +26,8 @@ describe.each(await testDatabases())('demo templates on $name', (db) => {
     await templatesStep.run(ctx); // a second run adds nothing and keeps what the tenant changed
 
     const list = await t().call<Template[]>('/mgr/templ/list', { limit: 100 }, { token });
-    expect(list.count).toBe(DEMO_TEMPLATES.length);
-    expect(new Set(list.data.map((r) => r.name))).toEqual(new Set(DEMO_TEMPLATES.map((d) => d.name)));
+    expect(list.count).toBe(ALL_DEMO_TEMPLATES.length);
+    expect(new Set(list.data.map((r) => r.name))).toEqual(new Set(ALL_DEMO_TEMPLATES.map((d) => d.name)));
     for (const row of list.data) {
       expect(row.thumbnail, row.name).not.toBe('');
       const loaded = await t().call<TemplateData>('/mgr/templ/gettempledata', { id: row.id }, { token });

@@ -189,6 +189,156 @@ export const DEMO_TEMPLATES: { name: string; doc: TemplateDocumentInput }[] = [
   },
 ];
 
+type Accent = 'bwr' | 'bwy' | 'bwry' | 'seven';
+
+/**
+ * A shelf label laid out by proportion for any panel size, in the inks of its colour type: red
+ * price on three-colour red panels; on yellow panels (where yellow text would not read) a yellow
+ * name band with black text and a black price; both on four-colour panels; and a blue band, red
+ * price and orange rule on seven-colour posters.
+ */
+function shelfLabel(w: number, h: number, accent: Accent): ElementInput[] {
+  const m = Math.max(2, Math.round(w * 0.02));
+  const row = (f: number) => Math.round(h * f);
+  const band = row(0.2);
+  const line = row(0.12);
+  const priceH = row(0.36);
+  const bottom = h - band - line - priceH - row(0.02);
+  const bandFill = accent === 'bwr' ? null : accent === 'seven' ? 'blue' : 'yellow';
+  const priceInk = accent === 'bwy' ? 'black' : 'red';
+  const out: ElementInput[] = [];
+  if (bandFill) out.push({ type: 'rect', id: 'band', x: 0, y: 0, w, h: band, fill: bandFill, strokeWidth: 0 });
+  out.push({
+    ...(name(m, 0, w - 2 * m, band, Math.round(band * 0.78)) as object),
+    ...(accent === 'seven' ? { colour: 'white' } : {}),
+  } as ElementInput);
+  out.push(small('spec', 'spec', m, band, Math.round((w - 2 * m) / 2), line, Math.round(line * 0.75)));
+  out.push(small('origin', 'origin', Math.round(w / 2), band, Math.round(w / 2) - m, line, Math.round(line * 0.75)));
+  const py = band + line;
+  const pw = Math.round(w * 0.6);
+  out.push(price(m, py, pw, priceH, Math.round(priceH * 0.9), priceInk));
+  out.push(
+    was(
+      pw + 2 * m,
+      py + Math.round(priceH * 0.1),
+      w - pw - 3 * m,
+      Math.round(priceH * 0.45),
+      Math.round(priceH * 0.33),
+    ),
+  );
+  out.push(
+    small(
+      'unit',
+      'unit',
+      pw + 2 * m,
+      py + Math.round(priceH * 0.58),
+      w - pw - 3 * m,
+      Math.round(priceH * 0.38),
+      Math.round(priceH * 0.27),
+    ),
+  );
+  const by = py + priceH + row(0.02);
+  out.push({
+    type: 'line',
+    id: 'rule',
+    x: 0,
+    y: by - 1,
+    w,
+    h: 0,
+    strokeWidth: Math.max(1, Math.round(h / 200)),
+    ...(accent === 'seven' ? { colour: 'orange' } : {}),
+  } as ElementInput);
+  const qr = bottom - 2;
+  out.push(
+    barcode(
+      m,
+      by + 1,
+      Math.min(Math.round(w * 0.58), w - qr - 3 * m),
+      bottom - 2,
+      Math.max(10, Math.round(bottom * 0.2)),
+    ),
+  );
+  out.push({ type: 'qrcode', id: 'qr', x: w - m - qr, y: by + 1, w: qr, h: qr, margin: 0, binding: { key: 'qrcode' } });
+  return out;
+}
+
+/** The label of a tag without a product: black and white, so it fits every panel of its size. */
+function unboundLabel(w: number, h: number): ElementInput[] {
+  const m = Math.max(2, Math.round(w * 0.04));
+  return [
+    { type: 'rect', id: 'frame', x: 0, y: 0, w, h, strokeWidth: Math.max(1, Math.round(h / 120)) },
+    {
+      type: 'text',
+      id: 'title',
+      x: m,
+      y: Math.round(h * 0.18),
+      w: w - 2 * m,
+      h: Math.round(h * 0.36),
+      align: 'center',
+      font: { size: Math.round(h * 0.26), weight: 'bold' },
+      text: '暂无商品',
+    },
+    {
+      type: 'text',
+      id: 'subtitle',
+      x: m,
+      y: Math.round(h * 0.58),
+      w: w - 2 * m,
+      h: Math.round(h * 0.22),
+      align: 'center',
+      font: { size: Math.round(h * 0.14) },
+      text: 'No product',
+    },
+  ];
+}
+
+const made = (
+  label: string,
+  model: string | null,
+  w: number,
+  h: number,
+  colourType: Accent | 'bw',
+  elements: ElementInput[],
+): { name: string; doc: TemplateDocumentInput } => ({
+  name: label,
+  doc: { version: TEMPLATE_VERSION, size: { model, w, h }, colourType, elements },
+});
+
+/**
+ * Labels for every other model and colour type the demo tags come in (yellow and seven-colour
+ * panels included), and the "no product" label of each demo panel size — free-size and black and
+ * white, as it fits every panel of its size whatever its model: with these every demo tag has a
+ * label to show (rules.ts says which).
+ */
+export const DEMO_MORE_TEMPLATES: { name: string; doc: TemplateDocumentInput }[] = [
+  made('方形价签 1.54 寸 三色', '01', 200, 200, 'bwr', shelfLabel(200, 200, 'bwr')),
+  made('方形价签 1.54 寸 黄色', '01', 200, 200, 'bwy', shelfLabel(200, 200, 'bwy')),
+  made('小价签 2.13 寸 黄色', '05', 250, 122, 'bwy', shelfLabel(250, 122, 'bwy')),
+  made('标准价签 2.66 寸 黄色', '0A', 296, 152, 'bwy', shelfLabel(296, 152, 'bwy')),
+  made('标准价签 2.9 寸 三色', '0F', 296, 128, 'bwr', shelfLabel(296, 128, 'bwr')),
+  made('标准价签 2.9 寸 黄色', '0F', 296, 128, 'bwy', shelfLabel(296, 128, 'bwy')),
+  made('四色价签 2.9 寸', '12', 296, 128, 'bwry', shelfLabel(296, 128, 'bwry')),
+  made('促销价签 4.2 寸 黄色', '1C', 400, 300, 'bwy', shelfLabel(400, 300, 'bwy')),
+  made('货架大屏 7.5 寸 黄色', '28', 800, 480, 'bwy', shelfLabel(800, 480, 'bwy')),
+  made('货架大屏 10.2 寸 三色', '2C', 960, 640, 'bwr', shelfLabel(960, 640, 'bwr')),
+  made('货架大屏 10.2 寸 黄色', '2C', 960, 640, 'bwy', shelfLabel(960, 640, 'bwy')),
+  made('彩色海报 7.3 寸 七色', '23', 800, 480, 'seven', shelfLabel(800, 480, 'seven')),
+  ...(
+    [
+      ['1.54', 200, 200],
+      ['2.13', 250, 122],
+      ['2.66', 296, 152],
+      ['2.9', 296, 128],
+      ['4.2', 400, 300],
+      ['7.5', 800, 480],
+      ['10.2', 960, 640],
+    ] as const
+  ).map(([inch, w, h]) => made(`未绑定 ${inch} 寸`, null, w, h, 'bw', unboundLabel(w, h))),
+];
+
+/** Every demo template. */
+export const ALL_DEMO_TEMPLATES = [...DEMO_TEMPLATES, ...DEMO_MORE_TEMPLATES];
+
 /** Adds the demo templates that are missing (by name) and the demo tenant's custom data keys. */
 export const templatesStep: SeedStep = {
   name: 'templates',
@@ -197,7 +347,7 @@ export const templatesStep: SeedStep = {
     for (const [position, key] of DEMO_DATA_KEYS.entries()) {
       if (!known.has(key.name)) await upsertDataKey(ctx.db, ctx.tenantId, key.name, key.tField, position + 1);
     }
-    for (const demo of DEMO_TEMPLATES) {
+    for (const demo of ALL_DEMO_TEMPLATES) {
       if (await nameTaken(ctx.db, ctx.tenantId, demo.name)) continue;
       const doc = TemplateDocument.parse(demo.doc);
       const { id } = await insertTemplate(ctx.db, {
@@ -210,6 +360,7 @@ export const templatesStep: SeedStep = {
       });
       const png = await renderThumbnail(doc);
       await saveThumb(ctx.db, { template_id: id, tenant_id: ctx.tenantId, key: randomHex(16), png, revision: 1 });
+      ctx.templatesAdded?.set(demo.name, id);
     }
   },
 };

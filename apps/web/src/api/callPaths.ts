@@ -75,6 +75,7 @@ export const CALL_PATHS = {
   ledTag: '/mgr/tag/ledesl',
   requestProgress: '/mgr/request/get',
   tagScreen: '/mgr/tag/screen',
+  tagDelivery: '/mgr/tag/delivery',
   productFieldMap: '/mgr/product/mapfield',
   findProduct: '/mgr/product/find',
   productList: '/mgr/product/list',

@@ -223,3 +223,48 @@ export type TagScreen = z.infer<typeof TagScreen>;
 
 /** A tag of the current store and which of its screens. */
 export const TagScreenBody = z.object({ id: Id, which: TagScreen.default('shown') });
+
+/** A tag of the current store, for /mgr/tag/delivery. */
+export const TagDeliveryBody = z.object({ id: Id });
+
+/** Where a tag task stands: to render, waiting for the tag, sent to a station, taken by it, or finished. */
+export const TAG_TASK_STATES = ['render', 'queued', 'sent', 'accepted', 'done', 'failed', 'cancelled'] as const;
+export const TagTaskState = z.enum(TAG_TASK_STATES);
+export type TagTaskState = z.infer<typeof TagTaskState>;
+
+/** One task slot of a tag (its label, LED, roll call): its latest revision (beyond SPEC). */
+export const TagTask = z.object({
+  /** The engine's kind ('image', 'led', 'ping', 'rollcall') and its name in the reader's language. */
+  kind: z.string(),
+  kindName: z.string(),
+  state: TagTaskState,
+  rev: z.number().int(),
+  /** Times the current revision was sent to a station. */
+  attempts: z.number().int(),
+  /** The failure code ('' for none) and the reason in the reader's language (the tag log's words). */
+  code: z.string(),
+  message: z.string(),
+  /** The station it went (or goes) through; null when none hears the tag. */
+  stationSn: z.string().nullable(),
+  requestId: z.number().int().nullable(),
+  queuedAt: z.number().int().nullable(),
+  sentAt: z.number().int().nullable(),
+  finishedAt: z.number().int().nullable(),
+  /**
+   * Unfinished tasks: when the tag should take it, Unix ms — its next check-in after any retry
+   * wait; null when finished, or when the tag has not reported its wake interval.
+   */
+  expectedAt: z.number().int().nullable(),
+});
+export type TagTask = z.infer<typeof TagTask>;
+
+/** How a tag's deliveries stand (beyond SPEC): its wake figures and its task slots, unfinished first. */
+export const TagDelivery = z.object({
+  tagId: z.number().int(),
+  /** The wake interval the tag last reported, s; null until reported. */
+  wakeS: z.number().int().nullable(),
+  /** When the tag is expected to check in next, Unix ms; null until known. */
+  nextWakeAt: z.number().int().nullable(),
+  tasks: z.array(TagTask),
+});
+export type TagDelivery = z.infer<typeof TagDelivery>;

@@ -9,6 +9,8 @@ import {
   RequestProgress,
   RollCallTagsBody,
   Tag,
+  TagDelivery,
+  TagDeliveryBody,
   TagListBody,
   TagRequestData,
   TagScreenBody,
@@ -84,6 +86,14 @@ export const TAG_CALLS = {
       'answer the envelope)',
     { file: { type: 'image/png', filename: 'screen.png' } },
   ),
+  tagDelivery: call(
+    '/mgr/tag/delivery',
+    'tag.read',
+    TagDeliveryBody,
+    TagDelivery,
+    'How a tag’s deliveries stand (beyond SPEC): each task slot’s state, attempts, station and expected time. ' +
+      'NOT_FOUND (1002) when there is no such tag in the current store',
+  ),
 } as const;
 
 /** What the console and the operation log call each operation, in both languages. */
@@ -100,4 +110,5 @@ export const TAG_CALL_NAMES = {
   ledTag: { 'zh-CN': '价签闪灯', en: 'Flash tag LEDs' },
   requestProgress: { 'zh-CN': '查询操作进度', en: 'Operation progress' },
   tagScreen: { 'zh-CN': '查看价签画面', en: 'View a tag screen' },
+  tagDelivery: { 'zh-CN': '查看价签下发状态', en: 'View a tag’s deliveries' },
 } as const satisfies Record<keyof typeof TAG_CALLS, Messages>;

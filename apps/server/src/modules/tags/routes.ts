@@ -1,4 +1,5 @@
 import { defineHandlers } from '../../api/handlers';
+import { tagDelivery } from './delivery';
 import { presentTag } from './presenter';
 import { tagScreen } from './screen';
 import * as tags from './service';
@@ -23,4 +24,5 @@ export const tagHandlers = defineHandlers({
   ledTag: (ctx, { ids, led }) => tags.flashLed(ctx, ids, led),
   requestProgress: (ctx, { id }) => tags.progress(ctx, id),
   tagScreen,
+  tagDelivery,
 });

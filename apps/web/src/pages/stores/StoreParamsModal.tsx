@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../../platform/queryKeys';
 import { request } from '../../platform/request';
+import { StoreRules } from '../tags/StoreRules';
 
 interface Props {
   /** The store whose parameters are shown; null when the dialog is closed. */
@@ -178,6 +179,7 @@ export function StoreParamsModal({ store, editable, onClose }: Props) {
           </Col>
         </Row>
       </Form>
+      {store && params.data && <StoreRules storeId={store.id} />}
     </Modal>
   );
 }

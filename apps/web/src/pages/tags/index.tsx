@@ -1,5 +1,12 @@
-import { AimOutlined, DisconnectOutlined, LinkOutlined, SyncOutlined } from '@ant-design/icons';
-import { TAG_STATUSES, type Tag } from '@esl/contract';
+import {
+  AimOutlined,
+  BulbOutlined,
+  DisconnectOutlined,
+  LayoutOutlined,
+  LinkOutlined,
+  SyncOutlined,
+} from '@ant-design/icons';
+import { type LedPatternBody, TAG_STATUSES, type Tag } from '@esl/contract';
 import { useMutation } from '@tanstack/react-query';
 import { App, Button, Flex, Space, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
@@ -11,14 +18,17 @@ import { request } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 import { formatTime, parseTime } from '../../utils/time';
 import { StoreRequired } from '../shared/StoreRequired';
+import { RulesModal } from '../templates/list/RulesModal';
 import { AddTagsModal } from './AddTagsModal';
 import { BindModal } from './BindModal';
 import { tagFilter } from './body';
 import { Battery, ColourType, ModelName, Signal, StatusTag, Temperature } from './display';
 import { LabelCell } from './LabelCell';
+import { LedModal } from './LedModal';
 import { MODEL_OPTIONS } from './modelOptions';
 import { RequestPanel, type SentRequest, type TagOperation } from './RequestPanel';
 import { ScreenCell } from './Screen';
+import { SetTemplateModal } from './SetTemplateModal';
 import { TagDetail } from './TagDetail';
 import { useTagNotices } from './useTagNotices';
 
@@ -45,6 +55,12 @@ function Tags({ storeId }: { storeId: number }) {
   const canWrite = permissions.includes('tag.write');
   const canBind = permissions.includes('tag.bind');
   const canOperate = permissions.includes('tag.operate');
+  const canReadRules = permissions.includes('template.read');
+  const canSetTemplate = permissions.includes('template.write');
+  const [templating, setTemplating] = useState<readonly Tag[]>([]);
+  const [rulesOpen, setRulesOpen] = useState(false);
+  /** The tags whose LEDs are to flash, and which button asked. */
+  const [flashing, setFlashing] = useState<{ ids: number[]; from: string } | null>(null);
   const [adding, setAdding] = useState(false);
   const [binding, setBinding] = useState<{ hardwareId?: string } | null>(null);
   const [sent, setSent] = useState<SentRequest | null>(null);
@@ -61,8 +77,12 @@ function Tags({ storeId }: { storeId: number }) {
   // Each operation answers its request id at once; the panel above the list follows its progress.
   // `from` tells which button asked (a row, the selection, the whole store), so only that one spins.
   const operate = useMutation({
-    mutationFn: ({ op, ids }: { op: Operation; ids?: number[]; from: string }) =>
-      op === 'refreshTag' || op === 'rollCallTag' ? request(op, { ids: ids ?? [] }) : request(op, {}),
+    mutationFn: ({ op, ids, led }: { op: Operation; ids?: number[]; from: string; led?: LedPatternBody }) =>
+      op === 'ledTag'
+        ? request(op, { ids: ids ?? [], led: led as LedPatternBody })
+        : op === 'refreshTag' || op === 'rollCallTag'
+          ? request(op, { ids: ids ?? [] })
+          : request(op, {}),
     onSuccess: (answer, { op }) => {
       message.success(t(`op.sent.${op}`));
       setSent({ op, requestId: answer.requestId, tasks: answer.tasks });
@@ -81,6 +101,16 @@ function Tags({ storeId }: { storeId: number }) {
     iconOnly,
     loading: busy(op, from),
     onClick: () => operate.mutate({ op, ids, from }),
+  });
+  /** LED flash of some tags: the pattern is asked first. */
+  const ledOperation = (ids: number[], from: string, iconOnly: boolean) => ({
+    key: 'ledTag',
+    label: t('op.led'),
+    icon: <BulbOutlined />,
+    iconOnly,
+    loading: busy('ledTag', from),
+    testId: iconOnly ? undefined : 'led-tags',
+    onClick: () => setFlashing({ ids, from }),
   });
   /** Refresh or roll call of the whole store, after a question. */
   const storeOperation = (op: 'refreshAllTags' | 'rollCallAllTags') => ({
@@ -255,7 +285,7 @@ function Tags({ storeId }: { storeId: number }) {
         actions={
           canWrite || canBind || canOperate
             ? {
-                width: 160,
+                width: 190,
                 items: (row) => [
                   canBind &&
                     (row.product
@@ -279,6 +309,7 @@ function Tags({ storeId }: { storeId: number }) {
                         }),
                   canOperate && operation('refreshTag', [row.id], `row:${row.id}`, true),
                   canOperate && operation('rollCallTag', [row.id], `row:${row.id}`, true),
+                  canOperate && ledOperation([row.id], `row:${row.id}`, true),
                   canWrite &&
                     deleteAction(
                       t,
@@ -300,6 +331,13 @@ function Tags({ storeId }: { storeId: number }) {
             testId: 'bind-tags',
             onClick: () => setBinding({}),
           },
+          canReadRules && {
+            key: 'rules',
+            label: t('template.rulesAction'),
+            icon: <LayoutOutlined />,
+            testId: 'tag-template-rules',
+            onClick: () => setRulesOpen(true),
+          },
           canWrite && addAction(t, () => setAdding(true), 'add-tags'),
         ]}
         bulk={[
@@ -312,6 +350,14 @@ function Tags({ storeId }: { storeId: number }) {
           },
           canOperate && operation('refreshTag', selected, 'selection', false),
           canOperate && operation('rollCallTag', selected, 'selection', false),
+          canOperate && ledOperation(selected, 'selection', false),
+          canSetTemplate && {
+            key: 'template',
+            label: t('template.action'),
+            icon: <LayoutOutlined />,
+            testId: 'set-tag-template',
+            onClick: () => setTemplating(list.rows.filter((r) => selected.includes(r.id))),
+          },
           canWrite &&
             deleteAction(t, t('deleteManyConfirm', { count: selected.length }), () => remove.mutateAsync(selected)),
         ]}
@@ -330,6 +376,16 @@ function Tags({ storeId }: { storeId: number }) {
           onClose={() => setBinding(null)}
           onBound={() => list.changed()}
         />
+        <LedModal
+          count={flashing?.ids.length ?? 0}
+          loading={operate.isPending && operate.variables.op === 'ledTag'}
+          onClose={() => setFlashing(null)}
+          onFlash={(led) =>
+            operate.mutateAsync({ op: 'ledTag', ids: flashing?.ids ?? [], from: flashing?.from ?? '', led })
+          }
+        />
+        <SetTemplateModal tags={templating} onClose={() => setTemplating([])} onSaved={() => list.changed()} />
+        {canReadRules && <RulesModal open={rulesOpen} canWrite={canSetTemplate} onClose={() => setRulesOpen(false)} />}
         <TagDetail storeId={storeId} tag={detail} onClose={() => setDetailId(null)} />
       </ListPage>
     </Flex>

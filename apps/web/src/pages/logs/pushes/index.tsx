@@ -105,7 +105,7 @@ function PushLogList({ storeId }: { storeId: number }) {
         },
         { title: t('col.products'), dataIndex: 'products', width: 85, align: 'right', render: count },
         { title: t('col.tagsAffected'), dataIndex: 'tagsAffected', width: 85, align: 'right', render: count },
-        { title: t('col.rendered'), dataIndex: 'rendered', width: 85, align: 'right', render: count },
+        { title: t('col.rendered'), dataIndex: 'rendered', width: 100, align: 'right', render: count },
         {
           title: t('col.pushFailed'),
           dataIndex: 'failed',
@@ -126,7 +126,7 @@ function PushLogList({ storeId }: { storeId: number }) {
           render: (v: number | null) => (v === null ? <Tag color="processing">{t('push.running')}</Tag> : parseTime(v)),
         },
       ]}
-      scrollX={1080}
+      scrollX={1095}
     />
   );
 }

@@ -14,6 +14,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../../../platform/queryKeys';
 import { request, requestList } from '../../../platform/request';
+import { misfit } from '../../tags/fit';
 import { MODEL_OPTIONS } from './AddTemplateModal';
 import { ColourType } from './ColourType';
 
@@ -38,7 +39,7 @@ const KINDS: readonly RuleKind[] = ['default', 'unbound', 'category'];
 /**
  * Which template tags show (docs/TEMPLATES.md, "Which template a tag shows"): the rules of the
  * tenant and of the current store, and a form to set the default, the unbound label or a category
- * template of a tag model. Per-tag overrides are listed here too; they are set by API.
+ * template of a tag model. Per-tag overrides are listed here too; the tags page sets them.
  */
 export function RulesModal({ open, canWrite, onClose }: Props) {
   const { t } = useTranslation('templates');
@@ -60,7 +61,11 @@ export function RulesModal({ open, canWrite, onClose }: Props) {
     queryFn: () => requestList('templateList', { limit: 500 }),
     enabled: open && model !== undefined,
   });
-  const fitting = (templates.data?.rows ?? []).filter((x) => model && x.width === model.w && x.length === model.h);
+  const colour = Form.useWatch('colour', form) ?? model?.colours[0];
+  // Of the model's size and of inks its panel has, so the console never asks what the server refuses.
+  const fitting = (templates.data?.rows ?? []).filter(
+    (x) => model && colour && misfit(x, { model: model.code, colour }) === null,
+  );
   // A rule changes which template tags show: the tag list answers it in every row.
   const changed = () => {
     void queryClient.invalidateQueries({ queryKey: queryKeys.templateRules() });
@@ -157,6 +162,7 @@ export function RulesModal({ open, canWrite, onClose }: Props) {
             </Form.Item>
             <Form.Item name="colour">
               <Select
+                onChange={() => form.resetFields(['templateId'])}
                 style={{ width: 150 }}
                 placeholder={t('rules.colour')}
                 allowClear
