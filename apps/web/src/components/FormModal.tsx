@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { Form, type FormInstance, Modal } from 'antd';
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 interface Props<V> {
@@ -96,4 +96,18 @@ export function useFormDialog<V, R = never, D = unknown>(options: DialogOptions<
 
   const save = useMutation({ mutationFn: options.save, onSuccess: options.onSaved });
   return { open, onClose, form, saving: save.isPending, onFinish: (values: V) => save.mutate(values) };
+}
+
+/**
+ * A list page's add/edit dialog: which record it shows (null: a new one) and whether it is open.
+ * Closing keeps the record, so the dialog does not change under its closing animation.
+ */
+export function useEditDialog<R>() {
+  const [state, setState] = useState<{ open: boolean; record: R | null }>({ open: false, record: null });
+  return {
+    ...state,
+    /** Opens the dialog on a record, or on an empty form (null) to add one. */
+    edit: (record: R | null) => setState({ open: true, record }),
+    close: () => setState((s) => ({ ...s, open: false })),
+  };
 }

@@ -4,7 +4,9 @@ import { useMutation } from '@tanstack/react-query';
 import { App, Badge, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useEditDialog } from '../../components/FormModal';
 import { addAction, deleteAction, editAction, useRowsCall } from '../../components/list/commonActions';
+import { textFilter } from '../../components/list/filters';
 import { ListPage } from '../../components/list/ListPage';
 import { useListQuery } from '../../components/list/useListQuery';
 import { download } from '../../platform/request';
@@ -39,8 +41,7 @@ function Products({ storeId }: { storeId: number }) {
   const permissions = useUserStore((s) => s.permissions);
   const canWrite = permissions.includes('product.write');
   const canImport = permissions.includes('product.import');
-  const [editing, setEditing] = useState<Product | null>(null);
-  const [formOpen, setFormOpen] = useState(false);
+  const dialog = useEditDialog<Product>();
   const [importOpen, setImportOpen] = useState(false);
   const [mapOpen, setMapOpen] = useState(false);
 
@@ -56,21 +57,16 @@ function Products({ storeId }: { storeId: number }) {
       message.success(t('exported'));
     },
   });
-  const edit = (product: Product | null) => {
-    setEditing(product);
-    setFormOpen(true);
-  };
 
   return (
     <ListPage
       list={list}
       ns="products"
-      title={t('title')}
       formName="productFilter"
       testId="product-table"
       pageSizes={PAGE_SIZES}
       filters={[
-        { kind: 'text', name: 'text', label: t('filter.text'), placeholder: t('filter.textPlaceholder'), width: 220 },
+        textFilter(t, 'text', 220),
         {
           kind: 'select',
           name: 'bound',
@@ -169,7 +165,7 @@ function Products({ storeId }: { storeId: number }) {
           ? {
               width: 160,
               items: (row) => [
-                editAction(t, () => edit(row)),
+                editAction(t, () => dialog.edit(row)),
                 deleteAction(
                   t,
                   row.tags > 0
@@ -205,7 +201,7 @@ function Products({ storeId }: { storeId: number }) {
           testId: 'export-products',
           onClick: () => exportFile.mutate(),
         },
-        canWrite && addAction(t, () => edit(null), 'add-product'),
+        canWrite && addAction(t, () => dialog.edit(null), 'add-product'),
       ]}
       bulk={
         canWrite
@@ -214,11 +210,11 @@ function Products({ storeId }: { storeId: number }) {
       }
     >
       <ProductFormModal
-        open={formOpen}
-        product={editing}
-        onClose={() => setFormOpen(false)}
+        open={dialog.open}
+        product={dialog.record}
+        onClose={dialog.close}
         onSaved={() => {
-          setFormOpen(false);
+          dialog.close();
           list.changed();
         }}
       />

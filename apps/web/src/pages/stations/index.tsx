@@ -11,6 +11,7 @@ import { useMutation } from '@tanstack/react-query';
 import { App, Badge, Descriptions, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { textFilter } from '../../components/list/filters';
 import { ListPage } from '../../components/list/ListPage';
 import { useListQuery } from '../../components/list/useListQuery';
 import { request } from '../../platform/request';
@@ -118,11 +119,10 @@ function BaseStations({ storeId }: { storeId: number }) {
     <ListPage
       list={list}
       ns="stations"
-      title={t('title')}
       formName="stationFilter"
       testId="station-table"
       filters={[
-        { kind: 'text', name: 'text', label: t('filter.text'), placeholder: t('filter.textPlaceholder'), width: 200 },
+        textFilter(t, 'text', 200),
         {
           kind: 'select',
           name: 'online',

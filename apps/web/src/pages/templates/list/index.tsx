@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { addAction, deleteAction, editAction, useRowsCall } from '../../../components/list/commonActions';
+import { textFilter } from '../../../components/list/filters';
 import { ListPage } from '../../../components/list/ListPage';
 import { useListQuery } from '../../../components/list/useListQuery';
 import { request } from '../../../platform/request';
@@ -57,10 +58,9 @@ export default function TemplatesPage() {
     <ListPage
       list={list}
       ns="templates"
-      title={t('title')}
       formName="tmpl-filter"
       filters={[
-        { kind: 'text', name: 'name', label: t('filter.name'), placeholder: t('filter.namePlaceholder'), width: 180 },
+        textFilter(t, 'name', 180),
         {
           kind: 'select',
           name: 'model',
