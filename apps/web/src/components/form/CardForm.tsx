@@ -1,17 +1,23 @@
 import { SaveOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
 import { Button, Card, Form, type FormInstance } from 'antd';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 
-interface Props<V> {
+interface Props<V, D> {
   title: ReactNode;
-  form: FormInstance<V>;
   /** The form's name: its inputs' ids are `<name>_<field>`. */
   name: string;
   /** 'off' for forms a browser should not fill in (passwords). */
   autoComplete?: 'off';
-  onFinish: (values: V) => void;
-  /** The save is under way: the button spins. */
-  saving: boolean;
+  /**
+   * What the fields show; they are filled again each time it is another object, so keep it the
+   * same one while nothing changed (a query's answer, or `useMemo`).
+   */
+  values?: Partial<V>;
+  /** The call that saves the form's values. */
+  save: (values: V) => Promise<D>;
+  /** After a save: say so, reload what shows the values (the form is there to be emptied). */
+  onSaved: (answer: D, form: FormInstance<V>) => unknown;
   /** The button's words ("Save"). */
   submitText: string;
   /** Shown above the form, inside the card. */
@@ -19,20 +25,32 @@ interface Props<V> {
   children: ReactNode;
 }
 
-/** A settings card: one form and its save button below the fields (account, tenant settings). */
-export function CardForm<V>(props: Props<V>) {
+/**
+ * A settings card (account, tenant settings): one form filled from what is stored, its fields,
+ * and a button below them that saves it.
+ */
+export function CardForm<V, D>(props: Props<V, D>) {
+  const [form] = Form.useForm<V>();
+  const { values } = props;
+
+  useEffect(() => {
+    if (values) form.setFieldsValue(values as Parameters<typeof form.setFieldsValue>[0]);
+  }, [values, form]);
+
+  const save = useMutation({ mutationFn: props.save, onSuccess: (answer) => props.onSaved(answer, form) });
+
   return (
     <Card title={props.title} size="small">
       {props.intro}
       <Form<V>
-        form={props.form}
+        form={form}
         name={props.name}
         layout="vertical"
         autoComplete={props.autoComplete}
-        onFinish={props.onFinish}
+        onFinish={(values) => save.mutate(values)}
       >
         {props.children}
-        <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={props.saving}>
+        <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={save.isPending}>
           {props.submitText}
         </Button>
       </Form>

@@ -33,6 +33,21 @@ export function textFilter(t: TFunction, name: string, width: number): FilterFie
   return { kind: 'text', name, label: t(`filter.${name}`), placeholder: t(`filter.${name}Placeholder`), width };
 }
 
+/**
+ * A choice filter worded the same way: label `filter.<name>`; while nothing is chosen it says
+ * `all` (the key `filter.all` unless given); `search` lets typing narrow the options.
+ */
+export function selectFilter(
+  t: TFunction,
+  name: string,
+  width: number,
+  options: SelectProps['options'],
+  more: { all?: string; search?: boolean } = {},
+): FilterField {
+  const placeholder = t(more.all ?? 'filter.all');
+  return { kind: 'select', name, label: t(`filter.${name}`), placeholder, width, options, search: more.search };
+}
+
 export function filterInput(field: FilterField): ReactNode {
   switch (field.kind) {
     case 'text':

@@ -1,8 +1,8 @@
 import { LockOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons';
 import { AlterUserBody } from '@esl/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Avatar, Button, Col, Form, Row, Space, Typography, Upload } from 'antd';
-import { useEffect } from 'react';
+import { App, Avatar, Button, Col, Row, Space, Typography, Upload } from 'antd';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CALL_PATHS } from '../../api/callPaths';
 import { CardForm } from '../../components/form/CardForm';
@@ -57,31 +57,23 @@ export default function SetmePage() {
 function ProfileCard({ id }: { id: number }) {
   const { t } = useTranslation('account');
   const { message } = App.useApp();
-  const [form] = Form.useForm<ProfileValues>();
   const name = useUserStore((s) => s.name);
   const introduction = useUserStore((s) => s.introduction);
   const reload = useReloadSelf();
-
-  useEffect(() => {
-    form.setFieldsValue({ name, introduction });
-  }, [name, introduction, form]);
-
-  const save = useMutation({
-    mutationFn: (v: ProfileValues) =>
-      request('alterUser', { id, name: v.name.trim(), introduction: (v.introduction ?? '').trim() }),
-    onSuccess: async () => {
-      message.success(t('saved'));
-      await reload();
-    },
-  });
+  const values = useMemo(() => ({ name, introduction }), [name, introduction]);
 
   return (
     <CardForm
       title={t('profile.title')}
-      form={form}
       name="profile"
-      onFinish={(v) => save.mutate(v)}
-      saving={save.isPending}
+      values={values}
+      save={(v: ProfileValues) =>
+        request('alterUser', { id, name: v.name.trim(), introduction: (v.introduction ?? '').trim() })
+      }
+      onSaved={async () => {
+        message.success(t('saved'));
+        await reload();
+      }}
       submitText={t('save')}
       intro={<AvatarRow />}
     >
@@ -142,25 +134,19 @@ function AvatarRow() {
 function PasswordCard({ id }: { id: number }) {
   const { t } = useTranslation('account');
   const { message } = App.useApp();
-  const [form] = Form.useForm<PasswordValues>();
-
-  const save = useMutation({
-    mutationFn: (v: PasswordValues) =>
-      request('alterUser', { id, password: digestPassword(v.password), rpassword: digestPassword(v.rpassword) }),
-    onSuccess: () => {
-      form.resetFields();
-      message.success(t('password.done'));
-    },
-  });
 
   return (
     <CardForm
       title={t('password.title')}
-      form={form}
       name="password"
       autoComplete="off"
-      onFinish={(v) => save.mutate(v)}
-      saving={save.isPending}
+      save={(v: PasswordValues) =>
+        request('alterUser', { id, password: digestPassword(v.password), rpassword: digestPassword(v.rpassword) })
+      }
+      onSaved={(_, form) => {
+        form.resetFields();
+        message.success(t('password.done'));
+      }}
       submitText={t('password.submit')}
     >
       <NewPasswordFields

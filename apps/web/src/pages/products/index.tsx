@@ -5,15 +5,16 @@ import { App, Badge, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useEditDialog } from '../../components/FormModal';
+import { dash, orDash } from '../../components/list/cells';
 import { addAction, deleteAction, editAction, useRowsCall } from '../../components/list/commonActions';
-import { textFilter } from '../../components/list/filters';
+import { selectFilter, textFilter } from '../../components/list/filters';
 import { ListPage } from '../../components/list/ListPage';
 import { useListQuery } from '../../components/list/useListQuery';
 import { download } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 import { saveBlob } from '../../utils/download';
 import { parseTime } from '../../utils/time';
-import { StoreRequired } from '../shared/StoreRequired';
+import { storeScreen } from '../shared/StoreRequired';
 import { productFilter } from './body';
 import { FieldMapModal } from './FieldMapModal';
 import { ImportModal } from './ImportModal';
@@ -23,17 +24,7 @@ const PAGE_SIZES = [20, 50, 100, 200, 500];
 /** An export of a whole store takes longer than an ordinary call. */
 const EXPORT_TIMEOUT_MS = 180_000;
 
-const dash = <Typography.Text type="secondary">—</Typography.Text>;
-const orDash = (v: string) => v || dash;
-
-export default function ProductsPage() {
-  const { t } = useTranslation('products');
-  return (
-    <StoreRequired title={t('needStore')} hint={t('needStoreHint')}>
-      {(storeId) => <Products storeId={storeId} />}
-    </StoreRequired>
-  );
-}
+export default storeScreen('products', Products);
 
 function Products({ storeId }: { storeId: number }) {
   const { t } = useTranslation('products');
@@ -67,17 +58,10 @@ function Products({ storeId }: { storeId: number }) {
       pageSizes={PAGE_SIZES}
       filters={[
         textFilter(t, 'text', 220),
-        {
-          kind: 'select',
-          name: 'bound',
-          label: t('filter.bound'),
-          placeholder: t('filter.all'),
-          width: 140,
-          options: [
-            { value: 'bound', label: t('filter.boundYes') },
-            { value: 'unbound', label: t('filter.boundNo') },
-          ],
-        },
+        selectFilter(t, 'bound', 140, [
+          { value: 'bound', label: t('filter.boundYes') },
+          { value: 'unbound', label: t('filter.boundNo') },
+        ]),
       ]}
       columns={[
         {

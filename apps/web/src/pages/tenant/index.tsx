@@ -1,8 +1,8 @@
 import { KeyOutlined } from '@ant-design/icons';
 import { AlterTenantInfoBody, curlExample, type TenantBaseInfo, WECHAT_APPID } from '@esl/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Col, Descriptions, Form, Popconfirm, Row, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { Alert, App, Button, Card, Col, Descriptions, Popconfirm, Row, Typography } from 'antd';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CardForm } from '../../components/form/CardForm';
 import { FormFields } from '../../components/form/FormFields';
@@ -26,7 +26,7 @@ const TENANT_INFO: FieldsOf<TenantInfoValues> = [
   f.text('company', { label: 'tenant.company', lineBreak: true }),
   f.notes('description', { label: 'tenant.description', rows: [3, 6], lineBreak: true }),
 ];
-const APPID: FieldsOf<{ appid: string }> = [
+const APPID: FieldsOf<{ appid?: string }> = [
   {
     kind: 'text',
     name: 'appid',
@@ -75,31 +75,27 @@ function TenantInfoCard({ info }: { info: TenantBaseInfo }) {
   const queryClient = useQueryClient();
   const getInfo = useUserStore((s) => s.getInfo);
   const refresh = useRefreshView();
-  const [form] = Form.useForm<TenantInfoValues>();
-
-  useEffect(() => {
-    form.setFieldsValue({ name: info.name, company: info.company, description: info.description });
-  }, [info, form]);
-
-  const save = useMutation({
-    mutationFn: (v: TenantInfoValues) =>
-      request('alterTenantInfo', { name: v.name.trim(), company: v.company.trim(), description: v.description.trim() }),
-    onSuccess: async (data) => {
-      queryClient.setQueryData(BASE_INFO, data);
-      message.success(t('saved'));
-      // SPEC.md §4: a tenant change reloads the view (the navbar shows the tenant's name).
-      await getInfo();
-      refresh();
-    },
-  });
+  const values = useMemo(() => ({ name: info.name, company: info.company, description: info.description }), [info]);
 
   return (
     <CardForm
       title={t('tenant.title')}
-      form={form}
       name="tenantInfo"
-      onFinish={(v) => save.mutate(v)}
-      saving={save.isPending}
+      values={values}
+      save={(v: TenantInfoValues) =>
+        request('alterTenantInfo', {
+          name: v.name.trim(),
+          company: v.company.trim(),
+          description: v.description.trim(),
+        })
+      }
+      onSaved={async (data) => {
+        queryClient.setQueryData(BASE_INFO, data);
+        message.success(t('saved'));
+        // SPEC.md §4: a tenant change reloads the view (the navbar shows the tenant's name).
+        await getInfo();
+        refresh();
+      }}
       submitText={t('save')}
     >
       <FormFields fields={TENANT_INFO} t={t} />
@@ -111,27 +107,18 @@ function AppIdCard({ info }: { info: TenantBaseInfo }) {
   const { t } = useTranslation('tenant');
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const [form] = Form.useForm<{ appid: string }>();
-
-  useEffect(() => {
-    form.setFieldsValue({ appid: info.appid });
-  }, [info, form]);
-
-  const save = useMutation({
-    mutationFn: (appid: string) => request('alterAppId', { appid: appid.trim() }),
-    onSuccess: (data) => {
-      queryClient.setQueryData(BASE_INFO, data);
-      message.success(t('saved'));
-    },
-  });
+  const values = useMemo(() => ({ appid: info.appid }), [info]);
 
   return (
     <CardForm
       title={t('wechat.title')}
-      form={form}
       name="appid"
-      onFinish={(v) => save.mutate(v.appid ?? '')}
-      saving={save.isPending}
+      values={values}
+      save={(v: { appid?: string }) => request('alterAppId', { appid: (v.appid ?? '').trim() })}
+      onSaved={(data) => {
+        queryClient.setQueryData(BASE_INFO, data);
+        message.success(t('saved'));
+      }}
       submitText={t('save')}
     >
       <FormFields fields={APPID} t={t} />

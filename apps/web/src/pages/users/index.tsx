@@ -6,7 +6,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useEditDialog } from '../../components/FormModal';
 import { addAction, deleteAction, editAction, useRowsCall } from '../../components/list/commonActions';
-import { textFilter } from '../../components/list/filters';
+import { selectFilter, textFilter } from '../../components/list/filters';
 import { ListPage } from '../../components/list/ListPage';
 import { useListQuery } from '../../components/list/useListQuery';
 import { queryKeys } from '../../platform/queryKeys';
@@ -57,14 +57,13 @@ export default function UsersPage() {
       formName="userFilter"
       filters={[
         textFilter(t, 'name', 200),
-        {
-          kind: 'select',
-          name: 'role',
-          label: t('filter.role'),
-          placeholder: t('filter.allRoles'),
-          width: 160,
-          options: TENANT_ROLES.map((r) => ({ value: r, label: roleLabel(r) })),
-        },
+        selectFilter(
+          t,
+          'role',
+          160,
+          TENANT_ROLES.map((r) => ({ value: r, label: roleLabel(r) })),
+          { all: 'filter.allRoles' },
+        ),
       ]}
       columns={[
         { title: t('col.username'), dataIndex: 'username', width: 130, ellipsis: true },
