@@ -1,4 +1,4 @@
-import { AddStoreBody, StationConfigFields, Store, StoreParams } from '@esl/contract';
+import { AddStationBody, AddStoreBody, StationConfigFields, Store, StoreParams } from '@esl/contract';
 import { Form } from 'antd';
 import type { RuleObject } from 'antd/es/form';
 import type { TFunction } from 'i18next';
@@ -99,8 +99,9 @@ describe('limits from the contract', () => {
     expect(rangeOf(StationConfigFields.shape.serverPort)).toEqual({ min: 1, max: 65_535 });
   });
 
-  it('reads a text’s longest value', () => {
+  it('reads a text’s longest value, also before a .transform()', () => {
     expect(maxLengthOf(AddStoreBody.shape.name)).toBe(64);
+    expect(maxLengthOf(AddStationBody.shape.sn)).toBe(32);
     expect(maxLengthOf(StoreParams.shape.currency)).toBe(4);
   });
 

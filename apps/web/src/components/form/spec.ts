@@ -154,18 +154,22 @@ export function gridRuns<F extends { span?: number }>(fields: readonly F[]): Run
 /** What `rangeOf` and `maxLengthOf` read of a contract schema (zod's public fields). */
 interface Schema {
   unwrap?: () => unknown;
+  /** A pipe's (`.transform()`) input schema. */
+  in?: unknown;
   minValue?: number | null;
   maxValue?: number | null;
   maxLength?: number | null;
 }
 
-/** Through `.default()`, `.nullable()` and `.optional()` to the schema they wrap. */
+/** Through `.default()`, `.nullable()`, `.optional()` and `.transform()` to the schema the value meets first. */
 function inner(schema: unknown): Schema {
   let s = schema as Schema;
-  while (typeof s.unwrap === 'function' && s.minValue === undefined && s.maxLength === undefined) {
-    s = s.unwrap() as Schema;
+  for (;;) {
+    if (s.minValue !== undefined || s.maxLength !== undefined) return s;
+    if (typeof s.unwrap === 'function') s = s.unwrap() as Schema;
+    else if (typeof s.in === 'object' && s.in !== null) s = s.in as Schema;
+    else return s;
   }
-  return s;
 }
 
 /** A whole-number field's limits as the contract's schema sets them, so the two cannot drift. */

@@ -4,7 +4,7 @@ import { App, Form, Modal, Select, Skeleton } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormFields } from '../../components/form/FormFields';
-import { contractFields, type FieldsOf, literal } from '../../components/form/spec';
+import { contractFields, type FieldsOf, literal, type TextField } from '../../components/form/spec';
 import { queryKeys } from '../../platform/queryKeys';
 import { request } from '../../platform/request';
 
@@ -25,8 +25,16 @@ type Threshold = 'tagMissedWakes' | 'tagOfflineMinutes' | 'tagLostHours' | 'tagL
 const count = (name: Count) => f.number(name, { label: `p.${name}`, span: 12, required: true, suffix: 'seconds' });
 const threshold = (name: Threshold, suffix: string) =>
   f.number(name, { label: `p.${name}`, tooltip: `p.${name}Hint`, span: 8, required: true, suffix });
-const quiet = (name: 'quietStart' | 'quietEnd', example: string) =>
-  f.text(name, { label: `p.${name}`, span: 12, placeholder: literal(example), pattern: [TIME, 'rule.time'] });
+/** An end of the quiet hours, "HH:MM" (the contract's pattern bounds it to five characters). */
+const quiet = (name: 'quietStart' | 'quietEnd', example: string): TextField<typeof name> => ({
+  kind: 'text',
+  name,
+  label: `p.${name}`,
+  span: 12,
+  max: 5,
+  placeholder: literal(example),
+  pattern: [TIME, 'rule.time'],
+});
 
 export function StoreParamsModal({ store, editable, onClose }: Props) {
   const { t } = useTranslation('stores');
