@@ -1,6 +1,6 @@
 import { SaveOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
-import { Button, Card, Form, type FormInstance } from 'antd';
+import { Button, Card, Col, Form, type FormInstance, Row } from 'antd';
 import { type ReactNode, useEffect } from 'react';
 
 interface Props<V, D> {
@@ -55,5 +55,19 @@ export function CardForm<V, D>(props: Props<V, D>) {
         </Button>
       </Form>
     </Card>
+  );
+}
+
+/** A settings screen's cards: two columns from the xl width up, one above the other below it. */
+export function CardColumns({ left, right }: { left: ReactNode; right: ReactNode }) {
+  return (
+    <Row gutter={[16, 16]}>
+      <Col xs={24} xl={12}>
+        {left}
+      </Col>
+      <Col xs={24} xl={12}>
+        {right}
+      </Col>
+    </Row>
   );
 }

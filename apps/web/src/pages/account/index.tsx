@@ -1,11 +1,11 @@
 import { LockOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons';
 import { AlterUserBody } from '@esl/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Avatar, Button, Col, Row, Space, Typography, Upload } from 'antd';
+import { App, Avatar, Button, Space, Typography, Upload } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CALL_PATHS } from '../../api/callPaths';
-import { CardForm } from '../../components/form/CardForm';
+import { CardColumns, CardForm } from '../../components/form/CardForm';
 import { FormFields } from '../../components/form/FormFields';
 import { contractFields, type FieldsOf } from '../../components/form/spec';
 import { Loaded } from '../../components/Loaded';
@@ -40,16 +40,7 @@ export default function SetmePage() {
 
   return (
     <Loaded query={self} ns="account">
-      {({ id }) => (
-        <Row gutter={[16, 16]}>
-          <Col xs={24} xl={12}>
-            <ProfileCard id={id} />
-          </Col>
-          <Col xs={24} xl={12}>
-            <PasswordCard id={id} />
-          </Col>
-        </Row>
-      )}
+      {({ id }) => <CardColumns left={<ProfileCard id={id} />} right={<PasswordCard id={id} />} />}
     </Loaded>
   );
 }

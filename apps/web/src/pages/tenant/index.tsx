@@ -1,10 +1,10 @@
 import { KeyOutlined } from '@ant-design/icons';
 import { AlterTenantInfoBody, curlExample, type TenantBaseInfo, WECHAT_APPID } from '@esl/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Col, Descriptions, Popconfirm, Row, Typography } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Popconfirm, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CardForm } from '../../components/form/CardForm';
+import { CardColumns, CardForm } from '../../components/form/CardForm';
 import { FormFields } from '../../components/form/FormFields';
 import { contractFields, type FieldsOf } from '../../components/form/spec';
 import { Loaded } from '../../components/Loaded';
@@ -54,16 +54,16 @@ export default function ConfPage() {
   return (
     <Loaded query={info} ns="tenant">
       {(data) => (
-        <Row gutter={[16, 16]}>
-          <Col xs={24} xl={12}>
-            <TenantInfoCard info={data} />
-          </Col>
-          <Col xs={24} xl={12}>
-            <AppIdCard info={data} />
-            <div style={{ height: 16 }} />
-            <ApiKeyCard info={data} />
-          </Col>
-        </Row>
+        <CardColumns
+          left={<TenantInfoCard info={data} />}
+          right={
+            <>
+              <AppIdCard info={data} />
+              <div style={{ height: 16 }} />
+              <ApiKeyCard info={data} />
+            </>
+          }
+        />
       )}
     </Loaded>
   );
