@@ -64,78 +64,109 @@ async function closeDialog(page: Page): Promise<void> {
   await page.locator('.ant-modal-container:visible').waitFor({ state: 'detached' });
 }
 
+interface Screen {
+  name: string;
+  user: string;
+  path: string;
+  /** Opens each dialog (or waits for each card) and keeps it. */
+  run: (page: Page, lang: Lang) => Promise<void>;
+}
+
+const SCREENS: Screen[] = [
+  {
+    name: 'stores',
+    user: 'admin',
+    path: '/basemgr/station',
+    run: async (page, lang) => {
+      const storeRow = page.locator('.ant-table-row').first();
+      await storeRow.waitFor();
+      await page.getByRole('button', { name: word(lang, 'stores', 'add') }).click();
+      await keep(page, dialog(page), lang, 'store-add');
+      await closeDialog(page);
+      await storeRow.getByRole('button', { name: word(lang, 'stores', 'params') }).click();
+      await dialog(page).locator('#storeParams_heartbeatSeconds').waitFor();
+      await keep(page, dialog(page), lang, 'store-params');
+    },
+  },
+  {
+    name: 'base stations and products',
+    user: 'admin',
+    path: '/basemgr/ap',
+    run: async (page, lang) => {
+      await page.getByTestId('add-station').click();
+      await keep(page, dialog(page), lang, 'station-add');
+      await closeDialog(page);
+      await page.goto('/basemgr/product');
+      await page.getByTestId('add-product').click();
+      await keep(page, dialog(page), lang, 'product-add');
+    },
+  },
+  {
+    name: 'templates',
+    user: 'admin',
+    path: '/tmpl/index',
+    run: async (page, lang) => {
+      await page.getByRole('button', { name: word(lang, 'templates', 'add') }).click();
+      await keep(page, dialog(page), lang, 'template-add');
+      await dialog(page)
+        .getByText(word(lang, 'templates', 'field.bySize'))
+        .click();
+      await dialog(page).locator('#tmpl-add_width').waitFor();
+      await keep(page, dialog(page), lang, 'template-add-size');
+    },
+  },
+  {
+    name: 'users',
+    user: 'admin',
+    path: '/system/index',
+    run: async (page, lang) => {
+      await page.getByRole('button', { name: word(lang, 'users', 'add') }).click();
+      await keep(page, dialog(page), lang, 'user-add');
+    },
+  },
+  {
+    name: 'settings',
+    user: 'admin',
+    path: '/system/conf',
+    run: async (page, lang) => {
+      await page.locator('#tenantInfo_name').waitFor();
+      await keep(page, page.locator('main'), lang, 'tenant-settings');
+      await page.goto('/system/setme');
+      await page.locator('#profile_name').waitFor();
+      await keep(page, page.locator('main'), lang, 'account');
+    },
+  },
+  {
+    name: 'tenants',
+    user: 'superadmin',
+    path: '/saadmin/sa/adm',
+    run: async (page, lang) => {
+      const tenantRow = page.locator('.ant-table-row').first();
+      await tenantRow.waitFor();
+      await page.getByRole('button', { name: word(lang, 'tenants', 'add') }).click();
+      await keep(page, dialog(page), lang, 'tenant-add');
+      await closeDialog(page);
+      await tenantRow.getByRole('button', { name: word(lang, 'tenants', 'resetPwd') }).click();
+      await keep(page, dialog(page), lang, 'tenant-reset-password');
+    },
+  },
+];
+
 describeBrowser('form dialogs and settings cards', () => {
   const browser = useBrowser();
 
   for (const lang of ['zh-CN', 'en'] as const) {
-    it(`draws the tenant's dialogs whole in ${lang}`, async () => {
-      const { context, page } = await newPage(browser(), { lang });
-      try {
-        await login(page, 'admin', { path: '/basemgr/station' });
-        await waitForShell(page);
-        const storeRow = page.locator('.ant-table-row').first();
-        await storeRow.waitFor();
-        await page.getByRole('button', { name: word(lang, 'stores', 'add') }).click();
-        await keep(page, dialog(page), lang, 'store-add');
-        await closeDialog(page);
-        await storeRow.getByRole('button', { name: word(lang, 'stores', 'params') }).click();
-        await dialog(page).locator('#storeParams_heartbeatSeconds').waitFor();
-        await keep(page, dialog(page), lang, 'store-params');
-        await closeDialog(page);
-
-        await page.goto('/basemgr/ap');
-        await page.getByTestId('add-station').click();
-        await keep(page, dialog(page), lang, 'station-add');
-        await closeDialog(page);
-
-        await page.goto('/basemgr/product');
-        await page.getByTestId('add-product').click();
-        await keep(page, dialog(page), lang, 'product-add');
-        await closeDialog(page);
-
-        await page.goto('/tmpl/index');
-        await page.getByRole('button', { name: word(lang, 'templates', 'add') }).click();
-        await keep(page, dialog(page), lang, 'template-add');
-        await dialog(page)
-          .getByText(word(lang, 'templates', 'field.bySize'))
-          .click();
-        await dialog(page).locator('#tmpl-add_width').waitFor();
-        await keep(page, dialog(page), lang, 'template-add-size');
-        await closeDialog(page);
-
-        await page.goto('/system/index');
-        await page.getByRole('button', { name: word(lang, 'users', 'add') }).click();
-        await keep(page, dialog(page), lang, 'user-add');
-        await closeDialog(page);
-
-        await page.goto('/system/conf');
-        await page.locator('#tenantInfo_name').waitFor();
-        await keep(page, page.locator('main'), lang, 'tenant-settings');
-
-        await page.goto('/system/setme');
-        await page.locator('#profile_name').waitFor();
-        await keep(page, page.locator('main'), lang, 'account');
-      } finally {
-        await context.close();
-      }
-    });
-
-    it(`draws the platform's dialogs whole in ${lang}`, async () => {
-      const { context, page } = await newPage(browser(), { lang });
-      try {
-        await login(page, 'superadmin', { path: '/saadmin/sa/adm' });
-        await waitForShell(page);
-        const tenantRow = page.locator('.ant-table-row').first();
-        await tenantRow.waitFor();
-        await page.getByRole('button', { name: word(lang, 'tenants', 'add') }).click();
-        await keep(page, dialog(page), lang, 'tenant-add');
-        await closeDialog(page);
-        await tenantRow.getByRole('button', { name: word(lang, 'tenants', 'resetPwd') }).click();
-        await keep(page, dialog(page), lang, 'tenant-reset-password');
-        await closeDialog(page);
-      } finally {
-        await context.close();
-      }
-    });
+    for (const screen of SCREENS) {
+      it(`draws the ${screen.name} forms whole in ${lang}`, async () => {
+        const { context, page } = await newPage(browser(), { lang });
+        try {
+          await login(page, screen.user, { path: screen.path });
+          await waitForShell(page);
+          await screen.run(page, lang);
+        } finally {
+          await context.close();
+        }
+      });
+    }
   }
 });
