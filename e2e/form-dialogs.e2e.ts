@@ -113,6 +113,9 @@ const SCREENS: Screen[] = [
         .click();
       await dialog(page).locator('#tmpl-add_width').waitFor();
       await keep(page, dialog(page), lang, 'template-add-size');
+      // Width and length stand side by side, on one line.
+      const top = async (id: string) => (await dialog(page).locator(id).boundingBox())?.y;
+      expect(await top('#tmpl-add_length')).toBe(await top('#tmpl-add_width'));
     },
   },
   {

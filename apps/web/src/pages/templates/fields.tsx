@@ -17,9 +17,11 @@ export function templateName(placeholder?: string): TextField<'name'> {
 export function TemplateSize({ t, inputWidth }: { t: TFunction; inputWidth: number }) {
   const size = (name: 'width' | 'length') =>
     f.number(name, { label: `field.${name}`, required: `rule.${name}`, suffix: literal('px'), width: inputWidth });
+  // One FormFields each: Space sets each of its children apart, and a fragment is one child.
   return (
     <Space size="middle" align="start">
-      <FormFields fields={[size('width'), size('length')]} t={t} />
+      <FormFields fields={[size('width')]} t={t} />
+      <FormFields fields={[size('length')]} t={t} />
     </Space>
   );
 }
