@@ -18,7 +18,8 @@ export interface ListPageProps<Row extends { id: number }, S extends string, V> 
   list: ListView<Row, S, V>;
   /** The screen's i18n namespace; it says `total` ("{{count}} stores"), `empty` and `loadFailed`. */
   ns: string;
-  title: ReactNode;
+  /** The table card's title: the namespace's `title` unless given. */
+  title?: ReactNode;
   /** The filter form's name: its inputs' ids are `<formName>_<field>`. */
   formName: string;
   filters: readonly Maybe<FilterField>[];
@@ -130,7 +131,7 @@ export function ListPage<Row extends { id: number }, S extends string, V>(props:
       </Card>
       <Card
         size="small"
-        title={props.title}
+        title={props.title ?? t('title')}
         extra={
           toolbar.length > 0 && (
             <Space wrap>

@@ -1,4 +1,5 @@
 import { DatePicker, type GetProps, Input, Select, type SelectProps } from 'antd';
+import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 
 /** A date range as the filter form holds it. */
@@ -26,6 +27,26 @@ export type FilterField = FieldBase &
     /** From one day to another; either end may stay open. */
     | { kind: 'dates' }
   );
+
+/** A text filter worded by the screen's namespace: label `filter.<name>`, hint `filter.<name>Placeholder`. */
+export function textFilter(t: TFunction, name: string, width: number): FilterField {
+  return { kind: 'text', name, label: t(`filter.${name}`), placeholder: t(`filter.${name}Placeholder`), width };
+}
+
+/**
+ * A choice filter worded the same way: label `filter.<name>`; while nothing is chosen it says
+ * `all` (the key `filter.all` unless given); `search` lets typing narrow the options.
+ */
+export function selectFilter(
+  t: TFunction,
+  name: string,
+  width: number,
+  options: SelectProps['options'],
+  more: { all?: string; search?: boolean } = {},
+): FilterField {
+  const placeholder = t(more.all ?? 'filter.all');
+  return { kind: 'select', name, label: t(`filter.${name}`), placeholder, width, options, search: more.search };
+}
 
 export function filterInput(field: FilterField): ReactNode {
   switch (field.kind) {

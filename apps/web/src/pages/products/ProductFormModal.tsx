@@ -1,11 +1,10 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { BARCODE_PATTERN, isCustomKey, PRICE_PATTERN, type Product } from '@esl/contract';
-import { useMutation } from '@tanstack/react-query';
-import { App, Button, Col, Divider, Form, Input, Row, Space, Typography } from 'antd';
-import type { Rule } from 'antd/es/form';
-import { useEffect } from 'react';
+import { AddProductBody, BARCODE_PATTERN, isCustomKey, PRICE_PATTERN, type Product } from '@esl/contract';
+import { App, Button, Divider, Form, Input, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { FormModal } from '../../components/FormModal';
+import { FormModal, useFormDialog } from '../../components/FormModal';
+import { FormFields } from '../../components/form/FormFields';
+import { contractFields, type FieldsOf, type TextField } from '../../components/form/spec';
 import { request } from '../../platform/request';
 import { noLineBreak } from '../shared/rules';
 import { addProductBody, alterProductBody, type ProductFormValues, productFormValues } from './body';
@@ -19,23 +18,50 @@ interface Props {
 }
 
 const MAX_CUSTOM = 50;
+const f = contractFields(AddProductBody.shape);
+/** A price as typed: digits, at most two decimals (`PRICE_PATTERN`: 13 characters at the most). */
+const price = (name: 'price' | 'originalPrice', required?: string): TextField<typeof name> => ({
+  kind: 'text',
+  name,
+  label: `field.${name}`,
+  span: 8,
+  required,
+  trimmedPattern: [PRICE_PATTERN, 'rule.priceFormat'],
+  max: 13,
+  inputMode: 'decimal',
+});
+const line = (name: 'unit' | 'spec' | 'origin' | 'grade') =>
+  f.text(name, { label: `field.${name}`, span: 8, lineBreak: true });
+
+const FIELDS: FieldsOf<ProductFormValues> = [
+  f.text('barcode', {
+    label: 'field.barcode',
+    span: 12,
+    required: 'rule.barcode',
+    trimmedPattern: [BARCODE_PATTERN, 'rule.barcodeChars'],
+  }),
+  f.text('qrcode', { label: 'field.qrcode', span: 12, placeholder: 'field.qrcodePlaceholder', lineBreak: true }),
+  f.text('name', { label: 'field.name', required: 'rule.name', lineBreak: true }),
+  price('price', 'rule.price'),
+  price('originalPrice'),
+  line('unit'),
+  line('spec'),
+  line('origin'),
+  line('grade'),
+];
 
 export function ProductFormModal({ open, product, onClose, onSaved }: Props) {
   const { t } = useTranslation('products');
   const { message } = App.useApp();
-  const [form] = Form.useForm<ProductFormValues>();
   const adding = product === null;
-
-  useEffect(() => {
-    if (!open) return;
-    form.resetFields();
-    if (product) form.setFieldsValue(productFormValues(product));
-  }, [open, product, form]);
-
-  const save = useMutation({
-    mutationFn: (v: ProductFormValues) =>
+  const dialog = useFormDialog({
+    open,
+    onClose,
+    record: product,
+    fill: productFormValues,
+    save: (v: ProductFormValues) =>
       product ? request('alterProduct', alterProductBody(product.id, v)) : request('addProduct', addProductBody(v)),
-    onSuccess: (saved) => {
+    onSaved: (saved) => {
       if (product && saved.priceChanges > product.priceChanges) {
         message.success(t('savedPriceChanged', { count: saved.priceChanges }));
       } else {
@@ -44,97 +70,17 @@ export function ProductFormModal({ open, product, onClose, onSaved }: Props) {
       onSaved();
     },
   });
-
   const lineBreak = noLineBreak(t('rule.lineBreak'));
-  const price = (required: boolean): Rule[] => [
-    ...(required ? [{ required: true, whitespace: true, message: t('rule.price') }] : []),
-    {
-      validator: (_, v: string | undefined) =>
-        !v?.trim() || PRICE_PATTERN.test(v.trim())
-          ? Promise.resolve()
-          : Promise.reject(new Error(t('rule.priceFormat'))),
-    },
-  ];
 
   return (
     <FormModal
-      open={open}
+      {...dialog}
       title={adding ? t('addTitle') : t('editTitle', { name: product.name })}
-      okText={t('save')}
-      cancelText={t('cancel')}
-      saving={save.isPending}
-      onClose={onClose}
       width={680}
-      form={form}
       name="product"
       autoComplete="off"
-      onFinish={(v) => save.mutate(v)}
     >
-      <Row gutter={16}>
-        <Col span={12}>
-          <Form.Item
-            name="barcode"
-            label={t('field.barcode')}
-            rules={[
-              { required: true, whitespace: true, message: t('rule.barcode') },
-              {
-                validator: (_, v: string | undefined) =>
-                  !v?.trim() || BARCODE_PATTERN.test(v.trim())
-                    ? Promise.resolve()
-                    : Promise.reject(new Error(t('rule.barcodeChars'))),
-              },
-            ]}
-          >
-            <Input maxLength={64} />
-          </Form.Item>
-        </Col>
-        <Col span={12}>
-          <Form.Item name="qrcode" label={t('field.qrcode')} rules={[lineBreak]}>
-            <Input maxLength={500} placeholder={t('field.qrcodePlaceholder')} />
-          </Form.Item>
-        </Col>
-      </Row>
-      <Form.Item
-        name="name"
-        label={t('field.name')}
-        rules={[{ required: true, whitespace: true, message: t('rule.name') }, lineBreak]}
-      >
-        <Input maxLength={200} />
-      </Form.Item>
-      <Row gutter={16}>
-        <Col span={8}>
-          <Form.Item name="price" label={t('field.price')} rules={price(true)}>
-            <Input inputMode="decimal" maxLength={13} />
-          </Form.Item>
-        </Col>
-        <Col span={8}>
-          <Form.Item name="originalPrice" label={t('field.originalPrice')} rules={price(false)}>
-            <Input inputMode="decimal" maxLength={13} />
-          </Form.Item>
-        </Col>
-        <Col span={8}>
-          <Form.Item name="unit" label={t('field.unit')} rules={[lineBreak]}>
-            <Input maxLength={20} />
-          </Form.Item>
-        </Col>
-      </Row>
-      <Row gutter={16}>
-        <Col span={8}>
-          <Form.Item name="spec" label={t('field.spec')} rules={[lineBreak]}>
-            <Input maxLength={64} />
-          </Form.Item>
-        </Col>
-        <Col span={8}>
-          <Form.Item name="origin" label={t('field.origin')} rules={[lineBreak]}>
-            <Input maxLength={64} />
-          </Form.Item>
-        </Col>
-        <Col span={8}>
-          <Form.Item name="grade" label={t('field.grade')} rules={[lineBreak]}>
-            <Input maxLength={32} />
-          </Form.Item>
-        </Col>
-      </Row>
+      <FormFields fields={FIELDS} t={t} />
       <Divider titlePlacement="start" plain style={{ marginTop: 0 }}>
         {t('field.custom')}
       </Divider>

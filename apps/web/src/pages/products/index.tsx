@@ -4,14 +4,17 @@ import { useMutation } from '@tanstack/react-query';
 import { App, Badge, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useEditDialog } from '../../components/FormModal';
+import { dash, orDash } from '../../components/list/cells';
 import { addAction, deleteAction, editAction, useRowsCall } from '../../components/list/commonActions';
+import { selectFilter, textFilter } from '../../components/list/filters';
 import { ListPage } from '../../components/list/ListPage';
 import { useListQuery } from '../../components/list/useListQuery';
 import { download } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 import { saveBlob } from '../../utils/download';
 import { parseTime } from '../../utils/time';
-import { StoreRequired } from '../shared/StoreRequired';
+import { storeScreen } from '../shared/StoreRequired';
 import { productFilter } from './body';
 import { FieldMapModal } from './FieldMapModal';
 import { ImportWizard } from './ImportWizard';
@@ -21,17 +24,7 @@ const PAGE_SIZES = [20, 50, 100, 200, 500];
 /** An export of a whole store takes longer than an ordinary call. */
 const EXPORT_TIMEOUT_MS = 180_000;
 
-const dash = <Typography.Text type="secondary">—</Typography.Text>;
-const orDash = (v: string) => v || dash;
-
-export default function ProductsPage() {
-  const { t } = useTranslation('products');
-  return (
-    <StoreRequired title={t('needStore')} hint={t('needStoreHint')}>
-      {(storeId) => <Products storeId={storeId} />}
-    </StoreRequired>
-  );
-}
+export default storeScreen('products', Products);
 
 function Products({ storeId }: { storeId: number }) {
   const { t } = useTranslation('products');
@@ -39,8 +32,7 @@ function Products({ storeId }: { storeId: number }) {
   const permissions = useUserStore((s) => s.permissions);
   const canWrite = permissions.includes('product.write');
   const canImport = permissions.includes('product.import');
-  const [editing, setEditing] = useState<Product | null>(null);
-  const [formOpen, setFormOpen] = useState(false);
+  const dialog = useEditDialog<Product>();
   const [importOpen, setImportOpen] = useState(false);
   const [mapOpen, setMapOpen] = useState(false);
 
@@ -56,32 +48,20 @@ function Products({ storeId }: { storeId: number }) {
       message.success(t('exported'));
     },
   });
-  const edit = (product: Product | null) => {
-    setEditing(product);
-    setFormOpen(true);
-  };
 
   return (
     <ListPage
       list={list}
       ns="products"
-      title={t('title')}
       formName="productFilter"
       testId="product-table"
       pageSizes={PAGE_SIZES}
       filters={[
-        { kind: 'text', name: 'text', label: t('filter.text'), placeholder: t('filter.textPlaceholder'), width: 220 },
-        {
-          kind: 'select',
-          name: 'bound',
-          label: t('filter.bound'),
-          placeholder: t('filter.all'),
-          width: 140,
-          options: [
-            { value: 'bound', label: t('filter.boundYes') },
-            { value: 'unbound', label: t('filter.boundNo') },
-          ],
-        },
+        textFilter(t, 'text', 220),
+        selectFilter(t, 'bound', 140, [
+          { value: 'bound', label: t('filter.boundYes') },
+          { value: 'unbound', label: t('filter.boundNo') },
+        ]),
       ]}
       columns={[
         {
@@ -169,7 +149,7 @@ function Products({ storeId }: { storeId: number }) {
           ? {
               width: 160,
               items: (row) => [
-                editAction(t, () => edit(row)),
+                editAction(t, () => dialog.edit(row)),
                 deleteAction(
                   t,
                   row.tags > 0
@@ -205,7 +185,7 @@ function Products({ storeId }: { storeId: number }) {
           testId: 'export-products',
           onClick: () => exportFile.mutate(),
         },
-        canWrite && addAction(t, () => edit(null), 'add-product'),
+        canWrite && addAction(t, () => dialog.edit(null), 'add-product'),
       ]}
       bulk={
         canWrite
@@ -214,11 +194,11 @@ function Products({ storeId }: { storeId: number }) {
       }
     >
       <ProductFormModal
-        open={formOpen}
-        product={editing}
-        onClose={() => setFormOpen(false)}
+        open={dialog.open}
+        product={dialog.record}
+        onClose={dialog.close}
         onSaved={() => {
-          setFormOpen(false);
+          dialog.close();
           list.changed();
         }}
       />

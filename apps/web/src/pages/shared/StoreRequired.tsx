@@ -1,6 +1,7 @@
 import { ShopOutlined } from '@ant-design/icons';
 import { Result } from 'antd';
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useCurrentStoreId } from './currentStore';
 
 interface Props {
@@ -23,4 +24,19 @@ export function StoreRequired({ title, hint, children }: Props) {
     );
   }
   return children(storeId);
+}
+
+/**
+ * A route's page over one store's records: says to set a store first, in the namespace's
+ * `needStore` and `needStoreHint`, else shows `Screen` for the current store.
+ */
+export function storeScreen(ns: string, Screen: ComponentType<{ storeId: number }>) {
+  return function StoreScreen() {
+    const { t } = useTranslation(ns);
+    return (
+      <StoreRequired title={t('needStore')} hint={t('needStoreHint')}>
+        {(storeId) => <Screen storeId={storeId} />}
+      </StoreRequired>
+    );
+  };
 }

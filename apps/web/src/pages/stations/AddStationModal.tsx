@@ -1,12 +1,23 @@
-import type { AddStationData } from '@esl/contract';
-import { useMutation } from '@tanstack/react-query';
-import { Form, Input } from 'antd';
-import { useEffect } from 'react';
+import { AddStationBody, type AddStationData } from '@esl/contract';
 import { useTranslation } from 'react-i18next';
-import { FormModal } from '../../components/FormModal';
+import { FormModal, useFormDialog } from '../../components/FormModal';
+import { FormFields } from '../../components/form/FormFields';
+import { contractFields, type FieldsOf } from '../../components/form/spec';
 import { request } from '../../platform/request';
-import { noLineBreak } from '../shared/rules';
 import { type StationFormValues, stationBody } from './body';
+
+const f = contractFields(AddStationBody.shape);
+const FIELDS: FieldsOf<StationFormValues> = [
+  f.text('sn', {
+    label: 'field.sn',
+    extra: 'field.snHint',
+    required: 'rule.sn',
+    pattern: [/^\s*[A-Za-z0-9_-]*\s*$/, 'rule.snChars'],
+    autoFocus: true,
+  }),
+  f.text('name', { label: 'field.name', lineBreak: true }),
+  f.text('module', { label: 'field.module', placeholder: 'field.modulePlaceholder', lineBreak: true }),
+];
 
 interface Props {
   open: boolean;
@@ -17,48 +28,16 @@ interface Props {
 
 export function AddStationModal({ open, onClose, onAdded }: Props) {
   const { t } = useTranslation('stations');
-  const [form] = Form.useForm<StationFormValues>();
-
-  useEffect(() => {
-    if (open) form.resetFields();
-  }, [open, form]);
-
-  const save = useMutation({
-    mutationFn: (values: StationFormValues) => request('addStation', stationBody(values)),
-    onSuccess: (station) => onAdded(station),
+  const dialog = useFormDialog({
+    open,
+    onClose,
+    save: (values: StationFormValues) => request('addStation', stationBody(values)),
+    onSaved: onAdded,
   });
 
   return (
-    <FormModal
-      open={open}
-      title={t('addTitle')}
-      okText={t('save')}
-      cancelText={t('cancel')}
-      saving={save.isPending}
-      onClose={onClose}
-      width={520}
-      form={form}
-      name="station"
-      autoComplete="off"
-      onFinish={(values) => save.mutate(values)}
-    >
-      <Form.Item
-        name="sn"
-        label={t('field.sn')}
-        extra={t('field.snHint')}
-        rules={[
-          { required: true, whitespace: true, message: t('rule.sn') },
-          { pattern: /^\s*[A-Za-z0-9_-]*\s*$/, message: t('rule.snChars') },
-        ]}
-      >
-        <Input maxLength={32} autoFocus />
-      </Form.Item>
-      <Form.Item name="name" label={t('field.name')} rules={[noLineBreak(t('rule.lineBreak'))]}>
-        <Input maxLength={64} />
-      </Form.Item>
-      <Form.Item name="module" label={t('field.module')} rules={[noLineBreak(t('rule.lineBreak'))]}>
-        <Input maxLength={32} placeholder={t('field.modulePlaceholder')} />
-      </Form.Item>
+    <FormModal {...dialog} title={t('addTitle')} width={520} name="station" autoComplete="off">
+      <FormFields fields={FIELDS} t={t} />
     </FormModal>
   );
 }

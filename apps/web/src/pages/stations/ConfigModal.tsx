@@ -1,8 +1,10 @@
-import type { BodyOf, Station } from '@esl/contract';
+import { type BodyOf, type Station, StationConfigFields, StationConfigInput } from '@esl/contract';
 import { useMutation } from '@tanstack/react-query';
-import { App, Col, Form, Input, InputNumber, Modal, Radio, Row, Select, Tag } from 'antd';
+import { App, Form, Input, Modal, Radio, Select, Tag } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormFields } from '../../components/form/FormFields';
+import { contractFields, type FieldsOf, literal, maxLengthOf, type TextField } from '../../components/form/spec';
 import { request } from '../../platform/request';
 import { ConfigStateTag } from './ConfigStateTag';
 
@@ -24,6 +26,24 @@ interface Values {
 }
 
 const IPV4 = /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+const f = contractFields(StationConfigFields.shape);
+
+/** A static address, its mask or its gateway: a third of a row, required while it shows. */
+const address = (name: 'ip' | 'mask' | 'gateway', label: string, example: string): TextField<typeof name> => ({
+  kind: 'text',
+  name,
+  label,
+  span: 8,
+  // Spaces alone are told they are no address, not that the field is empty.
+  required: true,
+  whitespace: false,
+  max: 15,
+  pattern: [IPV4, 'rule.ipv4'],
+  placeholder: literal(example),
+});
+/** How often the station speaks: half a row, in seconds. */
+const interval = (name: 'heartbeatS' | 'reportS') =>
+  f.number(name, { label: `config.${name}`, span: 12, required: true, suffix: 'seconds' });
 
 /** The form's values as the call's config; an empty password field leaves the stored one alone. */
 export function configBody(v: Values): ConfigInput {
@@ -78,6 +98,72 @@ export function ConfigModal({ station, onClose, onSaved }: Props) {
   });
 
   const passwordSet = station?.config.wifiPasswordSet ?? false;
+  const fields: FieldsOf<Values> = [
+    f.text('wifiSsid', { label: 'config.wifiSsid', span: 12, placeholder: 'config.wifiSsidPlaceholder' }),
+    {
+      kind: 'custom',
+      name: 'wifiPassword',
+      span: 12,
+      label: (
+        <span>
+          {t('field.wifiPassword')}{' '}
+          <Tag color={passwordSet ? 'green' : 'default'} data-testid="wifi-password-state">
+            {passwordSet ? t('config.passwordSet') : t('config.passwordNotSet')}
+          </Tag>
+        </span>
+      ),
+      extra: passwordSet ? 'config.passwordKeep' : undefined,
+      control: (
+        <Input.Password
+          maxLength={maxLengthOf(StationConfigInput.shape.wifiPassword)}
+          autoComplete="new-password"
+          placeholder={passwordSet ? '••••••••' : ''}
+        />
+      ),
+    },
+    {
+      kind: 'custom',
+      name: 'ntpServers',
+      label: 'field.ntpServer',
+      extra: 'config.ntpHint',
+      span: 24,
+      control: <Select mode="tags" maxCount={4} tokenSeparators={[',', ' ']} open={false} suffixIcon={null} />,
+    },
+    {
+      kind: 'custom',
+      name: 'ipMode',
+      label: 'config.ipMode',
+      span: 24,
+      control: (
+        <Radio.Group
+          options={[
+            { value: 'dhcp', label: t('config.dhcp') },
+            { value: 'static', label: t('config.static') },
+          ]}
+        />
+      ),
+    },
+    ...(ipMode === 'static'
+      ? [
+          address('ip', 'config.ip', '192.168.1.10'),
+          address('mask', 'field.mask', '255.255.255.0'),
+          address('gateway', 'field.gateway', '192.168.1.10'),
+        ]
+      : []),
+    { kind: 'text', name: 'serverHost', label: 'config.serverHost', extra: 'config.serverHint', span: 16, max: 253 },
+    f.number('serverPort', { label: 'config.serverPort', span: 8 }),
+    {
+      kind: 'text',
+      name: 'upgradeUrl',
+      label: 'field.upgradeUrl',
+      span: 24,
+      max: 512,
+      placeholder: literal('https://'),
+      rules: (t) => [{ type: 'url', message: t('rule.url') }],
+    },
+    interval('heartbeatS'),
+    interval('reportS'),
+  ];
   return (
     <Modal
       open={station !== null}
@@ -95,96 +181,7 @@ export function ConfigModal({ station, onClose, onSaved }: Props) {
       width={680}
     >
       <Form<Values> form={form} name="stationConfig" layout="vertical" onFinish={(v) => save.mutate(v)}>
-        <Row gutter={16}>
-          <Col span={12}>
-            <Form.Item name="wifiSsid" label={t('config.wifiSsid')}>
-              <Input maxLength={32} placeholder={t('config.wifiSsidPlaceholder')} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item
-              name="wifiPassword"
-              label={
-                <span>
-                  {t('field.wifiPassword')}{' '}
-                  <Tag color={passwordSet ? 'green' : 'default'} data-testid="wifi-password-state">
-                    {passwordSet ? t('config.passwordSet') : t('config.passwordNotSet')}
-                  </Tag>
-                </span>
-              }
-              extra={passwordSet ? t('config.passwordKeep') : undefined}
-            >
-              <Input.Password maxLength={64} autoComplete="new-password" placeholder={passwordSet ? '••••••••' : ''} />
-            </Form.Item>
-          </Col>
-          <Col span={24}>
-            <Form.Item name="ntpServers" label={t('field.ntpServer')} extra={t('config.ntpHint')}>
-              <Select mode="tags" maxCount={4} tokenSeparators={[',', ' ']} open={false} suffixIcon={null} />
-            </Form.Item>
-          </Col>
-          <Col span={24}>
-            <Form.Item name="ipMode" label={t('config.ipMode')}>
-              <Radio.Group
-                options={[
-                  { value: 'dhcp', label: t('config.dhcp') },
-                  { value: 'static', label: t('config.static') },
-                ]}
-              />
-            </Form.Item>
-          </Col>
-          {ipMode === 'static' &&
-            (['ip', 'mask', 'gateway'] as const).map((name) => (
-              <Col span={8} key={name}>
-                <Form.Item
-                  name={name}
-                  label={t(name === 'ip' ? 'config.ip' : `field.${name}`)}
-                  rules={[
-                    { required: true, message: t('rule.required') },
-                    { pattern: IPV4, message: t('rule.ipv4') },
-                  ]}
-                >
-                  <Input maxLength={15} placeholder={name === 'mask' ? '255.255.255.0' : '192.168.1.10'} />
-                </Form.Item>
-              </Col>
-            ))}
-          <Col span={16}>
-            <Form.Item name="serverHost" label={t('config.serverHost')} extra={t('config.serverHint')}>
-              <Input maxLength={253} />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item name="serverPort" label={t('config.serverPort')}>
-              <InputNumber min={1} max={65535} precision={0} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col span={24}>
-            <Form.Item
-              name="upgradeUrl"
-              label={t('field.upgradeUrl')}
-              rules={[{ type: 'url', message: t('rule.url') }]}
-            >
-              <Input maxLength={512} placeholder="https://" />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item
-              name="heartbeatS"
-              label={t('config.heartbeatS')}
-              rules={[{ required: true, message: t('rule.required') }]}
-            >
-              <InputNumber min={10} max={3600} precision={0} suffix={t('seconds')} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item
-              name="reportS"
-              label={t('config.reportS')}
-              rules={[{ required: true, message: t('rule.required') }]}
-            >
-              <InputNumber min={5} max={3600} precision={0} suffix={t('seconds')} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-        </Row>
+        <FormFields fields={fields} t={t} />
       </Form>
     </Modal>
   );

@@ -11,13 +11,15 @@ import { useMutation } from '@tanstack/react-query';
 import { App, Badge, Descriptions, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { dash, orDash } from '../../components/list/cells';
+import { selectFilter, textFilter } from '../../components/list/filters';
 import { ListPage } from '../../components/list/ListPage';
 import { useListQuery } from '../../components/list/useListQuery';
 import { request } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 import { formatTime, parseTime } from '../../utils/time';
 import { trimmedOrUndefined } from '../shared/rules';
-import { StoreRequired } from '../shared/StoreRequired';
+import { storeScreen } from '../shared/StoreRequired';
 import { AddStationModal } from './AddStationModal';
 import { CmdTerminal } from './CmdTerminal';
 import { ConfigModal } from './ConfigModal';
@@ -38,17 +40,7 @@ interface FilterValues {
  */
 const REFRESH_MS = 60_000;
 
-const dash = <Typography.Text type="secondary">—</Typography.Text>;
-const orDash = (v: string) => v || dash;
-
-export default function BaseStationsPage() {
-  const { t } = useTranslation('stations');
-  return (
-    <StoreRequired title={t('needStore')} hint={t('needStoreHint')}>
-      {(storeId) => <BaseStations storeId={storeId} />}
-    </StoreRequired>
-  );
-}
+export default storeScreen('stations', BaseStations);
 
 function BaseStations({ storeId }: { storeId: number }) {
   const { t, i18n } = useTranslation('stations');
@@ -118,22 +110,14 @@ function BaseStations({ storeId }: { storeId: number }) {
     <ListPage
       list={list}
       ns="stations"
-      title={t('title')}
       formName="stationFilter"
       testId="station-table"
       filters={[
-        { kind: 'text', name: 'text', label: t('filter.text'), placeholder: t('filter.textPlaceholder'), width: 200 },
-        {
-          kind: 'select',
-          name: 'online',
-          label: t('filter.online'),
-          placeholder: t('filter.all'),
-          width: 130,
-          options: [
-            { value: 'online', label: t('online') },
-            { value: 'offline', label: t('offline') },
-          ],
-        },
+        textFilter(t, 'text', 200),
+        selectFilter(t, 'online', 130, [
+          { value: 'online', label: t('online') },
+          { value: 'offline', label: t('offline') },
+        ]),
       ]}
       columns={[
         {

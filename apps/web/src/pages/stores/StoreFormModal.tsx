@@ -1,11 +1,10 @@
-import type { Store } from '@esl/contract';
-import { useMutation } from '@tanstack/react-query';
-import { App, Col, Form, Input, Row } from 'antd';
-import { useEffect } from 'react';
+import { AddStoreBody, type Store } from '@esl/contract';
+import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { FormModal } from '../../components/FormModal';
+import { FormModal, useFormDialog } from '../../components/FormModal';
+import { FormFields } from '../../components/form/FormFields';
+import { contractFields, type FieldsOf } from '../../components/form/spec';
 import { request } from '../../platform/request';
-import { noLineBreak as noLineBreakRule } from '../shared/rules';
 
 export interface StoreFormValues {
   name: string;
@@ -15,6 +14,21 @@ export interface StoreFormValues {
   phone?: string;
   remark?: string;
 }
+
+const f = contractFields(AddStoreBody.shape);
+const FIELDS: FieldsOf<StoreFormValues> = [
+  f.text('name', { label: 'field.name', span: 14, required: 'rule.name', lineBreak: true }),
+  f.text('code', {
+    label: 'field.code',
+    span: 10,
+    required: 'rule.code',
+    pattern: [/^[A-Za-z0-9_-]*$/, 'rule.codeChars'],
+  }),
+  f.text('address', { label: 'field.address', lineBreak: true }),
+  f.text('contact', { label: 'field.contact', span: 12, lineBreak: true }),
+  f.text('phone', { label: 'field.phone', span: 12, lineBreak: true }),
+  f.notes('remark', { label: 'field.remark', rows: [2, 4], lineBreak: true }),
+];
 
 interface Props {
   open: boolean;
@@ -38,80 +52,27 @@ export function storeBody(v: StoreFormValues) {
 export function StoreFormModal({ open, store, onClose, onSaved }: Props) {
   const { t } = useTranslation('stores');
   const { message } = App.useApp();
-  const [form] = Form.useForm<StoreFormValues>();
   const adding = store === null;
-
-  useEffect(() => {
-    if (!open) return;
-    form.resetFields();
-    if (store) form.setFieldsValue(store);
-  }, [open, store, form]);
-
-  const save = useMutation({
-    mutationFn: (v: StoreFormValues) =>
+  const dialog = useFormDialog({
+    open,
+    onClose,
+    record: store,
+    save: (v: StoreFormValues) =>
       store ? request('alterStore', { id: store.id, ...storeBody(v) }) : request('addStore', storeBody(v)),
-    onSuccess: () => {
+    onSaved: () => {
       message.success(adding ? t('added') : t('saved'));
       onSaved();
     },
   });
 
-  const noLineBreak = noLineBreakRule(t('rule.lineBreak'));
-
   return (
     <FormModal
-      open={open}
+      {...dialog}
       title={adding ? t('addTitle') : t('editTitle', { name: store.name })}
-      okText={t('save')}
-      cancelText={t('cancel')}
-      saving={save.isPending}
-      onClose={onClose}
       width={600}
-      form={form}
       name="store"
-      onFinish={(v) => save.mutate(v)}
     >
-      <Row gutter={16}>
-        <Col span={14}>
-          <Form.Item
-            name="name"
-            label={t('field.name')}
-            rules={[{ required: true, whitespace: true, message: t('rule.name') }, noLineBreak]}
-          >
-            <Input maxLength={64} />
-          </Form.Item>
-        </Col>
-        <Col span={10}>
-          <Form.Item
-            name="code"
-            label={t('field.code')}
-            rules={[
-              { required: true, whitespace: true, message: t('rule.code') },
-              { pattern: /^[A-Za-z0-9_-]*$/, message: t('rule.codeChars') },
-            ]}
-          >
-            <Input maxLength={32} />
-          </Form.Item>
-        </Col>
-      </Row>
-      <Form.Item name="address" label={t('field.address')} rules={[noLineBreak]}>
-        <Input maxLength={200} />
-      </Form.Item>
-      <Row gutter={16}>
-        <Col span={12}>
-          <Form.Item name="contact" label={t('field.contact')} rules={[noLineBreak]}>
-            <Input maxLength={64} />
-          </Form.Item>
-        </Col>
-        <Col span={12}>
-          <Form.Item name="phone" label={t('field.phone')} rules={[noLineBreak]}>
-            <Input maxLength={32} />
-          </Form.Item>
-        </Col>
-      </Row>
-      <Form.Item name="remark" label={t('field.remark')} rules={[noLineBreak]}>
-        <Input.TextArea autoSize={{ minRows: 2, maxRows: 4 }} maxLength={500} showCount />
-      </Form.Item>
+      <FormFields fields={FIELDS} t={t} />
     </FormModal>
   );
 }

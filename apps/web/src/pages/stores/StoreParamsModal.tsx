@@ -1,8 +1,10 @@
-import type { Store, StoreParams } from '@esl/contract';
+import { type Store, StoreParams } from '@esl/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Col, Form, Input, InputNumber, Modal, Row, Select, Skeleton, Switch } from 'antd';
+import { App, Form, Modal, Select, Skeleton } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormFields } from '../../components/form/FormFields';
+import { contractFields, type FieldsOf, literal, type TextField } from '../../components/form/spec';
 import { queryKeys } from '../../platform/queryKeys';
 import { request } from '../../platform/request';
 import { StoreRules } from '../tags/StoreRules';
@@ -15,7 +17,25 @@ interface Props {
 }
 
 const TIME = /^$|^([01]\d|2[0-3]):[0-5]\d$/;
-const LED_COLOURS = ['red', 'green', 'blue', 'white'] as const;
+const LED_COLOURS = StoreParams.shape.ledColour.unwrap().options;
+const f = contractFields(StoreParams.shape);
+
+type Count = 'heartbeatSeconds' | 'tagPollSeconds' | 'ledSeconds';
+type Threshold = 'tagMissedWakes' | 'tagOfflineMinutes' | 'tagLostHours' | 'tagLogDays';
+/** A count of seconds in half a row; a tag-status threshold in a third, what it means in a tooltip. */
+const count = (name: Count) => f.number(name, { label: `p.${name}`, span: 12, required: true, suffix: 'seconds' });
+const threshold = (name: Threshold, suffix: string) =>
+  f.number(name, { label: `p.${name}`, tooltip: `p.${name}Hint`, span: 8, required: true, suffix });
+/** An end of the quiet hours, "HH:MM" (the contract's pattern bounds it to five characters). */
+const quiet = (name: 'quietStart' | 'quietEnd', example: string): TextField<typeof name> => ({
+  kind: 'text',
+  name,
+  label: `p.${name}`,
+  span: 12,
+  max: 5,
+  placeholder: literal(example),
+  pattern: [TIME, 'rule.time'],
+});
 
 export function StoreParamsModal({ store, editable, onClose }: Props) {
   const { t } = useTranslation('stores');
@@ -33,6 +53,29 @@ export function StoreParamsModal({ store, editable, onClose }: Props) {
   useEffect(() => {
     if (params.data) form.setFieldsValue(params.data.params);
   }, [params.data, form]);
+
+  const fields: FieldsOf<StoreParams> = [
+    // Spaces alone save an empty currency (the contract trims them), as they always did.
+    f.text('currency', { label: 'p.currency', span: 12, required: true, whitespace: false }),
+    f.number('priceDecimals', { label: 'p.priceDecimals', span: 12, required: true }),
+    count('heartbeatSeconds'),
+    count('tagPollSeconds'),
+    quiet('quietStart', '22:00'),
+    quiet('quietEnd', '07:00'),
+    {
+      kind: 'custom',
+      name: 'ledColour',
+      label: 'p.ledColour',
+      span: 12,
+      control: <Select options={LED_COLOURS.map((c) => ({ value: c, label: t(`led.${c}`) }))} />,
+    },
+    count('ledSeconds'),
+    threshold('tagMissedWakes', 'wakes'),
+    threshold('tagOfflineMinutes', 'minutes'),
+    threshold('tagLostHours', 'hours'),
+    threshold('tagLogDays', 'days'),
+    { kind: 'switch', name: 'autoRefresh', label: 'p.autoRefresh', extra: 'p.autoRefreshHint', span: 24 },
+  ];
 
   const save = useMutation({
     mutationFn: (p: StoreParams) => request('setStoreParams', { id, params: p }),
@@ -66,118 +109,7 @@ export function StoreParamsModal({ store, editable, onClose }: Props) {
         // Merged over what was read: a parameter without a field here keeps its value, not the default.
         onFinish={(p) => params.data && save.mutate({ ...params.data.params, ...p })}
       >
-        <Row gutter={16}>
-          <Col span={12}>
-            <Form.Item
-              name="currency"
-              label={t('p.currency')}
-              rules={[{ required: true, message: t('rule.required') }]}
-            >
-              <Input maxLength={4} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item
-              name="priceDecimals"
-              label={t('p.priceDecimals')}
-              rules={[{ required: true, message: t('rule.required') }]}
-            >
-              <InputNumber min={0} max={3} precision={0} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item
-              name="heartbeatSeconds"
-              label={t('p.heartbeatSeconds')}
-              rules={[{ required: true, message: t('rule.required') }]}
-            >
-              <InputNumber min={10} max={3600} precision={0} suffix={t('seconds')} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item
-              name="tagPollSeconds"
-              label={t('p.tagPollSeconds')}
-              rules={[{ required: true, message: t('rule.required') }]}
-            >
-              <InputNumber min={5} max={600} precision={0} suffix={t('seconds')} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="quietStart" label={t('p.quietStart')} rules={[{ pattern: TIME, message: t('rule.time') }]}>
-              <Input placeholder="22:00" maxLength={5} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="quietEnd" label={t('p.quietEnd')} rules={[{ pattern: TIME, message: t('rule.time') }]}>
-              <Input placeholder="07:00" maxLength={5} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="ledColour" label={t('p.ledColour')}>
-              <Select options={LED_COLOURS.map((c) => ({ value: c, label: t(`led.${c}`) }))} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item
-              name="ledSeconds"
-              label={t('p.ledSeconds')}
-              rules={[{ required: true, message: t('rule.required') }]}
-            >
-              <InputNumber min={1} max={600} precision={0} suffix={t('seconds')} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item
-              name="tagMissedWakes"
-              label={t('p.tagMissedWakes')}
-              tooltip={t('p.tagMissedWakesHint')}
-              rules={[{ required: true, message: t('rule.required') }]}
-            >
-              <InputNumber min={2} max={20} precision={0} suffix={t('wakes')} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item
-              name="tagOfflineMinutes"
-              label={t('p.tagOfflineMinutes')}
-              tooltip={t('p.tagOfflineMinutesHint')}
-              rules={[{ required: true, message: t('rule.required') }]}
-            >
-              <InputNumber min={5} max={1440} precision={0} suffix={t('minutes')} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item
-              name="tagLostHours"
-              label={t('p.tagLostHours')}
-              tooltip={t('p.tagLostHoursHint')}
-              rules={[{ required: true, message: t('rule.required') }]}
-            >
-              <InputNumber min={1} max={720} precision={0} suffix={t('hours')} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item
-              name="tagLogDays"
-              label={t('p.tagLogDays')}
-              tooltip={t('p.tagLogDaysHint')}
-              rules={[{ required: true, message: t('rule.required') }]}
-            >
-              <InputNumber min={1} max={3650} precision={0} suffix={t('days')} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col span={24}>
-            <Form.Item
-              name="autoRefresh"
-              label={t('p.autoRefresh')}
-              valuePropName="checked"
-              extra={t('p.autoRefreshHint')}
-            >
-              <Switch />
-            </Form.Item>
-          </Col>
-        </Row>
+        <FormFields fields={fields} t={t} />
       </Form>
       {store && params.data && <StoreRules storeId={store.id} />}
     </Modal>

@@ -3,7 +3,9 @@ import type { Store } from '@esl/contract';
 import { Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useEditDialog } from '../../components/FormModal';
 import { addAction, deleteAction, editAction, useRowsCall } from '../../components/list/commonActions';
+import { textFilter } from '../../components/list/filters';
 import { ListPage } from '../../components/list/ListPage';
 import { useListQuery } from '../../components/list/useListQuery';
 import { useUserStore } from '../../store/user';
@@ -22,8 +24,7 @@ export default function StoresPage() {
   const permissions = useUserStore((s) => s.permissions);
   const getInfo = useUserStore((s) => s.getInfo);
   const canWrite = permissions.includes('store.write');
-  const [editing, setEditing] = useState<Store | null>(null);
-  const [formOpen, setFormOpen] = useState(false);
+  const dialog = useEditDialog<Store>();
   const [paramsOf, setParamsOf] = useState<Store | null>(null);
 
   const list = useListQuery('storeList', {
@@ -35,21 +36,13 @@ export default function StoresPage() {
     void getInfo().catch(() => undefined);
   };
   const remove = useRowsCall('delStore', { changed }, () => t('deleted'));
-  const edit = (store: Store | null) => {
-    setEditing(store);
-    setFormOpen(true);
-  };
 
   return (
     <ListPage
       list={list}
       ns="stores"
-      title={t('title')}
       formName="storeFilter"
-      filters={[
-        { kind: 'text', name: 'name', label: t('filter.name'), placeholder: t('filter.namePlaceholder'), width: 200 },
-        { kind: 'text', name: 'code', label: t('filter.code'), placeholder: t('filter.codePlaceholder'), width: 160 },
-      ]}
+      filters={[textFilter(t, 'name', 200), textFilter(t, 'code', 160)]}
       columns={[
         { title: t('col.name'), dataIndex: 'name', width: 170, ellipsis: true },
         {
@@ -67,20 +60,20 @@ export default function StoresPage() {
       actions={{
         width: canWrite ? 220 : 100,
         items: (row) => [
-          canWrite && editAction(t, () => edit(row)),
+          canWrite && editAction(t, () => dialog.edit(row)),
           { key: 'params', label: t('params'), icon: <SettingOutlined />, onClick: () => setParamsOf(row) },
           canWrite && deleteAction(t, t('deleteConfirm', { name: row.name }), () => remove.mutateAsync([row.id])),
         ],
       }}
-      toolbar={[canWrite && addAction(t, () => edit(null))]}
+      toolbar={[canWrite && addAction(t, () => dialog.edit(null))]}
       scrollX={1050}
     >
       <StoreFormModal
-        open={formOpen}
-        store={editing}
-        onClose={() => setFormOpen(false)}
+        open={dialog.open}
+        store={dialog.record}
+        onClose={dialog.close}
         onSaved={() => {
-          setFormOpen(false);
+          dialog.close();
           changed();
         }}
       />

@@ -1,29 +1,17 @@
-import { KeyOutlined, SaveOutlined } from '@ant-design/icons';
-import { curlExample, type TenantBaseInfo, WECHAT_APPID } from '@esl/contract';
+import { KeyOutlined } from '@ant-design/icons';
+import { AlterTenantInfoBody, curlExample, type TenantBaseInfo, WECHAT_APPID } from '@esl/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  Col,
-  Descriptions,
-  Form,
-  Input,
-  Popconfirm,
-  Result,
-  Row,
-  Skeleton,
-  Typography,
-} from 'antd';
-import type { Rule } from 'antd/es/form';
-import { useEffect, useState } from 'react';
+import { Alert, App, Button, Card, Descriptions, Popconfirm, Typography } from 'antd';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CardColumns, CardForm } from '../../components/form/CardForm';
+import { FormFields } from '../../components/form/FormFields';
+import { contractFields, type FieldsOf } from '../../components/form/spec';
+import { Loaded } from '../../components/Loaded';
 import { queryKeys } from '../../platform/queryKeys';
 import { useRefreshView } from '../../platform/refreshView';
 import { request } from '../../platform/request';
 import { useUserStore } from '../../store/user';
-import { noLineBreak } from '../shared/rules';
 
 interface TenantInfoValues {
   name: string;
@@ -32,42 +20,53 @@ interface TenantInfoValues {
 }
 
 const BASE_INFO = queryKeys.tenantInfo();
+const f = contractFields(AlterTenantInfoBody.shape);
+const TENANT_INFO: FieldsOf<TenantInfoValues> = [
+  f.text('name', { label: 'tenant.name', required: 'rule.name', lineBreak: true }),
+  f.text('company', { label: 'tenant.company', lineBreak: true }),
+  f.notes('description', { label: 'tenant.description', rows: [3, 6], lineBreak: true }),
+];
+const APPID: FieldsOf<{ appid?: string }> = [
+  {
+    kind: 'text',
+    name: 'appid',
+    label: 'wechat.appid',
+    extra: 'wechat.hint',
+    lineBreak: true,
+    rules: (t) => [
+      {
+        validator: (_, value?: string) => {
+          const appid = value?.trim().toLowerCase() ?? '';
+          return appid === '' || WECHAT_APPID.test(appid)
+            ? Promise.resolve()
+            : Promise.reject(new Error(t('wechat.invalid')));
+        },
+      },
+    ],
+    max: 64,
+    allowClear: true,
+    placeholder: 'wechat.placeholder',
+  },
+];
 
 export default function ConfPage() {
-  const { t } = useTranslation('tenant');
   const info = useQuery({ queryKey: BASE_INFO, queryFn: () => request('baseInfo', {}) });
-
-  if (info.isPending) return <Skeleton active paragraph={{ rows: 8 }} />;
-  if (info.isError) {
-    return (
-      <Result
-        status="warning"
-        title={t('loadFailed')}
-        extra={
-          <Button type="primary" onClick={() => void info.refetch()}>
-            {t('retry')}
-          </Button>
-        }
-      />
-    );
-  }
   return (
-    <Row gutter={[16, 16]}>
-      <Col xs={24} xl={12}>
-        <TenantInfoCard info={info.data} />
-      </Col>
-      <Col xs={24} xl={12}>
-        <AppIdCard info={info.data} />
-        <div style={{ height: 16 }} />
-        <ApiKeyCard info={info.data} />
-      </Col>
-    </Row>
+    <Loaded query={info} ns="tenant">
+      {(data) => (
+        <CardColumns
+          left={<TenantInfoCard info={data} />}
+          right={
+            <>
+              <AppIdCard info={data} />
+              <div style={{ height: 16 }} />
+              <ApiKeyCard info={data} />
+            </>
+          }
+        />
+      )}
+    </Loaded>
   );
-}
-
-function useNoLineBreak(): Rule {
-  const { t } = useTranslation('tenant');
-  return noLineBreak(t('rule.lineBreak'));
 }
 
 function TenantInfoCard({ info }: { info: TenantBaseInfo }) {
@@ -76,46 +75,31 @@ function TenantInfoCard({ info }: { info: TenantBaseInfo }) {
   const queryClient = useQueryClient();
   const getInfo = useUserStore((s) => s.getInfo);
   const refresh = useRefreshView();
-  const [form] = Form.useForm<TenantInfoValues>();
-  const noLineBreak = useNoLineBreak();
-
-  useEffect(() => {
-    form.setFieldsValue({ name: info.name, company: info.company, description: info.description });
-  }, [info, form]);
-
-  const save = useMutation({
-    mutationFn: (v: TenantInfoValues) =>
-      request('alterTenantInfo', { name: v.name.trim(), company: v.company.trim(), description: v.description.trim() }),
-    onSuccess: async (data) => {
-      queryClient.setQueryData(BASE_INFO, data);
-      message.success(t('saved'));
-      // SPEC.md §4: a tenant change reloads the view (the navbar shows the tenant's name).
-      await getInfo();
-      refresh();
-    },
-  });
+  const values = useMemo(() => ({ name: info.name, company: info.company, description: info.description }), [info]);
 
   return (
-    <Card title={t('tenant.title')} size="small">
-      <Form<TenantInfoValues> form={form} name="tenantInfo" layout="vertical" onFinish={(v) => save.mutate(v)}>
-        <Form.Item
-          name="name"
-          label={t('tenant.name')}
-          rules={[{ required: true, whitespace: true, message: t('rule.name') }, noLineBreak]}
-        >
-          <Input maxLength={64} />
-        </Form.Item>
-        <Form.Item name="company" label={t('tenant.company')} rules={[noLineBreak]}>
-          <Input maxLength={128} />
-        </Form.Item>
-        <Form.Item name="description" label={t('tenant.description')} rules={[noLineBreak]}>
-          <Input.TextArea autoSize={{ minRows: 3, maxRows: 6 }} maxLength={500} showCount />
-        </Form.Item>
-        <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={save.isPending}>
-          {t('save')}
-        </Button>
-      </Form>
-    </Card>
+    <CardForm
+      title={t('tenant.title')}
+      name="tenantInfo"
+      values={values}
+      save={(v: TenantInfoValues) =>
+        request('alterTenantInfo', {
+          name: v.name.trim(),
+          company: v.company.trim(),
+          description: v.description.trim(),
+        })
+      }
+      onSaved={async (data) => {
+        queryClient.setQueryData(BASE_INFO, data);
+        message.success(t('saved'));
+        // SPEC.md §4: a tenant change reloads the view (the navbar shows the tenant's name).
+        await getInfo();
+        refresh();
+      }}
+      submitText={t('save')}
+    >
+      <FormFields fields={TENANT_INFO} t={t} />
+    </CardForm>
   );
 }
 
@@ -123,47 +107,22 @@ function AppIdCard({ info }: { info: TenantBaseInfo }) {
   const { t } = useTranslation('tenant');
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const [form] = Form.useForm<{ appid: string }>();
-  const noLineBreak = useNoLineBreak();
-
-  useEffect(() => {
-    form.setFieldsValue({ appid: info.appid });
-  }, [info, form]);
-
-  const save = useMutation({
-    mutationFn: (appid: string) => request('alterAppId', { appid: appid.trim() }),
-    onSuccess: (data) => {
-      queryClient.setQueryData(BASE_INFO, data);
-      message.success(t('saved'));
-    },
-  });
+  const values = useMemo(() => ({ appid: info.appid }), [info]);
 
   return (
-    <Card title={t('wechat.title')} size="small">
-      <Form form={form} name="appid" layout="vertical" onFinish={(v) => save.mutate(v.appid ?? '')}>
-        <Form.Item
-          name="appid"
-          label={t('wechat.appid')}
-          extra={t('wechat.hint')}
-          rules={[
-            noLineBreak,
-            {
-              validator: (_, value?: string) => {
-                const appid = value?.trim().toLowerCase() ?? '';
-                return appid === '' || WECHAT_APPID.test(appid)
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(t('wechat.invalid')));
-              },
-            },
-          ]}
-        >
-          <Input maxLength={64} allowClear placeholder={t('wechat.placeholder')} />
-        </Form.Item>
-        <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={save.isPending}>
-          {t('save')}
-        </Button>
-      </Form>
-    </Card>
+    <CardForm
+      title={t('wechat.title')}
+      name="appid"
+      values={values}
+      save={(v: { appid?: string }) => request('alterAppId', { appid: (v.appid ?? '').trim() })}
+      onSaved={(data) => {
+        queryClient.setQueryData(BASE_INFO, data);
+        message.success(t('saved'));
+      }}
+      submitText={t('save')}
+    >
+      <FormFields fields={APPID} t={t} />
+    </CardForm>
   );
 }
 

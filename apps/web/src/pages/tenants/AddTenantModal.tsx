@@ -1,13 +1,27 @@
-import { useMutation } from '@tanstack/react-query';
-import { App, Form, Input } from 'antd';
-import { useEffect } from 'react';
+import { AddTenantBody } from '@esl/contract';
+import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { FormModal } from '../../components/FormModal';
+import { FormModal, useFormDialog } from '../../components/FormModal';
+import { FormFields } from '../../components/form/FormFields';
+import { contractFields, type FieldsOf, USERNAME } from '../../components/form/spec';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { request } from '../../platform/request';
 import { digestPassword } from '../../utils/digest';
-import { noLineBreak as noLineBreakRule } from '../shared/rules';
 import { addTenantBody, type TenantFormValues } from './body';
+
+const f = contractFields(AddTenantBody.shape);
+const FIELDS: FieldsOf<TenantFormValues> = [
+  f.text('name', { label: 'field.name', required: 'rule.name', lineBreak: true }),
+  f.text('company', { label: 'field.company', lineBreak: true }),
+  f.notes('description', { label: 'field.description', rows: [2, 4], lineBreak: true }),
+  f.text('account', {
+    label: 'field.account',
+    extra: 'field.accountHint',
+    required: 'rule.username',
+    pattern: [USERNAME, 'rule.usernameChars'],
+    autoComplete: 'off',
+  }),
+];
 
 interface Props {
   open: boolean;
@@ -18,60 +32,19 @@ interface Props {
 export function AddTenantModal({ open, onClose, onSaved }: Props) {
   const { t } = useTranslation('tenants');
   const { message } = App.useApp();
-  const [form] = Form.useForm<TenantFormValues>();
-
-  useEffect(() => {
-    if (open) form.resetFields();
-  }, [open, form]);
-
-  const save = useMutation({
-    mutationFn: (v: TenantFormValues) => request('addTenant', addTenantBody(v, digestPassword)),
-    onSuccess: (tenant) => {
+  const dialog = useFormDialog({
+    open,
+    onClose,
+    save: (v: TenantFormValues) => request('addTenant', addTenantBody(v, digestPassword)),
+    onSaved: (tenant) => {
       message.success(t('added', { name: tenant.name }));
       onSaved();
     },
   });
 
-  const noLineBreak = noLineBreakRule(t('rule.lineBreak'));
-
   return (
-    <FormModal
-      open={open}
-      title={t('addTitle')}
-      okText={t('add')}
-      cancelText={t('cancel')}
-      saving={save.isPending}
-      onClose={onClose}
-      width={560}
-      form={form}
-      name="tenant"
-      autoComplete="off"
-      onFinish={(v) => save.mutate(v)}
-    >
-      <Form.Item
-        name="name"
-        label={t('field.name')}
-        rules={[{ required: true, whitespace: true, message: t('rule.name') }, noLineBreak]}
-      >
-        <Input maxLength={64} />
-      </Form.Item>
-      <Form.Item name="company" label={t('field.company')} rules={[noLineBreak]}>
-        <Input maxLength={128} />
-      </Form.Item>
-      <Form.Item name="description" label={t('field.description')} rules={[noLineBreak]}>
-        <Input.TextArea autoSize={{ minRows: 2, maxRows: 4 }} maxLength={500} showCount />
-      </Form.Item>
-      <Form.Item
-        name="account"
-        label={t('field.account')}
-        extra={t('field.accountHint')}
-        rules={[
-          { required: true, whitespace: true, message: t('rule.username') },
-          { pattern: /^[A-Za-z0-9_.@-]*$/, message: t('rule.usernameChars') },
-        ]}
-      >
-        <Input maxLength={64} autoComplete="off" />
-      </Form.Item>
+    <FormModal {...dialog} title={t('addTitle')} okText={t('add')} width={560} name="tenant" autoComplete="off">
+      <FormFields fields={FIELDS} t={t} />
       <NewPasswordFields names={['sapwd', 'rsapwd']} labels={[t('field.password'), t('field.rpassword')]} />
     </FormModal>
   );

@@ -55,7 +55,6 @@ export function ResetPasswordModal({ tenant, onClose }: Props) {
       open={tenant !== null}
       title={t('resetTitle')}
       okText={t('resetPwd')}
-      cancelText={t('cancel')}
       saving={reset.isPending}
       onClose={onClose}
       width={480}

@@ -5,6 +5,7 @@ import { App, Result, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addAction, deleteAction, useRowsCall } from '../../components/list/commonActions';
+import { textFilter } from '../../components/list/filters';
 import { ListPage } from '../../components/list/ListPage';
 import { useListQuery } from '../../components/list/useListQuery';
 import { request } from '../../platform/request';
@@ -68,11 +69,8 @@ function TenantsTable() {
     <ListPage
       list={list}
       ns="tenants"
-      title={t('title')}
       formName="tenantFilter"
-      filters={[
-        { kind: 'text', name: 'name', label: t('filter.name'), placeholder: t('filter.namePlaceholder'), width: 220 },
-      ]}
+      filters={[textFilter(t, 'name', 220)]}
       columns={[
         { title: t('col.name'), dataIndex: 'name', width: 160, ellipsis: true },
         { title: t('col.company'), dataIndex: 'company', width: 180, ellipsis: true },

@@ -2,9 +2,11 @@ import { DeleteOutlined } from '@ant-design/icons';
 import { ROLE_LABELS, TENANT_ROLES, type TenantRole, type User } from '@esl/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Space, Tag, Tooltip, Typography } from 'antd';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useEditDialog } from '../../components/FormModal';
 import { addAction, deleteAction, editAction, useRowsCall } from '../../components/list/commonActions';
+import { selectFilter, textFilter } from '../../components/list/filters';
 import { ListPage } from '../../components/list/ListPage';
 import { useListQuery } from '../../components/list/useListQuery';
 import { queryKeys } from '../../platform/queryKeys';
@@ -35,8 +37,7 @@ export default function UsersPage() {
   const ownUsername = useUserStore((s) => s.username);
   const lang = i18n.language === 'en' ? 'en' : 'zh-CN';
   const roleLabel = (role: TenantRole) => sentenceCase(ROLE_LABELS[role][lang]);
-  const [editing, setEditing] = useState<User | null>(null);
-  const [dialogOpen, setDialogOpen] = useState(false);
+  const dialog = useEditDialog<User>();
 
   const list = useListQuery('userList', {
     toFilter: (v: FilterValues) => ({ name: trimmedOrUndefined(v.name), role: v.role || undefined }),
@@ -48,27 +49,21 @@ export default function UsersPage() {
   const storeNames = useMemo(() => new Map((stores.data?.rows ?? []).map((s) => [s.id, s.name])), [stores.data]);
 
   const remove = useRowsCall('delUser', list, () => t('deleted'));
-  const edit = (user: User | null) => {
-    setEditing(user);
-    setDialogOpen(true);
-  };
 
   return (
     <ListPage
       list={list}
       ns="users"
-      title={t('title')}
       formName="userFilter"
       filters={[
-        { kind: 'text', name: 'name', label: t('filter.name'), placeholder: t('filter.namePlaceholder'), width: 200 },
-        {
-          kind: 'select',
-          name: 'role',
-          label: t('filter.role'),
-          placeholder: t('filter.allRoles'),
-          width: 160,
-          options: TENANT_ROLES.map((r) => ({ value: r, label: roleLabel(r) })),
-        },
+        textFilter(t, 'name', 200),
+        selectFilter(
+          t,
+          'role',
+          160,
+          TENANT_ROLES.map((r) => ({ value: r, label: roleLabel(r) })),
+          { all: 'filter.allRoles' },
+        ),
       ]}
       columns={[
         { title: t('col.username'), dataIndex: 'username', width: 130, ellipsis: true },
@@ -114,7 +109,7 @@ export default function UsersPage() {
           ? {
               width: 160,
               items: (row) => [
-                editAction(t, () => edit(row)),
+                editAction(t, () => dialog.edit(row)),
                 row.username === ownUsername
                   ? {
                       key: 'delete',
@@ -130,17 +125,17 @@ export default function UsersPage() {
             }
           : undefined
       }
-      toolbar={[canWrite && addAction(t, () => edit(null))]}
+      toolbar={[canWrite && addAction(t, () => dialog.edit(null))]}
       scrollX={1000}
     >
       <UserFormModal
-        open={dialogOpen}
-        user={editing}
+        open={dialog.open}
+        user={dialog.record}
         stores={stores.data?.rows ?? []}
         storesLoading={stores.isFetching}
-        onClose={() => setDialogOpen(false)}
+        onClose={dialog.close}
         onSaved={() => {
-          setDialogOpen(false);
+          dialog.close();
           list.changed();
         }}
       />

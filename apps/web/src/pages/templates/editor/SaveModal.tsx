@@ -1,8 +1,9 @@
-import { Form, Input, InputNumber, Space } from 'antd';
+import { Form } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal';
-import { noLineBreak as noLineBreakRule } from '../../shared/rules';
+import { FormFields } from '../../../components/form/FormFields';
+import { TemplateSize, templateName } from '../fields';
 
 export interface SaveValues {
   name: string;
@@ -20,7 +21,8 @@ interface Props {
 
 /** Saving asks for the template's name, width and length (the panel's pixels). */
 export function SaveModal({ open, initial, saving, onSave, onClose }: Props) {
-  const { t } = useTranslation(['editor', 'templates']);
+  // The fields' words are the templates namespace's (shared with the add dialog); the dialog's the editor's.
+  const { t } = useTranslation(['templates', 'editor']);
   const [form] = Form.useForm<SaveValues>();
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the form is filled each time the dialog opens
@@ -28,14 +30,11 @@ export function SaveModal({ open, initial, saving, onSave, onClose }: Props) {
     if (open) form.setFieldsValue(initial);
   }, [open]);
 
-  const noLineBreak = noLineBreakRule(t('templates:rule.lineBreak'));
-
   return (
     <FormModal
       open={open}
       title={t('editor:saveTitle')}
       okText={t('editor:save')}
-      cancelText={t('templates:cancel')}
       saving={saving}
       onClose={onClose}
       width={440}
@@ -44,29 +43,8 @@ export function SaveModal({ open, initial, saving, onSave, onClose }: Props) {
       autoComplete="off"
       onFinish={(values) => onSave({ ...values, name: values.name.trim() })}
     >
-      <Form.Item
-        name="name"
-        label={t('templates:field.name')}
-        rules={[{ required: true, whitespace: true, message: t('templates:rule.name') }, noLineBreak]}
-      >
-        <Input maxLength={64} />
-      </Form.Item>
-      <Space size="middle" align="start">
-        <Form.Item
-          name="width"
-          label={t('templates:field.width')}
-          rules={[{ required: true, message: t('templates:rule.width') }]}
-        >
-          <InputNumber min={1} max={4096} precision={0} suffix="px" style={{ width: 150 }} />
-        </Form.Item>
-        <Form.Item
-          name="length"
-          label={t('templates:field.length')}
-          rules={[{ required: true, message: t('templates:rule.length') }]}
-        >
-          <InputNumber min={1} max={4096} precision={0} suffix="px" style={{ width: 150 }} />
-        </Form.Item>
-      </Space>
+      <FormFields fields={[templateName()]} t={t} />
+      <TemplateSize t={t} inputWidth={150} />
     </FormModal>
   );
 }

@@ -1,11 +1,11 @@
 import { findTagModel, TAG_MODELS, TagColourType, type Template } from '@esl/contract';
-import { useMutation } from '@tanstack/react-query';
-import { App, Form, Input, InputNumber, Radio, Select, Space } from 'antd';
+import { App, Form, Radio, Select } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FormModal } from '../../../components/FormModal';
+import { FormModal, useFormDialog } from '../../../components/FormModal';
+import { FormFields } from '../../../components/form/FormFields';
 import { request } from '../../../platform/request';
-import { noLineBreak as noLineBreakRule } from '../../shared/rules';
+import { TemplateSize, templateName } from '../fields';
 import { type AddTemplateValues, addTemplateBody, colourTypesFor } from './body';
 import { ColourType } from './ColourType';
 
@@ -26,16 +26,20 @@ export const MODEL_OPTIONS = TAG_MODELS.map((m) => ({
 export function AddTemplateModal({ open, onClose, onAdded }: Props) {
   const { t } = useTranslation('templates');
   const { message } = App.useApp();
-  const [form] = Form.useForm<AddTemplateValues>();
+  const dialog = useFormDialog({
+    open,
+    onClose,
+    save: (values: AddTemplateValues) => request('addTemplate', addTemplateBody(values)),
+    onSaved: (template) => {
+      message.success(t('added'));
+      onAdded(template);
+    },
+  });
+  const { form } = dialog;
   const sizeMode = Form.useWatch('sizeMode', form);
   const modelCode = Form.useWatch('model', form);
   const model = sizeMode === 'model' && modelCode ? findTagModel(modelCode) : undefined;
   const colourTypes = colourTypesFor(model, TagColourType.options);
-
-  useEffect(() => {
-    if (!open) return;
-    form.resetFields();
-  }, [open, form]);
 
   // The colour type follows the model: its usual colour when the chosen one is not offered.
   useEffect(() => {
@@ -43,38 +47,17 @@ export function AddTemplateModal({ open, onClose, onAdded }: Props) {
     if (current && !colourTypes.includes(current)) form.setFieldValue('colourType', colourTypes[0]);
   }, [colourTypes, form]);
 
-  const add = useMutation({
-    mutationFn: (values: AddTemplateValues) => request('addTemplate', addTemplateBody(values)),
-    onSuccess: (template) => {
-      message.success(t('added'));
-      onAdded(template);
-    },
-  });
-
-  const noLineBreak = noLineBreakRule(t('rule.lineBreak'));
-
   return (
     <FormModal
-      open={open}
+      {...dialog}
       title={t('addTitle')}
       okText={t('create')}
-      cancelText={t('cancel')}
-      saving={add.isPending}
-      onClose={onClose}
       width={560}
-      form={form}
       name="tmpl-add"
       autoComplete="off"
       initialValues={{ sizeMode: 'model', model: '0A', colourType: 'bwr', rotation: 0, width: 296, length: 152 }}
-      onFinish={(values) => add.mutate(values)}
     >
-      <Form.Item
-        name="name"
-        label={t('field.name')}
-        rules={[{ required: true, whitespace: true, message: t('rule.name') }, noLineBreak]}
-      >
-        <Input maxLength={64} placeholder={t('field.namePlaceholder')} />
-      </Form.Item>
+      <FormFields fields={[templateName('field.namePlaceholder')]} t={t} />
       <Form.Item name="sizeMode" label={t('field.size')}>
         <Radio.Group
           optionType="button"
@@ -85,14 +68,7 @@ export function AddTemplateModal({ open, onClose, onAdded }: Props) {
         />
       </Form.Item>
       {sizeMode === 'custom' ? (
-        <Space size="middle" align="start">
-          <Form.Item name="width" label={t('field.width')} rules={[{ required: true, message: t('rule.width') }]}>
-            <InputNumber min={1} max={4096} precision={0} suffix="px" style={{ width: 140 }} />
-          </Form.Item>
-          <Form.Item name="length" label={t('field.length')} rules={[{ required: true, message: t('rule.length') }]}>
-            <InputNumber min={1} max={4096} precision={0} suffix="px" style={{ width: 140 }} />
-          </Form.Item>
-        </Space>
+        <TemplateSize t={t} inputWidth={140} />
       ) : (
         <Form.Item name="model" label={t('field.model')} rules={[{ required: true, message: t('rule.model') }]}>
           <Select showSearch optionFilterProp="label" options={MODEL_OPTIONS} placeholder={t('field.model')} />

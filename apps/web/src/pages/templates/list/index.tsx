@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { addAction, deleteAction, editAction, useRowsCall } from '../../../components/list/commonActions';
+import { selectFilter, textFilter } from '../../../components/list/filters';
 import { ListPage } from '../../../components/list/ListPage';
 import { useListQuery } from '../../../components/list/useListQuery';
 import { request } from '../../../platform/request';
@@ -27,6 +28,8 @@ interface FilterValues {
 export function editorPath(id: number): string {
   return `/tmpl/tmpledit?id=${id}`;
 }
+
+const COLOUR_OPTIONS = TagColourTypes.options.map((c) => ({ value: c, label: <ColourType value={c} /> }));
 
 export default function TemplatesPage() {
   const { t } = useTranslation('templates');
@@ -57,27 +60,11 @@ export default function TemplatesPage() {
     <ListPage
       list={list}
       ns="templates"
-      title={t('title')}
       formName="tmpl-filter"
       filters={[
-        { kind: 'text', name: 'name', label: t('filter.name'), placeholder: t('filter.namePlaceholder'), width: 180 },
-        {
-          kind: 'select',
-          name: 'model',
-          label: t('filter.model'),
-          placeholder: t('filter.allModels'),
-          width: 190,
-          search: true,
-          options: MODEL_OPTIONS,
-        },
-        {
-          kind: 'select',
-          name: 'colourType',
-          label: t('filter.colourType'),
-          placeholder: t('filter.allColours'),
-          width: 170,
-          options: TagColourTypes.options.map((c) => ({ value: c, label: <ColourType value={c} /> })),
-        },
+        textFilter(t, 'name', 180),
+        selectFilter(t, 'model', 190, MODEL_OPTIONS, { all: 'filter.allModels', search: true }),
+        selectFilter(t, 'colourType', 170, COLOUR_OPTIONS, { all: 'filter.allColours' }),
       ]}
       columns={[
         {
