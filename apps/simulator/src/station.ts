@@ -32,6 +32,9 @@ import { TagTable } from './station/tag-table';
 import { SimTag, type TagSpec } from './tag';
 
 /** A station to simulate: its identity on the broker and its tags. */
+/** How long a waking tag's CSMA backoff waits for a busy channel (a check-in, not a transfer), ms. */
+const CSMA_WAIT_MS = 10;
+
 export interface StationSpec {
   tenantId: number;
   sn: string;
@@ -680,9 +683,16 @@ export class SimStation {
   // ------------------------------------------------------------------------------------------
   // Radio
 
-  private onWake(tag: SimTag): void {
-    tag.spend(0);
+  private onWake(tag: SimTag, backedOff = false): void {
+    if (!backedOff) tag.spend(0);
     const now = this.opts.clock.now();
+    if (this.powered && !backedOff && this.busyUntil > now && this.busyUntil - now <= CSMA_WAIT_MS) {
+      // The channel is busy with another tag's check-in: like 802.15.4 CSMA-CA, the tag backs off
+      // a moment and tries once more, so two tags whose wakes coincide do not shadow each other
+      // at every wake for ever.
+      this.after(this.busyUntil - now + this.opts.rng.between(0, 2), () => this.onWake(tag, true));
+      return;
+    }
     if (!this.powered || this.busyUntil > now) {
       // Rebooting, or busy with another tag: the check-in goes unheard.
       tag.missedCheckIns++;

@@ -152,10 +152,13 @@ export const PreviewData = z.object({
 });
 export type PreviewData = z.infer<typeof PreviewData>;
 
-/** Ask base stations to load template resources on the tags (recorded; delivery comes later). */
+/** Send templates to the tags: every tag whose label uses one of them is rendered again and delivered. */
 export const DeviceTemplatesBody = z.object({ ids: Ids });
-/** Ask base stations to load the label fonts on the tags (recorded; delivery comes later). */
+/** The fonts changed: every tag whose label draws text is rendered again and delivered. */
 export const DeviceFontsBody = z.object({}).loose();
+/** How many tags a template or font send re-renders, and its data-push rows (one per store). */
+export const DeviceSendData = z.object({ tags: z.number().int(), pushIds: z.array(z.number().int()) });
+export type DeviceSendData = z.infer<typeof DeviceSendData>;
 
 /** A data key a template element can bind to: a letter, then letters, digits or _. */
 export const DataKeyName = z.string().trim().regex(DATA_KEY_PATTERN, 'invalid');

@@ -5,6 +5,7 @@ import {
   CopyTemplateBody,
   DataKeyMapping,
   DeviceFontsBody,
+  DeviceSendData,
   DeviceTemplatesBody,
   PreviewBody,
   PreviewData,
@@ -15,7 +16,7 @@ import {
   TemplateListBody,
   UpdateKeyMapBody,
 } from '../api/templates';
-import { DeleteBody, DeleteData, Empty, Nothing } from '../common';
+import { DeleteBody, DeleteData, Empty } from '../common';
 import type { Messages } from '../errors';
 import { call, change, list } from './define';
 
@@ -81,16 +82,16 @@ export const TEMPLATE_CALLS = {
     '/mgr/templ/updatedevtmpl',
     'template.write',
     DeviceTemplatesBody,
-    Nothing,
-    'Send templates to devices: recorded, answers 1010 until delivery exists',
+    DeviceSendData,
+    'Send templates to the tags: re-render and deliver every tag whose label uses them',
     change,
   ),
   updateDeviceFonts: call(
     '/mgr/templ/updatedevfonts',
     'template.write',
     DeviceFontsBody,
-    Nothing,
-    'Send fonts to devices: recorded, answers 1010 until delivery exists',
+    DeviceSendData,
+    'The fonts changed: re-render and deliver every tag whose label draws text',
     change,
   ),
   templatePreview: call(

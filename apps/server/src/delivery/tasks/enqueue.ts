@@ -89,3 +89,31 @@ export async function dataPushed(
   await closePush(db, pushId, push.now);
   return pushId;
 }
+
+/**
+ * These tags' labels must be drawn again although nothing they show changed (their template was
+ * sent again, the fonts changed): the render key is forgotten so the render runs, and the tags
+ * are re-opened at data priority under one data-push row. A tag that already shows the new
+ * picture is skipped by its hash, so only changed pictures use the air.
+ */
+export async function rerenderTags(
+  db: Db,
+  at: { tenantId: number; storeId: number },
+  push: { source: PushSource; userId: number | null; tagIds: readonly number[]; now: number },
+): Promise<number> {
+  await repo.forgetRenderKeys(db, at.tenantId, push.tagIds);
+  return dataPushed(db, at, { ...push, products: 0 });
+}
+
+/** Every tag of a tenant with what chooses its template, a page at a time (ids after `afterId`). */
+export async function labelTagsOfTenant(db: Db, tenantId: number, afterId: number, limit = 1000) {
+  const rows = await repo.labelTagsOfTenant(db, tenantId, afterId, limit);
+  return rows.map((r) => ({
+    id: r.id,
+    tenantId,
+    storeId: r.store_id,
+    model: r.model,
+    colour: r.colour,
+    productId: r.product_id,
+  }));
+}

@@ -321,6 +321,30 @@ export function storesOfTenant(db: Db, tenantId: number) {
   return db.selectFrom('stores').select('id').where('tenant_id', '=', tenantId).execute();
 }
 
+/** Every tag of a tenant with what chooses its template, in id order, `limit` after `afterId`. */
+export function labelTagsOfTenant(db: Db, tenantId: number, afterId: number, limit: number) {
+  return db
+    .selectFrom('tags')
+    .select(['id', 'store_id', 'model', 'colour', 'product_id'])
+    .where('tenant_id', '=', tenantId)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Forgets what these tags' last renders depended on: their next render runs even when nothing else changed. */
+export async function forgetRenderKeys(db: Db, tenantId: number, tagIds: readonly number[]): Promise<void> {
+  for (let i = 0; i < tagIds.length; i += 1000) {
+    await db
+      .updateTable('tags')
+      .set({ render_key: null })
+      .where('tenant_id', '=', tenantId)
+      .where('id', 'in', tagIds.slice(i, i + 1000))
+      .execute();
+  }
+}
+
 // -------------------------------------------------------------------------------------------
 // Render stage
 

@@ -8,13 +8,13 @@ import {
   TARGET_NAMES_KEPT,
   type TemplateData,
 } from '@esl/contract';
-import { designSize, type LabelData, SAMPLE_DATA, type TemplateDocument } from '@esl/labels';
+import { designSize, ELEMENT_TRAITS, type LabelData, SAMPLE_DATA, type TemplateDocument } from '@esl/labels';
 import type { Kysely } from 'kysely';
 import { type CallContext, requireTenant } from '../../api/context';
 import { AppError, conflict, invalidField, notFound } from '../../api/errors';
 import type { Database } from '../../db/schema';
 import { onUniqueViolation } from '../../db/unique';
-import { relabelTenant, tasksChanged } from '../../delivery/tasks/enqueue';
+import { labelTagsOfTenant, relabelTenant, rerenderTags, tasksChanged } from '../../delivery/tasks/enqueue';
 import { Gate } from '../../lib/gate';
 import { randomHex } from '../../lib/random';
 import * as products from '../products/service';
@@ -22,12 +22,11 @@ import { checkFit, newDocument, readDocument } from './documents';
 import { presentTemplate } from './presenter';
 import { drawPreview, renderThumbnail } from './render';
 import * as repo from './repository';
-import { rulesUsing } from './rules';
+import { resolveTemplates, rulesUsing } from './rules';
 
 export type { LabelTag } from './assign';
 export { assignToTags, resolveTemplate, resolveTemplates } from './rules';
 
-const deliveryUnavailable = () => new AppError(ErrorCode.DELIVERY_UNAVAILABLE);
 const inUse = (detail: string) => new AppError(ErrorCode.IN_USE, { detail });
 
 /** The columns that mirror a document, so the list can filter and show sizes without parsing it. */
@@ -177,21 +176,94 @@ export async function save(ctx: CallContext, fields: ParsedBodyOf<'alterTemplate
   return presented(ctx, tenantId, fields.id);
 }
 
-/** Accepted and recorded (the operation log), but there is no delivery to tags yet. */
-export async function sendTemplatesToDevices(ctx: CallContext, ids: readonly number[]): Promise<never> {
-  const { tenantId } = requireTenant(ctx);
+/** What sending templates or fonts to the tags started: how many tags, under which data-push rows. */
+export interface DeviceSend {
+  tags: number;
+  pushIds: number[];
+}
+
+/**
+ * The tags of a tenant whose label (by the assignment rules) passes `uses`, by store. Tags are
+ * read a page at a time, so a 20,000-tag tenant costs twenty rule lookups, not one huge IN list.
+ */
+async function tagsWhoseLabel(
+  db: Kysely<Database>,
+  tenantId: number,
+  uses: (templateIds: readonly number[]) => Promise<Set<number>>,
+): Promise<Map<number, number[]>> {
+  const byStore = new Map<number, number[]>();
+  let after = 0;
+  for (;;) {
+    const page = await labelTagsOfTenant(db, tenantId, after);
+    if (page.length === 0) break;
+    after = (page.at(-1) as { id: number }).id;
+    const labels = await resolveTemplates(db, page);
+    const chosen = [...labels.values()].flatMap((l) => (l.templateId === null ? [] : [l.templateId]));
+    const wanted = await uses([...new Set(chosen)]);
+    for (const tag of page) {
+      const id = labels.get(tag.id)?.templateId;
+      if (id == null || !wanted.has(id)) continue;
+      byStore.set(tag.storeId, [...(byStore.get(tag.storeId) ?? []), tag.id]);
+    }
+  }
+  return byStore;
+}
+
+/** Re-renders these tags (one data-push row per store) and wakes delivery. */
+async function rerender(ctx: CallContext, tenantId: number, userId: number, byStore: Map<number, number[]>) {
+  const out: DeviceSend = { tags: 0, pushIds: [] };
+  if (byStore.size === 0) return out;
+  await ctx.services.db.transaction().execute(async (trx) => {
+    for (const [storeId, tagIds] of byStore) {
+      out.pushIds.push(
+        await rerenderTags(trx, { tenantId, storeId }, { source: 'console', userId, tagIds, now: ctx.now }),
+      );
+      out.tags += tagIds.length;
+    }
+  });
+  tasksChanged();
+  return out;
+}
+
+/**
+ * Sends templates to the tags: every tag whose label uses one of them is rendered again and
+ * delivered (a tag already showing the new picture is skipped by its hash).
+ */
+export async function sendTemplatesToDevices(ctx: CallContext, ids: readonly number[]): Promise<DeviceSend> {
+  const { tenantId, userId } = requireTenant(ctx);
   const unique = [...new Set(ids)];
   ctx.target = { kind: 'templates', names: unique.map((id) => `#${id}`), count: unique.length };
   const names = await repo.templateNamesOf(ctx.services.db, tenantId, unique, TARGET_NAMES_KEPT);
   if (names.length) ctx.target = { kind: 'templates', names, count: unique.length };
   if ((await repo.countTemplates(ctx.services.db, tenantId, unique)) !== unique.length) throw notFound();
-  throw deliveryUnavailable();
+  const wanted = new Set(unique);
+  const byStore = await tagsWhoseLabel(ctx.services.db, tenantId, async () => wanted);
+  return rerender(ctx, tenantId, userId, byStore);
 }
 
-export async function sendFontsToDevices(ctx: CallContext): Promise<never> {
-  requireTenant(ctx);
+/** Whether a label draws text (in a font): text, prices, and barcodes that print their digits. */
+export function drawsText(doc: TemplateDocument): boolean {
+  return doc.elements.some((e) => ELEMENT_TRAITS[e.type].font && (e.type !== 'barcode' || e.showText));
+}
+
+/**
+ * The fonts changed: our labels are drawn on the server, so the tags whose labels draw text are
+ * rendered again and delivered where the picture changed.
+ */
+export async function sendFontsToDevices(ctx: CallContext): Promise<DeviceSend> {
+  const { tenantId, userId } = requireTenant(ctx);
   ctx.target = { kind: 'fonts' };
-  throw deliveryUnavailable();
+  const known = new Map<number, boolean>();
+  const byStore = await tagsWhoseLabel(ctx.services.db, tenantId, async (templateIds) => {
+    const missing = templateIds.filter((id) => !known.has(id));
+    if (missing.length) {
+      const docs = await documentsOf(ctx.services.db, tenantId, missing);
+      for (const id of missing)
+        known.set(id, docs.has(id) && drawsText((docs.get(id) as { doc: TemplateDocument }).doc));
+    }
+    return new Set(templateIds.filter((id) => known.get(id)));
+  });
+  return rerender(ctx, tenantId, userId, byStore);
 }
 
 const isStandard = (name: string): name is StandardDataKeyName =>

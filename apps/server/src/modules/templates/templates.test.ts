@@ -295,15 +295,17 @@ describe.each(await testDatabases())('templates on $name', (db) => {
     expect(thumbs.map((r) => r.key)).not.toContain(x.thumbnail.slice(-36, -4));
   });
 
-  it('records device requests and answers that delivery is not available yet', async () => {
+  it('sends templates and fonts to the tags: recorded in the operation log, nothing to do without tags', async () => {
     const { tokens, users } = await buildWorld(t().app);
     const token = tokens.editor;
     const tpl = await addTemplate(t(), token);
+    // No tag uses it: nothing is rendered and no data-push row is written.
     const res = await t().call('/mgr/templ/updatedevtmpl', { ids: [tpl.id] }, { token });
-    expect(res).toMatchObject({ code: 1010, msg: 'Request recorded, but delivery to tags is not available yet' });
+    expect(res).toMatchObject({ code: 0, data: { tags: 0, pushIds: [] } });
     const fonts = await t().call('/mgr/templ/updatedevfonts', {}, { token, lang: 'zh-CN' });
-    expect(fonts).toMatchObject({ code: 1010, msg: '请求已记录，但下发通道尚未开放' });
+    expect(fonts).toMatchObject({ code: 0, data: { tags: 0, pushIds: [] } });
     expect(await t().call('/mgr/templ/updatedevtmpl', { ids: [999_999] }, { token })).toMatchObject({ code: 1002 });
+    expect(await t().app.services.db.selectFrom('push_log').selectAll().execute()).toEqual([]);
     const logged = await t()
       .app.services.db.selectFrom('op_logs')
       .select(['call', 'code', 'target'])
@@ -312,8 +314,8 @@ describe.each(await testDatabases())('templates on $name', (db) => {
       .execute();
     expect(logged.map((o) => ({ ...o, target: describeTarget(o.target, 'en') }))).toEqual([
       { call: '/mgr/templ/addtemple', code: 0, target: expect.stringMatching(/^template \S/) },
-      { call: '/mgr/templ/updatedevtmpl', code: 1010, target: `template ${tpl.name}` },
-      { call: '/mgr/templ/updatedevfonts', code: 1010, target: 'fonts' },
+      { call: '/mgr/templ/updatedevtmpl', code: 0, target: `template ${tpl.name}` },
+      { call: '/mgr/templ/updatedevfonts', code: 0, target: 'fonts' },
       { call: '/mgr/templ/updatedevtmpl', code: 1002, target: 'template #999999' },
     ]);
   });
