@@ -1,0 +1,67 @@
+import type { CallbackDelivery, CallbackState, CallbackType } from '@esl/contract';
+import { ErrorCode } from '@esl/contract';
+import { requireTenant } from '../api/context';
+import { AppError, invalidField } from '../api/errors';
+import { defineHandlers } from '../api/handlers';
+import { CallbackUrlError, checkCallbackUrl } from './address';
+import * as outbox from './outbox';
+
+const DETAIL = {
+  format: 'callbackUrl',
+  scheme: 'callbackUrl',
+  credentials: 'callbackCredentials',
+  unresolved: 'callbackUnresolved',
+  address: 'callbackAddress',
+} as const;
+
+type Row = Awaited<ReturnType<typeof outbox.recent>>['rows'][number];
+
+function present(r: Row): CallbackDelivery {
+  return {
+    id: r.id,
+    eventId: r.event_id,
+    type: r.type as CallbackType,
+    storeId: r.store_id,
+    subject: r.order_key,
+    state: r.state as CallbackState,
+    attempts: Number(r.attempts),
+    nextAt: Number(r.next_at),
+    createdAt: Number(r.created_at),
+    finishedAt: r.finished_at === null ? null : Number(r.finished_at),
+    lastStatus: r.last_status,
+    lastError: r.last_error,
+    excerpt: r.excerpt,
+  };
+}
+
+/** The tenant's callbacks: its URL (checked against SSRF as it is saved), recent deliveries, a test event. */
+export const callbackHandlers = defineHandlers({
+  callbackInfo: async (ctx) => ({ url: await outbox.getUrl(ctx.services.db, requireTenant(ctx).tenantId) }),
+  setCallback: async (ctx, { url }) => {
+    const { tenantId } = requireTenant(ctx);
+    const { config } = ctx.services;
+    let checked = '';
+    if (url !== '') {
+      try {
+        const self = config.publicUrl ? [new URL(config.publicUrl).hostname] : [];
+        checked = await checkCallbackUrl(url, config.callbacks, undefined, self);
+      } catch (err) {
+        if (err instanceof CallbackUrlError) throw invalidField('url', DETAIL[err.reason]);
+        throw err;
+      }
+    }
+    await outbox.setUrl(ctx.services.db, tenantId, checked, config.now());
+    return { url: checked };
+  },
+  callbackLog: async (ctx, { page, limit }) => {
+    const { tenantId } = requireTenant(ctx);
+    const { rows, count } = await outbox.recent(ctx.services.db, tenantId, (page - 1) * limit, limit);
+    return { rows: rows.map(present), count };
+  },
+  testCallback: async (ctx) => {
+    const { tenantId } = requireTenant(ctx);
+    const eventId = await outbox.enqueueTest(ctx.services.db, tenantId, ctx.services.config.now());
+    if (!eventId) throw new AppError(ErrorCode.VALIDATION, { field: 'url', detail: 'callbackNone' });
+    return { eventId };
+  },
+});
