@@ -24,6 +24,7 @@ import { useRefreshView } from '../../platform/refreshView';
 import { request } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 import { noLineBreak } from '../shared/rules';
+import { CallbackCard } from './CallbackCard';
 
 interface TenantInfoValues {
   name: string;
@@ -60,6 +61,9 @@ export default function ConfPage() {
         <AppIdCard info={info.data} />
         <div style={{ height: 16 }} />
         <ApiKeyCard info={info.data} />
+      </Col>
+      <Col xs={24}>
+        <CallbackCard />
       </Col>
     </Row>
   );
