@@ -1,5 +1,9 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { type CallbackDelivery, ErrorCode, OPEN_HEADERS } from '@esl/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +11,7 @@ import * as tasks from '../delivery/tasks/repository';
 import { verify } from '../open/signature';
 import { buildTag, useStore } from '../test/business';
 import { testDatabases } from '../test/databases';
-import { buildWorld } from '../test/factories';
+import { buildTenant, buildWorld } from '../test/factories';
 import type { TestApp } from '../test/harness';
 import { useApp } from '../test/harness';
 import { refusal, STRICT } from './address';
@@ -89,6 +93,21 @@ function outbox(app: FastifyInstance, tenantId: number) {
     .execute();
 }
 
+type VerifyCallback = (sk: string, path: string, headers: IncomingHttpHeaders, body: Buffer | string) => boolean;
+
+/** The receiver's check from docs/INTEGRATION.md ("Verifying a callback"), imported as written there. */
+async function docsVerifier(dir: string): Promise<VerifyCallback> {
+  const doc = readFileSync(new URL('../../../../docs/INTEGRATION.md', import.meta.url), 'utf8');
+  const from = doc.indexOf('### Verifying a callback');
+  const start = doc.indexOf('```ts\n', from);
+  const end = doc.indexOf('\n```', start + 1);
+  if (from < 0 || start < 0 || end < 0) throw new Error('docs/INTEGRATION.md has no callback verification example');
+  const file = join(dir, 'verify-callback.ts');
+  writeFileSync(file, doc.slice(start + 6, end));
+  const mod = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as { verifyCallback: VerifyCallback };
+  return mod.verifyCallback;
+}
+
 describe('callback addresses', () => {
   it('refuses loopback, link-local, metadata, private and reserved addresses by default', () => {
     for (const a of ['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1', '169.254.169.254', 'fe80::1', '10.1.2.3']) {
@@ -113,6 +132,7 @@ describe.each(await testDatabases())('callbacks on $name', (db) => {
     const t = useApp(db, { callbacks: { allowLoopback: true, allowPrivate: false, timeoutMs: 400, tickMs: 0 } });
     let a: Receiver;
     let b: Receiver;
+    const dir = mkdtempSync(join(tmpdir(), 'esl-callbacks-'));
     beforeAll(async () => {
       a = await receiver();
       b = await receiver();
@@ -120,6 +140,7 @@ describe.each(await testDatabases())('callbacks on $name', (db) => {
     afterAll(async () => {
       await a.close();
       await b.close();
+      rmSync(dir, { recursive: true, force: true });
     });
 
     async function tenantWithUrl(app: TestApp, url: string) {
@@ -163,6 +184,8 @@ describe.each(await testDatabases())('callbacks on $name', (db) => {
       expect((await outbox(app.app, w.tenant.id)).filter((r) => r.type === 'request.done')).toHaveLength(1);
 
       await drain(app.app);
+      const verifyDoc = await docsVerifier(dir);
+      const other = await buildTenant(app.app);
       expect(a.got.map((g) => g.event.type)).toEqual(['tag.result', 'request.done', 'tag.result', 'tag.result']);
       const revs = a.got.filter((g) => g.event.type === 'tag.result').map((g) => g.event.data.rev);
       expect(revs).toEqual([1, 2, 3]);
@@ -180,6 +203,8 @@ describe.each(await testDatabases())('callbacks on $name', (db) => {
           body: g.body,
         };
         expect(verify(w.tenant.sk, parts, String(g.headers[OPEN_HEADERS.signature]))).toBe(true);
+        expect(verifyDoc(w.tenant.sk, g.path, g.headers, g.body)).toBe(true);
+        expect(verifyDoc(other.sk, g.path, g.headers, g.body)).toBe(false);
         // A changed body no longer verifies.
         expect(verify(w.tenant.sk, { ...parts, body: `${g.body} ` }, String(g.headers[OPEN_HEADERS.signature]))).toBe(
           false,
