@@ -87,7 +87,7 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
     policy: config.callbacks,
     timeoutMs: config.callbacks.timeoutMs,
     tickMs: config.callbacks.tickMs,
-    selfHosts: config.publicUrl ? [new URL(config.publicUrl).hostname] : [],
+    selfUrls: config.publicUrl ? [config.publicUrl] : [],
     onError: (err) => app.log.error({ err }, 'sending callbacks failed'),
   });
   app.decorate('callbacks', callbackSender);

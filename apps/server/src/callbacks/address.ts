@@ -86,6 +86,29 @@ export function refusal(address: string, policy: AddressPolicy): string | null {
   return null;
 }
 
+const LOOPBACK_NAMES = /^(localhost|127(\.\d+){3}|::1|\[::1\])$/i;
+
+function portOf(url: URL): string {
+  return url.port || (url.protocol === 'https:' ? '443' : '80');
+}
+
+/**
+ * Whether `url` is this server, as its public address names it (PUBLIC_URL): the same host name,
+ * or, for a loopback name (a test server and its receiver share 127.0.0.1), the same host and port.
+ */
+export function isSelf(url: URL, selfUrls: readonly string[]): boolean {
+  return selfUrls.some((raw) => {
+    let self: URL;
+    try {
+      self = new URL(raw);
+    } catch {
+      return false;
+    }
+    if (self.hostname.toLowerCase() !== url.hostname.toLowerCase()) return false;
+    return !LOOPBACK_NAMES.test(url.hostname) || portOf(self) === portOf(url);
+  });
+}
+
 /** A callback URL refused, with a reason a tenant can act on (the console names each). */
 export class CallbackUrlError extends Error {
   constructor(readonly reason: 'format' | 'scheme' | 'credentials' | 'unresolved' | 'address') {
@@ -126,11 +149,11 @@ export async function checkCallbackUrl(
   raw: string,
   policy: AddressPolicy,
   resolver: Resolver = systemResolver,
-  selfHosts: readonly string[] = [],
+  selfUrls: readonly string[] = [],
 ): Promise<string> {
   const url = parseCallbackUrl(raw);
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (selfHosts.some((h) => h && h.toLowerCase() === host.toLowerCase())) throw new CallbackUrlError('address');
+  if (isSelf(url, selfUrls)) throw new CallbackUrlError('address');
   let addresses: string[];
   if (isIP(host)) addresses = [host];
   else {

@@ -14,7 +14,7 @@ import { testDatabases } from '../test/databases';
 import { buildTenant, buildWorld } from '../test/factories';
 import type { TestApp } from '../test/harness';
 import { useApp } from '../test/harness';
-import { refusal, STRICT } from './address';
+import { isSelf, refusal, STRICT } from './address';
 import { enqueueTagResult, type TagResultData } from './outbox';
 import { BACKOFF_BASE_MS, CALLBACK_HEADERS } from './sender';
 
@@ -125,11 +125,24 @@ describe('callback addresses', () => {
     expect(refusal('169.254.169.254', open)).toBe('reserved');
     expect(refusal('fe80::1', open)).toBe('reserved');
   });
+
+  it('knows this server by its public address', () => {
+    const self = ['https://esl.example.com'];
+    expect(isSelf(new URL('https://esl.example.com/hook'), self)).toBe(true);
+    expect(isSelf(new URL('http://ESL.example.com:8080/hook'), self)).toBe(true);
+    expect(isSelf(new URL('https://erp.example.com/hook'), self)).toBe(false);
+    // On loopback (tests) the port tells the server from a receiver beside it.
+    expect(isSelf(new URL('http://127.0.0.1:8080/api'), ['http://127.0.0.1:8080'])).toBe(true);
+    expect(isSelf(new URL('http://127.0.0.1:9090/hook'), ['http://127.0.0.1:8080'])).toBe(false);
+  });
 });
 
 describe.each(await testDatabases())('callbacks on $name', (db) => {
   describe('with loopback allowed (a receiver on 127.0.0.1)', () => {
-    const t = useApp(db, { callbacks: { allowLoopback: true, allowPrivate: false, timeoutMs: 400, tickMs: 0 } });
+    const t = useApp(db, {
+      publicUrl: 'http://127.0.0.1:1',
+      callbacks: { allowLoopback: true, allowPrivate: false, timeoutMs: 400, tickMs: 0 },
+    });
     let a: Receiver;
     let b: Receiver;
     const dir = mkdtempSync(join(tmpdir(), 'esl-callbacks-'));
@@ -332,6 +345,9 @@ describe.each(await testDatabases())('callbacks on $name', (db) => {
       expect(log.data.every((r) => r.state === 'sent' && r.lastStatus === 200 && r.excerpt === 'thanks')).toBe(true);
       const info = await app.call<{ url: string }>('/user/getcallback', {}, { token: wb.tokens.admin });
       expect(info.data.url).toBe(b.url);
+      // Loopback is allowed here, but not this server itself (its PUBLIC_URL).
+      const self = await app.call('/user/setcallback', { url: 'http://127.0.0.1:1/api/x' }, { token: wb.tokens.admin });
+      expect(self.code).toBe(ErrorCode.VALIDATION);
 
       // Clearing the URL drops what still waits.
       await enqueueTagResult(db, wb.tenant.id, tagResult(sb.id, 2002, 2), app.clock.now());

@@ -43,7 +43,7 @@ export const callbackHandlers = defineHandlers({
     let checked = '';
     if (url !== '') {
       try {
-        const self = config.publicUrl ? [new URL(config.publicUrl).hostname] : [];
+        const self = config.publicUrl ? [config.publicUrl] : [];
         checked = await checkCallbackUrl(url, config.callbacks, undefined, self);
       } catch (err) {
         if (err instanceof CallbackUrlError) throw invalidField('url', DETAIL[err.reason]);

@@ -8,7 +8,15 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema';
 import { addToPush, closePush, openPush } from '../delivery/logs';
 import { sign } from '../open/signature';
-import { type AddressPolicy, guardedLookup, parseCallbackUrl, type Resolver, refusal, systemResolver } from './address';
+import {
+  type AddressPolicy,
+  guardedLookup,
+  isSelf,
+  parseCallbackUrl,
+  type Resolver,
+  refusal,
+  systemResolver,
+} from './address';
 
 /*
  * The callback sender: a background loop of the server (started and stopped with it) that works
@@ -47,8 +55,8 @@ export interface SenderOptions {
   timeoutMs: number;
   /** Period of the loop, ms; 0: no timer (tests call `tick()`). */
   tickMs: number;
-  /** Hosts that are this server (PUBLIC_URL's): refused whatever they resolve to. */
-  selfHosts?: readonly string[];
+  /** This server's public address (PUBLIC_URL): refused whatever it resolves to (address.ts isSelf). */
+  selfUrls?: readonly string[];
   resolver?: Resolver;
   random?: () => number;
   onError?: (err: unknown) => void;
@@ -133,8 +141,7 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
       return { ok: false, status: null, error: 'refused address', excerpt: '' };
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if ((o.selfHosts ?? []).some((h) => h && h.toLowerCase() === host.toLowerCase()))
-      return { ok: false, status: null, error: 'refused address', excerpt: '' };
+    if (isSelf(url, o.selfUrls ?? [])) return { ok: false, status: null, error: 'refused address', excerpt: '' };
     if (isIP(host) && refusal(host, o.policy) !== null)
       return { ok: false, status: null, error: 'refused address', excerpt: '' };
     const timestamp = String(o.now());
