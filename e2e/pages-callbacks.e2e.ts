@@ -82,7 +82,11 @@ describeBrowser('callbacks on the parameter page', () => {
 
       await page.fill('#callback_url', 'http://169.254.169.254/latest/meta-data/');
       await card(page).getByRole('button', { name: 'Save' }).click();
-      await page.locator('.ant-message').getByText('link-local address', { exact: false }).waitFor();
+      await page
+        .locator('.ant-form-item-explain-error', {
+          hasText: 'cannot point at this server, the local machine, a private network or a link-local address',
+        })
+        .waitFor();
       const token = await apiLogin(account, password);
       expect((await api<{ url: string }>('/user/getcallback', {}, token)).data.url).toBe('');
 

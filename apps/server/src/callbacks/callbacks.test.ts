@@ -341,7 +341,10 @@ describe.each(await testDatabases())('callbacks on $name', (db) => {
         { token: wa.tokens.admin },
       );
       expect(log.code, log.msg).toBe(0);
-      expect(log.data.map((r) => r.type).sort()).toEqual(['tag.result', 'test']);
+      expect(log.data.map((r) => [r.type, r.hardwareId]).sort()).toEqual([
+        ['tag.result', 'HW1001'],
+        ['test', null],
+      ]);
       expect(log.data.every((r) => r.state === 'sent' && r.lastStatus === 200 && r.excerpt === 'thanks')).toBe(true);
       const info = await app.call<{ url: string }>('/user/getcallback', {}, { token: wb.tokens.admin });
       expect(info.data.url).toBe(b.url);

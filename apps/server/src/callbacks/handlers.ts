@@ -17,7 +17,15 @@ const DETAIL = {
 type Row = Awaited<ReturnType<typeof outbox.recent>>['rows'][number];
 
 function present(r: Row): CallbackDelivery {
+  let data: { hardwareId?: unknown; requestId?: unknown } = {};
+  try {
+    data = (JSON.parse(r.payload) as { data?: typeof data }).data ?? {};
+  } catch {
+    // A payload is always JSON written by outbox.ts; an unreadable one names nothing.
+  }
   return {
+    hardwareId: typeof data.hardwareId === 'string' ? data.hardwareId : null,
+    requestId: typeof data.requestId === 'number' ? data.requestId : null,
     id: r.id,
     eventId: r.event_id,
     type: r.type as CallbackType,

@@ -176,6 +176,7 @@ export async function recent(db: Kysely<Database>, tenantId: number, offset: num
       'last_status',
       'last_error',
       'excerpt',
+      'payload',
     ])
     .where('tenant_id', '=', tenantId)
     .orderBy('id', 'desc')

@@ -35,6 +35,10 @@ export const CallbackDelivery = z.object({
   storeId: z.number().int().nullable(),
   /** What the event is about: 'tag:12', 'request:5', 'test'. */
   subject: z.string(),
+  /** The tag's hardware ID (tag results), else null. */
+  hardwareId: z.string().nullable(),
+  /** The request (tag results of a request, request completion), else null. */
+  requestId: z.number().int().nullable(),
   state: CallbackState,
   attempts: z.number().int(),
   /** When the next attempt is due (pending rows), Unix ms. */

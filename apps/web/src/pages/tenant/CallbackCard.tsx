@@ -6,7 +6,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { language } from '../../platform/i18n';
-import { request, requestList } from '../../platform/request';
+import { ApiError, request, requestList } from '../../platform/request';
 import { parseTime } from '../../utils/time';
 
 const SETTINGS = ['tenant', 'callback'];
@@ -39,7 +39,12 @@ export function CallbackCard() {
   }, [settings.data, form]);
 
   const save = useMutation({
-    mutationFn: (url: string) => request('setCallback', { url: url.trim() }),
+    mutationFn: (url: string) => request('setCallback', { url: url.trim() }, { quiet: true }),
+    // A refused address is the field's error, in the reader's language (the server's detail).
+    onError: (err) => {
+      const detail = err instanceof ApiError && err.code > 0 ? err.message.replace(/^[^:：]*[:：]\s*/, '') : '';
+      form.setFields([{ name: 'url', errors: [detail || t('callback.saveFailed')] }]);
+    },
     onSuccess: (data) => {
       queryClient.setQueryData(SETTINGS, data);
       void queryClient.invalidateQueries({ queryKey: DELIVERIES });
@@ -58,7 +63,16 @@ export function CallbackCard() {
   const columns: ColumnsType<CallbackDelivery> = [
     { key: 'createdAt', title: t('callback.time'), render: (_, r) => time(r.createdAt), width: 170 },
     { key: 'type', title: t('callback.type'), render: (_, r) => CALLBACK_TYPE_LABELS[r.type][language] },
-    { key: 'subject', title: t('callback.subject'), dataIndex: 'subject' },
+    {
+      key: 'subject',
+      title: t('callback.subject'),
+      render: (_, r) =>
+        r.hardwareId
+          ? t('callback.aboutTag', { id: r.hardwareId })
+          : r.requestId !== null
+            ? t('callback.aboutRequest', { id: r.requestId })
+            : '—',
+    },
     {
       key: 'state',
       title: t('callback.state'),
