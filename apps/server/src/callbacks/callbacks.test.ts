@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type CallbackDelivery, ErrorCode, OPEN_HEADERS } from '@esl/contract';
+import { type CallbackDelivery, type Envelope, ErrorCode, OPEN_BASE, OPEN_HEADERS } from '@esl/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as tasks from '../delivery/tasks/repository';
-import { verify } from '../open/signature';
+import { sign, verify } from '../open/signature';
 import { buildTag, useStore } from '../test/business';
 import { testDatabases } from '../test/databases';
 import { buildTenant, buildWorld } from '../test/factories';
@@ -59,6 +59,29 @@ async function receiver() {
 }
 
 type Receiver = Awaited<ReturnType<typeof receiver>>;
+
+/** A signed integration call (docs/INTEGRATION.md) with a tenant's key pair. */
+async function signed<T>(app: FastifyInstance, key: { ck: string; sk: string }, path: string, body: unknown) {
+  const url = OPEN_BASE + path;
+  const text = JSON.stringify(body);
+  const timestamp = String(app.services.config.now());
+  const nonce = `n${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`.padEnd(16, '0');
+  const signature = sign(key.sk, { method: 'POST', path: url, timestamp, nonce, body: text });
+  const res = await app.inject({
+    method: 'POST',
+    url,
+    payload: text,
+    headers: {
+      'content-type': 'application/json',
+      'accept-language': 'en',
+      [OPEN_HEADERS.key]: key.ck,
+      [OPEN_HEADERS.timestamp]: timestamp,
+      [OPEN_HEADERS.nonce]: nonce,
+      [OPEN_HEADERS.signature]: signature,
+    },
+  });
+  return res.json() as Envelope<T>;
+}
 
 /** Ticks the sender until nothing is due (each key's next event is due once the one before it went). */
 async function drain(app: FastifyInstance): Promise<number> {
@@ -352,6 +375,14 @@ describe.each(await testDatabases())('callbacks on $name', (db) => {
       const self = await app.call('/user/setcallback', { url: 'http://127.0.0.1:1/api/x' }, { token: wb.tokens.admin });
       expect(self.code).toBe(ErrorCode.VALIDATION);
 
+      // The signed API sets and reads the same URL, for the key's tenant only.
+      const viaApi = await signed<{ url: string }>(app.app, wb.tenant, '/callback/set', { url: `${b.url}&v=2` });
+      expect(viaApi.code, viaApi.msg).toBe(0);
+      expect((await signed<{ url: string }>(app.app, wb.tenant, '/callback/get', {})).data.url).toBe(`${b.url}&v=2`);
+      expect((await app.call<{ url: string }>('/user/getcallback', {}, { token: wa.tokens.admin })).data.url).toBe(
+        a.url,
+      );
+
       // Clearing the URL drops what still waits.
       await enqueueTagResult(db, wb.tenant.id, tagResult(sb.id, 2002, 2), app.clock.now());
       expect((await app.call('/user/setcallback', { url: '' }, { token: wb.tokens.admin })).code).toBe(0);
@@ -391,6 +422,12 @@ describe.each(await testDatabases())('callbacks on $name', (db) => {
         );
       }
       expect((await app.call<{ url: string }>('/user/getcallback', {}, { token: w.tokens.admin })).data.url).toBe('');
+      // The signed API refuses the same.
+      const viaApi = await signed(app.app, w.tenant, '/callback/set', { url: 'http://169.254.169.254/latest' });
+      expect(viaApi.code).toBe(ErrorCode.VALIDATION);
+      expect((await signed(app.app, w.tenant, '/callback/set', { url: `http://localhost:${a.port}/` })).code).toBe(
+        ErrorCode.VALIDATION,
+      );
     });
 
     it('refuses at send time a URL whose host resolves to loopback (localhost)', async () => {

@@ -1,18 +1,10 @@
 import type { CallbackDelivery, CallbackState, CallbackType } from '@esl/contract';
 import { ErrorCode } from '@esl/contract';
 import { requireTenant } from '../api/context';
-import { AppError, invalidField } from '../api/errors';
+import { AppError } from '../api/errors';
 import { defineHandlers } from '../api/handlers';
-import { CallbackUrlError, checkCallbackUrl } from './address';
 import * as outbox from './outbox';
-
-const DETAIL = {
-  format: 'callbackUrl',
-  scheme: 'callbackUrl',
-  credentials: 'callbackCredentials',
-  unresolved: 'callbackUnresolved',
-  address: 'callbackAddress',
-} as const;
+import * as service from './service';
 
 type Row = Awaited<ReturnType<typeof outbox.recent>>['rows'][number];
 
@@ -44,23 +36,8 @@ function present(r: Row): CallbackDelivery {
 
 /** The tenant's callbacks: its URL (checked against SSRF as it is saved), recent deliveries, a test event. */
 export const callbackHandlers = defineHandlers({
-  callbackInfo: async (ctx) => ({ url: await outbox.getUrl(ctx.services.db, requireTenant(ctx).tenantId) }),
-  setCallback: async (ctx, { url }) => {
-    const { tenantId } = requireTenant(ctx);
-    const { config } = ctx.services;
-    let checked = '';
-    if (url !== '') {
-      try {
-        const self = config.publicUrl ? [config.publicUrl] : [];
-        checked = await checkCallbackUrl(url, config.callbacks, undefined, self);
-      } catch (err) {
-        if (err instanceof CallbackUrlError) throw invalidField('url', DETAIL[err.reason]);
-        throw err;
-      }
-    }
-    await outbox.setUrl(ctx.services.db, tenantId, checked, config.now());
-    return { url: checked };
-  },
+  callbackInfo: (ctx) => service.getSettings(ctx),
+  setCallback: (ctx, { url }) => service.setSettings(ctx, url),
   callbackLog: async (ctx, { page, limit }) => {
     const { tenantId } = requireTenant(ctx);
     const { rows, count } = await outbox.recent(ctx.services.db, tenantId, (page - 1) * limit, limit);
