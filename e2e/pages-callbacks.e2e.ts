@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, it } from 'vitest';
+import { seriousViolations, structureViolations } from './support/axe';
 import {
   api,
   apiLogin,
@@ -109,6 +110,9 @@ describeBrowser('callbacks on the parameter page', () => {
       expect(row).toContain('HTTP 200');
       await card(page).scrollIntoViewIfNeeded();
       await screenshot(page, 'callbacks-en');
+      // The card with a delivery listed passes the accessibility audit the other screens pass.
+      expect(await seriousViolations(page)).toEqual([]);
+      expect(await structureViolations(page)).toEqual([]);
     } finally {
       await context.close();
     }

@@ -16,7 +16,7 @@ import type { TestApp } from '../test/harness';
 import { useApp } from '../test/harness';
 import { isSelf, refusal, STRICT } from './address';
 import { enqueueTagResult, type TagResultData } from './outbox';
-import { BACKOFF_BASE_MS, CALLBACK_HEADERS } from './sender';
+import { BACKOFF_BASE_MS, CALLBACK_HEADERS, KEEP_FINISHED_MS } from './sender';
 
 type Reply = 'ok' | 500 | 'hang';
 
@@ -388,6 +388,13 @@ describe.each(await testDatabases())('callbacks on $name', (db) => {
       expect((await app.call('/user/setcallback', { url: '' }, { token: wb.tokens.admin })).code).toBe(0);
       expect(await drain(app.app)).toBe(0);
       expect((await outbox(app.app, wb.tenant.id)).map((r) => r.state)).toEqual(['sent', 'dropped']);
+
+      // Finished events are kept a week for the console, then pruned; a pending one stays.
+      await enqueueTagResult(db, wa.tenant.id, tagResult(sa.id, 1001, 2), app.clock.now());
+      app.clock.advance(KEEP_FINISHED_MS + 1);
+      await app.app.callbacks.prune();
+      expect((await outbox(app.app, wb.tenant.id)).length).toBe(0);
+      expect((await outbox(app.app, wa.tenant.id)).map((r) => r.state)).toEqual(['pending']);
     });
   });
 

@@ -40,6 +40,10 @@ export const BACKOFF_CAP_MS = 60 * 60_000;
 /** Characters of an answer's body kept (for the console); the rest is not read. */
 export const EXCERPT_CHARS = 200;
 const READ_BYTES = 1024;
+/** Finished events (sent, given up, dropped) are kept this long for the console, then deleted. */
+export const KEEP_FINISHED_MS = 7 * 24 * 60 * 60_000;
+const PRUNE_EVERY_MS = 10 * 60_000;
+const PRUNE_BATCH = 5000;
 
 /** Delay before attempt `attempts + 1` after `attempts` failures: 2 s · 2^(n−1), at most 1 h, times 0.5–1 (jitter). */
 export function backoffMs(attempts: number, random: () => number = Math.random): number {
@@ -67,6 +71,8 @@ export interface SenderOptions {
 export interface CallbackSender {
   /** One round: answers how many deliveries were attempted. */
   tick(): Promise<number>;
+  /** Deletes finished events older than KEEP_FINISHED_MS; answers how many. */
+  prune(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -290,6 +296,28 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
     return rows.length;
   }
 
+  async function prune(): Promise<number> {
+    const before = o.now() - KEEP_FINISHED_MS;
+    let total = 0;
+    for (;;) {
+      const r = await db
+        .deleteFrom('callback_outbox')
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('callback_outbox')
+            .select('id')
+            .where('state', '<>', 'pending')
+            .where('created_at', '<', before)
+            .limit(PRUNE_BATCH),
+        )
+        .executeTakeFirst();
+      const n = Number(r.numDeletedRows);
+      total += n;
+      if (n < PRUNE_BATCH) return total;
+    }
+  }
+
+  let prunedAt = 0;
   function tick(): Promise<number> {
     if (running) return running;
     running = round().finally(() => {
@@ -303,6 +331,10 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
     try {
       // Keep going while there is work (the next of each key is due at once).
       while (!stopped && (await tick()) > 0);
+      if (!stopped && o.now() - prunedAt >= PRUNE_EVERY_MS) {
+        prunedAt = o.now();
+        await prune();
+      }
     } catch (err) {
       o.onError?.(err);
     }
@@ -312,6 +344,7 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
 
   return {
     tick,
+    prune,
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
