@@ -120,6 +120,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       PUBLIC_URL: url,
       LOGIN_RATE_LIMIT: '100000',
       LOG_LEVEL: 'warn',
+      // Callbacks may reach a receiver the tests run on 127.0.0.1 (pages-callbacks.e2e.ts).
+      CALLBACK_ALLOW_LOOPBACK: 'on',
       WEB_DIST: dist,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -14,6 +14,7 @@ import { registerCalls } from './api/register';
 import { writeSysLog } from './audit/syslog';
 import { notifyOn, startPgBus } from './cache/pgbus';
 import { attachCache, SharedCache } from './cache/shared';
+import { type CallbackSender, startCallbackSender } from './callbacks/sender';
 import type { Config } from './config';
 import { type Db, openDatabase } from './db/database';
 import { noStationAccounts } from './delivery/accounts';
@@ -36,6 +37,8 @@ declare module 'fastify' {
     services: Services;
     /** The station broker and gateway; null when config.mqtt is. */
     delivery: Delivery | null;
+    /** The callback sender (tests call `callbacks.tick()` after moving the clock). */
+    callbacks: CallbackSender;
   }
 }
 
@@ -82,6 +85,19 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
     onError: (err) => app.log.error({ err }, 'pruning the delivery logs failed'),
   });
   app.addHook('onClose', () => retention.stop());
+
+  // Callbacks to the tenants' own servers, from the durable outbox (docs/INTEGRATION.md).
+  const callbackSender = startCallbackSender({
+    db: database.db,
+    now: config.now,
+    policy: config.callbacks,
+    timeoutMs: config.callbacks.timeoutMs,
+    tickMs: config.callbacks.tickMs,
+    selfUrls: config.publicUrl ? [config.publicUrl] : [],
+    onError: (err) => app.log.error({ err }, 'sending callbacks failed'),
+  });
+  app.decorate('callbacks', callbackSender);
+  app.addHook('onClose', () => callbackSender.stop());
 
   // The station broker (onClose hooks run last-registered first: it stops before the database).
   const delivery = config.mqtt

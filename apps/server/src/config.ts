@@ -29,6 +29,19 @@ export interface Config {
   deliveryTickMs: number;
   /** Render worker threads (DELIVERY.md §5.3, `RENDER_WORKERS`); 0: labels render in the main thread. */
   renderWorkers: number;
+  /** Callbacks (docs/INTEGRATION.md): what a callback URL may reach, the wait per delivery, the sender's period. */
+  callbacks: CallbackConfig;
+}
+
+export interface CallbackConfig {
+  /** CALLBACK_ALLOW_LOOPBACK=on lets callbacks reach 127.0.0.0/8 and ::1 (tests); off by default. */
+  allowLoopback: boolean;
+  /** CALLBACK_ALLOW_PRIVATE=on lets callbacks reach private networks (10/8, 172.16/12, 192.168/16 …); off by default. */
+  allowPrivate: boolean;
+  /** CALLBACK_TIMEOUT_MS: longest wait for a receiver's answer (default 10 s). */
+  timeoutMs: number;
+  /** Period of the sender, ms; 0: no timer (tests call `tick()`). */
+  tickMs: number;
 }
 
 export type MqttConfig =
@@ -98,6 +111,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     mqtt: mqttFromEnv(env),
     deliveryTickMs: 1000,
     renderWorkers: renderWorkersFromEnv(env),
+    callbacks: {
+      allowLoopback: /^(on|1|true|yes)$/i.test(env.CALLBACK_ALLOW_LOOPBACK ?? ''),
+      allowPrivate: /^(on|1|true|yes)$/i.test(env.CALLBACK_ALLOW_PRIVATE ?? ''),
+      timeoutMs: positive(env.CALLBACK_TIMEOUT_MS, 10_000),
+      tickMs: 1000,
+    },
   };
 }
 
@@ -118,6 +137,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     deliveryTickMs: 0,
     // Tests render in their own thread unless they are about the pool.
     renderWorkers: 0,
+    callbacks: { allowLoopback: false, allowPrivate: false, timeoutMs: 2000, tickMs: 0 },
     ...overrides,
   };
 }

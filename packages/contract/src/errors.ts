@@ -115,6 +115,20 @@ export const VALIDATION_DETAILS: Record<string, Messages> = {
   },
   cmdSession: { 'zh-CN': '命令窗口已关闭，请重新打开', en: 'the command window is closed, open it again' },
   stationOffline: { 'zh-CN': '基站不在线', en: 'the base station is offline' },
+  callbackUrl: {
+    'zh-CN': '应为 http:// 或 https:// 开头的地址',
+    en: 'must be an address starting with http:// or https://',
+  },
+  callbackCredentials: {
+    'zh-CN': '地址中不能包含用户名或密码',
+    en: 'cannot contain a user name or password',
+  },
+  callbackUnresolved: { 'zh-CN': '无法解析该主机名', en: 'its host name could not be resolved' },
+  callbackAddress: {
+    'zh-CN': '不能指向本服务器、本机、内网或链路本地地址',
+    en: 'cannot point at this server, the local machine, a private network or a link-local address',
+  },
+  callbackNone: { 'zh-CN': '请先设置回调地址', en: 'please set a callback URL first' },
 };
 
 /**

@@ -1,4 +1,5 @@
 export * from './api/assignments';
+export * from './api/callbacks';
 export * from './api/logs';
 export * from './api/open';
 export * from './api/opTarget';

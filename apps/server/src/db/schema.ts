@@ -27,6 +27,8 @@ export interface Database {
   tag_log: TagLogTable;
   push_log: PushLogTable;
   open_nonces: OpenNonceTable;
+  callback_settings: CallbackSettingsTable;
+  callback_outbox: CallbackOutboxTable;
 }
 
 export interface TenantTable {
@@ -471,7 +473,7 @@ export interface TagLogTable {
 }
 
 /** Where a data push came from. */
-export type PushSource = 'console' | 'import' | 'api' | 'schedule';
+export type PushSource = 'console' | 'import' | 'api' | 'schedule' | 'callback';
 
 /** One data push (console edit, import, API batch, schedule) and what it caused (migration 011). */
 export interface PushLogTable {
@@ -499,4 +501,38 @@ export interface OpenNonceTable {
   nonce: string;
   /** Unix ms the server accepted the call. */
   time: number;
+}
+
+/** A tenant's callback URL (migration 019); '' or no row: no callbacks. */
+export interface CallbackSettingsTable {
+  tenant_id: number;
+  url: string;
+  updated_at: number;
+}
+
+export type CallbackState = 'pending' | 'sent' | 'failed' | 'dropped';
+
+/** One callback event to send, in the durable outbox (migration 019). */
+export interface CallbackOutboxTable {
+  id: Generated<number>;
+  tenant_id: number;
+  store_id: number | null;
+  event_id: string;
+  type: string;
+  /** Events of one key (`tag:<id>`, `request:<id>`, `test`) are sent in id order. */
+  order_key: string;
+  /** The JSON body sent. */
+  payload: string;
+  state: Generated<CallbackState>;
+  attempts: Generated<number>;
+  next_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  created_at: number;
+  finished_at: number | null;
+  /** HTTP status of the last attempt (null: no answer). */
+  last_status: number | null;
+  last_error: Generated<string>;
+  /** The first characters of the last answer's body. */
+  excerpt: Generated<string>;
 }

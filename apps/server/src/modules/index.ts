@@ -1,4 +1,5 @@
 import type { HandlerMap } from '../api/handlers';
+import { callbackHandlers } from '../callbacks/handlers';
 import { logHandlers } from './logs/routes';
 import { productHandlers } from './products/routes';
 import { sessionHandlers } from './session/routes';
@@ -22,4 +23,5 @@ export const handlers: HandlerMap = {
   ...tagHandlers,
   ...productHandlers,
   ...summaryHandlers,
+  ...callbackHandlers,
 };

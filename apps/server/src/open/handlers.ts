@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { CallContext } from '../api/context';
 import { AppError, notFound } from '../api/errors';
 import type { ListResult } from '../api/handlers';
+import * as callbacks from '../callbacks/service';
 import * as products from '../modules/products/service';
 import * as stores from '../modules/stores/service';
 import * as tags from '../modules/tags/service';
@@ -106,4 +107,6 @@ export const openHandlers: OpenHandlerMap = {
     const { rows, count } = await stores.list(ctx, { page: body.page, limit: body.limit });
     return { rows: rows.map(presentOpenStore), count };
   },
+  openCallbackGet: (ctx) => callbacks.getSettings(ctx),
+  openCallbackSet: (ctx, body) => callbacks.setSettings(ctx, body.url),
 };

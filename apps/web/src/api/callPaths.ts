@@ -90,4 +90,8 @@ export const CALL_PATHS = {
   upgradeStations: '/res/update/onUpdateap',
   upgradeTags: '/res/update/onUpdateesl',
   stopTagUpgrade: '/res/update/onstopupdateesl',
+  callbackInfo: '/user/getcallback',
+  setCallback: '/user/setcallback',
+  callbackLog: '/user/callbacklog',
+  testCallback: '/user/testcallback',
 } as const satisfies Record<CallName, string>;

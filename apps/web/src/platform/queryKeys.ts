@@ -26,6 +26,7 @@ export const LIST_AREAS = {
   sysLog: 'logs',
   tagTaskLog: 'logs',
   pushLog: 'logs',
+  callbackLog: 'logs',
 } as const satisfies Record<ListCallName, Area>;
 
 export type ListArea<N extends ListCallName> = (typeof LIST_AREAS)[N];

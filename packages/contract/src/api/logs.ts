@@ -171,7 +171,7 @@ export const TagLog = z.object({
 export type TagLog = z.infer<typeof TagLog>;
 
 /** Where a data push came from. */
-export const PUSH_SOURCES = ['console', 'import', 'api', 'schedule'] as const;
+export const PUSH_SOURCES = ['console', 'import', 'api', 'schedule', 'callback'] as const;
 export const PushSource = z.enum(PUSH_SOURCES);
 export type PushSource = z.infer<typeof PushSource>;
 
@@ -180,6 +180,7 @@ export const PUSH_SOURCE_LABELS: Record<PushSource, Messages> = {
   import: { 'zh-CN': '导入', en: 'Import' },
   api: { 'zh-CN': '接口', en: 'API' },
   schedule: { 'zh-CN': '定时任务', en: 'Schedule' },
+  callback: { 'zh-CN': '回调通知', en: 'Callbacks' },
 };
 
 export const PushLogListBody = Paging.extend({

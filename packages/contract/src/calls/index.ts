@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Language, Messages } from '../errors';
 import { ASSIGNMENT_CALL_NAMES, ASSIGNMENT_CALLS } from './assignments';
+import { CALLBACK_CALL_NAMES, CALLBACK_CALLS } from './callbacks';
 import type { CallDef } from './define';
 import { LOG_CALL_NAMES, LOG_CALLS } from './logs';
 import { OPEN_CALL_NAMES, OPEN_CALLS, type OpenCallName, openPath } from './open';
@@ -39,6 +40,7 @@ export const CALLS = {
   ...TAG_CALLS,
   ...PRODUCT_CALLS,
   ...UPGRADE_CALLS,
+  ...CALLBACK_CALLS,
 } as const;
 
 export type Calls = typeof CALLS;
@@ -69,6 +71,7 @@ export const CALL_NAMES: Record<CallName, Messages> = {
   ...TAG_CALL_NAMES,
   ...PRODUCT_CALL_NAMES,
   ...UPGRADE_CALL_NAMES,
+  ...CALLBACK_CALL_NAMES,
 };
 
 // Integration calls are logged under their full path (/open/v1/...), which no console path starts with.

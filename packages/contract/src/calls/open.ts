@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { CallbackSettings, SetCallbackBody } from '../api/callbacks';
 import {
   BindTagsBody,
   BindTagsData,
@@ -19,6 +20,7 @@ import {
   UpsertProductsBody,
   UpsertProductsData,
 } from '../api/open';
+import { Empty } from '../common';
 import type { Messages } from '../errors';
 import { type CallDef, type CallOptions, call, change, list } from './define';
 
@@ -88,6 +90,14 @@ export const OPEN_CALLS = {
     'Progress and per-tag results (up to 2,000 tags) of a refresh or LED request',
   ),
   openStoreList: openCall('/stores/list', OpenStoreListBody, OpenStore, "List the tenant's stores", list),
+  openCallbackGet: openCall('/callback/get', Empty, CallbackSettings, "The tenant's callback URL ('' when none)"),
+  openCallbackSet: openCall(
+    '/callback/set',
+    SetCallbackBody,
+    CallbackSettings,
+    "Set the tenant's callback URL (checked against private and link-local addresses); '' stops callbacks",
+    change,
+  ),
 } as const;
 
 /** What the operation log calls each integration call, in both languages. */
@@ -101,6 +111,8 @@ export const OPEN_CALL_NAMES = {
   openLedTags: { 'zh-CN': '接口闪灯', en: 'API: flash LEDs' },
   openRequestProgress: { 'zh-CN': '接口查询操作进度', en: 'API: request progress' },
   openStoreList: { 'zh-CN': '接口查询门店', en: 'API: list stores' },
+  openCallbackGet: { 'zh-CN': '接口读取回调地址', en: 'API: read the callback URL' },
+  openCallbackSet: { 'zh-CN': '接口设置回调地址', en: 'API: set the callback URL' },
 } as const satisfies Record<keyof typeof OPEN_CALLS, Messages>;
 
 export type OpenCalls = typeof OPEN_CALLS;

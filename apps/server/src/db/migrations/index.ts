@@ -14,6 +14,7 @@ import { deliveryLogs } from './011_delivery_logs';
 import { tagImages } from './012_tag_images';
 import { openApi } from './013_open_api';
 import { tagsSeenIndex } from './018_tags_seen_index';
+import { callbacks } from './019_callbacks';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -35,5 +36,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '012_tag_images': tagImages(dialect),
     '013_open_api': openApi(dialect),
     '018_tags_seen_index': tagsSeenIndex(dialect),
+    '019_callbacks': callbacks(dialect),
   };
 }

@@ -15,6 +15,7 @@ import {
 } from '@esl/contract/protocol';
 import type { LabelData } from '@esl/labels';
 import type { Kysely, Transaction } from 'kysely';
+import { enqueueTagResult, tagResultOf } from '../../callbacks/outbox';
 import type { Database, TaskState } from '../../db/schema';
 import * as products from '../../modules/products/service';
 import * as templates from '../../modules/templates/service';
@@ -252,6 +253,8 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
           rssi: log.rssi ?? null,
         },
       ]);
+      // The tenant's callback (if it set a URL), in this transaction (callbacks/outbox.ts).
+      await enqueueTagResult(trx, slot.tenant_id, tagResultOf(slot, log.result, log.code), now());
     }
     if (slot.request_id === null) return;
     const row = await repo.countRequest(trx, slot.request_id, ok ? 1 : 0, ok ? 0 : 1, now());

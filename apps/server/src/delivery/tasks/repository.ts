@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { requestCallback } from '../../callbacks/outbox';
 import type { Database, DeviceRequestKind, TaskKind, TaskState } from '../../db/schema';
 
 /*
@@ -74,7 +75,7 @@ export type RequestRow = NonNullable<Awaited<ReturnType<typeof findRequest>>>;
 
 /** Adds to a request's counters; it is done once they reach its total. Answers the row. */
 export async function countRequest(db: Db, id: number, done: number, failed: number, now: number) {
-  return db
+  const row = await db
     .updateTable('device_requests')
     .set({
       done: sql`done + ${int(done)}`,
@@ -96,6 +97,9 @@ export async function countRequest(db: Db, id: number, done: number, failed: num
       'finished_at',
     ])
     .executeTakeFirst();
+  // The tenant's "request done" callback, in the caller's transaction (callbacks/outbox.ts).
+  if (row) await requestCallback(db, row, done + failed, now);
+  return row;
 }
 
 /**

@@ -122,7 +122,7 @@ export type TagLogRow = Awaited<ReturnType<typeof listTagLogs>>['rows'][number];
 export interface PushLogFilter extends Range {
   page: number;
   limit: number;
-  source?: 'console' | 'import' | 'api' | 'schedule';
+  source?: 'console' | 'import' | 'api' | 'schedule' | 'callback';
 }
 
 /** Data-push rows of one store, newest first (by start time), with the pushing user's name. */

@@ -168,6 +168,28 @@ describe.each(await testDatabases())('tenants on $name', (db) => {
       .app.services.db.insertInto('open_nonces')
       .values({ tenant_id: tenantId, nonce: 'n-0123456789abcdef', time: t().clock.now() })
       .execute();
+    // A callback URL and an event waiting in the outbox (callbacks/, migration 019).
+    await t()
+      .app.services.db.insertInto('callback_settings')
+      .values({ tenant_id: tenantId, url: 'https://erp.example.com/cb', updated_at: t().clock.now() })
+      .execute();
+    await t()
+      .app.services.db.insertInto('callback_outbox')
+      .values({
+        tenant_id: tenantId,
+        store_id: store.id,
+        event_id: `e-${tenantId}`,
+        type: 'test',
+        order_key: 'test',
+        payload: '{}',
+        next_at: t().clock.now(),
+        lease_owner: null,
+        lease_until: null,
+        created_at: t().clock.now(),
+        finished_at: null,
+        last_status: null,
+      })
+      .execute();
     // A tenant's system-log rows come from events such as a throttled sign-in; write one directly.
     await writeSysLog(t().app.services, {
       tenantId,

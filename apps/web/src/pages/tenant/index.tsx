@@ -12,6 +12,7 @@ import { queryKeys } from '../../platform/queryKeys';
 import { useRefreshView } from '../../platform/refreshView';
 import { request } from '../../platform/request';
 import { useUserStore } from '../../store/user';
+import { CallbackCard } from './CallbackCard';
 
 interface TenantInfoValues {
   name: string;
@@ -54,16 +55,20 @@ export default function ConfPage() {
   return (
     <Loaded query={info} ns="tenant">
       {(data) => (
-        <CardColumns
-          left={<TenantInfoCard info={data} />}
-          right={
-            <>
-              <AppIdCard info={data} />
-              <div style={{ height: 16 }} />
-              <ApiKeyCard info={data} />
-            </>
-          }
-        />
+        <>
+          <CardColumns
+            left={<TenantInfoCard info={data} />}
+            right={
+              <>
+                <AppIdCard info={data} />
+                <div style={{ height: 16 }} />
+                <ApiKeyCard info={data} />
+              </>
+            }
+          />
+          <div style={{ height: 16 }} />
+          <CallbackCard />
+        </>
       )}
     </Loaded>
   );

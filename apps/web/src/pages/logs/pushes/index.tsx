@@ -19,6 +19,7 @@ const SOURCE_COLOURS: Record<PushSource, string> = {
   import: 'purple',
   api: 'cyan',
   schedule: 'gold',
+  callback: 'magenta',
 };
 
 const dash = <Typography.Text type="secondary">—</Typography.Text>;

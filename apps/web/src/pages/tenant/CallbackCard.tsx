@@ -1,0 +1,180 @@
+import { ReloadOutlined, SaveOutlined, SendOutlined } from '@ant-design/icons';
+import { CALLBACK_STATE_LABELS, CALLBACK_TYPE_LABELS, type CallbackDelivery, type CallbackState } from '@esl/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Form, Input, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { language } from '../../platform/i18n';
+import { ApiError, request, requestList } from '../../platform/request';
+import { parseTime } from '../../utils/time';
+
+const SETTINGS = ['tenant', 'callback'];
+const DELIVERIES = ['tenant', 'callback', 'deliveries'];
+const STATE_COLOURS: Record<CallbackState, string> = {
+  pending: 'gold',
+  sent: 'green',
+  failed: 'red',
+  dropped: 'default',
+};
+
+/**
+ * The tenant's callbacks (webhooks): its callback URL, a test event, and the recent deliveries
+ * with their status (docs/INTEGRATION.md, "Callbacks").
+ */
+export function CallbackCard() {
+  const { t } = useTranslation('tenant');
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<{ url: string }>();
+  const settings = useQuery({ queryKey: SETTINGS, queryFn: () => request('callbackInfo', {}) });
+  const deliveries = useQuery({
+    queryKey: DELIVERIES,
+    queryFn: () => requestList('callbackLog', { page: 1, limit: 20 }),
+    refetchInterval: 10_000,
+  });
+
+  useEffect(() => {
+    if (settings.data) form.setFieldsValue({ url: settings.data.url });
+  }, [settings.data, form]);
+
+  const save = useMutation({
+    mutationFn: (url: string) => request('setCallback', { url: url.trim() }, { quiet: true }),
+    // A refused address is the field's error, in the reader's language (the server's detail).
+    onError: (err) => {
+      const detail = err instanceof ApiError && err.code > 0 ? err.message.replace(/^[^:：]*[:：]\s*/, '') : '';
+      form.setFields([{ name: 'url', errors: [detail || t('callback.saveFailed')] }]);
+    },
+    onSuccess: (data) => {
+      queryClient.setQueryData(SETTINGS, data);
+      void queryClient.invalidateQueries({ queryKey: DELIVERIES });
+      message.success(data.url ? t('saved') : t('callback.cleared'));
+    },
+  });
+  const test = useMutation({
+    mutationFn: () => request('testCallback', {}),
+    onSuccess: () => {
+      message.success(t('callback.testQueued'));
+      void queryClient.invalidateQueries({ queryKey: DELIVERIES });
+    },
+  });
+
+  const time = (ms: number | null) => (ms === null ? '—' : parseTime(ms, '{y}-{m}-{d} {h}:{i}:{s}'));
+  const columns: ColumnsType<CallbackDelivery> = [
+    { key: 'createdAt', title: t('callback.time'), render: (_, r) => time(r.createdAt), width: 170 },
+    { key: 'type', title: t('callback.type'), render: (_, r) => CALLBACK_TYPE_LABELS[r.type][language] },
+    {
+      key: 'subject',
+      title: t('callback.subject'),
+      render: (_, r) =>
+        r.hardwareId
+          ? t('callback.aboutTag', { id: r.hardwareId })
+          : r.requestId !== null
+            ? t('callback.aboutRequest', { id: r.requestId })
+            : '—',
+    },
+    {
+      key: 'state',
+      title: t('callback.state'),
+      render: (_, r) => (
+        <Tag color={STATE_COLOURS[r.state]} data-testid={`callback-state-${r.id}`}>
+          {CALLBACK_STATE_LABELS[r.state][language]}
+        </Tag>
+      ),
+    },
+    { key: 'attempts', title: t('callback.attempts'), dataIndex: 'attempts', width: 80 },
+    {
+      key: 'result',
+      title: t('callback.result'),
+      render: (_, r) => {
+        const text =
+          r.lastStatus !== null
+            ? `HTTP ${r.lastStatus}`
+            : r.lastError
+              ? t(`callback.error.${errorKey(r.lastError)}`)
+              : '—';
+        const next = r.state === 'pending' && r.attempts > 0 ? t('callback.nextAt', { time: time(r.nextAt) }) : '';
+        return (
+          <Tooltip title={r.excerpt || undefined}>
+            <span>
+              {text}
+              {next && <Typography.Text type="secondary"> · {next}</Typography.Text>}
+            </span>
+          </Tooltip>
+        );
+      },
+    },
+  ];
+
+  return (
+    <Card title={t('callback.title')} size="small" data-testid="callback-card">
+      <Form form={form} name="callback" layout="vertical" onFinish={(v) => save.mutate(v.url ?? '')}>
+        <Form.Item
+          name="url"
+          label={t('callback.url')}
+          extra={t('callback.hint')}
+          rules={[
+            {
+              validator: (_, value?: string) => {
+                const v = value?.trim() ?? '';
+                return v === '' || /^https?:\/\/\S+$/i.test(v)
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t('callback.invalid')));
+              },
+            },
+          ]}
+        >
+          <Input
+            maxLength={500}
+            allowClear
+            placeholder="https://erp.example.com/esl/callback"
+            data-testid="callback-url"
+          />
+        </Form.Item>
+        <Space wrap>
+          <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={save.isPending}>
+            {t('save')}
+          </Button>
+          <Button
+            icon={<SendOutlined />}
+            disabled={!settings.data?.url}
+            loading={test.isPending}
+            onClick={() => test.mutate()}
+            data-testid="callback-test"
+          >
+            {t('callback.test')}
+          </Button>
+        </Space>
+      </Form>
+      <Space style={{ marginTop: 16, marginBottom: 8, width: '100%', justifyContent: 'space-between' }}>
+        <Typography.Text strong>{t('callback.recent')}</Typography.Text>
+        <Button
+          size="small"
+          icon={<ReloadOutlined />}
+          onClick={() => void deliveries.refetch()}
+          loading={deliveries.isFetching}
+          aria-label={t('callback.reload')}
+        />
+      </Space>
+      <Table<CallbackDelivery>
+        rowKey="id"
+        size="small"
+        columns={columns}
+        dataSource={deliveries.data?.rows ?? []}
+        loading={deliveries.isPending}
+        pagination={false}
+        scroll={{ x: 720 }}
+        locale={{ emptyText: t('callback.empty') }}
+        data-testid="callback-deliveries"
+      />
+    </Card>
+  );
+}
+
+/** The sender's reasons, as the console names them. */
+function errorKey(error: string): 'timeout' | 'refused' | 'connection' | 'other' {
+  if (error === 'timeout') return 'timeout';
+  if (error === 'refused address') return 'refused';
+  if (error.startsWith('connection failed')) return 'connection';
+  return 'other';
+}

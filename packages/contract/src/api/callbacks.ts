@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import type { Messages } from '../errors';
+
+/*
+ * Callbacks (issue 15, docs/INTEGRATION.md): the tenant's callback URL and the events sent to it
+ * from the durable outbox. The console's tenant page shows both and sends a test event.
+ */
+
+export const CALLBACK_URL_MAX = 500;
+
+export const CallbackSettings = z.object({
+  /** '' when the tenant gets no callbacks. */
+  url: z.string(),
+});
+export type CallbackSettings = z.infer<typeof CallbackSettings>;
+
+export const SetCallbackBody = z.object({
+  /** http(s) URL of the tenant's receiver; '' stops callbacks (and drops the events still waiting). */
+  url: z.string().trim().max(CALLBACK_URL_MAX, 'tooLong'),
+});
+
+export const CALLBACK_TYPES = ['tag.result', 'request.done', 'test'] as const;
+export const CallbackType = z.enum(CALLBACK_TYPES);
+export type CallbackType = z.infer<typeof CallbackType>;
+
+/** pending: waiting for its (next) attempt; sent: answered 2xx; failed: given up; dropped: the URL was cleared. */
+export const CALLBACK_STATES = ['pending', 'sent', 'failed', 'dropped'] as const;
+export const CallbackState = z.enum(CALLBACK_STATES);
+export type CallbackState = z.infer<typeof CallbackState>;
+
+export const CallbackDelivery = z.object({
+  id: z.number().int(),
+  eventId: z.string(),
+  type: CallbackType,
+  storeId: z.number().int().nullable(),
+  /** What the event is about: 'tag:12', 'request:5', 'test'. */
+  subject: z.string(),
+  /** The tag's hardware ID (tag results), else null. */
+  hardwareId: z.string().nullable(),
+  /** The request (tag results of a request, request completion), else null. */
+  requestId: z.number().int().nullable(),
+  state: CallbackState,
+  attempts: z.number().int(),
+  /** When the next attempt is due (pending rows), Unix ms. */
+  nextAt: z.number().int(),
+  createdAt: z.number().int(),
+  finishedAt: z.number().int().nullable(),
+  /** HTTP status of the last answer; null when none came (timeout, refused address, no connection). */
+  lastStatus: z.number().int().nullable(),
+  /** Why the last attempt failed ('timeout', 'HTTP 500', 'refused address', …); '' when it did not. */
+  lastError: z.string(),
+  /** The first characters of the last answer's body. */
+  excerpt: z.string(),
+});
+export type CallbackDelivery = z.infer<typeof CallbackDelivery>;
+
+export const TestCallbackData = z.object({ eventId: z.string() });
+
+export const CALLBACK_TYPE_LABELS: Record<CallbackType, Messages> = {
+  'tag.result': { 'zh-CN': '价签结果', en: 'Tag result' },
+  'request.done': { 'zh-CN': '请求完成', en: 'Request done' },
+  test: { 'zh-CN': '测试事件', en: 'Test event' },
+};
+
+export const CALLBACK_STATE_LABELS: Record<CallbackState, Messages> = {
+  pending: { 'zh-CN': '等待发送', en: 'Pending' },
+  sent: { 'zh-CN': '已送达', en: 'Delivered' },
+  failed: { 'zh-CN': '已放弃', en: 'Given up' },
+  dropped: { 'zh-CN': '已取消', en: 'Dropped' },
+};
