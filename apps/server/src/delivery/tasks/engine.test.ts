@@ -3,7 +3,7 @@ import type { TaskState } from '../../db/schema';
 import { buildShop, buildStation, buildTag } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { useApp } from '../../test/harness';
-import { storeImages } from '../render';
+import { IMAGE_KEEP_MS, storeImages } from '../render';
 import { testImage } from '../testing';
 import { jobId } from './policy';
 
@@ -198,5 +198,48 @@ describe.each(await testDatabases())('task engine transitions ($name)', (db) => 
     expect(s.engine.counters.blobsRefused).toBe(refused + 2);
     await s.engine.onBlob(s.ref, ask);
     expect(s.engine.counters.blobsServed).toBe(served + 1);
+  });
+
+  it('collects stored images no tag wants or shows, once an hour from the delivery tick', async () => {
+    const s = await setup();
+    const images = () =>
+      t()
+        .app.services.db.selectFrom('tag_images')
+        .select('hash')
+        .where('tenant_id', '=', s.at.tenantId)
+        .execute()
+        .then((rows) => rows.map((r) => r.hash));
+    // The image of setup() is wanted by nobody: a week and an hour later the tick deletes it.
+    expect(await images()).toEqual([s.image.hash]);
+    t().clock.advance(IMAGE_KEEP_MS + 3_600_000);
+    await s.engine.tick();
+    expect(await images()).toEqual([]);
+    const collected = s.engine.counters.imagesCollected;
+    expect(collected).toBeGreaterThanOrEqual(1);
+    // One unused for two weeks and one a tag wants: within the hour nothing runs; then only the first goes.
+    const old = testImage('05', 5);
+    const wanted = testImage('05', 6);
+    await t()
+      .app.services.db.transaction()
+      .execute((trx) =>
+        storeImages(
+          trx,
+          s.at.tenantId,
+          [old, wanted].map((x) => ({ ...x, size: x.bytes.length, width: 250, height: 122, colour: 'bwr' })),
+          t().clock.now() - 2 * IMAGE_KEEP_MS,
+        ),
+      );
+    await t()
+      .app.services.db.updateTable('tags')
+      .set({ desired_hash: wanted.hash })
+      .where('id', '=', s.tag.id)
+      .execute();
+    t().clock.advance(60_000);
+    await s.engine.tick();
+    expect((await images()).sort()).toEqual([old.hash, wanted.hash].sort());
+    t().clock.advance(3_600_000);
+    await s.engine.tick();
+    expect(await images()).toEqual([wanted.hash]);
+    expect(s.engine.counters.imagesCollected).toBeGreaterThanOrEqual(collected + 1);
   });
 });

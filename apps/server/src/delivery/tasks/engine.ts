@@ -50,6 +50,8 @@ export interface RenderBackend {
   render(jobs: RenderJob[]): Promise<RenderOutcome[]>;
   storeImages(trx: Transaction<Database>, tenantId: number, images: RenderedImage[]): Promise<void>;
   loadImage(db: Kysely<Database>, tenantId: number, hash: string): Promise<Uint8Array | null>;
+  /** Deletes stored images no tag wants or shows any more; answers how many. */
+  collect?(db: Kysely<Database>, now: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,8 @@ export interface EngineOptions {
   owner?: string;
   /** Reconciler period, ms (60 s). */
   reconcileMs?: number;
+  /** Period of the image garbage collection, ms (1 h; the first runs at the first tick). */
+  collectMs?: number;
   /** Multiplies retry backoff (tests on a fast clock). */
   backoffScale?: number;
   random?: () => number;
@@ -115,6 +119,8 @@ export interface EngineCounters {
   results: number;
   resent: number;
   reopened: number;
+  /** Stored images deleted by the garbage collection. */
+  imagesCollected: number;
   blobsServed: number;
   blobsRefused: number;
 }
@@ -165,10 +171,13 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
     results: 0,
     resent: 0,
     reopened: 0,
+    imagesCollected: 0,
     blobsServed: 0,
     blobsRefused: 0,
   };
   let lastReconcile = Number.NEGATIVE_INFINITY;
+  let lastCollect = Number.NEGATIVE_INFINITY;
+  const collectMs = o.collectMs ?? 3_600_000;
   let closed = false;
   let pumping: Promise<void> | null = null;
   let again = false;
@@ -923,6 +932,14 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
       if (now() - lastReconcile >= reconcileMs) {
         lastReconcile = now();
         await reconcile();
+      }
+      if (o.render.collect && now() - lastCollect >= collectMs) {
+        lastCollect = now();
+        try {
+          counters.imagesCollected += await o.render.collect(db, now());
+        } catch (err) {
+          fail(err, 'image collection');
+        }
       }
       flushNotices();
       kick();
