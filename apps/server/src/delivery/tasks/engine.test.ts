@@ -1,3 +1,4 @@
+import { topics } from '@esl/contract/protocol';
 import { describe, expect, it } from 'vitest';
 import type { TaskState } from '../../db/schema';
 import { buildShop, buildStation, buildTag } from '../../test/business';
@@ -241,5 +242,37 @@ describe.each(await testDatabases())('task engine transitions ($name)', (db) => 
     await s.engine.tick();
     expect(await images()).toEqual([wanted.hash]);
     expect(s.engine.counters.imagesCollected).toBeGreaterThanOrEqual(collected + 1);
+  });
+
+  it('takes a job back from the station a tag left, tells that station to drop it, and leaves others alone', async () => {
+    const s = await setup();
+    const port = t().app.delivery?.port;
+    if (!port) throw new Error('no port');
+    const cancels: unknown[] = [];
+    const off = await port.subscribe(topics.down({ tenantId: s.at.tenantId, sn: s.station.sn }, 'cancel'), (m) =>
+      cancels.push(JSON.parse(m.payload.toString())),
+    );
+    const staying = await buildTag(t().app, s.at, { model: '05' });
+    const moved = await slot(s, { state: 'accepted', rev: 3, done_deadline: t().clock.now() + 600_000 });
+    const kept = await slot(s, { state: 'accepted', tagId: staying.id, done_deadline: t().clock.now() + 600_000 });
+    await t()
+      .app.services.db.updateTable('tags')
+      .set({ station_id: s.station.id })
+      .where('id', '=', staying.id)
+      .execute();
+    await t().app.services.db.updateTable('tags').set({ station_id: s.other.id }).where('id', '=', s.tag.id).execute();
+    const before = s.engine.counters.rerouted;
+    await s.engine.onTagsReported([s.tag.id, staying.id]);
+    await s.engine.idle();
+    // Queued again at the same revision for the new route (the other station is offline: it waits).
+    expect(await read(moved.id)).toMatchObject({ state: 'queued', rev: 3 });
+    expect((await read(kept.id)).state).toBe('accepted');
+    expect(s.engine.counters.rerouted).toBe(before + 1);
+    for (let i = 0; i < 20 && cancels.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(cancels).toEqual([{ v: 1, ids: [[jobId(moved.id), 3]], reason: 'moved' }]);
+    // Reported again: nothing more to take back.
+    await s.engine.onTagsReported([s.tag.id]);
+    expect(s.engine.counters.rerouted).toBe(before + 1);
+    await off();
   });
 });

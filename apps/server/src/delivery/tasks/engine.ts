@@ -121,6 +121,8 @@ export interface EngineCounters {
   reopened: number;
   /** Stored images deleted by the garbage collection. */
   imagesCollected: number;
+  /** Jobs taken back from a station because their tag is now routed to another. */
+  rerouted: number;
   blobsServed: number;
   blobsRefused: number;
 }
@@ -172,6 +174,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
     resent: 0,
     reopened: 0,
     imagesCollected: 0,
+    rerouted: 0,
     blobsServed: 0,
     blobsRefused: 0,
   };
@@ -836,6 +839,39 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
     kick();
   }
 
+  /**
+   * Tags now routed to another station: their jobs at the old one are taken back (queued again,
+   * same revision, for the new route) and the old station is told to drop them. A transfer it has
+   * already started finishes; its result no longer belongs to the slot, but the tag's shown
+   * picture is still recorded from it, and the new station then skips the tag by its hash.
+   */
+  async function reroute(tagIds: readonly number[]) {
+    if (tagIds.length === 0) return;
+    const t = now();
+    const cancels = new Map<number, { tenantId: number; sn: string; ids: JobRef[] }>();
+    for (let i = 0; i < tagIds.length; i += 500) {
+      for (const r of await repo.reroutedSlots(db, tagIds.slice(i, i + 500))) {
+        if (!(await repo.requeue(db, { id: r.id, rev: r.rev, from: ACTIVE_AT_STATION, notBefore: t }))) continue;
+        counters.rerouted++;
+        const stationId = r.station_id as number;
+        const c = cancels.get(stationId) ?? { tenantId: r.tenant_id, sn: r.sn, ids: [] };
+        c.ids.push([jobId(r.id), r.rev]);
+        cancels.set(stationId, c);
+      }
+    }
+    for (const c of cancels.values()) {
+      for (let i = 0; i < c.ids.length; i += LIMITS.maxRefsPerMessage) {
+        await port
+          .publish(
+            topics.down({ tenantId: c.tenantId, sn: c.sn }, 'cancel'),
+            encodeMessage('cancel', { v: 1, ids: c.ids.slice(i, i + LIMITS.maxRefsPerMessage), reason: 'moved' }),
+            { qos: 1 },
+          )
+          .catch((err) => fail(err, 'cancel at the old station'));
+      }
+    }
+  }
+
   async function onBlob(station: StationRef, m: BlobRequestMsg) {
     if (!(await repo.stationNeedsHash(db, station.id, station.tenant_id, m.hash))) {
       counters.blobsRefused++;
@@ -917,6 +953,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
     onResult,
     onBlob,
     async onTagsReported(tagIds) {
+      await reroute(tagIds);
       await reconcile(tagIds);
       kick();
     },
