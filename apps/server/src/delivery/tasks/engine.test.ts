@@ -275,4 +275,33 @@ describe.each(await testDatabases())('task engine transitions ($name)', (db) => 
     expect(s.engine.counters.rerouted).toBe(before + 1);
     await off();
   });
+
+  it('sizes a station’s window from the service rate its heartbeats measure', async () => {
+    const s = await setup();
+    const beat = (busyPct: number, svcPerS: number) => ({
+      v: 1 as const,
+      at: t().clock.now(),
+      uptimeS: 100,
+      cpu: 5,
+      mem: 5,
+      disk: 5,
+      queue: { jobs: 0, bytes: 0 },
+      radio: { busyPct, svcPerS, tx: 0, rx: 0, crcErr: 0 },
+      tagsHeard: 1,
+      cfgRev: 0,
+    });
+    // The profile's estimate (9.7/s) until a heartbeat says otherwise: the queue (256) bounds it.
+    expect(s.engine.windowOf(s.station.id)).toEqual({ svcPerS: 9.7, window: 256 });
+    // A radio busy all the time serving 1 tag/s: two wakes' worth, 80 jobs.
+    s.engine.onHeartbeat(s.ref, beat(100, 1));
+    expect(s.engine.windowOf(s.station.id)).toEqual({ svcPerS: 1, window: 80 });
+    // An idle radio says nothing about what it could serve: no change.
+    s.engine.onHeartbeat(s.ref, beat(2, 0.1));
+    expect(s.engine.windowOf(s.station.id).svcPerS).toBe(1);
+    // Half busy at 1.5/s → 3/s of capacity, smoothed with what came before.
+    s.engine.onHeartbeat(s.ref, beat(50, 1.5));
+    expect(s.engine.windowOf(s.station.id).svcPerS).toBeCloseTo(0.7 * 1 + 0.3 * 3, 6);
+    // Another station keeps the estimate.
+    expect(s.engine.windowOf(s.other.id).svcPerS).toBe(9.7);
+  });
 });

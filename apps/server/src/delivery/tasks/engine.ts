@@ -4,6 +4,7 @@ import {
   type BlobRequestMsg,
   DEFAULTS,
   encodeMessage,
+  type HeartbeatMsg,
   type HelloMsg,
   type Job,
   type JobRef,
@@ -104,6 +105,10 @@ export interface TaskEngine {
   onBlob(station: StationRef, m: BlobRequestMsg): Promise<void>;
   /** Tags reported by a station: heal what they show, dispatch what waited for a route. */
   onTagsReported(tagIds: readonly number[]): Promise<void>;
+  /** A station's heartbeat: its measured radio service rate. */
+  onHeartbeat(station: StationRef, m: HeartbeatMsg): void;
+  /** The service rate (tags/s) and in-flight window a station's dispatch uses now. */
+  windowOf(stationId: number): { svcPerS: number; window: number };
   readonly counters: EngineCounters;
   close(): Promise<void>;
 }
@@ -442,19 +447,34 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
     return bytes;
   }
 
+  /**
+   * Service rate per station, tags/s: what its radio would serve when busy all the time, from its
+   * heartbeats (`svcPerS` served over `busyPct` of the airtime), smoothed; the profile's estimate
+   * until a heartbeat of a busy enough radio (≥ 20 %) says otherwise — an idle radio serves
+   * little and says nothing about what it could.
+   */
+  const measured = new Map<number, number>();
+  function onHeartbeat(station: StationRef, m: HeartbeatMsg) {
+    const { busyPct, svcPerS } = m.radio;
+    if (busyPct < 20 || svcPerS <= 0) return;
+    const capacity = Math.min(200, Math.max(0.5, (svcPerS * 100) / busyPct));
+    const prev = measured.get(station.id);
+    measured.set(station.id, prev === undefined ? capacity : 0.7 * prev + 0.3 * capacity);
+  }
+  function windowOf(stationId: number) {
+    const caps = stations.get(stationId)?.caps ?? DEFAULT_CAPS;
+    const svcPerS = measured.get(stationId) ?? SVC_PER_S;
+    const window = windowSize({ queue: caps.queue, queueBytes: caps.queueBytes, avgBytes: 1300, wakeS: 40, svcPerS });
+    return { svcPerS, window };
+  }
+
   async function dispatch(): Promise<boolean> {
     const t = now();
     let any = false;
     for (const st of await repo.stationsWithWork(db, t)) {
       const caps = stations.get(st.id)?.caps ?? DEFAULT_CAPS;
       const inflight = await repo.inflightOf(db, st.id);
-      const window = windowSize({
-        queue: caps.queue,
-        queueBytes: caps.queueBytes,
-        avgBytes: 1300,
-        wakeS: 40,
-        svcPerS: SVC_PER_S,
-      });
+      const { window, svcPerS } = windowOf(st.id);
       const free = Math.min(window - inflight, 256);
       if (free <= 0) continue;
       const due = await repo.dueForStation(db, st.id, t, free);
@@ -486,7 +506,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
             }
             continue;
           }
-          const ttl = ttlS(slot.wake_s, inflight + i, SVC_PER_S);
+          const ttl = ttlS(slot.wake_s, inflight + i, svcPerS);
           if (
             await repo.markSent(trx, {
               id: slot.id,
@@ -952,6 +972,8 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
     onAck,
     onResult,
     onBlob,
+    onHeartbeat,
+    windowOf,
     async onTagsReported(tagIds) {
       await reroute(tagIds);
       await reconcile(tagIds);
