@@ -2,7 +2,9 @@
  * Delivery figures of issue 13 (docs/PERFORMANCE.md, "Delivery"). Not a test.
  *
  *   node --import tsx bench/delivery.bench.ts [--tags 20000] [--stations 10] [--speed 10]
- *     [--changes 1000] [--database sqlite|postgres]
+ *     [--changes 1000] [--per on|off] [--limit 900] [--database sqlite|postgres]
+ *
+ * Each phase prints its figures as soon as it ends; `--limit` caps the wait for one refresh, s.
  *
  * The real server as its own process (apps/server/src/main.ts: embedded broker, task engine,
  * render workers), a database seeded directly with one store of `--tags` bound tags (model 05,
@@ -43,6 +45,8 @@ const { values } = parseArgs({
     stations: { type: 'string', default: '10' },
     speed: { type: 'string', default: '10' },
     changes: { type: 'string', default: '1000' },
+    per: { type: 'string', default: 'on' },
+    limit: { type: 'string', default: '900' },
     database: { type: 'string', default: 'sqlite' },
   },
 });
@@ -274,7 +278,7 @@ async function main(): Promise<void> {
     );
     let doneV: number | null = null;
     let lastRss = performance.now();
-    const limit = performance.now() + 900_000;
+    const limit = performance.now() + Number(values.limit) * 1000;
     while (doneV === null && performance.now() < limit) {
       // Done: every tag received a transfer since the call and shows what it should.
       const all = tags.every(
@@ -322,8 +326,22 @@ async function main(): Promise<void> {
   }
 
   try {
+    const setting = {
+      database: values.database,
+      tags: TAGS,
+      stations: STATIONS,
+      profile: 'oepl-2g4',
+      wakeS: WAKE_S,
+      paceSpeed: SPEED,
+      renderWorkers: 'default (cores − 1)',
+      seedS: round(seedS),
+      routed: `${routed} / ${TAGS} in ${round(routedS)} s`,
+    };
+    console.log(JSON.stringify({ setting }, null, 2));
     const clean = await refresh(0, false);
-    const lossy = await refresh(0.02, true);
+    console.log(JSON.stringify({ refreshLoss0: clean }, null, 2));
+    const lossy = values.per === 'off' ? null : await refresh(0.02, true);
+    if (lossy) console.log(JSON.stringify({ refreshPer2Forced: lossy }, null, 2));
     for (const st of sim.stations) st.setLoss(0);
 
     // Price changes, one at a time on distinct tags.
@@ -346,17 +364,6 @@ async function main(): Promise<void> {
     console.log(
       JSON.stringify(
         {
-          database: values.database,
-          tags: TAGS,
-          stations: STATIONS,
-          profile: 'oepl-2g4',
-          wakeS: WAKE_S,
-          paceSpeed: SPEED,
-          renderWorkers: 'default (cores − 1)',
-          seedS: round(seedS),
-          routed: `${routed} / ${TAGS} in ${round(routedS)} s`,
-          refreshLoss0: clean,
-          refreshPer2Forced: lossy,
           priceChangeToJobMs: { n: latencies.length, missing, p50: pct(0.5), p99: pct(0.99), max: pct(1) },
           loadAverage: loadavg()
             .map((x) => x.toFixed(1))
