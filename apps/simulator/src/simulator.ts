@@ -4,7 +4,7 @@ import { VirtualClock } from './clock';
 import { channelBound } from './radio/bound';
 import { profileByName } from './radio/profiles';
 import { Random } from './random';
-import { type FlapSpec, SimStation, type StationSpec, type StationStats } from './station';
+import { type FlapSpec, SimStation, type StationOptions, type StationSpec, type StationStats } from './station';
 import type { SimTag, TagSpec } from './tag';
 
 export interface SimulatorOptions {
@@ -32,6 +32,8 @@ export interface SimulatorOptions {
   heartbeatS?: number;
   reportS?: number;
   log?: (line: string) => void;
+  /** Called with every jobs message a station receives. */
+  onJobs?: StationOptions['onJobs'];
 }
 
 export interface StationReport {
@@ -127,6 +129,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         heartbeatS: options.heartbeatS,
         reportS: options.reportS,
         onChange,
+        onJobs: options.onJobs,
         log: options.log,
       },
     );

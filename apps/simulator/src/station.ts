@@ -72,6 +72,8 @@ export interface StationOptions {
   reportS?: number;
   /** Called after anything observable changed (the simulator's waitFor listens). */
   onChange?: () => void;
+  /** Called with every jobs message as it arrives (benches time the server's publish by it). */
+  onJobs?: (station: StationKey, jobs: readonly Job[]) => void;
   log?: (line: string) => void;
 }
 
@@ -165,8 +167,10 @@ export class SimStation {
   private held = false;
   private stopped = false;
   private readonly spec: StationSpec;
-  private readonly opts: Required<Omit<StationOptions, 'flap' | 'onChange' | 'log' | 'heartbeatS' | 'reportS'>> &
-    Pick<StationOptions, 'flap'>;
+  private readonly opts: Required<
+    Omit<StationOptions, 'flap' | 'onChange' | 'onJobs' | 'log' | 'heartbeatS' | 'reportS'>
+  > &
+    Pick<StationOptions, 'flap' | 'onJobs'>;
   private readonly heard = new TagTable();
   private readonly pulls = new BlobPulls(DEFAULTS.chunk);
   private readonly cmdSessions = new Map<string, { expiresAt: number; seq: number }>();
@@ -200,6 +204,7 @@ export class SimStation {
       flap: options.flap ?? null,
       reconnectMs: options.reconnectMs ?? 2000,
       queueSize: options.queueSize ?? 512,
+      onJobs: options.onJobs,
     };
     this.onChange = options.onChange ?? (() => {});
     this.logSink = options.log ?? (() => {});
@@ -240,6 +245,11 @@ export class SimStation {
   /** True once the server answered this connection's hello. */
   get isWelcomed(): boolean {
     return this.welcomed;
+  }
+
+  /** Changes the extra frame loss (0–1) from now on. */
+  setLoss(loss: number): void {
+    this.opts.loss = Math.max(0, Math.min(1, loss));
   }
 
   addTag(spec: TagSpec): SimTag {
@@ -502,6 +512,7 @@ export class SimStation {
   }
 
   private onJobs(m: Message<'jobs'>): void {
+    this.opts.onJobs?.(this.key, m.jobs);
     const acks: AckEntry[] = [];
     const now = this.opts.clock.now();
     for (const job of m.jobs) {

@@ -12,7 +12,7 @@ import { secretHashOf } from './gateway/repository';
 import { connectClientPort } from './mqtt/client';
 import { inProcessPort } from './mqtt/inprocess';
 import type { MqttPort } from './mqtt/port';
-import { createRenderPool, loadImage, storeImages } from './render';
+import { collectImages, createRenderPool, loadImage, storeImages } from './render';
 import { type DampedSysLog, dampedSysLog } from './syslog';
 import { createTaskEngine, type EngineOptions, type TaskEngine } from './tasks/engine';
 
@@ -115,6 +115,7 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
       render: (jobs) => pool.render(jobs),
       storeImages: (trx, tenantId, images) => storeImages(trx, tenantId, images, deps.now()),
       loadImage: async (db, tenantId, hash) => (await loadImage(db, tenantId, hash))?.bytes ?? null,
+      collect: (db, now) => collectImages(db, now),
       close: () => pool.close(),
     },
     owner: config.mode === 'external' ? `srv-${config.instanceId}` : undefined,

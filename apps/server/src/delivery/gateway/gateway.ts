@@ -84,6 +84,8 @@ export interface TaskHooks {
   onResult(station: repo.StationIdentity, m: ResultMsg): Promise<void>;
   onBlob(station: repo.StationIdentity, m: BlobRequestMsg): Promise<void>;
   onTagsReported(tagIds: readonly number[]): Promise<void>;
+  /** The station's radio figures (its measured service rate sizes its window). */
+  onHeartbeat?(station: repo.StationIdentity, m: HeartbeatMsg): void;
 }
 
 export interface Gateway {
@@ -289,6 +291,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   }
 
   async function onHeartbeat(station: repo.StationIdentity, m: HeartbeatMsg) {
+    options.tasks?.onHeartbeat?.(station, m);
     const desired = await repo.desiredConfig(db, station.id);
     if (desired) await reportedConfig({ tenantId: station.tenant_id, sn: station.sn }, desired, m.cfgRev);
     const row = await repo.applyHeartbeat(db, station.id, m, now(), Boolean(Number(station.online)));

@@ -1,9 +1,10 @@
+import { topics } from '@esl/contract/protocol';
 import { describe, expect, it } from 'vitest';
 import type { TaskState } from '../../db/schema';
 import { buildShop, buildStation, buildTag } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { useApp } from '../../test/harness';
-import { storeImages } from '../render';
+import { IMAGE_KEEP_MS, storeImages } from '../render';
 import { testImage } from '../testing';
 import { jobId } from './policy';
 
@@ -198,5 +199,109 @@ describe.each(await testDatabases())('task engine transitions ($name)', (db) => 
     expect(s.engine.counters.blobsRefused).toBe(refused + 2);
     await s.engine.onBlob(s.ref, ask);
     expect(s.engine.counters.blobsServed).toBe(served + 1);
+  });
+
+  it('collects stored images no tag wants or shows, once an hour from the delivery tick', async () => {
+    const s = await setup();
+    const images = () =>
+      t()
+        .app.services.db.selectFrom('tag_images')
+        .select('hash')
+        .where('tenant_id', '=', s.at.tenantId)
+        .execute()
+        .then((rows) => rows.map((r) => r.hash));
+    // The image of setup() is wanted by nobody: a week and an hour later the tick deletes it.
+    expect(await images()).toEqual([s.image.hash]);
+    t().clock.advance(IMAGE_KEEP_MS + 3_600_000);
+    await s.engine.tick();
+    expect(await images()).toEqual([]);
+    const collected = s.engine.counters.imagesCollected;
+    expect(collected).toBeGreaterThanOrEqual(1);
+    // One unused for two weeks and one a tag wants: within the hour nothing runs; then only the first goes.
+    const old = testImage('05', 5);
+    const wanted = testImage('05', 6);
+    await t()
+      .app.services.db.transaction()
+      .execute((trx) =>
+        storeImages(
+          trx,
+          s.at.tenantId,
+          [old, wanted].map((x) => ({ ...x, size: x.bytes.length, width: 250, height: 122, colour: 'bwr' })),
+          t().clock.now() - 2 * IMAGE_KEEP_MS,
+        ),
+      );
+    await t()
+      .app.services.db.updateTable('tags')
+      .set({ desired_hash: wanted.hash })
+      .where('id', '=', s.tag.id)
+      .execute();
+    t().clock.advance(60_000);
+    await s.engine.tick();
+    expect((await images()).sort()).toEqual([old.hash, wanted.hash].sort());
+    t().clock.advance(3_600_000);
+    await s.engine.tick();
+    expect(await images()).toEqual([wanted.hash]);
+    expect(s.engine.counters.imagesCollected).toBeGreaterThanOrEqual(collected + 1);
+  });
+
+  it('takes a job back from the station a tag left, tells that station to drop it, and leaves others alone', async () => {
+    const s = await setup();
+    const port = t().app.delivery?.port;
+    if (!port) throw new Error('no port');
+    const cancels: unknown[] = [];
+    const off = await port.subscribe(topics.down({ tenantId: s.at.tenantId, sn: s.station.sn }, 'cancel'), (m) =>
+      cancels.push(JSON.parse(m.payload.toString())),
+    );
+    const staying = await buildTag(t().app, s.at, { model: '05' });
+    const moved = await slot(s, { state: 'accepted', rev: 3, done_deadline: t().clock.now() + 600_000 });
+    const kept = await slot(s, { state: 'accepted', tagId: staying.id, done_deadline: t().clock.now() + 600_000 });
+    await t()
+      .app.services.db.updateTable('tags')
+      .set({ station_id: s.station.id })
+      .where('id', '=', staying.id)
+      .execute();
+    await t().app.services.db.updateTable('tags').set({ station_id: s.other.id }).where('id', '=', s.tag.id).execute();
+    const before = s.engine.counters.rerouted;
+    await s.engine.onTagsReported([s.tag.id, staying.id]);
+    await s.engine.idle();
+    // Queued again at the same revision for the new route (the other station is offline: it waits).
+    expect(await read(moved.id)).toMatchObject({ state: 'queued', rev: 3 });
+    expect((await read(kept.id)).state).toBe('accepted');
+    expect(s.engine.counters.rerouted).toBe(before + 1);
+    for (let i = 0; i < 20 && cancels.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(cancels).toEqual([{ v: 1, ids: [[jobId(moved.id), 3]], reason: 'moved' }]);
+    // Reported again: nothing more to take back.
+    await s.engine.onTagsReported([s.tag.id]);
+    expect(s.engine.counters.rerouted).toBe(before + 1);
+    await off();
+  });
+
+  it('sizes a station’s window from the service rate its heartbeats measure', async () => {
+    const s = await setup();
+    const beat = (busyPct: number, svcPerS: number) => ({
+      v: 1 as const,
+      at: t().clock.now(),
+      uptimeS: 100,
+      cpu: 5,
+      mem: 5,
+      disk: 5,
+      queue: { jobs: 0, bytes: 0 },
+      radio: { busyPct, svcPerS, tx: 0, rx: 0, crcErr: 0 },
+      tagsHeard: 1,
+      cfgRev: 0,
+    });
+    // The profile's estimate (9.7/s) until a heartbeat says otherwise: the queue (256) bounds it.
+    expect(s.engine.windowOf(s.station.id)).toEqual({ svcPerS: 9.7, window: 256 });
+    // A radio busy all the time serving 1 tag/s: two wakes' worth, 80 jobs.
+    s.engine.onHeartbeat(s.ref, beat(100, 1));
+    expect(s.engine.windowOf(s.station.id)).toEqual({ svcPerS: 1, window: 80 });
+    // An idle radio says nothing about what it could serve: no change.
+    s.engine.onHeartbeat(s.ref, beat(2, 0.1));
+    expect(s.engine.windowOf(s.station.id).svcPerS).toBe(1);
+    // Half busy at 1.5/s → 3/s of capacity, smoothed with what came before.
+    s.engine.onHeartbeat(s.ref, beat(50, 1.5));
+    expect(s.engine.windowOf(s.station.id).svcPerS).toBeCloseTo(0.7 * 1 + 0.3 * 3, 6);
+    // Another station keeps the estimate.
+    expect(s.engine.windowOf(s.other.id).svcPerS).toBe(9.7);
   });
 });

@@ -4,6 +4,7 @@ import {
   type BlobRequestMsg,
   DEFAULTS,
   encodeMessage,
+  type HeartbeatMsg,
   type HelloMsg,
   type Job,
   type JobRef,
@@ -51,6 +52,8 @@ export interface RenderBackend {
   render(jobs: RenderJob[]): Promise<RenderOutcome[]>;
   storeImages(trx: Transaction<Database>, tenantId: number, images: RenderedImage[]): Promise<void>;
   loadImage(db: Kysely<Database>, tenantId: number, hash: string): Promise<Uint8Array | null>;
+  /** Deletes stored images no tag wants or shows any more; answers how many. */
+  collect?(db: Kysely<Database>, now: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -64,6 +67,8 @@ export interface EngineOptions {
   owner?: string;
   /** Reconciler period, ms (60 s). */
   reconcileMs?: number;
+  /** Period of the image garbage collection, ms (1 h; the first runs at the first tick). */
+  collectMs?: number;
   /** Multiplies retry backoff (tests on a fast clock). */
   backoffScale?: number;
   random?: () => number;
@@ -101,6 +106,10 @@ export interface TaskEngine {
   onBlob(station: StationRef, m: BlobRequestMsg): Promise<void>;
   /** Tags reported by a station: heal what they show, dispatch what waited for a route. */
   onTagsReported(tagIds: readonly number[]): Promise<void>;
+  /** A station's heartbeat: its measured radio service rate. */
+  onHeartbeat(station: StationRef, m: HeartbeatMsg): void;
+  /** The service rate (tags/s) and in-flight window a station's dispatch uses now. */
+  windowOf(stationId: number): { svcPerS: number; window: number };
   readonly counters: EngineCounters;
   close(): Promise<void>;
 }
@@ -116,6 +125,10 @@ export interface EngineCounters {
   results: number;
   resent: number;
   reopened: number;
+  /** Stored images deleted by the garbage collection. */
+  imagesCollected: number;
+  /** Jobs taken back from a station because their tag is now routed to another. */
+  rerouted: number;
   blobsServed: number;
   blobsRefused: number;
 }
@@ -166,10 +179,14 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
     results: 0,
     resent: 0,
     reopened: 0,
+    imagesCollected: 0,
+    rerouted: 0,
     blobsServed: 0,
     blobsRefused: 0,
   };
   let lastReconcile = Number.NEGATIVE_INFINITY;
+  let lastCollect = Number.NEGATIVE_INFINITY;
+  const collectMs = o.collectMs ?? 3_600_000;
   let closed = false;
   let pumping: Promise<void> | null = null;
   let again = false;
@@ -433,19 +450,34 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
     return bytes;
   }
 
+  /**
+   * Service rate per station, tags/s: what its radio would serve when busy all the time, from its
+   * heartbeats (`svcPerS` served over `busyPct` of the airtime), smoothed; the profile's estimate
+   * until a heartbeat of a busy enough radio (≥ 20 %) says otherwise — an idle radio serves
+   * little and says nothing about what it could.
+   */
+  const measured = new Map<number, number>();
+  function onHeartbeat(station: StationRef, m: HeartbeatMsg) {
+    const { busyPct, svcPerS } = m.radio;
+    if (busyPct < 20 || svcPerS <= 0) return;
+    const capacity = Math.min(200, Math.max(0.5, (svcPerS * 100) / busyPct));
+    const prev = measured.get(station.id);
+    measured.set(station.id, prev === undefined ? capacity : 0.7 * prev + 0.3 * capacity);
+  }
+  function windowOf(stationId: number) {
+    const caps = stations.get(stationId)?.caps ?? DEFAULT_CAPS;
+    const svcPerS = measured.get(stationId) ?? SVC_PER_S;
+    const window = windowSize({ queue: caps.queue, queueBytes: caps.queueBytes, avgBytes: 1300, wakeS: 40, svcPerS });
+    return { svcPerS, window };
+  }
+
   async function dispatch(): Promise<boolean> {
     const t = now();
     let any = false;
     for (const st of await repo.stationsWithWork(db, t)) {
       const caps = stations.get(st.id)?.caps ?? DEFAULT_CAPS;
       const inflight = await repo.inflightOf(db, st.id);
-      const window = windowSize({
-        queue: caps.queue,
-        queueBytes: caps.queueBytes,
-        avgBytes: 1300,
-        wakeS: 40,
-        svcPerS: SVC_PER_S,
-      });
+      const { window, svcPerS } = windowOf(st.id);
       const free = Math.min(window - inflight, 256);
       if (free <= 0) continue;
       const due = await repo.dueForStation(db, st.id, t, free);
@@ -477,7 +509,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
             }
             continue;
           }
-          const ttl = ttlS(slot.wake_s, inflight + i, SVC_PER_S);
+          const ttl = ttlS(slot.wake_s, inflight + i, svcPerS);
           if (
             await repo.markSent(trx, {
               id: slot.id,
@@ -830,6 +862,39 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
     kick();
   }
 
+  /**
+   * Tags now routed to another station: their jobs at the old one are taken back (queued again,
+   * same revision, for the new route) and the old station is told to drop them. A transfer it has
+   * already started finishes; its result no longer belongs to the slot, but the tag's shown
+   * picture is still recorded from it, and the new station then skips the tag by its hash.
+   */
+  async function reroute(tagIds: readonly number[]) {
+    if (tagIds.length === 0) return;
+    const t = now();
+    const cancels = new Map<number, { tenantId: number; sn: string; ids: JobRef[] }>();
+    for (let i = 0; i < tagIds.length; i += 500) {
+      for (const r of await repo.reroutedSlots(db, tagIds.slice(i, i + 500))) {
+        if (!(await repo.requeue(db, { id: r.id, rev: r.rev, from: ACTIVE_AT_STATION, notBefore: t }))) continue;
+        counters.rerouted++;
+        const stationId = r.station_id as number;
+        const c = cancels.get(stationId) ?? { tenantId: r.tenant_id, sn: r.sn, ids: [] };
+        c.ids.push([jobId(r.id), r.rev]);
+        cancels.set(stationId, c);
+      }
+    }
+    for (const c of cancels.values()) {
+      for (let i = 0; i < c.ids.length; i += LIMITS.maxRefsPerMessage) {
+        await port
+          .publish(
+            topics.down({ tenantId: c.tenantId, sn: c.sn }, 'cancel'),
+            encodeMessage('cancel', { v: 1, ids: c.ids.slice(i, i + LIMITS.maxRefsPerMessage), reason: 'moved' }),
+            { qos: 1 },
+          )
+          .catch((err) => fail(err, 'cancel at the old station'));
+      }
+    }
+  }
+
   async function onBlob(station: StationRef, m: BlobRequestMsg) {
     if (!(await repo.stationNeedsHash(db, station.id, station.tenant_id, m.hash))) {
       counters.blobsRefused++;
@@ -910,7 +975,10 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
     onAck,
     onResult,
     onBlob,
+    onHeartbeat,
+    windowOf,
     async onTagsReported(tagIds) {
+      await reroute(tagIds);
       await reconcile(tagIds);
       kick();
     },
@@ -926,6 +994,14 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
       if (now() - lastReconcile >= reconcileMs) {
         lastReconcile = now();
         await reconcile();
+      }
+      if (o.render.collect && now() - lastCollect >= collectMs) {
+        lastCollect = now();
+        try {
+          counters.imagesCollected += await o.render.collect(db, now());
+        } catch (err) {
+          fail(err, 'image collection');
+        }
       }
       flushNotices();
       kick();

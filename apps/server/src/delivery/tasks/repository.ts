@@ -633,6 +633,23 @@ export async function requeue(
   return Number(r.numUpdatedRows) > 0;
 }
 
+/**
+ * Slots of these tags held by a station the tag is no longer routed to (sent or accepted there,
+ * the tag now routed elsewhere), with that station's serial.
+ */
+export function reroutedSlots(db: Db, tagIds: readonly number[]) {
+  return db
+    .selectFrom('device_tasks')
+    .innerJoin('tags', 'tags.id', 'device_tasks.tag_id')
+    .innerJoin('stations', 'stations.id', 'device_tasks.station_id')
+    .select(['device_tasks.id', 'device_tasks.rev', 'device_tasks.tenant_id', 'device_tasks.station_id', 'stations.sn'])
+    .where('device_tasks.tag_id', 'in', tagIds)
+    .where('device_tasks.state', 'in', ['sent', 'accepted'])
+    .where('tags.station_id', 'is not', null)
+    .whereRef('tags.station_id', '!=', 'device_tasks.station_id')
+    .execute();
+}
+
 /** A final state for one rev, from one of `from`. */
 export async function finish(
   db: Db,

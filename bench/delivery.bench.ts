@@ -1,0 +1,394 @@
+/**
+ * Delivery figures of issue 13 (docs/PERFORMANCE.md, "Delivery"). Not a test.
+ *
+ *   node --import tsx bench/delivery.bench.ts [--tags 20000] [--stations 10] [--speed 10]
+ *     [--changes 1000] [--per on|off] [--limit 900] [--database sqlite|postgres]
+ *
+ * Each phase prints its figures as soon as it ends; `--limit` caps the wait for one refresh, s.
+ *
+ * The real server as its own process (apps/server/src/main.ts: embedded broker, task engine,
+ * render workers), a database seeded directly with one store of `--tags` bound tags (model 05,
+ * 250 × 122 black/white/red) and one price template, and `--stations` simulated stations in this
+ * process, one channel each (`oepl-2g4`, 40 s wake). The simulated clock is paced by this process
+ * at up to ×`--speed` of real time (it never runs ahead of what the stations have handled; a
+ * late timer on a loaded machine would otherwise bunch wakes into one instant).
+ *
+ * Measured:
+ * 1. Full-store refresh at loss 0: real time from the call to the first jobs message at a station
+ *    and until no slot waits for a render; simulated time until every tag shows its new label,
+ *    against the radio bound of DELIVERY §7 computed from the rendered sizes (efficiency =
+ *    bound / measured); the server's resident memory before and at most during the refresh.
+ * 2. The same, forced, at 2 % frame loss.
+ * 3. `--changes` price changes, one at a time on distinct tags: from the request leaving here to
+ *    the tag's job arriving at its station (includes HTTP, commit, render, dispatch, broker).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { AddStationData, Template } from '@esl/contract';
+import { TEMPLATE_VERSION } from '@esl/labels';
+import { sql } from 'kysely';
+import { buildApp } from '../apps/server/src/app';
+import { testConfig } from '../apps/server/src/config';
+import { openDatabase } from '../apps/server/src/db/database';
+import { migrateToLatest } from '../apps/server/src/db/migrate';
+import { buildShop } from '../apps/server/src/test/business';
+import { callApi } from '../apps/server/src/test/harness';
+import { channelBound, profileByName, startSimulator } from '../apps/simulator/src/index';
+import { memoryOf, startServer } from './server-process';
+
+const { values } = parseArgs({
+  options: {
+    tags: { type: 'string', default: '20000' },
+    stations: { type: 'string', default: '10' },
+    speed: { type: 'string', default: '10' },
+    changes: { type: 'string', default: '1000' },
+    per: { type: 'string', default: 'on' },
+    limit: { type: 'string', default: '900' },
+    database: { type: 'string', default: 'sqlite' },
+  },
+});
+const TAGS = Number(values.tags);
+const STATIONS = Number(values.stations);
+const SPEED = Number(values.speed);
+const CHANGES = Number(values.changes);
+const WAKE_S = 40;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const doc = {
+  version: TEMPLATE_VERSION,
+  size: { model: '05', w: 250, h: 122 },
+  colourType: 'bwr',
+  elements: [
+    { type: 'text', id: 'name', x: 4, y: 4, w: 242, h: 40, font: { size: 28 }, binding: { key: 'name' } },
+    {
+      type: 'price',
+      id: 'p',
+      x: 4,
+      y: 50,
+      w: 242,
+      h: 60,
+      colour: 'red',
+      font: { size: 48 },
+      binding: { key: 'price' },
+    },
+  ],
+};
+
+/** The store, its stations, template, products and bound tags, written before the server starts. */
+async function seed(url: string) {
+  const setup = openDatabase(url);
+  await migrateToLatest(setup);
+  const app = await buildApp(testConfig({ databaseUrl: url }), setup);
+  await app.ready();
+  const world = await buildShop(app);
+  const token = world.tokens.admin;
+  const at = { tenantId: world.tenant.id, storeId: world.store.id };
+  const ok = async <T>(path: string, body: object) => {
+    const res = await callApi<T>(app, path, body, { token });
+    if (res.code !== 0) throw new Error(`${path}: ${res.msg}`);
+    return res.data as T;
+  };
+  const stations: AddStationData[] = [];
+  for (let i = 0; i < STATIONS; i++) stations.push(await ok<AddStationData>('/mgr/ap/add', { sn: `BENCH-${i}` }));
+  const template = await ok<Template>('/mgr/templ/addtemple', { name: 'bench', model: '05' });
+  await ok('/mgr/templ/alerttempData', { id: template.id, doc });
+  await ok('/mgr/templ/setrule', { kind: 'default', model: '05', templateId: template.id });
+  const now = Date.now();
+  const tags: Array<{ hw: string; productId: number }> = [];
+  for (let i = 0; i < TAGS; i += 500) {
+    const n = Math.min(500, TAGS - i);
+    const rows = await setup.db
+      .insertInto('products')
+      .values(
+        Array.from({ length: n }, (_, k) => ({
+          tenant_id: at.tenantId,
+          store_id: at.storeId,
+          barcode: `69${String(i + k).padStart(11, '0')}`,
+          qrcode: '',
+          name: `Plum ${i + k}`,
+          price_cents: 100 + ((i + k) % 5000),
+          original_price_cents: null,
+          unit: '',
+          spec: '',
+          origin: '',
+          grade: '',
+          custom: '{}',
+          price_changes: 0,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .returning('id')
+      .execute();
+    const batch = rows.map((r, k) => ({ hw: `B0${String(i + k).padStart(10, '0')}`, productId: r.id }));
+    await setup.db
+      .insertInto('tags')
+      .values(
+        batch.map((b) => ({
+          tenant_id: at.tenantId,
+          store_id: at.storeId,
+          hardware_id: b.hw,
+          model: '05',
+          colour: 'bwr',
+          product_id: b.productId,
+          station_id: null,
+          status: 'unknown',
+          signal: null,
+          battery: null,
+          temperature: null,
+          hardware_model: '',
+          last_seen: null,
+          created_at: now,
+        })),
+      )
+      .execute();
+    tags.push(...batch);
+  }
+  await app.close();
+  await setup.close();
+  return { token, at, stations, tags };
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'esl-delivery-bench-'));
+  const pgName = `bench_dlv_${Date.now().toString(36)}`;
+  let url = `sqlite:${join(dir, 'esl.db')}`;
+  if (values.database === 'postgres') {
+    const admin = openDatabase('postgres://postgres@127.0.0.1:5432/postgres');
+    await sql.raw(`create database ${pgName}`).execute(admin.db);
+    await admin.close();
+    url = `postgres://postgres@127.0.0.1:5432/${pgName}`;
+  }
+  const seedStart = performance.now();
+  const { token, at, stations, tags } = await seed(url);
+  const seedS = (performance.now() - seedStart) / 1000;
+  const mqttPort = await freePort();
+  const server = await startServer({
+    DATABASE_URL: url,
+    DATA_DIR: dir,
+    MQTT_PORT: String(mqttPort),
+    SIM: 'off',
+    ESL_ADMIN_PASSWORD: 'bench-operator-password',
+  });
+  const pid = server.child.pid as number;
+  const db = openDatabase(url);
+  const call = async <T>(path: string, body: object): Promise<T> => {
+    const res = await fetch(`${server.url}/api${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', token },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as { code: number; msg: string; data: T };
+    if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
+    return json.data;
+  };
+
+  // Jobs as they reach the stations: the first after a call, and per tag the first after a change.
+  let firstJobAt: number | null = null;
+  const jobFor = new Map<string, number>();
+  const perStation = Math.ceil(TAGS / STATIONS);
+  const sim = await startSimulator({
+    url: `mqtt://127.0.0.1:${mqttPort}`,
+    stations: stations.map((st, s) => ({
+      tenantId: at.tenantId,
+      sn: st.sn,
+      secret: st.secret,
+      tags: tags.slice(s * perStation, (s + 1) * perStation).map((t, i) => ({
+        id: t.hw,
+        hw: '05',
+        wakeS: WAKE_S,
+        x: 1 + (i % 10),
+        y: 1 + (Math.floor(i / 10) % 10),
+      })),
+    })),
+    speed: 0,
+    start: Date.now(),
+    seed: 'delivery-bench',
+    onJobs: (_station, jobs) => {
+      const t = performance.now();
+      firstJobAt ??= t;
+      for (const j of jobs) if ('tag' in j && !jobFor.has(j.tag)) jobFor.set(j.tag, t);
+    },
+  });
+  let pacing = true;
+  const paced = (async () => {
+    while (pacing) {
+      await sim.clock.advance(50 * SPEED);
+      await sleep(50);
+    }
+  })();
+
+  const count = async (what: 'routed' | 'render') => {
+    const q =
+      what === 'routed'
+        ? db.db
+            .selectFrom('tags')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('station_id', 'is not', null)
+        : db.db
+            .selectFrom('device_tasks')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('state', '=', 'render');
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  };
+  const routeStart = performance.now();
+  while ((await count('routed')) < TAGS && performance.now() - routeStart < 300_000) await sleep(1000);
+  const routedS = (performance.now() - routeStart) / 1000;
+  const routed = await count('routed');
+
+  const profile = profileByName('oepl-2g4');
+  async function refresh(loss: number, force: boolean) {
+    for (const st of sim.stations) st.setLoss(loss);
+    await sleep(2000);
+    const rss0 = memoryOf(pid).rss;
+    let rssMax = rss0;
+    firstJobAt = null;
+    const before = new Map(tags.map((t) => [t.hw, sim.tag(t.hw).transfers]));
+    const t0 = performance.now();
+    const v0 = sim.clock.now();
+    const started = await call<{ requestId: number; tasks: number }>('/mgr/tag/flashallesl', { force });
+    let rendersDoneAt: number | null = null;
+    while (rendersDoneAt === null) {
+      rssMax = Math.max(rssMax, memoryOf(pid).rss);
+      if ((await count('render')) === 0) rendersDoneAt = performance.now();
+      else await sleep(250);
+    }
+    // What each tag should show, once rendered; then wait until every tag shows it.
+    const want = new Map(
+      (
+        await db.db
+          .selectFrom('tags')
+          .select(['hardware_id', 'desired_hash'])
+          .where('store_id', '=', at.storeId)
+          .execute()
+      ).map((r) => [r.hardware_id, r.desired_hash]),
+    );
+    let doneV: number | null = null;
+    let lastRss = performance.now();
+    const limit = performance.now() + Number(values.limit) * 1000;
+    while (doneV === null && performance.now() < limit) {
+      // Done: every tag received a transfer since the call and shows what it should.
+      const all = tags.every(
+        (t) => sim.tag(t.hw).transfers > (before.get(t.hw) ?? 0) && sim.tag(t.hw).screen()?.hash === want.get(t.hw),
+      );
+      if (all) doneV = sim.clock.now();
+      else await sleep(100);
+      if (performance.now() - lastRss > 1000) {
+        rssMax = Math.max(rssMax, memoryOf(pid).rss);
+        lastRss = performance.now();
+      }
+    }
+    const wallS = (performance.now() - t0) / 1000;
+    // The bound from what was actually sent: each station's channel, its tags' label sizes.
+    const sizes = await db.db
+      .selectFrom('device_tasks')
+      .select(['tag_id', 'size'])
+      .where('kind', '=', 'image')
+      .execute();
+    const avg = sizes.reduce((s, r) => s + Number(r.size ?? 0), 0) / Math.max(1, sizes.length);
+    const boundS = channelBound(profile, {
+      sizes: Array(perStation).fill(avg),
+      wakeS: Array(perStation).fill(WAKE_S),
+    }).boundS;
+    const measuredS = doneV === null ? Number.NaN : (doneV - v0) / 1000;
+    const progress = await call<{ done: number; failed: number; total: number }>('/mgr/request/get', {
+      id: started.requestId,
+    });
+    return {
+      loss,
+      tasks: started.tasks,
+      firstJobS: firstJobAt === null ? null : round((firstJobAt - t0) / 1000, 2),
+      rendersDoneS: round(((rendersDoneAt as number) - t0) / 1000),
+      labelBytes: Math.round(avg),
+      boundS: round(boundS),
+      measuredSimS: round(measuredS),
+      efficiencyPct: round((boundS / measuredS) * 100),
+      wallS: round(wallS),
+      effectiveSpeed: round(measuredS / wallS),
+      request: progress,
+      rssBeforeMb: rss0,
+      rssMaxMb: rssMax,
+      rssGrowthMb: rssMax - rss0,
+    };
+  }
+
+  try {
+    const setting = {
+      database: values.database,
+      tags: TAGS,
+      stations: STATIONS,
+      profile: 'oepl-2g4',
+      wakeS: WAKE_S,
+      paceSpeed: SPEED,
+      renderWorkers: 'default (cores − 1)',
+      seedS: round(seedS),
+      routed: `${routed} / ${TAGS} in ${round(routedS)} s`,
+    };
+    console.log(JSON.stringify({ setting }, null, 2));
+    const clean = await refresh(0, false);
+    console.log(JSON.stringify({ refreshLoss0: clean }, null, 2));
+    const lossy = values.per === 'off' ? null : await refresh(0.02, true);
+    if (lossy) console.log(JSON.stringify({ refreshPer2Forced: lossy }, null, 2));
+    for (const st of sim.stations) st.setLoss(0);
+
+    // Price changes, one at a time on distinct tags.
+    await sleep(3000);
+    const byProduct = tags.slice(0, Math.min(CHANGES, TAGS));
+    const latencies: number[] = [];
+    let missing = 0;
+    for (const [i, t] of byProduct.entries()) {
+      jobFor.delete(t.hw);
+      const sent = performance.now();
+      await call('/mgr/product/alert', { id: t.productId, price: `${(7 + (i % 90) / 10).toFixed(2)}` });
+      const end = performance.now() + 10_000;
+      while (!jobFor.has(t.hw) && performance.now() < end) await sleep(2);
+      const got = jobFor.get(t.hw);
+      if (got === undefined) missing++;
+      else latencies.push(got - sent);
+    }
+    latencies.sort((a, b) => a - b);
+    const pct = (p: number) => round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0);
+    console.log(
+      JSON.stringify(
+        {
+          priceChangeToJobMs: { n: latencies.length, missing, p50: pct(0.5), p99: pct(0.99), max: pct(1) },
+          loadAverage: loadavg()
+            .map((x) => x.toFixed(1))
+            .join(' '),
+          machine: `${cpus().length} × ${cpus()[0]?.model ?? '?'}, Node ${process.version}`,
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    pacing = false;
+    await paced;
+    await Promise.race([sim.stop(), sleep(5000)]);
+    const exited = new Promise((r) => server.child.once('exit', r));
+    server.child.kill();
+    await Promise.race([exited, sleep(10_000)]);
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+    if (values.database === 'postgres') {
+      const admin = openDatabase('postgres://postgres@127.0.0.1:5432/postgres');
+      await sql.raw(`drop database if exists ${pgName} with (force)`).execute(admin.db);
+      await admin.close();
+    }
+  }
+}
+
+await main();
