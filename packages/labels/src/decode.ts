@@ -39,7 +39,7 @@ export function decodePng(bytes: Uint8Array): DecodedImage {
   if (!width || !height || channels === undefined || ![1, 2, 4, 8, 16].includes(depth)) {
     throw new Error('unsupported or damaged PNG image');
   }
-  if (width * height > 40_000_000) throw new Error('the PNG image is too large');
+  if (width * height > MAX_IMAGE_PIXELS) throw new Error('the PNG image is too large');
   const joined = new Uint8Array(idat.reduce((n, b) => n + b.length, 0));
   let offset = 0;
   for (const part of idat) {
@@ -146,6 +146,33 @@ function unfilter(filter: number, line: Uint8Array, up: Uint8Array, bpp: number)
 }
 
 /** The bytes of a base64 data URL, or null when the source is not one. */
+/** The most pixels an image of a template may have (a 160 MB RGBA picture). */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+
+/**
+ * A JPEG's size from its first start-of-frame segment (markers C0–CF but C4, C8, CC), read before
+ * anything is decoded; null when the bytes are not a JPEG or end before the frame.
+ */
+export function jpegSize(bytes: Uint8Array): { width: number; height: number } | null {
+  if (bytes[0] !== 0xff || bytes[1] !== 0xd8) return null;
+  let at = 2;
+  while (at + 9 < bytes.length) {
+    if (bytes[at] !== 0xff) return null;
+    const marker = bytes[at + 1];
+    if (marker === 0xff) {
+      at += 1;
+      continue;
+    }
+    const length = (bytes[at + 2] << 8) | bytes[at + 3];
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { height: (bytes[at + 5] << 8) | bytes[at + 6], width: (bytes[at + 7] << 8) | bytes[at + 8] };
+    }
+    if (length < 2) return null;
+    at += 2 + length;
+  }
+  return null;
+}
+
 export function dataUrlBytes(src: string): { type: string; bytes: Uint8Array } | null {
   const match = /^data:([^;,]*)(;[^,]*)?;base64,(.*)$/s.exec(src);
   if (!match) return null;

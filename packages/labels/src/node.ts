@@ -6,7 +6,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { deflateRawSync } from 'node:zlib';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import type { CanvasFactory, LabelImage } from './canvas';
-import { decodePngDataUrl } from './decode';
+import { dataUrlBytes, decodePngDataUrl, jpegSize, MAX_IMAGE_PIXELS } from './decode';
 import { imageSources } from './draw';
 import { parseFont } from './font';
 import { designSize, FONT_FAMILY, type LabelData, type TemplateDocument } from './model/document';
@@ -76,7 +76,15 @@ export function nodeDeflate(data: Uint8Array): Uint8Array {
 export async function decodeLabelImage(src: string): Promise<DecodedImage> {
   const png = decodePngDataUrl(src);
   if (png) return png;
-  const image = await loadImage(src);
+  // Only the bytes of a data: URL. Given a string, @napi-rs/canvas's loadImage reads a file path
+  // and fetches an http(s) address: a template's (or a bound product field's) image would make
+  // the server read its own files or request addresses of its network.
+  const parsed = dataUrlBytes(src);
+  if (!parsed) throw new Error('a label image must be a data: URL');
+  const size = jpegSize(parsed.bytes);
+  if (!size) throw new Error('a label image must be a PNG or JPEG');
+  if (size.width * size.height > MAX_IMAGE_PIXELS) throw new Error('the JPEG image is too large');
+  const image = await loadImage(Buffer.from(parsed.bytes.buffer, parsed.bytes.byteOffset, parsed.bytes.byteLength));
   const canvas = createCanvas(image.width, image.height);
   const ctx = canvas.getContext('2d');
   ctx.drawImage(image, 0, 0);
