@@ -1,7 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { it } from 'vitest';
 import {
+  api,
+  apiLogin,
   chineseFontLoaded,
   describeBrowser,
   expect,
@@ -96,6 +99,26 @@ const SCREENS: Screen[] = [
       await page.getByTestId('add-station').click();
       await keep(page, dialog(page), lang, 'station-add');
       await closeDialog(page);
+
+      // The configuration dialog, with the static address fields shown.
+      const token = await apiLogin('admin');
+      const sn = `FORM-${randomBytes(3).toString('hex')}`.toUpperCase();
+      const station = await api<{ id: number }>('/mgr/ap/add', { sn }, token);
+      expect(station.code, station.msg).toBe(0);
+      try {
+        await page.reload();
+        const row = page.locator('.ant-table-row', { hasText: sn });
+        await row.getByRole('button', { name: word(lang, 'stations', 'config.open') }).click();
+        await dialog(page)
+          .getByText(word(lang, 'stations', 'config.static'), { exact: true })
+          .click();
+        await dialog(page).locator('#stationConfig_gateway').waitFor();
+        await keep(page, dialog(page), lang, 'station-config-static');
+        await closeDialog(page);
+      } finally {
+        await api('/mgr/ap/delete', { ids: [station.data.id] }, token);
+      }
+
       await page.goto('/basemgr/product');
       await page.getByTestId('add-product').click();
       await keep(page, dialog(page), lang, 'product-add');
@@ -116,6 +139,14 @@ const SCREENS: Screen[] = [
       // Width and length stand side by side, on one line.
       const top = async (id: string) => (await dialog(page).locator(id).boundingBox())?.y;
       expect(await top('#tmpl-add_length')).toBe(await top('#tmpl-add_width'));
+      await closeDialog(page);
+
+      // The editor's save dialog shares the name and size fields.
+      await page.locator('.tmpl-thumb').first().click();
+      await page.getByTestId('editor-save').click();
+      await dialog(page).locator('#tmpl-save_name').waitFor();
+      await keep(page, dialog(page), lang, 'template-save');
+      expect(await top('#tmpl-save_length')).toBe(await top('#tmpl-save_width'));
     },
   },
   {

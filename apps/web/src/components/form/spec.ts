@@ -17,10 +17,12 @@ export function literal(text: string): { literal: string } {
   return { literal: text };
 }
 
+/** The words as shown: a key translated, a literal as written, an element as it is. */
 export function say(t: TFunction, words: Words): ReactNode {
   return isValidElement(words) ? words : text(t, words as Text);
 }
 
+/** The words as a string (for an input's placeholder). */
 export function text(t: TFunction, words: Text): string {
   return typeof words === 'string' ? t(words) : words.literal;
 }
@@ -50,8 +52,8 @@ export interface TextField<N extends string> extends Item<N> {
   /** Refuses line breaks (`rule.lineBreak`). */
   lineBreak?: boolean;
   /**
-   * Spaces alone count as empty for `required` (the default). `false` where the contract trims
-   * them away to an allowed empty value instead.
+   * Spaces alone count as empty for `required` (the default). `false` lets them pass it, where
+   * the pattern tells them apart or the contract trims them to an allowed empty value.
    */
   whitespace?: false;
   placeholder?: Text;

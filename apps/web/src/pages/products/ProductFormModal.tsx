@@ -4,9 +4,8 @@ import { App, Button, Divider, Form, Input, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { FormModal, useFormDialog } from '../../components/FormModal';
 import { FormFields } from '../../components/form/FormFields';
-import { contractFields, type FieldsOf, type TextField } from '../../components/form/spec';
+import { contractFields, type FieldsOf, noLineBreak, type TextField } from '../../components/form/spec';
 import { request } from '../../platform/request';
-import { noLineBreak } from '../shared/rules';
 import { addProductBody, alterProductBody, type ProductFormValues, productFormValues } from './body';
 
 interface Props {
