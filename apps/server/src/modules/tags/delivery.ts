@@ -7,11 +7,10 @@ import {
   tagLogKindName,
   tagLogMessage,
 } from '@esl/contract';
-import type { Kysely } from 'kysely';
 import type { CallContext } from '../../api/context';
 import { notFound } from '../../api/errors';
-import type { Database } from '../../db/schema';
-import { type CurrentStore, currentStore } from '../stores/service';
+import { currentStore } from '../stores/service';
+import { readTagDelivery } from './repository';
 
 /*
  * /mgr/tag/delivery: how a tag's deliveries stand, for the console's tag detail (issue 13: "its
@@ -22,41 +21,6 @@ import { type CurrentStore, currentStore } from '../stores/service';
 const UNFINISHED: readonly TagTaskState[] = ['render', 'queued', 'sent', 'accepted'];
 /** States in which the task went through a station of its own (the tag's station otherwise). */
 const CARRIED: readonly TagTaskState[] = ['sent', 'accepted', 'done', 'failed'];
-
-/** The tag and its task slots, with the station serials; undefined when the tag is not in the store. */
-export async function readTagDelivery(db: Kysely<Database>, at: CurrentStore, id: number) {
-  const tag = await db
-    .selectFrom('tags')
-    .leftJoin('stations', 'stations.id', 'tags.station_id')
-    .select(['tags.id', 'tags.wake_s', 'tags.next_wake_at', 'stations.sn as station_sn'])
-    .where('tags.tenant_id', '=', at.tenantId)
-    .where('tags.store_id', '=', at.storeId)
-    .where('tags.id', '=', id)
-    .executeTakeFirst();
-  if (!tag) return undefined;
-  const tasks = await db
-    .selectFrom('device_tasks')
-    .leftJoin('stations', 'stations.id', 'device_tasks.station_id')
-    .select([
-      'device_tasks.kind',
-      'device_tasks.state',
-      'device_tasks.rev',
-      'device_tasks.attempt',
-      'device_tasks.code',
-      'device_tasks.request_id',
-      'device_tasks.not_before',
-      'device_tasks.queued_at',
-      'device_tasks.created_at',
-      'device_tasks.sent_at',
-      'device_tasks.finished_at',
-      'stations.sn as station_sn',
-    ])
-    .where('device_tasks.tenant_id', '=', at.tenantId)
-    .where('device_tasks.tag_id', '=', id)
-    .orderBy('device_tasks.id')
-    .execute();
-  return { tag, tasks };
-}
 
 type Read = NonNullable<Awaited<ReturnType<typeof readTagDelivery>>>;
 

@@ -256,3 +256,41 @@ export async function screenBytes(
   const row = await q.executeTakeFirst();
   return { hardwareId: tag.hardware_id, bytes: row ? new Uint8Array(row.bytes) : null };
 }
+
+/**
+ * /mgr/tag/delivery (delivery.ts): reads the delivery engine's task slots of a tag and its wake
+ * figures, writing nothing.
+ */
+export async function readTagDelivery(db: Db, at: CurrentStore, id: number) {
+  const tag = await db
+    .selectFrom('tags')
+    .leftJoin('stations', 'stations.id', 'tags.station_id')
+    .select(['tags.id', 'tags.wake_s', 'tags.next_wake_at', 'stations.sn as station_sn'])
+    .where('tags.tenant_id', '=', at.tenantId)
+    .where('tags.store_id', '=', at.storeId)
+    .where('tags.id', '=', id)
+    .executeTakeFirst();
+  if (!tag) return undefined;
+  const tasks = await db
+    .selectFrom('device_tasks')
+    .leftJoin('stations', 'stations.id', 'device_tasks.station_id')
+    .select([
+      'device_tasks.kind',
+      'device_tasks.state',
+      'device_tasks.rev',
+      'device_tasks.attempt',
+      'device_tasks.code',
+      'device_tasks.request_id',
+      'device_tasks.not_before',
+      'device_tasks.queued_at',
+      'device_tasks.created_at',
+      'device_tasks.sent_at',
+      'device_tasks.finished_at',
+      'stations.sn as station_sn',
+    ])
+    .where('device_tasks.tenant_id', '=', at.tenantId)
+    .where('device_tasks.tag_id', '=', id)
+    .orderBy('device_tasks.id')
+    .execute();
+  return { tag, tasks };
+}
