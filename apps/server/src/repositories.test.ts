@@ -38,6 +38,8 @@ const OWNER: Record<string, string | readonly string[]> = {
   open_nonces: 'open',
   tag_log: 'delivery/logs',
   push_log: 'delivery/logs',
+  callback_settings: 'callbacks',
+  callback_outbox: 'callbacks',
 };
 
 const EXEMPT = /^(db\/|demo\/|test\/|cache\/pgbus\.ts$)|\.test\.ts$/;

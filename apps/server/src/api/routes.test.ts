@@ -4,13 +4,22 @@ import { useApp } from '../test/harness';
 
 const [sqlite] = await testDatabases();
 
-/** Every route the app serves, from Fastify's own table: "METHOD path". */
-function routesOf(table: string): string[] {
+/**
+ * Every route the app serves, from Fastify's own table: "METHOD path". The table is a tree even
+ * without the common prefix: a route whose path extends another's is printed as a child holding
+ * only the rest (`/api/mgr/product/import` then `check`), one level deeper per four columns.
+ */
+export function routesOf(table: string): string[] {
   const out: string[] = [];
+  const parents: string[] = [];
   for (const line of table.split('\n')) {
-    const m = /(\/\S*) \(([^)]+)\)/.exec(line);
+    const m = /^(.*?)[├└]── (\S*)(?: \(([^)]+)\))?\s*$/.exec(line);
     if (!m) continue;
-    for (const method of m[2].split(',').map((s) => s.trim())) out.push(`${method} ${m[1]}`);
+    const depth = Math.floor(m[1].length / 4);
+    const path = (depth > 0 ? (parents[depth - 1] ?? '') : '') + m[2];
+    parents[depth] = path;
+    parents.length = depth + 1;
+    if (m[3]) for (const method of m[3].split(',').map((s) => s.trim())) out.push(`${method} ${path}`);
   }
   return out;
 }
@@ -18,6 +27,25 @@ function routesOf(table: string): string[] {
 // Issue 11 item 8: every call is in /api/openapi.json. The contract test (web/static.test.ts)
 // compares the document with the contract; this one compares it with what the server really
 // serves, so a route registered beside the contract is caught too.
+describe('the route table reader', () => {
+  it('joins a child printed under a route whose path it extends', () => {
+    const table = [
+      '├── /api/mgr/product/import (POST)',
+      '│   ├── check (POST)',
+      '│   └── mapped (POST, HEAD)',
+      '└── /fonts/:file (GET, HEAD)',
+    ].join('\n');
+    expect(routesOf(table)).toEqual([
+      'POST /api/mgr/product/import',
+      'POST /api/mgr/product/importcheck',
+      'POST /api/mgr/product/importmapped',
+      'HEAD /api/mgr/product/importmapped',
+      'GET /fonts/:file',
+      'HEAD /fonts/:file',
+    ]);
+  });
+});
+
 describe('the OpenAPI document and the routes the server serves', () => {
   // No built console here: its static files (one GET wildcard) are web/static.test.ts's matter.
   const t = useApp(sqlite, { webDist: '/nonexistent/esl-console' });
@@ -26,6 +54,7 @@ describe('the OpenAPI document and the routes the server serves', () => {
     const served = routesOf(t().app.printRoutes({ commonPrefix: false }));
     const posts = served.filter((r) => r.startsWith('POST ')).map((r) => r.slice('POST '.length));
     expect(posts).toContain('/api/mgr/product/export');
+    expect(posts).toContain('/api/mgr/product/import');
     expect(posts.some((p) => p.startsWith('/open/v1/'))).toBe(true);
     const doc = (await t().app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
       paths: Record<string, Record<string, unknown>>;

@@ -15,7 +15,7 @@ import { buildTenant, buildWorld } from '../test/factories';
 import type { TestApp } from '../test/harness';
 import { useApp } from '../test/harness';
 import { isSelf, refusal, STRICT } from './address';
-import { enqueueTagResult, type TagResultData } from './outbox';
+import { enqueueTagResult, type TagResultData } from './repository';
 import { BACKOFF_BASE_MS, CALLBACK_HEADERS, KEEP_FINISHED_MS } from './sender';
 
 type Reply = 'ok' | 500 | 'hang';

@@ -3,7 +3,7 @@ import { ErrorCode } from '@esl/contract';
 import { requireTenant } from '../api/context';
 import { AppError } from '../api/errors';
 import { defineHandlers } from '../api/handlers';
-import * as outbox from './outbox';
+import * as outbox from './repository';
 import * as service from './service';
 
 type Row = Awaited<ReturnType<typeof outbox.recent>>['rows'][number];

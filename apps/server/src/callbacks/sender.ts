@@ -4,7 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { OPEN_HEADERS } from '@esl/contract';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { addToPush, closePush, openPush } from '../delivery/logs';
 import { sign } from '../open/signature';
@@ -17,6 +17,7 @@ import {
   refusal,
   systemResolver,
 } from './address';
+import * as repo from './repository';
 
 /*
  * The callback sender: a background loop of the server (started and stopped with it) that works
@@ -104,37 +105,11 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
   let stopped = false;
 
   async function claim(t: number): Promise<Row[]> {
-    const due = await db
-      .selectFrom('callback_outbox as o')
-      .select(['o.id', 'o.tenant_id', 'o.store_id', 'o.event_id', 'o.type', 'o.payload', 'o.attempts'])
-      .where('o.state', '=', 'pending')
-      .where('o.next_at', '<=', t)
-      .where((eb) => eb.or([eb('o.lease_until', 'is', null), eb('o.lease_until', '<', t)]))
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('callback_outbox as e')
-              .select(sql`1`.as('x'))
-              .whereRef('e.tenant_id', '=', 'o.tenant_id')
-              .whereRef('e.order_key', '=', 'o.order_key')
-              .whereRef('e.id', '<', 'o.id')
-              .where('e.state', '=', 'pending'),
-          ),
-        ),
-      )
-      .orderBy('o.id')
-      .limit(batch)
-      .execute();
+    const due = await repo.dueHeads(db, t, batch);
     const mine: Row[] = [];
     for (const r of due) {
-      const u = await db
-        .updateTable('callback_outbox')
-        .set({ lease_owner: owner, lease_until: t + leaseMs })
-        .where('id', '=', r.id)
-        .where('state', '=', 'pending')
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', t)]))
-        .executeTakeFirst();
-      if (Number(u.numUpdatedRows) === 1) mine.push({ ...r, attempts: Number(r.attempts) });
+      const u = await repo.lease(db, r.id, owner, t, t + leaseMs);
+      if (u) mine.push({ ...r, attempts: Number(r.attempts) });
     }
     return mine;
   }
@@ -214,22 +189,15 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
   async function record(row: Row, a: Attempt, t: number) {
     const attempts = row.attempts + 1;
     const giveUp = !a.ok && attempts >= MAX_ATTEMPTS;
-    await db
-      .updateTable('callback_outbox')
-      .set({
-        state: a.ok ? 'sent' : giveUp ? 'failed' : 'pending',
-        attempts,
-        next_at: a.ok || giveUp ? t : t + backoffMs(attempts, random),
-        finished_at: a.ok || giveUp ? t : null,
-        last_status: a.status,
-        last_error: a.error,
-        excerpt: a.excerpt,
-        lease_owner: null,
-        lease_until: null,
-      })
-      .where('id', '=', row.id)
-      .where('lease_owner', '=', owner)
-      .execute();
+    await repo.recordAttempt(db, row.id, owner, {
+      state: a.ok ? 'sent' : giveUp ? 'failed' : 'pending',
+      attempts,
+      next_at: a.ok || giveUp ? t : t + backoffMs(attempts, random),
+      finished_at: a.ok || giveUp ? t : null,
+      last_status: a.status,
+      last_error: a.error,
+      excerpt: a.excerpt,
+    });
   }
 
   /** One data-push row per tenant and store per round: events attempted, delivered, failed. */
@@ -263,28 +231,14 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
     const rows = await claim(t);
     if (rows.length === 0) return 0;
     const tenantIds = [...new Set(rows.map((r) => r.tenant_id))];
-    const targets = new Map(
-      (
-        await db
-          .selectFrom('tenants')
-          .innerJoin('callback_settings', 'callback_settings.tenant_id', 'tenants.id')
-          .select(['tenants.id', 'tenants.ck', 'tenants.sk', 'callback_settings.url'])
-          .where('tenants.id', 'in', tenantIds)
-          .execute()
-      ).map((r) => [r.id, r]),
-    );
+    const targets = new Map((await repo.targets(db, tenantIds)).map((r) => [r.id, r]));
     const results: Array<{ row: Row; a: Attempt }> = [];
     // Every leased row is the head of its key, so they may go out together.
     await Promise.all(
       rows.map(async (row) => {
         const target = targets.get(row.tenant_id);
         if (!target || target.url === '') {
-          await db
-            .updateTable('callback_outbox')
-            .set({ state: 'dropped', finished_at: t, lease_owner: null, lease_until: null })
-            .where('id', '=', row.id)
-            .where('lease_owner', '=', owner)
-            .execute();
+          await repo.drop(db, row.id, owner, t);
           return;
         }
         const a = await send(row, target, row.attempts + 1);
@@ -300,18 +254,7 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
     const before = o.now() - KEEP_FINISHED_MS;
     let total = 0;
     for (;;) {
-      const r = await db
-        .deleteFrom('callback_outbox')
-        .where('id', 'in', (eb) =>
-          eb
-            .selectFrom('callback_outbox')
-            .select('id')
-            .where('state', '<>', 'pending')
-            .where('created_at', '<', before)
-            .limit(PRUNE_BATCH),
-        )
-        .executeTakeFirst();
-      const n = Number(r.numDeletedRows);
+      const n = await repo.pruneFinished(db, before, PRUNE_BATCH);
       total += n;
       if (n < PRUNE_BATCH) return total;
     }

@@ -2,7 +2,7 @@ import type { CallbackSettings } from '@esl/contract';
 import { type CallContext, requireTenant } from '../api/context';
 import { invalidField } from '../api/errors';
 import { CallbackUrlError, checkCallbackUrl } from './address';
-import * as outbox from './outbox';
+import * as outbox from './repository';
 
 /** The console's and the signed API's way to the callback URL (the caller's tenant only). */
 

@@ -16,7 +16,7 @@ import {
 } from '@esl/contract/protocol';
 import type { LabelData } from '@esl/labels';
 import type { Kysely, Transaction } from 'kysely';
-import { enqueueTagResult, tagResultOf } from '../../callbacks/outbox';
+import { enqueueTagResult, tagResultOf } from '../../callbacks/repository';
 import type { Database, TaskState } from '../../db/schema';
 import * as products from '../../modules/products/service';
 import * as templates from '../../modules/templates/service';

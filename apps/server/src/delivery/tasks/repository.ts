@@ -1,5 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { requestCallback } from '../../callbacks/outbox';
+import { requestCallback } from '../../callbacks/repository';
 import type { Database, DeviceRequestKind, TaskKind, TaskState } from '../../db/schema';
 
 /*

@@ -248,3 +248,99 @@ export async function requestCallback(
     now,
   );
 }
+
+/** Due pending rows that are first in line for their key (nothing earlier of the key pending), oldest first. */
+export function dueHeads(db: Db, now: number, limit: number) {
+  return db
+    .selectFrom('callback_outbox as o')
+    .select(['o.id', 'o.tenant_id', 'o.store_id', 'o.event_id', 'o.type', 'o.payload', 'o.attempts'])
+    .where('o.state', '=', 'pending')
+    .where('o.next_at', '<=', now)
+    .where((eb) => eb.or([eb('o.lease_until', 'is', null), eb('o.lease_until', '<', now)]))
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('callback_outbox as e')
+            .select(sql`1`.as('x'))
+            .whereRef('e.tenant_id', '=', 'o.tenant_id')
+            .whereRef('e.order_key', '=', 'o.order_key')
+            .whereRef('e.id', '<', 'o.id')
+            .where('e.state', '=', 'pending'),
+        ),
+      ),
+    )
+    .orderBy('o.id')
+    .limit(limit)
+    .execute();
+}
+
+/** Takes a due row for `owner` until `until`; false when another process holds it or it was sent. */
+export async function lease(db: Db, id: number, owner: string, now: number, until: number): Promise<boolean> {
+  const u = await db
+    .updateTable('callback_outbox')
+    .set({ lease_owner: owner, lease_until: until })
+    .where('id', '=', id)
+    .where('state', '=', 'pending')
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .executeTakeFirst();
+  return Number(u.numUpdatedRows) === 1;
+}
+
+/** What one attempt came to, written by the lease's owner; the lease ends. */
+export async function recordAttempt(
+  db: Db,
+  id: number,
+  owner: string,
+  a: {
+    state: 'sent' | 'failed' | 'pending';
+    attempts: number;
+    next_at: number;
+    finished_at: number | null;
+    last_status: number | null;
+    last_error: string;
+    excerpt: string;
+  },
+): Promise<void> {
+  await db
+    .updateTable('callback_outbox')
+    .set({ ...a, lease_owner: null, lease_until: null })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .execute();
+}
+
+/** A leased row whose tenant has no callback URL any more: dropped. */
+export async function drop(db: Db, id: number, owner: string, now: number): Promise<void> {
+  await db
+    .updateTable('callback_outbox')
+    .set({ state: 'dropped', finished_at: now, lease_owner: null, lease_until: null })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .execute();
+}
+
+/** Where and how to send each tenant's events: its URL and key pair (only tenants with a URL). */
+export function targets(db: Db, tenantIds: readonly number[]) {
+  return db
+    .selectFrom('tenants')
+    .innerJoin('callback_settings', 'callback_settings.tenant_id', 'tenants.id')
+    .select(['tenants.id', 'tenants.ck', 'tenants.sk', 'callback_settings.url'])
+    .where('tenants.id', 'in', tenantIds)
+    .execute();
+}
+
+/** Deletes up to `limit` finished rows created before `before`; answers how many. */
+export async function pruneFinished(db: Db, before: number, limit: number): Promise<number> {
+  const r = await db
+    .deleteFrom('callback_outbox')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('callback_outbox')
+        .select('id')
+        .where('state', '<>', 'pending')
+        .where('created_at', '<', before)
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
