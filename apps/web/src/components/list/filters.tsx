@@ -29,7 +29,7 @@ export type FilterField = FieldBase &
   );
 
 /** A text filter worded by the screen's namespace: label `filter.<name>`, hint `filter.<name>Placeholder`. */
-export function textFilter(t: TFunction, name: string, width: number): FilterField {
+export function textFilter(t: TFunction, name: string, width: number): Extract<FilterField, { kind: 'text' }> {
   return { kind: 'text', name, label: t(`filter.${name}`), placeholder: t(`filter.${name}Placeholder`), width };
 }
 
@@ -43,7 +43,7 @@ export function selectFilter(
   width: number,
   options: SelectProps['options'],
   more: { all?: string; search?: boolean } = {},
-): FilterField {
+): Extract<FilterField, { kind: 'select' }> {
   const placeholder = t(more.all ?? 'filter.all');
   return { kind: 'select', name, label: t(`filter.${name}`), placeholder, width, options, search: more.search };
 }

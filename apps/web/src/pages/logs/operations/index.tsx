@@ -2,7 +2,7 @@ import { CALL_NAMES, CALLS, type CallName } from '@esl/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type DateRange, rangeBounds } from '../../../components/list/filters';
+import { type DateRange, rangeBounds, selectFilter, textFilter } from '../../../components/list/filters';
 import { ListPage } from '../../../components/list/ListPage';
 import { useListQuery } from '../../../components/list/useListQuery';
 import { language } from '../../../platform/i18n';
@@ -46,31 +46,24 @@ export default function OpLogPage() {
       title={t('opTitle')}
       formName="opLogFilter"
       filters={[
-        {
-          kind: 'text',
-          name: 'username',
-          label: t('filter.username'),
-          placeholder: t('filter.usernamePlaceholder'),
-          width: 150,
-        },
-        {
-          kind: 'select',
-          name: 'call',
-          label: t('filter.call'),
-          placeholder: t('filter.allCalls'),
-          width: 240,
-          search: true,
-          options: CHANGING_CALLS.map((name) => ({ value: CALLS[name].path, label: CALL_NAMES[name][language] })),
-        },
+        textFilter(t, 'username', 150),
+        selectFilter(
+          t,
+          'call',
+          240,
+          CHANGING_CALLS.map((name) => ({ value: CALLS[name].path, label: CALL_NAMES[name][language] })),
+          { all: 'filter.allCalls', search: true },
+        ),
         canReadStores && {
-          kind: 'select',
+          ...selectFilter(
+            t,
+            'store',
+            180,
+            (stores.data?.rows ?? []).map((s) => ({ value: s.id, label: s.name })),
+            { all: 'filter.allStores', search: true },
+          ),
           name: 'storeId',
-          label: t('filter.store'),
-          placeholder: t('filter.allStores'),
-          width: 180,
-          search: true,
           loading: stores.isFetching,
-          options: (stores.data?.rows ?? []).map((s) => ({ value: s.id, label: s.name })),
         },
         { kind: 'dates', name: 'range', label: t('filter.time') },
       ]}

@@ -1,13 +1,13 @@
 import { PUSH_SOURCE_LABELS, PUSH_SOURCES, type PushLog, type PushSource } from '@esl/contract';
 import { Popover, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type DateRange, rangeBounds } from '../../../components/list/filters';
+import { type DateRange, rangeBounds, selectFilter } from '../../../components/list/filters';
 import { ListPage } from '../../../components/list/ListPage';
 import { useListQuery } from '../../../components/list/useListQuery';
 import { language } from '../../../platform/i18n';
 import { toThousandFilter } from '../../../utils/format';
 import { parseTime } from '../../../utils/time';
-import { StoreRequired } from '../../shared/StoreRequired';
+import { storeScreen } from '../../shared/StoreRequired';
 
 interface FilterValues {
   source?: PushSource;
@@ -31,14 +31,7 @@ export function pushLogFilter(v: Partial<FilterValues>) {
   return { source: v.source || undefined, ...rangeBounds(v.range) };
 }
 
-export default function PushLogPage() {
-  const { t } = useTranslation('logs');
-  return (
-    <StoreRequired title={t('needStore')} hint={t('needStoreHint')}>
-      {(storeId) => <PushLogList storeId={storeId} />}
-    </StoreRequired>
-  );
-}
+export default storeScreen('logs', PushLogList);
 
 function Exceptions({ row }: { row: PushLog }) {
   const { t } = useTranslation('logs');
@@ -79,14 +72,13 @@ function PushLogList({ storeId }: { storeId: number }) {
       formName="pushLogFilter"
       testId="push-log"
       filters={[
-        {
-          kind: 'select',
-          name: 'source',
-          label: t('filter.source'),
-          placeholder: t('filter.allSources'),
-          width: 150,
-          options: PUSH_SOURCES.map((s) => ({ value: s, label: PUSH_SOURCE_LABELS[s][language] })),
-        },
+        selectFilter(
+          t,
+          'source',
+          150,
+          PUSH_SOURCES.map((s) => ({ value: s, label: PUSH_SOURCE_LABELS[s][language] })),
+          { all: 'filter.allSources' },
+        ),
         { kind: 'dates', name: 'range', label: t('filter.started') },
       ]}
       columns={[

@@ -1,7 +1,7 @@
 import type { SysLog } from '@esl/contract';
 import { Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type DateRange, rangeBounds } from '../../../components/list/filters';
+import { type DateRange, rangeBounds, selectFilter, textFilter } from '../../../components/list/filters';
 import { ListPage } from '../../../components/list/ListPage';
 import { useListQuery } from '../../../components/list/useListQuery';
 import { parseTime } from '../../../utils/time';
@@ -35,21 +35,14 @@ export default function SysLogPage() {
       title={t('sysTitle')}
       formName="sysLogFilter"
       filters={[
-        {
-          kind: 'select',
-          name: 'level',
-          label: t('filter.level'),
-          placeholder: t('filter.allLevels'),
-          width: 140,
-          options: LEVELS.map((l) => ({ value: l, label: t(`level.${l}`) })),
-        },
-        {
-          kind: 'text',
-          name: 'event',
-          label: t('filter.event'),
-          placeholder: t('filter.eventPlaceholder'),
-          width: 180,
-        },
+        selectFilter(
+          t,
+          'level',
+          140,
+          LEVELS.map((l) => ({ value: l, label: t(`level.${l}`) })),
+          { all: 'filter.allLevels' },
+        ),
+        textFilter(t, 'event', 180),
         { kind: 'dates', name: 'range', label: t('filter.time') },
       ]}
       columns={[

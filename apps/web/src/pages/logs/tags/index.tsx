@@ -2,7 +2,7 @@ import { TAG_LOG_RESULT_LABELS, TAG_LOG_RESULTS, type TagLog, type TagLogResult 
 import { useQuery } from '@tanstack/react-query';
 import { Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type DateRange, rangeBounds } from '../../../components/list/filters';
+import { type DateRange, rangeBounds, selectFilter, textFilter } from '../../../components/list/filters';
 import { ListPage } from '../../../components/list/ListPage';
 import { useListQuery } from '../../../components/list/useListQuery';
 import { language } from '../../../platform/i18n';
@@ -11,7 +11,7 @@ import { requestList } from '../../../platform/request';
 import { useUserStore } from '../../../store/user';
 import { parseTime } from '../../../utils/time';
 import { trimmedOrUndefined } from '../../shared/rules';
-import { StoreRequired } from '../../shared/StoreRequired';
+import { storeScreen } from '../../shared/StoreRequired';
 
 interface FilterValues {
   hardwareId?: string;
@@ -46,14 +46,7 @@ function seconds(ms: number): string {
   return s < 60 ? s.toFixed(1) : String(Math.round(s));
 }
 
-export default function TagLogPage() {
-  const { t } = useTranslation('logs');
-  return (
-    <StoreRequired title={t('needStore')} hint={t('needStoreHint')}>
-      {(storeId) => <TagLogList storeId={storeId} />}
-    </StoreRequired>
-  );
-}
+export default storeScreen('logs', TagLogList);
 
 function TagLogList({ storeId }: { storeId: number }) {
   const { t } = useTranslation('logs');
@@ -73,34 +66,28 @@ function TagLogList({ storeId }: { storeId: number }) {
       formName="tagLogFilter"
       testId="tag-log"
       filters={[
+        { ...textFilter(t, 'tag', 190), name: 'hardwareId' },
         {
-          kind: 'text',
-          name: 'hardwareId',
-          label: t('filter.tag'),
-          placeholder: t('filter.tagPlaceholder'),
-          width: 190,
-        },
-        {
-          kind: 'select',
+          ...selectFilter(
+            t,
+            'tagResult',
+            150,
+            TAG_LOG_RESULTS.map((r) => ({ value: r, label: TAG_LOG_RESULT_LABELS[r][language] })),
+            { all: 'filter.allResults' },
+          ),
           name: 'result',
-          label: t('filter.tagResult'),
-          placeholder: t('filter.allResults'),
-          width: 150,
-          options: TAG_LOG_RESULTS.map((r) => ({ value: r, label: TAG_LOG_RESULT_LABELS[r][language] })),
         },
         canReadStations
           ? {
-              kind: 'select',
+              ...selectFilter(
+                t,
+                'station',
+                180,
+                (stations.data?.rows ?? []).map((s) => ({ value: s.sn, label: s.name ? `${s.name} (${s.sn})` : s.sn })),
+                { all: 'filter.allStations', search: true },
+              ),
               name: 'stationSn',
-              label: t('filter.station'),
-              placeholder: t('filter.allStations'),
-              width: 180,
-              search: true,
               loading: stations.isFetching,
-              options: (stations.data?.rows ?? []).map((s) => ({
-                value: s.sn,
-                label: s.name ? `${s.name} (${s.sn})` : s.sn,
-              })),
             }
           : { kind: 'text', name: 'stationSn', label: t('filter.station'), width: 160 },
         { kind: 'dates', name: 'range', label: t('filter.finished') },
