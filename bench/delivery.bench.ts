@@ -34,7 +34,7 @@ import { buildApp } from '../apps/server/src/app';
 import { testConfig } from '../apps/server/src/config';
 import { openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
-import { buildShop } from '../apps/server/src/test/business';
+import { buildShop, insertBoundTags } from '../apps/server/src/test/business';
 import { callApi } from '../apps/server/src/test/harness';
 import { channelBound, profileByName, startSimulator } from '../apps/simulator/src/index';
 import { memoryOf, startServer } from './server-process';
@@ -107,56 +107,11 @@ async function seed(url: string) {
   await ok('/mgr/templ/alerttempData', { id: template.id, doc });
   await ok('/mgr/templ/setrule', { kind: 'default', model: '05', templateId: template.id });
   const now = Date.now();
-  const tags: Array<{ hw: string; productId: number }> = [];
-  for (let i = 0; i < TAGS; i += 500) {
-    const n = Math.min(500, TAGS - i);
-    const rows = await setup.db
-      .insertInto('products')
-      .values(
-        Array.from({ length: n }, (_, k) => ({
-          tenant_id: at.tenantId,
-          store_id: at.storeId,
-          barcode: `69${String(i + k).padStart(11, '0')}`,
-          qrcode: '',
-          name: `Plum ${i + k}`,
-          price_cents: 100 + ((i + k) % 5000),
-          original_price_cents: null,
-          unit: '',
-          spec: '',
-          origin: '',
-          grade: '',
-          custom: '{}',
-          price_changes: 0,
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-      .returning('id')
-      .execute();
-    const batch = rows.map((r, k) => ({ hw: `B0${String(i + k).padStart(10, '0')}`, productId: r.id }));
-    await setup.db
-      .insertInto('tags')
-      .values(
-        batch.map((b) => ({
-          tenant_id: at.tenantId,
-          store_id: at.storeId,
-          hardware_id: b.hw,
-          model: '05',
-          colour: 'bwr',
-          product_id: b.productId,
-          station_id: null,
-          status: 'unknown',
-          signal: null,
-          battery: null,
-          temperature: null,
-          hardware_model: '',
-          last_seen: null,
-          created_at: now,
-        })),
-      )
-      .execute();
-    tags.push(...batch);
-  }
+  const tags = await insertBoundTags(setup.db, at, TAGS, {
+    hwPrefix: 'B0',
+    priceCents: (i) => 100 + (i % 5000),
+    now,
+  });
   await app.close();
   await setup.close();
   return { token, at, stations, tags };

@@ -14,7 +14,7 @@ import { migrateToLatest } from '../db/migrate';
 import { randomHex } from '../lib/random';
 import * as products from '../modules/products/service';
 import * as templates from '../modules/templates/service';
-import { buildShop } from '../test/business';
+import { buildShop, insertBoundTags } from '../test/business';
 import { testDatabases } from '../test/databases';
 import { callApi } from '../test/harness';
 import { renderJobs } from './render';
@@ -145,56 +145,9 @@ describe.each(await testDatabases())('kill -9 of the server mid full-store refre
     });
     await ok('/mgr/templ/setrule', { kind: 'default', model: '05', templateId: template.id });
     const now = Date.now();
-    const hws: string[] = [];
-    for (let i = 0; i < TAGS; i += 500) {
-      const n = Math.min(500, TAGS - i);
-      const rows = await setup.db
-        .insertInto('products')
-        .values(
-          Array.from({ length: n }, (_, k) => ({
-            tenant_id: at.tenantId,
-            store_id: at.storeId,
-            barcode: `69${String(i + k).padStart(11, '0')}`,
-            qrcode: '',
-            name: `Plum ${i + k}`,
-            price_cents: 100 + i + k,
-            original_price_cents: null,
-            unit: '',
-            spec: '',
-            origin: '',
-            grade: '',
-            custom: '{}',
-            price_changes: 0,
-            created_at: now,
-            updated_at: now,
-          })),
-        )
-        .returning('id')
-        .execute();
-      const batch = rows.map((r, k) => ({ hw: `C0${String(i + k).padStart(10, '0')}`, productId: r.id }));
-      await setup.db
-        .insertInto('tags')
-        .values(
-          batch.map((b) => ({
-            tenant_id: at.tenantId,
-            store_id: at.storeId,
-            hardware_id: b.hw,
-            model: '05',
-            colour: 'bwr',
-            product_id: b.productId,
-            station_id: null,
-            status: 'unknown',
-            signal: null,
-            battery: null,
-            temperature: null,
-            hardware_model: '',
-            last_seen: null,
-            created_at: now,
-          })),
-        )
-        .execute();
-      hws.push(...batch.map((b) => b.hw));
-    }
+    const hws = (await insertBoundTags(setup.db, at, TAGS, { hwPrefix: 'C0', priceCents: (i) => 100 + i, now })).map(
+      (b) => b.hw,
+    );
     await app.close();
 
     const mqttPort = await freePort();

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
+import type { Database } from '../db/schema';
 import { randomHex } from '../lib/random';
 import { buildTenant, buildUser, buildWorld, login } from './factories';
 import { callApi } from './harness';
@@ -138,4 +140,68 @@ export async function buildStorelessAdmin(app: FastifyInstance) {
   const tenant = await buildTenant(app);
   const user = await buildUser(app, { tenantId: tenant.id, roles: ['admin'] });
   return { tenant, token: await login(app, user.username) };
+}
+
+/**
+ * `count` products and as many tags bound to them (model 05, black/white/red), written in batches
+ * of 500 straight to the database — the big stores of the delivery tests and benches. Answers each
+ * tag's hardware id (`hwPrefix` + ten digits) and its product.
+ */
+export async function insertBoundTags(
+  db: Kysely<Database>,
+  at: At,
+  count: number,
+  o: { hwPrefix: string; priceCents: (i: number) => number; now: number },
+): Promise<Array<{ hw: string; productId: number }>> {
+  const out: Array<{ hw: string; productId: number }> = [];
+  for (let i = 0; i < count; i += 500) {
+    const n = Math.min(500, count - i);
+    const rows = await db
+      .insertInto('products')
+      .values(
+        Array.from({ length: n }, (_, k) => ({
+          tenant_id: at.tenantId,
+          store_id: at.storeId,
+          barcode: `69${String(i + k).padStart(11, '0')}`,
+          qrcode: '',
+          name: `Plum ${i + k}`,
+          price_cents: o.priceCents(i + k),
+          original_price_cents: null,
+          unit: '',
+          spec: '',
+          origin: '',
+          grade: '',
+          custom: '{}',
+          price_changes: 0,
+          created_at: o.now,
+          updated_at: o.now,
+        })),
+      )
+      .returning('id')
+      .execute();
+    const batch = rows.map((r, k) => ({ hw: `${o.hwPrefix}${String(i + k).padStart(10, '0')}`, productId: r.id }));
+    await db
+      .insertInto('tags')
+      .values(
+        batch.map((b) => ({
+          tenant_id: at.tenantId,
+          store_id: at.storeId,
+          hardware_id: b.hw,
+          model: '05',
+          colour: 'bwr',
+          product_id: b.productId,
+          station_id: null,
+          status: 'unknown',
+          signal: null,
+          battery: null,
+          temperature: null,
+          hardware_model: '',
+          last_seen: null,
+          created_at: o.now,
+        })),
+      )
+      .execute();
+    out.push(...batch);
+  }
+  return out;
 }
