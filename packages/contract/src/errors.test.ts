@@ -12,11 +12,11 @@ describe('error catalogue', () => {
   });
 
   it('names the field in a validation message', () => {
-    expect(formatMessage(ErrorCode.VALIDATION, 'en', { field: 'username', detail: 'cannot be empty' })).toBe(
-      'Invalid field username: cannot be empty',
+    expect(formatMessage(ErrorCode.VALIDATION, 'en', { field: 'Username', detail: 'cannot be empty' })).toBe(
+      'Username: cannot be empty',
     );
-    expect(formatMessage(ErrorCode.VALIDATION, 'zh-CN', { field: 'username', detail: '不能为空' })).toContain(
-      'username',
+    expect(formatMessage(ErrorCode.VALIDATION, 'zh-CN', { field: '用户名', detail: '不能为空' })).toBe(
+      '用户名：不能为空',
     );
   });
 

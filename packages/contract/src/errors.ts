@@ -44,7 +44,7 @@ export type Messages = Record<Language, string>;
 export const ERROR_MESSAGES: Record<ErrorCode, Messages> = {
   0: { 'zh-CN': '成功', en: 'Success' },
   800: { 'zh-CN': '登录已过期，请重新登录', en: 'Your session has expired, please log in again' },
-  1001: { 'zh-CN': '字段 {field} 无效：{detail}', en: 'Invalid field {field}: {detail}' },
+  1001: { 'zh-CN': '{field}：{detail}', en: '{field}: {detail}' },
   1002: { 'zh-CN': '记录不存在', en: 'Not found' },
   1003: { 'zh-CN': '没有权限执行此操作', en: 'You do not have permission to do this' },
   1004: { 'zh-CN': '记录已存在：{detail}', en: 'Already exists: {detail}' },

@@ -17,6 +17,7 @@ export * from './common';
 export * from './constants';
 export * from './envelope';
 export * from './errors';
+export * from './fields';
 export * from './formula';
 export * from './models';
 export * from './roles';

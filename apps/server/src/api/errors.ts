@@ -1,4 +1,11 @@
-import { ErrorCode, formatMessage, type Language, NOT_FOUND_DETAILS, VALIDATION_DETAILS } from '@esl/contract';
+import {
+  ErrorCode,
+  fieldLabel,
+  formatMessage,
+  type Language,
+  NOT_FOUND_DETAILS,
+  VALIDATION_DETAILS,
+} from '@esl/contract';
 
 export type DetailKey = keyof typeof VALIDATION_DETAILS;
 
@@ -21,12 +28,18 @@ export class AppError extends Error {
   }
 }
 
-export function messageOf(code: ErrorCode, lang: Language, vars: ErrorVars = {}): string {
+/**
+ * The envelope's message in `lang`. A refused field is named in the reader's words (fields.ts);
+ * `keys` keeps the request's own dotted path instead, for the integration API, whose reader is a
+ * program's author matching it against their request.
+ */
+export function messageOf(code: ErrorCode, lang: Language, vars: ErrorVars = {}, keys = false): string {
   if (code === ErrorCode.NOT_FOUND && vars.detail && NOT_FOUND_DETAILS[vars.detail]) {
     return formatMessage(code, lang, { detail: vars.detail, value: vars.value ?? '' });
   }
   const detail = vars.detail === undefined ? '' : (VALIDATION_DETAILS[vars.detail]?.[lang] ?? vars.detail);
-  return formatMessage(code, lang, { field: vars.field ?? '', detail });
+  const field = vars.field === undefined ? '' : keys ? vars.field : fieldLabel(vars.field, lang);
+  return formatMessage(code, lang, { field, detail });
 }
 
 export const sessionExpired = () => new AppError(ErrorCode.SESSION_EXPIRED);

@@ -127,7 +127,7 @@ describe.each(await testDatabases())('station configuration and command window (
     const added = await t().call<AddStationData>('/mgr/ap/add', { sn: 'CMD-1' }, { token: tokens.admin });
     expect(added.code, added.msg).toBe(0);
     const offline = await t().call('/mgr/ap/opencmdwindow', { id: added.data.id }, { token: opener, lang: 'en' });
-    expect(offline).toMatchObject({ code: ErrorCode.VALIDATION, msg: 'Invalid field id: the base station is offline' });
+    expect(offline).toMatchObject({ code: ErrorCode.VALIDATION, msg: 'ID: the base station is offline' });
 
     const delivery = t().app.delivery;
     if (!delivery) throw new Error('no broker');
@@ -190,7 +190,7 @@ describe.each(await testDatabases())('station configuration and command window (
     );
     expect(stolen).toMatchObject({
       code: ErrorCode.VALIDATION,
-      msg: 'Invalid field session: the command window is closed, open it again',
+      msg: 'Session: the command window is closed, open it again',
     });
     const logTail = await t().call(
       '/mgr/ap/cmd',

@@ -1,4 +1,4 @@
-import { ALL_CALLS, CALLS, type CallDef, type CallName, ErrorCode, hasPermission } from '@esl/contract';
+import { ALL_CALLS, CALLS, type CallDef, type CallName, ErrorCode, fieldLabel, hasPermission } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases';
 import { buildOperator, buildWorld } from '../test/factories';
@@ -119,10 +119,10 @@ describe.each(await testDatabases())('the API surface on $name', (db) => {
     for (const [path, body, field, en] of cases) {
       const res = await t().call(path, body, { token });
       expect(res.code, path).toBe(ErrorCode.VALIDATION);
-      expect(res.msg, `${path} ${JSON.stringify(body)}`).toBe(`Invalid field ${field}: ${en}`);
+      expect(res.msg, `${path} ${JSON.stringify(body)}`).toBe(`${fieldLabel(field, 'en')}: ${en}`);
     }
     const zh = await t().call('/mgr/station/add', { name: '', code: 'A1' }, { token, lang: 'zh-CN' });
-    expect(zh.msg).toBe('字段 name 无效：不能为空');
+    expect(zh.msg).toBe('名称：不能为空');
   });
 
   it('answers unknown paths, bad JSON and non-object bodies with the envelope', async () => {
@@ -141,7 +141,7 @@ describe.each(await testDatabases())('the API surface on $name', (db) => {
     expect(bad.statusCode).toBe(200);
     expect(bad.json()).toMatchObject({
       code: ErrorCode.VALIDATION,
-      msg: 'Invalid field body: the request body must be a JSON object',
+      msg: 'Request: the request body must be a JSON object',
     });
 
     const array = await t().call('/mgr/station/list', [1, 2], { token: tokens.admin });

@@ -220,7 +220,7 @@ describe.each(await testDatabases())('integration API on $name', (db) => {
       ],
     });
     expect(res.code).toBe(ErrorCode.VALIDATION);
-    expect(res.msg).toBe('Invalid field products.1.name: cannot be empty');
+    expect(res.msg).toBe('products.1.name: cannot be empty');
     expect(await products(app, w.store.id)).toEqual([]);
   });
 

@@ -106,7 +106,7 @@ async function runOpenCall(
       if (def.changes) await record(ctx, name, body, ErrorCode.INTERNAL, messageOf(ErrorCode.INTERNAL, lang));
       throw err;
     }
-    envelope = { code: err.code, msg: messageOf(err.code, lang, err.vars), data: err.data };
+    envelope = { code: err.code, msg: messageOf(err.code, lang, err.vars, true), data: err.data };
     if (def.list) envelope.count = 0;
   }
   if (def.changes) await record(ctx, name, body, envelope.code, envelope.msg);

@@ -36,7 +36,7 @@ describe.each(await testDatabases())('logs on $name', (db) => {
     const zh = await t().call<OpLog[]>('/log/taglog/oplist', { limit: 10 }, { token: tokens.admin, lang: 'zh-CN' });
     expect(zh.data[2]).toMatchObject({ operation: '修改门店', target: `门店 ${stores[0].name}` });
     expect(zh.data[1]).toMatchObject({ operation: '添加门店' });
-    expect(invalid).toMatchObject({ code: 1001, msg: 'Invalid field name: cannot be empty' });
+    expect(invalid).toMatchObject({ code: 1001, msg: 'Name: cannot be empty' });
 
     const filtered = await t().call<OpLog[]>(
       '/log/taglog/oplist',

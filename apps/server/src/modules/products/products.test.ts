@@ -61,18 +61,18 @@ describe.each(await testDatabases())('products on $name', (db) => {
     const token = tokens.admin;
     const base = { barcode: '690', name: 'x', price: '1' };
     const cases: [object, string][] = [
-      [{ name: 'x', price: '1' }, 'Invalid field barcode: cannot be empty'],
-      [{ ...base, barcode: 'a b' }, 'Invalid field barcode: has the wrong format'],
-      [{ ...base, name: '' }, 'Invalid field name: cannot be empty'],
-      [{ ...base, name: 'a\nb' }, 'Invalid field name: no line breaks allowed'],
-      [{ barcode: '690', name: 'x' }, 'Invalid field price: cannot be empty'],
-      [{ ...base, price: '1.005' }, 'Invalid field price: has the wrong format'],
-      [{ ...base, price: -1 }, 'Invalid field price: has the wrong format'],
-      [{ ...base, price: true }, 'Invalid field price: has the wrong format'],
-      [{ ...base, originalPrice: 'abc' }, 'Invalid field originalPrice: has the wrong format'],
-      [{ ...base, unit: 'x'.repeat(21) }, 'Invalid field unit: is too long'],
-      [{ ...base, custom: { '1bad': 'v' } }, 'Invalid field custom.1bad: has the wrong format'],
-      [{ ...base, custom: { price: 'v' } }, 'Invalid field custom.price: has the wrong format'],
+      [{ name: 'x', price: '1' }, 'Barcode: cannot be empty'],
+      [{ ...base, barcode: 'a b' }, 'Barcode: has the wrong format'],
+      [{ ...base, name: '' }, 'Name: cannot be empty'],
+      [{ ...base, name: 'a\nb' }, 'Name: no line breaks allowed'],
+      [{ barcode: '690', name: 'x' }, 'Price: cannot be empty'],
+      [{ ...base, price: '1.005' }, 'Price: has the wrong format'],
+      [{ ...base, price: -1 }, 'Price: has the wrong format'],
+      [{ ...base, price: true }, 'Price: has the wrong format'],
+      [{ ...base, originalPrice: 'abc' }, 'Original price: has the wrong format'],
+      [{ ...base, unit: 'x'.repeat(21) }, 'Unit: is too long'],
+      [{ ...base, custom: { '1bad': 'v' } }, '1bad: has the wrong format'],
+      [{ ...base, custom: { price: 'v' } }, 'Price: has the wrong format'],
     ];
     for (const [body, msg] of cases) {
       const res = await t().call('/mgr/product/add', body, { token });

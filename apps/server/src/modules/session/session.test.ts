@@ -48,7 +48,7 @@ describe.each(await testDatabases())('sessions on $name', (db) => {
     it('refuses a password that is not a digest, naming the field', async () => {
       const res = await t().call('/user/login', { username: 'x', password: 'plain text' });
       expect(res.code).toBe(1001);
-      expect(res.msg).toBe('Invalid field password: must be a password digest');
+      expect(res.msg).toBe('Password: must be a password digest');
     });
 
     it('slows the guessing address down, existing user or not, while the real user still signs in', async () => {

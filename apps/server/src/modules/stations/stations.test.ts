@@ -68,15 +68,13 @@ describe.each(await testDatabases())('base stations on $name', (db) => {
   it('validates the serial number', async () => {
     const { tokens } = await buildShop(t().app);
     const token = tokens.admin;
-    expect((await t().call('/mgr/ap/add', {}, { token })).msg).toBe('Invalid field sn: cannot be empty');
+    expect((await t().call('/mgr/ap/add', {}, { token })).msg).toBe('Serial number: cannot be empty');
     expect((await t().call('/mgr/ap/add', { sn: 'has space' }, { token })).msg).toBe(
-      'Invalid field sn: has the wrong format',
+      'Serial number: has the wrong format',
     );
-    expect((await t().call('/mgr/ap/add', { sn: 'A'.repeat(33) }, { token })).msg).toBe(
-      'Invalid field sn: is too long',
-    );
+    expect((await t().call('/mgr/ap/add', { sn: 'A'.repeat(33) }, { token })).msg).toBe('Serial number: is too long');
     expect((await t().call('/mgr/ap/add', { sn: 'A1', name: 'a\nb' }, { token })).msg).toBe(
-      'Invalid field name: no line breaks allowed',
+      'Name: no line breaks allowed',
     );
   });
 
@@ -130,7 +128,7 @@ describe.each(await testDatabases())('base stations on $name', (db) => {
     const { tokens, store, tenant } = await buildShop(t().app);
     const station = await buildStation(t().app, { tenantId: tenant.id, storeId: store.id }, { sn: 'CMD1' });
     const res = await t().call('/mgr/ap/opencmdwindow', { id: station.id }, { token: tokens.manager, lang: 'zh-CN' });
-    expect(res).toMatchObject({ code: ErrorCode.VALIDATION, msg: '字段 id 无效：基站不在线' });
+    expect(res).toMatchObject({ code: ErrorCode.VALIDATION, msg: 'ID：基站不在线' });
     const ops = await t()
       .app.services.db.selectFrom('op_logs')
       .select(['call', 'code', 'target'])

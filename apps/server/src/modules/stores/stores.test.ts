@@ -72,7 +72,7 @@ describe.each(await testDatabases())('stores on $name', (db) => {
       { id: stores[0].id, params: { quietStart: '25:00' } },
       { token },
     );
-    expect(bad).toMatchObject({ code: 1001, msg: 'Invalid field params.quietStart: has the wrong format' });
+    expect(bad).toMatchObject({ code: 1001, msg: 'Quiet hours start: has the wrong format' });
   });
 
   it("refuses every call on another tenant's store and changes nothing", async () => {

@@ -284,7 +284,7 @@ describe.each(await testDatabases())('dashboard statistics on $name', (db) => {
     for (const days of [6, 91, 0, 'many']) {
       const res = await t().call(CHANGES, { days }, { token: tokens.admin });
       expect(res.code, String(days)).toBe(ErrorCode.VALIDATION);
-      expect(res.msg).toContain('days');
+      expect(res.msg).toMatch(/^Days: /);
     }
     expect(await ok<TagChangeDay[]>(t(), CHANGES, tokens.admin, { days: 90 })).toHaveLength(90);
     expect(await ok<TagChangeDay[]>(t(), CHANGES, tokens.admin, {})).toHaveLength(7);

@@ -39,22 +39,22 @@ describe.each(await testDatabases())('tags on $name', (db) => {
     const { tokens } = await buildShop(t().app);
     const token = tokens.admin;
     const cases: [body: object, msg: string][] = [
-      [{ hardwareIds: ['A1B2C3D4'] }, 'Invalid field model: please select a model or an ID'],
-      [{ model: '05' }, 'Invalid field hardwareIds: please select a model or an ID'],
-      [{ model: '05', hardwareIds: [] }, 'Invalid field hardwareIds: please select a model or an ID'],
-      [{ model: '05', hardwareIds: ' ' }, 'Invalid field hardwareIds: please select a model or an ID'],
-      [{ model: '05', hardwareIds: ['A1B2C3D4', 'XYZ12345'] }, 'Invalid field hardwareIds.1: has the wrong format'],
-      [{ model: '05', hardwareIds: ['A1B2C3'] }, 'Invalid field hardwareIds.0: has the wrong format'],
-      [{ model: '05', hardwareIds: ['A1B2C3D4A1B2C3D4A'] }, 'Invalid field hardwareIds.0: has the wrong format'],
-      [{ model: '45', hardwareIds: ['A1B2C3D4'] }, 'Invalid field model: has the wrong format'],
-      [{ model: '06', colour: 'bwr', hardwareIds: ['A1B2C3D4'] }, 'Invalid field colour: has the wrong format'],
+      [{ hardwareIds: ['A1B2C3D4'] }, 'Tag model: please select a model or an ID'],
+      [{ model: '05' }, 'Tag IDs: please select a model or an ID'],
+      [{ model: '05', hardwareIds: [] }, 'Tag IDs: please select a model or an ID'],
+      [{ model: '05', hardwareIds: ' ' }, 'Tag IDs: please select a model or an ID'],
+      [{ model: '05', hardwareIds: ['A1B2C3D4', 'XYZ12345'] }, 'Tag IDs (item 2): has the wrong format'],
+      [{ model: '05', hardwareIds: ['A1B2C3'] }, 'Tag IDs (item 1): has the wrong format'],
+      [{ model: '05', hardwareIds: ['A1B2C3D4A1B2C3D4A'] }, 'Tag IDs (item 1): has the wrong format'],
+      [{ model: '45', hardwareIds: ['A1B2C3D4'] }, 'Tag model: has the wrong format'],
+      [{ model: '06', colour: 'bwr', hardwareIds: ['A1B2C3D4'] }, 'Colour: has the wrong format'],
     ];
     for (const [body, msg] of cases) {
       const res = await t().call('/mgr/tag/add', body, { token });
       expect(res, JSON.stringify(body)).toMatchObject({ code: ErrorCode.VALIDATION, msg });
     }
     const zh = await t().call('/mgr/tag/add', { hardwareIds: ['A1B2C3D4'] }, { token, lang: 'zh-CN' });
-    expect(zh.msg).toBe('字段 model 无效：请选择型号或填写 ID');
+    expect(zh.msg).toBe('价签型号：请选择型号或填写 ID');
   });
 
   it('keeps hardware IDs unique on the whole platform: one taken ID refuses the whole add', async () => {
@@ -128,7 +128,7 @@ describe.each(await testDatabases())('tags on $name', (db) => {
       product: { id: milk.id, barcode: '6902222', name: 'Milk', price: '19.99' },
     });
     const bad = await t().call('/mgr/tag/list', { status: 'sleeping' }, { token });
-    expect(bad).toMatchObject({ code: ErrorCode.VALIDATION, msg: 'Invalid field status: has the wrong format' });
+    expect(bad).toMatchObject({ code: ErrorCode.VALIDATION, msg: 'Status: has the wrong format' });
   });
 
   it('binds by hardware ID and barcode: a product on many tags, one product per tag', async () => {
@@ -169,7 +169,7 @@ describe.each(await testDatabases())('tags on $name', (db) => {
     const noTag = await t().call('/mgr/tag/bindesl', { hardwareId: 'CC0000FF', barcode: '6901111' }, { token });
     expect(noTag).toMatchObject({ code: ErrorCode.NOT_FOUND, msg: 'No tag with the ID CC0000FF in the current store' });
     const empty = await t().call('/mgr/tag/bindesl', { hardwareId: 'CC000001' }, { token });
-    expect(empty).toMatchObject({ code: ErrorCode.VALIDATION, msg: 'Invalid field barcode: cannot be empty' });
+    expect(empty).toMatchObject({ code: ErrorCode.VALIDATION, msg: 'Barcode: cannot be empty' });
   });
 
   it('refuses tags and products of another store or tenant and changes nothing', async () => {

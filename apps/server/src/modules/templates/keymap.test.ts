@@ -66,13 +66,13 @@ describe.each(await testDatabases())('the field mapping on $name', (db) => {
     const { tokens } = await buildWorld(t().app);
     const token = tokens.admin;
     const cases: [string, object, string][] = [
-      ['/mgr/templ/Alterkeymap', { name: '1abc', tField: 'x' }, 'Invalid field name: has the wrong format'],
-      ['/mgr/templ/Alterkeymap', { name: 'a-b', tField: 'x' }, 'Invalid field name: has the wrong format'],
-      ['/mgr/templ/Alterkeymap', { tField: 'x' }, 'Invalid field name: cannot be empty'],
-      ['/mgr/templ/Alterkeymap', { name: 'brand', tField: '' }, 'Invalid field tField: cannot be empty'],
-      ['/mgr/templ/Alterkeymap', { name: 'brand', tField: 'a\nb' }, 'Invalid field tField: no line breaks allowed'],
-      ['/mgr/templ/Alterkeymap', { name: 'brand', tField: 'x'.repeat(33) }, 'Invalid field tField: is too long'],
-      ['/mgr/templ/UpdateDataKeyMap', {}, 'Invalid field keys: cannot be empty'],
+      ['/mgr/templ/Alterkeymap', { name: '1abc', tField: 'x' }, 'Name: has the wrong format'],
+      ['/mgr/templ/Alterkeymap', { name: 'a-b', tField: 'x' }, 'Name: has the wrong format'],
+      ['/mgr/templ/Alterkeymap', { tField: 'x' }, 'Name: cannot be empty'],
+      ['/mgr/templ/Alterkeymap', { name: 'brand', tField: '' }, 'Template field: cannot be empty'],
+      ['/mgr/templ/Alterkeymap', { name: 'brand', tField: 'a\nb' }, 'Template field: no line breaks allowed'],
+      ['/mgr/templ/Alterkeymap', { name: 'brand', tField: 'x'.repeat(33) }, 'Template field: is too long'],
+      ['/mgr/templ/UpdateDataKeyMap', {}, 'Fields: cannot be empty'],
       [
         '/mgr/templ/UpdateDataKeyMap',
         {
@@ -81,7 +81,7 @@ describe.each(await testDatabases())('the field mapping on $name', (db) => {
             { name: 'a', tField: 'B' },
           ],
         },
-        'Invalid field keys.1.name: has the wrong format',
+        'Name (item 2): has the wrong format',
       ],
     ];
     for (const [path, body, msg] of cases) {

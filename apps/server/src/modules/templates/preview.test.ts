@@ -120,12 +120,12 @@ describe.each(await testDatabases())('label previews on $name', (db) => {
     const { tokens } = await buildWorld(t().app);
     const token = tokens.editor;
     const cases: [object, string][] = [
-      [{}, 'Invalid field id: cannot be empty'],
-      [{ doc: [] }, 'Invalid field doc: has the wrong format'],
-      [{ doc: { ...nameDoc('bw'), colourType: 'pink' } }, 'Invalid field doc.colourType: has the wrong format'],
-      [{ doc: nameDoc('bw'), dither: 'fuzzy' }, 'Invalid field dither: has the wrong format'],
-      [{ doc: nameDoc('bw'), data: { name: { nested: true } } }, 'Invalid field data.name: has the wrong format'],
-      [{ id: 0 }, 'Invalid field id: is too small'],
+      [{}, 'ID: cannot be empty'],
+      [{ doc: [] }, 'Template: has the wrong format'],
+      [{ doc: { ...nameDoc('bw'), colourType: 'pink' } }, 'Colours: has the wrong format'],
+      [{ doc: nameDoc('bw'), dither: 'fuzzy' }, 'Dithering: has the wrong format'],
+      [{ doc: nameDoc('bw'), data: { name: { nested: true } } }, 'Name: has the wrong format'],
+      [{ id: 0 }, 'ID: is too small'],
     ];
     for (const [body, msg] of cases) {
       expect(await t().call('/mgr/templ/preview', body, { token }), JSON.stringify(body)).toMatchObject({

@@ -157,7 +157,7 @@ describe.each(await testDatabases())('template assignment rules on $name', (db) 
 
     const size = {
       code: ErrorCode.VALIDATION,
-      msg: "Invalid field templateId: the template's size does not match the tag model's screen",
+      msg: "Template: the template's size does not match the tag model's screen",
     };
     expect(
       await t().call('/mgr/templ/setrule', { kind: 'default', model: '05', templateId: wide.id }, { token }),
@@ -167,7 +167,7 @@ describe.each(await testDatabases())('template assignment rules on $name', (db) 
       { kind: 'default', model: '05', templateId: wide.id },
       { token, lang: 'zh-CN' },
     );
-    expect(zh.msg).toBe('字段 templateId 无效：模板尺寸与标签型号的屏幕尺寸不符');
+    expect(zh.msg).toBe('模板：模板尺寸与标签型号的屏幕尺寸不符');
     const colours = await t().call(
       '/mgr/templ/setrule',
       { kind: 'default', model: '05', colour: 'bwy', templateId: red.id },
@@ -175,14 +175,14 @@ describe.each(await testDatabases())('template assignment rules on $name', (db) 
     );
     expect(colours).toMatchObject({
       code: 1001,
-      msg: 'Invalid field templateId: the template uses colours the tag cannot show',
+      msg: 'Template: the template uses colours the tag cannot show',
     });
     const coloursZh = await t().call(
       '/mgr/tag/settemplate',
       { ids: [tag.id], templateId: wide.id },
       { token, lang: 'zh-CN' },
     );
-    expect(coloursZh.msg).toBe('字段 templateId 无效：模板尺寸与标签型号的屏幕尺寸不符');
+    expect(coloursZh.msg).toBe('模板：模板尺寸与标签型号的屏幕尺寸不符');
     expect((await t().call<TemplateRule[]>('/mgr/templ/rulelist', {}, { token })).data).toEqual([]);
     expect((await labels(token)).get(tag.id)).toMatchObject({ source: 'none' });
 
@@ -196,32 +196,17 @@ describe.each(await testDatabases())('template assignment rules on $name', (db) 
     const token = shop.tokens.admin;
     const tpl = await addTemplate(t(), token, { model: '05' });
     const cases: [object, string][] = [
-      [{ kind: 'default', templateId: tpl.id }, 'Invalid field model: please select a model or an ID'],
-      [{ kind: 'other', model: '05', templateId: tpl.id }, 'Invalid field kind: has the wrong format'],
-      [
-        { kind: 'default', model: '06', colour: 'bwr', templateId: tpl.id },
-        'Invalid field colour: has the wrong format',
-      ],
-      [
-        { kind: 'category', model: '05', matchValue: 'x', templateId: tpl.id },
-        'Invalid field matchKey: cannot be empty',
-      ],
-      [
-        { kind: 'category', model: '05', matchKey: 'grade', templateId: tpl.id },
-        'Invalid field matchValue: cannot be empty',
-      ],
+      [{ kind: 'default', templateId: tpl.id }, 'Tag model: please select a model or an ID'],
+      [{ kind: 'other', model: '05', templateId: tpl.id }, 'Kind: has the wrong format'],
+      [{ kind: 'default', model: '06', colour: 'bwr', templateId: tpl.id }, 'Colour: has the wrong format'],
+      [{ kind: 'category', model: '05', matchValue: 'x', templateId: tpl.id }, 'Match field: cannot be empty'],
+      [{ kind: 'category', model: '05', matchKey: 'grade', templateId: tpl.id }, 'Match value: cannot be empty'],
       [
         { kind: 'category', model: '05', matchKey: 'price', matchValue: '1', templateId: tpl.id },
-        'Invalid field matchKey: has the wrong format',
+        'Match field: has the wrong format',
       ],
-      [
-        { kind: 'default', model: '05', matchKey: 'grade', templateId: tpl.id },
-        'Invalid field matchKey: has the wrong format',
-      ],
-      [
-        { kind: 'default', model: '05', scope: 'shop', templateId: tpl.id },
-        'Invalid field scope: has the wrong format',
-      ],
+      [{ kind: 'default', model: '05', matchKey: 'grade', templateId: tpl.id }, 'Match field: has the wrong format'],
+      [{ kind: 'default', model: '05', scope: 'shop', templateId: tpl.id }, 'Scope: has the wrong format'],
     ];
     for (const [body, msg] of cases) {
       expect(await t().call('/mgr/templ/setrule', body, { token }), JSON.stringify(body)).toMatchObject({

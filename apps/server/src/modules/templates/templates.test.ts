@@ -89,16 +89,16 @@ describe.each(await testDatabases())('templates on $name', (db) => {
     const { tokens } = await buildWorld(t().app);
     const token = tokens.admin;
     const cases: [object, string][] = [
-      [{ model: '0A' }, 'Invalid field name: cannot be empty'],
-      [{ name: '  ', model: '0A' }, 'Invalid field name: cannot be empty'],
-      [{ name: 'a\nb', model: '0A' }, 'Invalid field name: no line breaks allowed'],
-      [{ name: 'x', model: 'ZZ' }, 'Invalid field model: has the wrong format'],
-      [{ name: 'x' }, 'Invalid field width: cannot be empty'],
-      [{ name: 'x', width: 100 }, 'Invalid field length: cannot be empty'],
-      [{ name: 'x', width: 0, length: 10 }, 'Invalid field width: is too small'],
-      [{ name: 'x', width: 5000, length: 10 }, 'Invalid field width: is too large'],
-      [{ name: 'x', model: '0A', colourType: 'seven' }, 'Invalid field colourType: has the wrong format'],
-      [{ name: 'x', model: '0A', rotation: 45 }, 'Invalid field rotation: has the wrong format'],
+      [{ model: '0A' }, 'Name: cannot be empty'],
+      [{ name: '  ', model: '0A' }, 'Name: cannot be empty'],
+      [{ name: 'a\nb', model: '0A' }, 'Name: no line breaks allowed'],
+      [{ name: 'x', model: 'ZZ' }, 'Tag model: has the wrong format'],
+      [{ name: 'x' }, 'Width: cannot be empty'],
+      [{ name: 'x', width: 100 }, 'Length: cannot be empty'],
+      [{ name: 'x', width: 0, length: 10 }, 'Width: is too small'],
+      [{ name: 'x', width: 5000, length: 10 }, 'Width: is too large'],
+      [{ name: 'x', model: '0A', colourType: 'seven' }, 'Colours: has the wrong format'],
+      [{ name: 'x', model: '0A', rotation: 45 }, 'Rotation: has the wrong format'],
     ];
     for (const [body, msg] of cases) {
       const res = await t().call('/mgr/templ/addtemple', body, { token });
@@ -113,32 +113,29 @@ describe.each(await testDatabases())('templates on $name', (db) => {
     const id = taken.id;
     const doc = priceDoc();
     const bad: [unknown, string][] = [
-      [undefined, 'doc: cannot be empty'],
-      ['text', 'doc: has the wrong format'],
-      [{ ...doc, version: 1 }, 'doc.version: has the wrong format'],
-      [{ ...doc, size: { model: '0A', w: 300, h: 152 } }, 'doc.size.w: has the wrong format'],
-      [{ ...doc, size: { model: '0A', w: 296, h: 152 }, colourType: 'seven' }, 'doc.colourType: has the wrong format'],
-      [
-        { ...doc, size: { model: null, w: 296, h: 152 }, colourType: 'bw' },
-        'doc.elements.1.colour: has the wrong format',
-      ],
-      [{ ...doc, elements: [{ type: 'text', id: 'a', x: 0, y: 0, w: 10 }] }, 'doc.elements.0.h: cannot be empty'],
+      [undefined, 'Template: cannot be empty'],
+      ['text', 'Template: has the wrong format'],
+      [{ ...doc, version: 1 }, 'Version: has the wrong format'],
+      [{ ...doc, size: { model: '0A', w: 300, h: 152 } }, 'Width: has the wrong format'],
+      [{ ...doc, size: { model: '0A', w: 296, h: 152 }, colourType: 'seven' }, 'Colours: has the wrong format'],
+      [{ ...doc, size: { model: null, w: 296, h: 152 }, colourType: 'bw' }, 'Colour (item 2): has the wrong format'],
+      [{ ...doc, elements: [{ type: 'text', id: 'a', x: 0, y: 0, w: 10 }] }, 'Height (item 1): cannot be empty'],
       [
         { ...doc, elements: [{ type: 'blob', id: 'a', x: 0, y: 0, w: 10, h: 10 }] },
-        'doc.elements.0.type: has the wrong format',
+        'Type (item 1): has the wrong format',
       ],
       [
         { ...doc, elements: [{ type: 'rect', id: 'a', x: 0, y: 0, w: 10, h: 10, fill: 'yellow' }] },
-        'doc.elements.0.fill: has the wrong format',
+        'Fill (item 1): has the wrong format',
       ],
       [
         { ...doc, elements: [doc.elements?.[0], { ...doc.elements?.[4], id: 'name' }] },
-        'doc.elements.1.id: has the wrong format',
+        'ID (item 2): has the wrong format',
       ],
     ];
     for (const [sent, msg] of bad) {
       const res = await t().call('/mgr/templ/alerttempData', { id, doc: sent }, { token });
-      expect(res, msg).toMatchObject({ code: 1001, msg: `Invalid field ${msg}` });
+      expect(res, msg).toMatchObject({ code: 1001, msg });
     }
     const still = await t().call<TemplateData>('/mgr/templ/gettempledata', { id }, { token });
     expect(still.data.revision).toBe(1);

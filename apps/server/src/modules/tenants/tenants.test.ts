@@ -279,7 +279,7 @@ describe.each(await testDatabases())('tenants on $name', (db) => {
       const refused = await t().call('/user/alertappid', { appid: bad }, { token });
       expect(refused).toMatchObject({
         code: 1001,
-        msg: 'Invalid field appid: must be wx followed by 16 hexadecimal characters',
+        msg: 'App ID: must be wx followed by 16 hexadecimal characters',
       });
     }
     const cleared = await t().call<TenantBaseInfo>('/user/alertappid', { appid: '' }, { token });

@@ -55,13 +55,13 @@ describe.each(await testDatabases())('users on $name', (db) => {
     const token = tokens.admin;
     const base = { username: 'formcheck', name: 'F', password: pw, rpassword: pw, roles: ['clerk'], shops: [] };
     const mismatch = await t().call('/user/addusr', { ...base, rpassword: clientDigest('other') }, { token });
-    expect(mismatch.msg).toBe('Invalid field rpassword: passwords do not match');
+    expect(mismatch.msg).toBe('Confirm password: passwords do not match');
     const noRole = await t().call('/user/addusr', { ...base, roles: [] }, { token });
-    expect(noRole.msg).toBe('Invalid field roles: please select a role');
+    expect(noRole.msg).toBe('Role: please select a role');
     const noStore = await t().call('/user/addusr', base, { token });
-    expect(noStore.msg).toBe('Invalid field shops: please select a store');
+    expect(noStore.msg).toBe('Stores: please select a store');
     const zh = await t().call('/user/addusr', { ...base, name: ' ' }, { token, lang: 'zh-CN' });
-    expect(zh.msg).toBe('字段 name 无效：不能为空');
+    expect(zh.msg).toBe('名称：不能为空');
   });
 
   it('lets anyone change their own name and password, which signs out their other sessions', async () => {
@@ -98,7 +98,7 @@ describe.each(await testDatabases())('users on $name', (db) => {
     );
     expect(ownShops.code).toBe(1003);
     const demote = await t().call('/user/alertusr', { id: users.admin.id, roles: ['clerk'] }, { token: tokens.admin });
-    expect(demote.msg).toBe('Invalid field roles: not allowed on your own account');
+    expect(demote.msg).toBe('Role: not allowed on your own account');
     const self = await t().call('/user/delusr', { ids: [users.admin.id] }, { token: tokens.admin });
     expect(self.code).toBe(1001);
     const stock = await t().app.services.db.selectFrom('users').selectAll().where('id', '=', users.stock.id).execute();

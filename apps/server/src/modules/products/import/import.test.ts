@@ -275,7 +275,7 @@ describe.each(await testDatabases())('product import and export on $name', (db) 
     const badFilter = await exportXlsx(tokens.admin, { sort: 'colour' });
     expect(badFilter.json()).toMatchObject({
       code: ErrorCode.VALIDATION,
-      msg: 'Invalid field sort: has the wrong format',
+      msg: 'Sort by: has the wrong format',
     });
     const clerk = await upload(tokens.clerk, 'barcode,name,price\n1,x,1\n');
     expect(clerk.code).toBe(ErrorCode.FORBIDDEN);
