@@ -7,11 +7,23 @@ import { request } from '../../platform/request';
 export const QR_DELAY_MS = 500;
 export const QR_SIZE = 160;
 
-/** The PDA configuration as a 160×160 QR code, error correction level Q. */
+/**
+ * The handheld page's address (docs/PDA.md) on this server, with the tenant and the current store
+ * as hints: the page opens in that store when the clerk may work there.
+ */
+export function pdaUrl(config: { server: string; tenant: { id: number }; store: { id: number } | null }): string {
+  const url = new URL('/pda/', `${config.server.replace(/\/+$/, '')}/`);
+  url.searchParams.set('tenant', String(config.tenant.id));
+  if (config.store) url.searchParams.set('store', String(config.store.id));
+  return url.toString();
+}
+
+/** The handheld page's address as a 160×160 QR code, error correction level Q. */
 export function PdaDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation('navbar');
   const canvas = useRef<HTMLCanvasElement>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
+  const [url, setUrl] = useState('');
 
   useEffect(() => {
     if (!open) return;
@@ -24,11 +36,15 @@ export function PdaDialog({ open, onClose }: { open: boolean; onClose: () => voi
           // The encoder loads with the first dialog, not with the layout every screen needs.
           const { default: QRCode } = await import('qrcode');
           if (cancelled || !canvas.current) return;
-          await QRCode.toCanvas(canvas.current, JSON.stringify(config), {
+          const address = pdaUrl(config);
+          await QRCode.toCanvas(canvas.current, address, {
             width: QR_SIZE,
             errorCorrectionLevel: 'Q',
           });
-          if (!cancelled) setState('ready');
+          if (!cancelled) {
+            setUrl(address);
+            setState('ready');
+          }
         })
         .catch(() => {
           if (!cancelled) setState('failed');
@@ -59,7 +75,22 @@ export function PdaDialog({ open, onClose }: { open: boolean; onClose: () => voi
         {state === 'failed' ? (
           <Alert type="error" title={t('pdaFailed')} showIcon />
         ) : (
-          <Typography.Text type="secondary">{t('pdaHint')}</Typography.Text>
+          <>
+            <Typography.Text type="secondary" style={{ textAlign: 'center' }}>
+              {t('pdaHint')}
+            </Typography.Text>
+            {url && (
+              <Typography.Link
+                href={url}
+                target="_blank"
+                rel="noreferrer"
+                data-testid="pda-url"
+                style={{ wordBreak: 'break-all', textAlign: 'center' }}
+              >
+                {url}
+              </Typography.Link>
+            )}
+          </>
         )}
       </div>
     </Modal>
