@@ -56,7 +56,11 @@ export function ScanBox({
         </button>
       </form>
       <button type="button" className="btn btn-camera" onClick={() => setCamera(true)} data-testid="camera-open">
-        <span aria-hidden="true">📷</span> {t('camera')}
+        <svg className="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+          <path d="M4 7h3l2-2h6l2 2h3a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V8a1 1 0 0 1 1-1z" />
+          <circle cx="12" cy="13" r="3.5" />
+        </svg>
+        {t('camera')}
       </button>
       <p className="hint">{t('scanHint')}</p>
       {camera && (
