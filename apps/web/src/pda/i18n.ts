@@ -48,7 +48,7 @@ const en = {
   refresh: 'Reload',
   failedTitle: 'Tags whose last update failed',
   failedNone: 'No tag failed its last update.',
-  failedCount: '{{n}} tags',
+  failedCount: 'Total: {{n}}',
   showing: 'Showing now',
   comingNext: 'About to show',
   noScreen: 'No picture yet',
