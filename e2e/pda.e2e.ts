@@ -3,6 +3,7 @@ import { type Simulator, startSimulator } from '@esl/simulator';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, inject, it } from 'vitest';
 import { type Db, openDatabase } from '../apps/server/src/db/database';
+import { seriousViolations } from './support/axe';
 import {
   api,
   apiLogin,
@@ -255,6 +256,7 @@ describeBrowser('handheld page (/pda/) on a 360 px phone, as a store clerk', () 
     expect(await clipped(page)).toEqual([]);
     await settled(page);
     if (lang === 'zh-CN') expect(await chineseFontLoaded(page)).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, `pda-login-${lang}`);
     await page.fill('input[name="username"]', user);
     await page.fill('input[name="password"]', DEMO_PASSWORD);
@@ -296,6 +298,7 @@ describeBrowser('handheld page (/pda/) on a 360 px phone, as a store clerk', () 
         await slowly(() => shown.getAttribute('data-ver')).toBe(after.shownVer);
         expect(await page.getByTestId('tag-product').textContent()).toContain(tag.barcode);
         expect(await clipped(page)).toEqual([]);
+        expect(await seriousViolations(page)).toEqual([]);
         await settled(page);
         await screenshot(page, `pda-bound-${lang}`);
 
@@ -332,6 +335,7 @@ describeBrowser('handheld page (/pda/) on a 360 px phone, as a store clerk', () 
         await row.waitFor();
         expect(await page.getByTestId('failed-list').locator(`button[data-hw="${tag.hw}"]`).count()).toBe(0);
         expect(await clipped(page)).toEqual([]);
+        expect(await seriousViolations(page)).toEqual([]);
         await settled(page);
         await screenshot(page, `pda-failed-${lang}`);
         await row.click();
