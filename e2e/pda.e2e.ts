@@ -94,7 +94,7 @@ async function clipped(page: Page): Promise<string[]> {
     if (document.documentElement.scrollWidth > window.innerWidth)
       out.push(`page ${document.documentElement.scrollWidth}px wide`);
     for (const el of document.querySelectorAll<HTMLElement>(
-      'button, h1, h2, p, dt, dd, label, li, figcaption, .row-sub',
+      'button, h1, h2, p, dt, dd, label, li, figcaption, .row-sub, .row-reason',
     )) {
       if (el.offsetParent === null) continue;
       if (el.scrollWidth > el.clientWidth + 1) out.push(`${el.tagName}.${el.className}: ${el.textContent}`);
@@ -333,6 +333,8 @@ describeBrowser('handheld page (/pda/) on a 360 px phone, as a store clerk', () 
         await page.getByTestId('tab-failed').click();
         const row = page.getByTestId('failed-list').locator(`button[data-hw="${tags.failed.hw}"]`);
         await row.waitFor();
+        await row.getByTestId('failed-reason').waitFor();
+        expect(await row.getByTestId('failed-reason').textContent()).toContain(text.failure);
         expect(await page.getByTestId('failed-list').locator(`button[data-hw="${tag.hw}"]`).count()).toBe(0);
         expect(await clipped(page)).toEqual([]);
         expect(await seriousViolations(page)).toEqual([]);

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { bindTag, failedTags, findTag, flashLed, requestProgress, type Tag, unbindTag } from './api';
+import { bindTag, failedTags, findTag, flashLed, requestProgress, type Tag, tagDelivery, unbindTag } from './api';
 import { usePda } from './context';
 import { ScanBox } from './ScanBox';
 import { TagCard } from './TagCard';
@@ -8,6 +8,8 @@ import { asBarcode, asHardwareId } from './wedge';
 const POLL_MS = 1500;
 /** How long a screen keeps watching a tag take its new label or flash, ms. */
 const WATCH_MS = 5 * 60_000;
+/** How many rows of the failed list show why they failed (one call each). */
+const REASONS_SHOWN = 20;
 
 type Note = { kind: 'ok' | 'error' | 'info'; text: string } | null;
 
@@ -279,14 +281,24 @@ export function FailedScreen({ onOpen }: { onOpen: (hardwareId: string) => void 
   const { t, explain } = usePda();
   const [rows, setRows] = useState<Tag[] | null>(null);
   const [count, setCount] = useState(0);
+  const [reasons, setReasons] = useState<Record<number, string>>({});
   const [note, setNote] = useState<Note>(null);
+  const loads = useRef(0);
 
   const load = useCallback(async () => {
     setNote(null);
+    const run = ++loads.current;
     try {
       const { data, count: total } = await failedTags();
       setRows(data);
       setCount(total);
+      // Why each failed, one after the other for the first rows (what a screen shows).
+      for (const tag of data.slice(0, REASONS_SHOWN)) {
+        const delivery = await tagDelivery(tag.id).catch(() => null);
+        if (run !== loads.current) return;
+        const image = delivery?.tasks.find((task) => task.kind === 'image' && task.state === 'failed');
+        if (image?.message) setReasons((r) => ({ ...r, [tag.id]: image.message }));
+      }
     } catch (error) {
       setNote({ kind: 'error', text: explain(error) });
     }
@@ -294,6 +306,9 @@ export function FailedScreen({ onOpen }: { onOpen: (hardwareId: string) => void 
 
   useEffect(() => {
     void load();
+    return () => {
+      loads.current++;
+    };
   }, [load]);
 
   return (
@@ -319,6 +334,11 @@ export function FailedScreen({ onOpen }: { onOpen: (hardwareId: string) => void 
                 {tag.product ? tag.product.name : t('noProduct')} · {t(`st_${tag.status}`)}
                 {tag.battery === null ? '' : ` · ${tag.battery}%`}
               </span>
+              {reasons[tag.id] && (
+                <span className="row-reason" data-testid="failed-reason">
+                  {reasons[tag.id]}
+                </span>
+              )}
             </button>
           </li>
         ))}
