@@ -58,6 +58,8 @@ for (const key of Object.keys(manifest).filter((k) => k.startsWith('src/pda/')))
   for (const f of closure(key)) if (!pdaFiles.has(f)) pdaLazy.add(f);
 }
 const wasm = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.wasm'));
+// The handheld page must not load the contract chunk (zod and the schemas) or antd's.
+const pdaHeavy = [...pdaFiles].filter((f) => /[\\/](contract|antd|Button|useToken)-/.test(f));
 
 const allJs = readdirSync(join(dist, 'assets'))
   .filter((f) => f.endsWith('.js'))
@@ -81,6 +83,7 @@ const result = {
     files: [...pdaFiles],
     lazyJsGzipKB: kb(sum(pdaLazy)),
     wasmGzipKB: kb(wasm.reduce((n, f) => n + gzipBytes(`assets/${f}`), 0)),
+    heavyChunks: pdaHeavy,
   },
 };
 
@@ -106,10 +109,12 @@ if (process.argv.includes('--json')) {
   console.log(
     `  camera, loaded lazily:  +${result.pda.lazyJsGzipKB} KB gzip JS, +${result.pda.wasmGzipKB} KB gzip WebAssembly`,
   );
+  if (pdaHeavy.length) console.log(`  loads console chunks it must not: ${pdaHeavy.join(', ')}`);
 }
 const ok =
   result.loginJsGzipKB <= LOGIN_GOAL_KB &&
   (result.largestRoute?.extraGzipKB ?? 0) <= ROUTE_GOAL_KB &&
   result.pda.jsGzipKB > 0 &&
+  pdaHeavy.length === 0 &&
   result.pda.jsGzipKB <= PDA_GOAL_KB;
 process.exitCode = ok ? 0 : 1;

@@ -93,6 +93,7 @@ export function App() {
   const explain = useMemo(() => explainWith(t, expired), [t, expired]);
 
   const load = useCallback(async () => {
+    setError('');
     if (!api.getToken()) {
       setPhase('login');
       return;
@@ -107,8 +108,9 @@ export function App() {
       setInfo(me);
       setPhase('ready');
     } catch (e) {
+      // The sign-in form (which says what went wrong) rather than an empty page.
       setError(explain(e));
-      if (!api.getToken()) setPhase('login');
+      setPhase('login');
     }
   }, [explain]);
 
@@ -202,7 +204,7 @@ export function App() {
             </select>
           </label>
         )}
-        {error && phase !== 'login' && (
+        {error && (
           <p className="note note-error" role="alert">
             {error}
           </p>
