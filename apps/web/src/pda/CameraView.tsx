@@ -19,8 +19,13 @@ export default function CameraView({ onCode, onClose }: { onCode: (code: string)
     let stopped = false;
     (async () => {
       try {
-        stream = await openCamera();
-        if (stopped || !video.current) return;
+        const opened = await openCamera();
+        stream = opened;
+        // Closed while the camera was starting: the cleanup has run already, so stop it here.
+        if (stopped || !video.current) {
+          for (const track of opened.getTracks()) track.stop();
+          return;
+        }
         video.current.srcObject = stream;
         await video.current.play();
         const read = await frameReader();
