@@ -83,7 +83,7 @@ describeBrowser('handheld page: camera scanning (zxing-wasm, fake camera)', () =
       expect(await page.evaluate(() => 'BarcodeDetector' in window)).toBe(false);
       const wasm = page.waitForResponse((r) => r.url().endsWith('.wasm'));
       await page.getByTestId('camera-open').click();
-      await page.getByTestId('camera').waitFor();
+      // The camera view may come and go within a frame or two: the code is read at once.
       const answer = await wasm;
       expect(new URL(answer.url()).origin).toBe(new URL(page.url()).origin);
       // The first frame the decoder reads closes the camera and looks the tag up.
