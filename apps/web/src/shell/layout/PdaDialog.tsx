@@ -2,21 +2,11 @@ import { Alert, Modal, Spin, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request } from '../../platform/request';
+import { pdaUrl } from './pdaUrl';
 
 /** Drawn this long after the dialog opens, once its content is laid out (SPEC.md §7). */
 export const QR_DELAY_MS = 500;
 export const QR_SIZE = 160;
-
-/**
- * The handheld page's address (docs/PDA.md) on this server, with the tenant and the current store
- * as hints: the page opens in that store when the clerk may work there.
- */
-export function pdaUrl(config: { server: string; tenant: { id: number }; store: { id: number } | null }): string {
-  const url = new URL('/pda/', `${config.server.replace(/\/+$/, '')}/`);
-  url.searchParams.set('tenant', String(config.tenant.id));
-  if (config.store) url.searchParams.set('store', String(config.store.id));
-  return url.toString();
-}
 
 /** The handheld page's address as a 160×160 QR code, error correction level Q. */
 export function PdaDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
