@@ -9,6 +9,8 @@ import {
   newPage,
   openMenu as openMenuAt,
   pageToken,
+  screenshot,
+  settled,
   switchStore,
   tabs,
   useBrowser,
@@ -260,6 +262,8 @@ describeBrowser('shell: layout and header tools', () => {
     expect(url.searchParams.get('tenant')).toBe(String(info.tenant.id));
     expect(url.searchParams.get('store')).toBe(String(info.curshop.id));
     expect(await page.getByTestId('pda-url').textContent()).toBe(url.toString());
+    await settled(page);
+    await screenshot(page, 'layout-pda-qr');
     // The address opens the handheld page.
     const res = await fetch(url);
     expect(await res.text()).toContain('id="pda"');
