@@ -24,6 +24,7 @@ function buildConsoleIfStale(): void {
   const sources = Math.max(
     newestMtime(join(web, 'src')),
     newestMtime(join(web, 'index.html')),
+    newestMtime(join(web, 'pda.html')),
     newestMtime(join(web, 'vite.config.ts')),
     newestMtime(join(root, 'packages/contract/src')),
   );

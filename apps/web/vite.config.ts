@@ -3,7 +3,8 @@ import { defineConfig } from 'vite';
 
 const server = 'http://127.0.0.1:8080';
 
-// Builds the console into apps/web/dist, which the server serves at /. The manifest lets
+// Builds the console into apps/web/dist, which the server serves at / (and the handheld page,
+// pda.html, which it serves at /pda/). The manifest lets
 // bench/bundle-size.mjs tell which chunks a route needs.
 export default defineConfig({
   root: import.meta.dirname,
@@ -14,6 +15,11 @@ export default defineConfig({
     manifest: true,
     chunkSizeWarningLimit: 1500,
     rolldownOptions: {
+      // The console and the handheld page (docs/PDA.md), each with its own entry chunk.
+      input: {
+        main: `${import.meta.dirname}/index.html`,
+        pda: `${import.meta.dirname}/pda.html`,
+      },
       output: {
         codeSplitting: {
           groups: [

@@ -9,6 +9,8 @@ import {
   newPage,
   openMenu as openMenuAt,
   pageToken,
+  screenshot,
+  settled,
   switchStore,
   tabs,
   useBrowser,
@@ -237,7 +239,7 @@ describeBrowser('shell: layout and header tools', () => {
     await phone.context.close();
   });
 
-  it('PDA configuration: a 160×160 QR code of the server, tenant and store, drawn after 500 ms', async () => {
+  it('PDA configuration: a 160×160 QR code of the handheld page’s address (tenant and store as hints), drawn after 500 ms', async () => {
     await login(page, 'admin');
     await page.click('[data-testid="pda-open"]');
     const qr = page.locator('[data-testid="pda-qr"]');
@@ -251,9 +253,19 @@ describeBrowser('shell: layout and header tools', () => {
     });
     expect([width, height]).toEqual([160, 160]);
     const code = jsQR(Uint8ClampedArray.from(pixels), width, height);
-    const config = JSON.parse(code?.data ?? 'null') as { server: string; tenant: { name: string }; store: unknown };
-    expect(config.server).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(config.tenant.name).toContain('Demo Retail');
-    expect(config.store).toMatchObject({ name: expect.any(String) });
+    const url = new URL(code?.data ?? 'about:blank');
+    expect(url.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(url.pathname).toBe('/pda/');
+    const info = (
+      await api<{ tenant: { id: number }; curshop: { id: number } }>('/user/info', {}, await pageToken(page))
+    ).data;
+    expect(url.searchParams.get('tenant')).toBe(String(info.tenant.id));
+    expect(url.searchParams.get('store')).toBe(String(info.curshop.id));
+    expect(await page.getByTestId('pda-url').textContent()).toBe(url.toString());
+    await settled(page);
+    await screenshot(page, 'layout-pda-qr');
+    // The address opens the handheld page.
+    const res = await fetch(url);
+    expect(await res.text()).toContain('id="pda"');
   });
 });

@@ -29,7 +29,7 @@ import { Notices } from './notice/notices';
 import { registerNoticeSocket } from './notice/socket';
 import { registerIntegrationCalls } from './open/routes';
 import { registerOpenApi } from './openapi/routes';
-import { registerSecurityHeaders } from './web/headers';
+import { isPdaPath, registerSecurityHeaders } from './web/headers';
 import { placeholderPage } from './web/placeholder';
 
 declare module 'fastify' {
@@ -178,7 +178,7 @@ function notFound(request: FastifyRequest, reply: FastifyReply, hasConsole: bool
     !path.startsWith('/uploads/') &&
     !lastSegment.includes('.');
   if (!historyRoute) reply.code(404).type('text/plain; charset=utf-8').send('Not found');
-  else if (hasConsole) reply.header('cache-control', 'no-cache').sendFile('index.html');
+  else if (hasConsole) reply.header('cache-control', 'no-cache').sendFile(isPdaPath(path) ? 'pda.html' : 'index.html');
   else reply.type('text/html; charset=utf-8').send(placeholderPage());
 }
 

@@ -29,6 +29,16 @@ const STATIC_HEADERS: Record<string, string> = {
   'cross-origin-opener-policy': 'same-origin',
 };
 
+/** The handheld page (/pda/) scans barcodes with the phone's camera: the one page allowed it. */
+export const PDA_PATH = '/pda';
+const PDA_PERMISSIONS_POLICY = STATIC_HEADERS['permissions-policy']?.replace('camera=()', 'camera=(self)') ?? '';
+
+/** Whether a path is the handheld page or below it (/pda, /pda/, /pda/…), not /pdafoo. */
+export function isPdaPath(url: string): boolean {
+  const path = url.split('?')[0] ?? '';
+  return path === PDA_PATH || path.startsWith(`${PDA_PATH}/`) || path === `${PDA_PATH}.html`;
+}
+
 /** One year; sent only on answers that went out over TLS (directly or through a proxy saying so). */
 const HSTS = 'max-age=31536000; includeSubDomains';
 
@@ -44,6 +54,7 @@ export function overTls(request: FastifyRequest): boolean {
 export function registerSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(STATIC_HEADERS);
+    if (isPdaPath(request.url)) reply.header('permissions-policy', PDA_PERMISSIONS_POLICY);
     if (overTls(request)) reply.header('strict-transport-security', HSTS);
   });
 }

@@ -139,6 +139,8 @@ export const TagListBody = Paging.extend({
     .optional(),
   /** true: only tags showing a product; false: only tags without one. */
   bound: z.boolean().optional(),
+  /** true: only tags whose last label update failed (their image task ended failed; the handheld's list). */
+  failed: z.boolean().optional(),
   /** Contained in the hardware ID, or in the bound product's name or barcode; case-insensitive. */
   text: Line(64).optional(),
   /** Default: newest first (id desc). */

@@ -12,6 +12,8 @@ export interface TagFilter {
   status?: string;
   model?: string;
   bound?: boolean;
+  /** Only tags whose label (image) task slot ended failed: their last update did not reach them. */
+  failed?: boolean;
   text?: string;
   sort: 'id' | 'hardwareId' | 'model' | 'status' | 'signal' | 'battery' | 'lastSeen';
   order: 'asc' | 'desc';
@@ -37,6 +39,19 @@ function filtered(db: Db, at: CurrentStore, f: Omit<TagFilter, 'page' | 'limit' 
   if (f.status) q = q.where('t.status', '=', f.status);
   if (f.model) q = q.where('t.model', '=', f.model);
   if (f.bound !== undefined) q = q.where('t.product_id', f.bound ? 'is not' : 'is', null);
+  if (f.failed !== undefined) {
+    const failed = f.failed;
+    // One image slot per tag (device_tasks_tag index); a newer revision replaces a failed one.
+    q = q.where((eb) => {
+      const lastFailed = eb
+        .selectFrom('device_tasks as dt')
+        .select('dt.id')
+        .whereRef('dt.tag_id', '=', 't.id')
+        .where('dt.kind', '=', 'image')
+        .where('dt.state', '=', 'failed');
+      return failed ? eb.exists(lastFailed) : eb.not(eb.exists(lastFailed));
+    });
+  }
   if (f.text) {
     const text = f.text;
     // The product's name and barcode through a correlated sub-select: the count needs no join,
@@ -101,9 +116,10 @@ export async function listTags(db: Db, at: CurrentStore, f: TagFilter) {
     return page.limit(f.limit).offset(offsetOf(f));
   };
   // The SQL text depends only on which filters are set and the order; the values are its parameters.
-  const key = `tags.list|${f.status ? 's' : ''}${f.model ? 'm' : ''}${f.bound ?? ''}${f.text ? 't' : ''}|${f.sort}|${f.order}`;
+  const key = `tags.list|${f.status ? 's' : ''}${f.model ? 'm' : ''}${f.bound ?? ''}${f.failed ?? ''}${f.text ? 't' : ''}|${f.sort}|${f.order}`;
   const text = f.text ? [containsPattern(f.text), containsPattern(f.text), containsPattern(f.text)] : [];
-  const args = [at.tenantId, at.storeId, f.status, f.model, ...text, f.limit, offsetOf(f)].filter(
+  const failed = f.failed === undefined ? [] : ['image', 'failed'];
+  const args = [at.tenantId, at.storeId, f.status, f.model, ...failed, ...text, f.limit, offsetOf(f)].filter(
     (a) => a !== undefined,
   );
   const [rows, count] = await Promise.all([runCached(db, key, args, build), countTags(db, at, f)]);
@@ -121,7 +137,7 @@ export const COUNT_TTL_MS = 2000;
 
 async function countTags(db: Db, at: CurrentStore, f: TagFilter): Promise<number> {
   // Keys are built from validated filter values only.
-  const key = `tags.count:${JSON.stringify([at.tenantId, at.storeId, f.status, f.model, f.bound, f.text])}`;
+  const key = `tags.count:${JSON.stringify([at.tenantId, at.storeId, f.status, f.model, f.bound, f.failed, f.text])}`;
   return cached(db, key, at.tenantId, COUNT_TTL_MS, async () => {
     const total = await filtered(db, at, f)
       .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -2,16 +2,18 @@ import { Alert, Modal, Spin, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request } from '../../platform/request';
+import { pdaUrl } from './pdaUrl';
 
 /** Drawn this long after the dialog opens, once its content is laid out (SPEC.md §7). */
 export const QR_DELAY_MS = 500;
 export const QR_SIZE = 160;
 
-/** The PDA configuration as a 160×160 QR code, error correction level Q. */
+/** The handheld page's address as a 160×160 QR code, error correction level Q. */
 export function PdaDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation('navbar');
   const canvas = useRef<HTMLCanvasElement>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
+  const [url, setUrl] = useState('');
 
   useEffect(() => {
     if (!open) return;
@@ -24,11 +26,15 @@ export function PdaDialog({ open, onClose }: { open: boolean; onClose: () => voi
           // The encoder loads with the first dialog, not with the layout every screen needs.
           const { default: QRCode } = await import('qrcode');
           if (cancelled || !canvas.current) return;
-          await QRCode.toCanvas(canvas.current, JSON.stringify(config), {
+          const address = pdaUrl(config);
+          await QRCode.toCanvas(canvas.current, address, {
             width: QR_SIZE,
             errorCorrectionLevel: 'Q',
           });
-          if (!cancelled) setState('ready');
+          if (!cancelled) {
+            setUrl(address);
+            setState('ready');
+          }
         })
         .catch(() => {
           if (!cancelled) setState('failed');
@@ -59,7 +65,22 @@ export function PdaDialog({ open, onClose }: { open: boolean; onClose: () => voi
         {state === 'failed' ? (
           <Alert type="error" title={t('pdaFailed')} showIcon />
         ) : (
-          <Typography.Text type="secondary">{t('pdaHint')}</Typography.Text>
+          <>
+            <Typography.Text type="secondary" style={{ textAlign: 'center' }}>
+              {t('pdaHint')}
+            </Typography.Text>
+            {url && (
+              <Typography.Link
+                href={url}
+                target="_blank"
+                rel="noreferrer"
+                data-testid="pda-url"
+                style={{ wordBreak: 'break-all', textAlign: 'center' }}
+              >
+                {url}
+              </Typography.Link>
+            )}
+          </>
         )}
       </div>
     </Modal>
