@@ -444,6 +444,52 @@ describe.each(await testDatabases())('integration API on $name', (db) => {
     expect(foreign.code).toBe(ErrorCode.NOT_FOUND);
   });
 
+  it('lists each tag with its status and last result (done or failed with its code and time)', async () => {
+    const { app, clock } = t();
+    const w = await world(app);
+    const product = await buildProduct(app, w.at, { barcode: '6900000000777', name: 'Rice', priceCents: 900 });
+    const ok = await buildTag(app, w.at, { hardwareId: 'DDDDDDDD01', productId: product.id });
+    const bad = await buildTag(app, w.at, { hardwareId: 'DDDDDDDD02', status: 'offline' });
+    await buildTag(app, w.at, { hardwareId: 'DDDDDDDD03', status: 'unknown' });
+    // The other tenant's tag, with a later result of its own: not mixed in.
+    const theirs = await buildTag(app, w.otherAt, { hardwareId: 'EEEEEEEE01' });
+    const t0 = clock.now();
+    const log = (tag: { id: number; hardware_id: string }, at: typeof w.at, rev: number, o: object) =>
+      appendTagLog(app.services.db, [
+        {
+          tenantId: at.tenantId,
+          storeId: at.storeId,
+          tagId: tag.id,
+          hardwareId: tag.hardware_id,
+          kind: 'image',
+          rev,
+          ...o,
+        } as Parameters<typeof appendTagLog>[1][number],
+      ]);
+    // ok: failed once, then done (latest wins); a later revision superseded by a newer one is no result.
+    await log(ok, w.at, 1, { result: 'failed', code: 'timeout', finishedAt: t0 + 1000 });
+    await log(ok, w.at, 2, { result: 'ok', finishedAt: t0 + 2000, requestId: 41 });
+    await log(ok, w.at, 3, { result: 'replaced', finishedAt: t0 + 3000 });
+    // bad: done, then an LED flash that failed.
+    await log(bad, w.at, 1, { result: 'ok', finishedAt: t0 + 1000 });
+    await log(bad, w.at, 1, { result: 'failed', code: 'nack', kind: 'led', finishedAt: t0 + 5000 });
+    await log(theirs, w.otherAt, 9, { result: 'failed', code: 'lowBattery', finishedAt: t0 + 9000 });
+
+    const res = await send<Array<Record<string, unknown>>>(app, w.key, '/tags/list', { store: w.store.code });
+    expect(res.code, res.msg).toBe(0);
+    expect(OPEN_CALLS.openTagList.data.array().safeParse(res.data).success).toBe(true);
+    expect(res.data.map((x) => [x.hardwareId, x.status, x.barcode, x.lastResult])).toEqual([
+      [
+        'DDDDDDDD01',
+        'online',
+        '6900000000777',
+        { state: 'done', code: null, kind: 'refresh', requestId: 41, time: t0 + 2000 },
+      ],
+      ['DDDDDDDD02', 'offline', null, { state: 'failed', code: 'nack', kind: 'led', requestId: null, time: t0 + 5000 }],
+      ['DDDDDDDD03', 'unknown', null, null],
+    ]);
+  });
+
   it('re-renders the tags of products an upsert changes or a delete removes, as one API data push each', async () => {
     const { app } = t();
     const w = await world(app);
