@@ -1,4 +1,4 @@
-import { CompiledQuery, type Insertable, type Kysely, type Updateable } from 'kysely';
+import { CompiledQuery, type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import type { Dialect } from '../../db/database';
 import { contains, offsetOf } from '../../db/query';
 import type { Database, ProductTable } from '../../db/schema';
@@ -302,7 +302,23 @@ export async function upsertProducts(
 
 /** The store's products among `barcodes`, every column (integration bulk calls). */
 export function productsByBarcodes(db: Db, at: CurrentStore, barcodes: readonly string[]) {
-  return filtered(db, at, {}).selectAll('p').where('p.barcode', 'in', barcodes).execute();
+  if (barcodes.length === 0) return Promise.resolve([]);
+  return byBarcodes(db, at, barcodes).execute();
+}
+
+/**
+ * Products of the store with these barcodes, through the (store, barcode) unique index: one seek
+ * per barcode. Written plainly, SQLite prefers the (tenant, store, id) index and reads every
+ * product of the store for each call (20 ms per 1,000 barcodes in a store of 100,000); the unary
+ * + keeps the tenant condition from naming an index (PostgreSQL plans it the same either way).
+ */
+export function byBarcodes(db: Db, at: CurrentStore, barcodes: readonly string[]) {
+  return db
+    .selectFrom('products as p')
+    .selectAll('p')
+    .where('p.store_id', '=', at.storeId)
+    .where('p.barcode', 'in', barcodes)
+    .where(sql<number>`+${sql.ref('p.tenant_id')}`, '=', at.tenantId);
 }
 
 /** Names of the first few of `ids` (for the operation log's target), in id order. */
