@@ -23,14 +23,17 @@ describe.each(await testDatabases())('products by barcode on $name', (db) => {
     await buildProduct(app, at, { barcode: '6902' });
     await buildProduct(app, { tenantId: tenant.id, storeId: second.id }, { barcode: '6903' });
     await buildProduct(app, { tenantId: other.id, storeId: otherStore.id }, { barcode: '6901' });
-    const rows = await productsByBarcodes(app.services.db, at as never, ['6901', '6903', '6999']);
+    const rows = await productsByBarcodes(app.services.db, at as never, ['6901', '6903', '6999'], app.services.dialect);
     expect(rows.map((r) => [r.barcode, r.store_id, r.tenant_id])).toEqual([['6901', store.id, tenant.id]]);
     // The tenant is checked too, not only the store.
-    const wrongTenant = await productsByBarcodes(app.services.db, { tenantId: other.id, storeId: store.id } as never, [
-      '6901',
-    ]);
+    const wrongTenant = await productsByBarcodes(
+      app.services.db,
+      { tenantId: other.id, storeId: store.id } as never,
+      ['6901'],
+      app.services.dialect,
+    );
     expect(wrongTenant).toEqual([]);
-    expect(await productsByBarcodes(app.services.db, at as never, [])).toEqual([]);
+    expect(await productsByBarcodes(app.services.db, at as never, [], app.services.dialect)).toEqual([]);
   });
 });
 
@@ -41,7 +44,12 @@ describe('products by barcode on SQLite', () => {
 
   it('seeks each barcode in the (store, barcode) index instead of reading the store', async () => {
     const { app } = t();
-    const q = byBarcodes(app.services.db, { tenantId: 1, storeId: 1 } as never, ['6901', '6902', '6903']).compile();
+    const q = byBarcodes(
+      app.services.db,
+      { tenantId: 1, storeId: 1 } as never,
+      ['6901', '6902', '6903'],
+      'sqlite',
+    ).compile();
     const plan = await app.services.db.executeQuery<{ detail: string }>(
       CompiledQuery.raw(`explain query plan ${q.sql}`, [...q.parameters]),
     );

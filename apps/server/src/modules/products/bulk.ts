@@ -55,6 +55,7 @@ export async function upsertByBarcode(ctx: CallContext, items: readonly OpenProd
           trx,
           at,
           items.map((p) => p.barcode),
+          dialect,
         )
       ).map((row) => [row.barcode, row]),
     );
@@ -144,8 +145,9 @@ export async function upsertByBarcode(ctx: CallContext, items: readonly OpenProd
 export async function removeByBarcodes(ctx: CallContext, barcodes: readonly string[]) {
   const at = await currentStore(ctx);
   ctx.target = { kind: 'products', names: barcodes.slice(0, TARGET_NAMES_KEPT), count: barcodes.length };
-  const deleted = await ctx.services.db.transaction().execute(async (trx) => {
-    const rows = await repo.productsByBarcodes(trx, at, barcodes);
+  const { db, dialect } = ctx.services;
+  const deleted = await db.transaction().execute(async (trx) => {
+    const rows = await repo.productsByBarcodes(trx, at, barcodes, dialect);
     if (rows.length === 0) return 0;
     const ids = rows.map((r) => Number(r.id));
     // Their tags lose the product (the foreign key sets it null): they show the unbound label.
