@@ -350,7 +350,22 @@ export async function tagIdsShowing(
   db: Db,
   at: { tenantId: number; storeId: number },
   by: { productIds?: readonly number[]; barcodes?: readonly string[] },
+  dialect?: Dialect,
 ): Promise<number[]> {
+  // The bulk upsert's case on PostgreSQL: by product id straight on the tags' product index, the
+  // ids as one array parameter (see byBarcodes: a long IN list on a table without statistics is
+  // compared row by row; 350 ms a call in the bench).
+  if (dialect === 'postgres' && by.productIds) {
+    if (by.productIds.length === 0) return [];
+    const rows = await db
+      .selectFrom('tags as t')
+      .select('t.id')
+      .where(sql<boolean>`${sql.ref('t.product_id')} = any(array(select unnest(${[...by.productIds]}::bigint[])))`)
+      .where('t.store_id', '=', at.storeId)
+      .where('t.tenant_id', '=', at.tenantId)
+      .execute();
+    return rows.map((r) => r.id);
+  }
   const out: number[] = [];
   const ids = by.productIds ?? [];
   const codes = by.barcodes ?? [];
