@@ -274,16 +274,27 @@ export function dueHeads(db: Db, now: number, limit: number) {
     .execute();
 }
 
-/** Takes a due row for `owner` until `until`; false when another process holds it or it was sent. */
-export async function lease(db: Db, id: number, owner: string, now: number, until: number): Promise<boolean> {
-  const u = await db
+/**
+ * Takes the due rows `ids` for `owner` until `until`, in one statement; answers the ids it got
+ * (not those another process holds, nor those sent meanwhile).
+ */
+export async function lease(
+  db: Db,
+  ids: readonly number[],
+  owner: string,
+  now: number,
+  until: number,
+): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
     .updateTable('callback_outbox')
     .set({ lease_owner: owner, lease_until: until })
-    .where('id', '=', id)
+    .where('id', 'in', ids)
     .where('state', '=', 'pending')
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-    .executeTakeFirst();
-  return Number(u.numUpdatedRows) === 1;
+    .returning('id')
+    .execute();
+  return new Set(rows.map((r) => Number(r.id)));
 }
 
 /** What one attempt came to, written by the lease's owner; the lease ends. */

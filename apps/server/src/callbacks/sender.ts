@@ -106,12 +106,14 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
 
   async function claim(t: number): Promise<Row[]> {
     const due = await repo.dueHeads(db, t, batch);
-    const mine: Row[] = [];
-    for (const r of due) {
-      const u = await repo.lease(db, r.id, owner, t, t + leaseMs);
-      if (u) mine.push({ ...r, attempts: Number(r.attempts) });
-    }
-    return mine;
+    const got = await repo.lease(
+      db,
+      due.map((r) => Number(r.id)),
+      owner,
+      t,
+      t + leaseMs,
+    );
+    return due.filter((r) => got.has(Number(r.id))).map((r) => ({ ...r, attempts: Number(r.attempts) }));
   }
 
   async function send(row: Row, target: { url: string; ck: string; sk: string }, attempt: number): Promise<Attempt> {

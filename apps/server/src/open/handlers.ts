@@ -9,6 +9,7 @@ import * as products from '../modules/products/service';
 import * as stores from '../modules/stores/service';
 import * as tags from '../modules/tags/service';
 import { presentOpenStore, presentOpenTag } from './presenter';
+import { lastTagResults } from './repository';
 
 type Answer<N extends OpenCallName> = OpenCalls[N]['list'] extends true
   ? ListResult<z.output<OpenCalls[N]['data']>>
@@ -70,7 +71,7 @@ export const openHandlers: OpenHandlerMap = {
     return { unbound: await tags.unbind(ctx, ids) };
   },
   openTagList: async (ctx, body) => {
-    await atStore(ctx, body.store);
+    const at = await atStore(ctx, body.store);
     const { rows, count } = await tags.list(ctx, {
       page: body.page,
       limit: body.limit,
@@ -79,7 +80,16 @@ export const openHandlers: OpenHandlerMap = {
       sort: 'id',
       order: 'asc',
     });
-    return { rows: rows.map(presentOpenTag), count };
+    const last = new Map(
+      (
+        await lastTagResults(
+          ctx.services.db,
+          at,
+          rows.map((r) => r.id),
+        )
+      ).map((r) => [r.tag_id, r]),
+    );
+    return { rows: rows.map((r) => presentOpenTag(r, last.get(r.id))), count };
   },
   openRefreshTags: async (ctx, body) => {
     await atStore(ctx, body.store);

@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { curlExample, type Envelope, ErrorCode, OPEN_BASE, OPEN_CALLS, OPEN_HEADERS } from '@esl/contract';
 import type { FastifyInstance } from 'fastify';
@@ -10,54 +9,7 @@ import { testDatabases } from '../test/databases';
 import { buildStore, buildTenant, buildUser, login } from '../test/factories';
 import { callApi, useApp } from '../test/harness';
 import { sign } from './signature';
-
-interface Key {
-  ck: string;
-  sk: string;
-}
-
-interface SendOptions {
-  /** Sign this body instead of the one sent (a tampered request). */
-  signedBody?: string;
-  /** Sign this path instead of the one sent. */
-  signedPath?: string;
-  timestamp?: number;
-  nonce?: string;
-  lang?: 'en' | 'zh-CN';
-  /** Send this ck while signing with key.sk. */
-  ck?: string;
-}
-
-const nonce = () => randomBytes(12).toString('hex');
-
-/** A signed POST to an integration call, as docs/INTEGRATION.md tells a caller to make it. */
-async function send<T>(app: FastifyInstance, key: Key, path: string, body: unknown, opts: SendOptions = {}) {
-  const url = OPEN_BASE + path;
-  const text = JSON.stringify(body);
-  const timestamp = String(opts.timestamp ?? app.services.config.now());
-  const n = opts.nonce ?? nonce();
-  const signature = sign(key.sk, {
-    method: 'POST',
-    path: opts.signedPath ?? url,
-    timestamp,
-    nonce: n,
-    body: opts.signedBody ?? text,
-  });
-  const res = await app.inject({
-    method: 'POST',
-    url,
-    payload: text,
-    headers: {
-      'content-type': 'application/json',
-      'accept-language': opts.lang ?? 'en',
-      [OPEN_HEADERS.key]: opts.ck ?? key.ck,
-      [OPEN_HEADERS.timestamp]: timestamp,
-      [OPEN_HEADERS.nonce]: n,
-      [OPEN_HEADERS.signature]: signature,
-    },
-  });
-  return { ...(res.json() as Envelope<T>), status: res.statusCode };
-}
+import { type Key, nonce, send } from './testing';
 
 async function products(app: FastifyInstance, storeId: number) {
   return app.services.db
@@ -442,6 +394,52 @@ describe.each(await testDatabases())('integration API on $name', (db) => {
     // Another tenant's key does not see the request.
     const foreign = await send(app, w.otherKey, '/requests/get', { requestId: bothId });
     expect(foreign.code).toBe(ErrorCode.NOT_FOUND);
+  });
+
+  it('lists each tag with its status and last result (done or failed with its code and time)', async () => {
+    const { app, clock } = t();
+    const w = await world(app);
+    const product = await buildProduct(app, w.at, { barcode: '6900000000777', name: 'Rice', priceCents: 900 });
+    const ok = await buildTag(app, w.at, { hardwareId: 'DDDDDDDD01', productId: product.id });
+    const bad = await buildTag(app, w.at, { hardwareId: 'DDDDDDDD02', status: 'offline' });
+    await buildTag(app, w.at, { hardwareId: 'DDDDDDDD03', status: 'unknown' });
+    // The other tenant's tag, with a later result of its own: not mixed in.
+    const theirs = await buildTag(app, w.otherAt, { hardwareId: 'EEEEEEEE01' });
+    const t0 = clock.now();
+    const log = (tag: { id: number; hardware_id: string }, at: typeof w.at, rev: number, o: object) =>
+      appendTagLog(app.services.db, [
+        {
+          tenantId: at.tenantId,
+          storeId: at.storeId,
+          tagId: tag.id,
+          hardwareId: tag.hardware_id,
+          kind: 'image',
+          rev,
+          ...o,
+        } as Parameters<typeof appendTagLog>[1][number],
+      ]);
+    // ok: failed once, then done (latest wins); a later revision superseded by a newer one is no result.
+    await log(ok, w.at, 1, { result: 'failed', code: 'timeout', finishedAt: t0 + 1000 });
+    await log(ok, w.at, 2, { result: 'ok', finishedAt: t0 + 2000, requestId: 41 });
+    await log(ok, w.at, 3, { result: 'replaced', finishedAt: t0 + 3000 });
+    // bad: done, then an LED flash that failed.
+    await log(bad, w.at, 1, { result: 'ok', finishedAt: t0 + 1000 });
+    await log(bad, w.at, 1, { result: 'failed', code: 'nack', kind: 'led', finishedAt: t0 + 5000 });
+    await log(theirs, w.otherAt, 9, { result: 'failed', code: 'lowBattery', finishedAt: t0 + 9000 });
+
+    const res = await send<Array<Record<string, unknown>>>(app, w.key, '/tags/list', { store: w.store.code });
+    expect(res.code, res.msg).toBe(0);
+    expect(OPEN_CALLS.openTagList.data.array().safeParse(res.data).success).toBe(true);
+    expect(res.data.map((x) => [x.hardwareId, x.status, x.barcode, x.lastResult])).toEqual([
+      [
+        'DDDDDDDD01',
+        'online',
+        '6900000000777',
+        { state: 'done', code: null, kind: 'refresh', requestId: 41, time: t0 + 2000 },
+      ],
+      ['DDDDDDDD02', 'offline', null, { state: 'failed', code: 'nack', kind: 'led', requestId: null, time: t0 + 5000 }],
+      ['DDDDDDDD03', 'unknown', null, null],
+    ]);
   });
 
   it('re-renders the tags of products an upsert changes or a delete removes, as one API data push each', async () => {

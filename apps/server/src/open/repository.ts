@@ -28,3 +28,39 @@ export async function insertNonce(db: Db, tenantId: number, nonce: string, time:
 export async function dropNonces(db: Db, tenantId: number, before: number): Promise<void> {
   await db.deleteFrom('open_nonces').where('tenant_id', '=', tenantId).where('time', '<', before).execute();
 }
+
+/**
+ * Per tag of `tagIds` (of the store), its latest tag-log row that reports an outcome — a
+ * revision superseded by a newer one ('replaced') reports none, the newer one will. One index
+ * seek per tag (tag_log_store_hardware), whatever the length of its history.
+ */
+export function lastTagResults(db: Db, at: { tenantId: number; storeId: number }, tagIds: readonly number[]) {
+  if (tagIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('tags as t')
+    .innerJoin('tag_log as l', (join) =>
+      join.on((eb) =>
+        eb(
+          'l.id',
+          '=',
+          eb
+            .selectFrom('tag_log as x')
+            .select('x.id')
+            .whereRef('x.tenant_id', '=', 't.tenant_id')
+            .whereRef('x.store_id', '=', 't.store_id')
+            .whereRef('x.hardware_id', '=', 't.hardware_id')
+            .where('x.result', '<>', 'replaced')
+            .orderBy('x.finished_at', 'desc')
+            .orderBy('x.id', 'desc')
+            .limit(1),
+        ),
+      ),
+    )
+    .select(['t.id as tag_id', 'l.kind', 'l.result', 'l.code', 'l.request_id', 'l.finished_at'])
+    .where('t.tenant_id', '=', at.tenantId)
+    .where('t.store_id', '=', at.storeId)
+    .where('t.id', 'in', tagIds)
+    .execute();
+}
+
+export type LastTagResultRow = Awaited<ReturnType<typeof lastTagResults>>[number];

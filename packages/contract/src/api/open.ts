@@ -141,8 +141,24 @@ export const OpenTag = z.object({
   lastSeen: z.number().int().nullable(),
   /** Barcode of the product the tag shows; null when unbound. */
   barcode: z.string().nullable(),
+  /** How the tag's latest finished work ended (its tag log); null when none is recorded. */
+  lastResult: z
+    .object({
+      /** 'done' (the tag confirmed, or already showed it) or 'failed'. */
+      state: z.enum(['done', 'failed']),
+      /** Why it failed ('timeout', 'nack', 'renderError', 'cancelled', …); null when done. */
+      code: z.string().nullable(),
+      /** What the work was: 'refresh' (a label), 'led' or 'ping'. */
+      kind: z.string(),
+      /** The request (a refresh or LED call's requestId) it belonged to; null for automatic work such as a price change. */
+      requestId: z.number().int().nullable(),
+      /** Unix ms when it ended. */
+      time: z.number().int(),
+    })
+    .nullable(),
 });
 export type OpenTag = z.infer<typeof OpenTag>;
+export type OpenTagResult = NonNullable<OpenTag['lastResult']>;
 
 export const OpenStoreListBody = Paging;
 export const OpenStore = z.object({

@@ -55,6 +55,7 @@ export async function upsertByBarcode(ctx: CallContext, items: readonly OpenProd
           trx,
           at,
           items.map((p) => p.barcode),
+          dialect,
         )
       ).map((row) => [row.barcode, row]),
     );
@@ -124,7 +125,7 @@ export async function upsertByBarcode(ctx: CallContext, items: readonly OpenProd
     if (values.length) await repo.upsertProducts(trx, dialect, values, UPDATED);
     // The tags showing a changed product are re-rendered and delivered, in this transaction
     // (a new product has no tags yet); the batch is one row of the data-push log.
-    const tagIds = changed.length ? await repo.tagIdsShowing(trx, at, { productIds: changed }) : [];
+    const tagIds = changed.length ? await repo.tagIdsShowing(trx, at, { productIds: changed }, dialect) : [];
     if (tagIds.length) {
       await dataPushed(trx, at, {
         source: 'api',
@@ -144,12 +145,13 @@ export async function upsertByBarcode(ctx: CallContext, items: readonly OpenProd
 export async function removeByBarcodes(ctx: CallContext, barcodes: readonly string[]) {
   const at = await currentStore(ctx);
   ctx.target = { kind: 'products', names: barcodes.slice(0, TARGET_NAMES_KEPT), count: barcodes.length };
-  const deleted = await ctx.services.db.transaction().execute(async (trx) => {
-    const rows = await repo.productsByBarcodes(trx, at, barcodes);
+  const { db, dialect } = ctx.services;
+  const deleted = await db.transaction().execute(async (trx) => {
+    const rows = await repo.productsByBarcodes(trx, at, barcodes, dialect);
     if (rows.length === 0) return 0;
     const ids = rows.map((r) => Number(r.id));
     // Their tags lose the product (the foreign key sets it null): they show the unbound label.
-    const tagIds = await repo.tagIdsShowing(trx, at, { productIds: ids });
+    const tagIds = await repo.tagIdsShowing(trx, at, { productIds: ids }, dialect);
     const n = await repo.deleteProducts(trx, at, ids);
     if (tagIds.length) {
       await dataPushed(trx, at, { source: 'api', userId: null, products: ids.length, tagIds, now: ctx.now });
