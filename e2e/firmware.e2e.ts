@@ -24,17 +24,15 @@ import {
 
 const TEXT = {
   en: {
-    notUpgrade: 'Not an upgrade file',
     serverRefusal: 'Invalid file: not an upgrade file',
     uploaded: (v: string) => `Firmware ${v} uploaded`,
     stationKind: 'Base station',
     stations: 'Base stations',
     upgrade: 'Upgrade',
     upgraded: 'Upgraded',
-    queued: 'Upgrade queued for 1 devices',
+    queued: 'Upgrade queued for 1 device',
   },
   'zh-CN': {
-    notUpgrade: '不是升级文件',
     serverRefusal: '文件无效：不是升级文件',
     uploaded: (v: string) => `固件 ${v} 已上传`,
     stationKind: '基站',
@@ -80,13 +78,14 @@ describeBrowser('firmware upgrades (/saadmin/sa/firmware, /basemgr/upgrade)', ()
 
       const op = await newPage(browser(), { lang });
       try {
+        op.page.on('request', (r) => r.url().includes('/api/') && console.log('REQ', r.url()));
         await login(op.page, 'superadmin', { path: '/saadmin/sa/firmware' });
         await waitForShell(op.page);
         await op.page.getByTestId('firmware-table').waitFor();
-        // Not firmware at all: refused before sending.
+        // Not firmware at all, and firmware whose payload does not match its SHA-256: refused by content.
         await chooseFile(op.page, 'notes.txt', new TextEncoder().encode('release notes'));
-        await toast(op.page, text.notUpgrade).waitFor();
-        // Looks like firmware but its payload does not match its SHA-256: the server refuses it.
+        await toast(op.page, text.serverRefusal).waitFor();
+        await toast(op.page, text.serverRefusal).waitFor({ state: 'detached' });
         await chooseFile(op.page, 'forged.eslfw', forged);
         await toast(op.page, text.serverRefusal).waitFor();
         await chooseFile(op.page, `ap-${version}.eslfw`, good);

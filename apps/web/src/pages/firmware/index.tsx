@@ -7,7 +7,6 @@ import { CALL_PATHS } from '../../api/callPaths';
 import { requestList, upload } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 import { parseTime } from '../../utils/time';
-import { looksLikeFirmware } from './file';
 
 type Version = DataOf<'firmwareList'>;
 
@@ -48,10 +47,8 @@ function Firmware() {
                 if (file === files[0]) message.error(t('platform.oneFile'));
                 return Upload.LIST_IGNORE;
               }
-              void looksLikeFirmware(file).then((ok) => {
-                if (ok) send.mutate(file);
-                else message.error(t('platform.notUpgradeFile'));
-              });
+              // The server checks the file by its content and answers 'not an upgrade file'.
+              send.mutate(file);
               return false;
             }}
           >

@@ -68,7 +68,7 @@ function Upgrades({ storeId }: { storeId: number }) {
   );
 
   const started = (r: UpgradeStarted) => {
-    message.success(r.incompatible || r.current ? t('startedSkipped', r) : t('started', r));
+    message.success(t(r.incompatible || r.current ? 'startedSkipped' : 'started', { ...r, count: r.tasks }));
     void queryClient.invalidateQueries({ queryKey: tasksKey });
   };
   const upgrade = useMutation({
@@ -190,7 +190,7 @@ function Upgrades({ storeId }: { storeId: number }) {
               width: 170,
               render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
             },
-            { title: t('col.kind'), dataIndex: 'kind', width: 110, render: (k: UpgradeKind) => t(`targets.${k}`) },
+            { title: t('col.kind'), dataIndex: 'kind', width: 110, render: (k: UpgradeKind) => t(`kind.${k}`) },
             { title: t('col.station'), dataIndex: 'stationSn', width: 130 },
             {
               title: t('col.version'),
