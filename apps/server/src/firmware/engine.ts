@@ -99,6 +99,12 @@ export function createFirmwareEngine(o: FirmwareEngineOptions): FirmwareEngine {
   const concurrent = new Map<number, number>();
   const counters = { jobsSent: 0, chunksServed: 0, retries: 0 };
   const blobCache = new Map<string, Uint8Array>();
+  /**
+   * Station upgrades whose job the station no longer held at a hello that announced results in
+   * its outbox: the `ok` may be among them (sent just before the restart and lost). Its version
+   * at that hello decides when the result arrives; no result → the job's deadline retries it.
+   */
+  const cameBackOn = new Map<number, string>();
 
   const device = (t: repo.TaskRow) =>
     t.kind === 'tagfw' ? `tag ${t.hardware_id ?? t.tag_id}` : `${KIND_WORD[t.kind]} ${t.sn ?? t.station_id}`;
@@ -301,6 +307,11 @@ export function createFirmwareEngine(o: FirmwareEngineOptions): FirmwareEngine {
       }
       if (t.state !== 'sent' && t.state !== 'accepted') continue;
       const id = firmwareJobId(t.id);
+      if (t.kind !== 'tagfw' && t.state === 'accepted' && held.get(id) !== t.rev && m.outbox > 0) {
+        cameBackOn.set(t.id, (t.kind === 'apfw' ? m.fw.ap : m.fw.module) ?? '');
+        if (cameBackOn.size > 10_000) cameBackOn.clear();
+        continue;
+      }
       if (held.get(id) === t.rev) {
         if (t.state === 'sent') {
           await repo.move(
@@ -371,6 +382,15 @@ export function createFirmwareEngine(o: FirmwareEngineOptions): FirmwareEngine {
       if (!t || t.rev !== r.rev) continue;
       switch (r.code) {
         case 'ok': {
+          const reported = cameBackOn.get(t.id);
+          if (reported !== undefined && t.kind !== 'tagfw') {
+            // Installed and restarted before this result got out: the hello already said how it went.
+            cameBackOn.delete(t.id);
+            if (reported === t.version) await done(t, reported);
+            else
+              await failed(t, 'rolledBack', `rolled back: the device came back on ${reported || 'an unknown version'}`);
+            break;
+          }
           const t1 = now();
           if (
             await repo.move(
@@ -480,6 +500,12 @@ export function createFirmwareEngine(o: FirmwareEngineOptions): FirmwareEngine {
   }
 
   async function onTags(station: FirmwareStation, m: TagsMsg) {
+    await repo.routeQueuedTagTasks(
+      db,
+      station.tenant_id,
+      station.id,
+      m.tags.map((e) => e.id),
+    );
     const open = (await repo.openTasksOfStation(db, station.id)).filter(
       (t) => t.kind === 'tagfw' && t.hardware_id !== null,
     );

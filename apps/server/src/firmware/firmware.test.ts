@@ -101,6 +101,7 @@ describe.each(await testDatabases())('firmware upgrades ($name)', (db) => {
     sn: string,
     faults: FirmwareFaults | ((tags: string[]) => FirmwareFaults) = {},
     n = 0,
+    waitForRoutes = true,
   ): Promise<Shop> {
     const app = t();
     const world = await buildShop(app.app);
@@ -135,7 +136,7 @@ describe.each(await testDatabases())('firmware upgrades ($name)', (db) => {
     sim = s0;
     const s: Shop = { token, ...at, stationId: station.id, sn: station.sn, delivery, sim: s0, tags };
     await s0.waitFor(() => s0.stations.every((x) => x.isWelcomed), { what: 'welcome' });
-    if (n > 0) {
+    if (n > 0 && waitForRoutes) {
       await until(s, 'tags routed', async () => {
         const rows = await app.app.services.db
           .selectFrom('tags')
@@ -433,5 +434,20 @@ describe.each(await testDatabases())('firmware upgrades ($name)', (db) => {
     expect((await taskOf(s, 'tagfw')).state).toBe('queued');
     await db.updateTable('device_tasks').set({ state: 'cancelled' }).where('store_id', '=', s.storeId).execute();
     await until(s, 'the tag upgrade starts', async () => (await taskOf(s, 'tagfw')).state !== 'queued');
+  });
+
+  it('sends a queued tag upgrade once its tag is first heard (no route when it was asked for)', async () => {
+    const fw = await operatorUpload(buildFirmwareFile({ kind: 'tag', version: '1.4.0', hw: ['05'], size: 2048 }));
+    const s = await shop('FW-ROUTE', {}, 1, false);
+    const started = await call<UpgradeStarted>('/res/update/onUpdateesl', { firmwareId: fw.id }, s.token);
+    expect(started.tasks).toBe(1);
+    const row = await t()
+      .app.services.db.selectFrom('firmware_tasks')
+      .select('station_id')
+      .where('tenant_id', '=', s.tenantId)
+      .executeTakeFirstOrThrow();
+    expect(row.station_id).toBeNull();
+    await until(s, 'the tag runs 1.4.0', async () => (await taskOf(s, 'tagfw')).state === 'done');
+    expect(s.sim.station(s.sn).tags.get(s.tags[0].hw)?.fw).toBe('1.4.0');
   });
 });

@@ -378,3 +378,28 @@ export async function listTasks(db: Db, f: TaskFilter) {
   ]);
   return { rows, count: Number(total.n) };
 }
+
+/**
+ * Queued tag upgrades follow their tag's route: those of tags now routed to this station (a tag
+ * that had none when the upgrade was asked for, or moved) are sent from here. Answers how many moved.
+ */
+export async function routeQueuedTagTasks(db: Db, tenantId: number, stationId: number, hardwareIds: string[]) {
+  if (hardwareIds.length === 0) return 0;
+  const r = await db
+    .updateTable('firmware_tasks')
+    .set({ station_id: stationId })
+    .where('tenant_id', '=', tenantId)
+    .where('kind', '=', 'tagfw')
+    .where('state', '=', 'queued')
+    .where((eb) => eb.or([eb('station_id', 'is', null), eb('station_id', '<>', stationId)]))
+    .where('tag_id', 'in', (eb) =>
+      eb
+        .selectFrom('tags')
+        .select('tags.id')
+        .where('tags.tenant_id', '=', tenantId)
+        .where('tags.station_id', '=', stationId)
+        .where('tags.hardware_id', 'in', hardwareIds),
+    )
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}

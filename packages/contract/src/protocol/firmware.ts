@@ -32,7 +32,11 @@ export const FirmwareHeader = z
       .max(64)
       .optional()
       .describe('station models it installs on (station and module firmware; required there)'),
-    hw: z.array(HwCode).max(64).optional().describe('tag hardware codes it installs on (tag firmware; required there)'),
+    hw: z
+      .array(HwCode)
+      .max(256)
+      .optional()
+      .describe('tag hardware codes it installs on (tag firmware; required there)'),
     size: z.number().int().min(1).max(FIRMWARE_PAYLOAD_MAX).describe('bytes of payload after the header'),
     sha256: Sha256Hex.describe('SHA-256 of the payload, lower-case hex'),
     name: z.string().max(100).optional().describe('a name for people (the file name is used otherwise)'),
