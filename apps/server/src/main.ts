@@ -9,6 +9,7 @@ import { dialectOf, openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { DEMO_PASSWORD, DEMO_USERS, ensureOperator, OPERATOR_USERNAME, seedDemo } from './demo/seed';
 import { startDemoStations } from './demo/stations';
+import { seedDemoFirmware } from './firmware/demo';
 
 /**
  * `node --import tsx apps/server/src/main.ts [--demo]`: migrate, seed if asked, listen.
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
   if (demo) {
     const seeded = await seedDemo(database.db, config.now(), undefined, config.passwordCost);
     demoTenant = seeded.tenantId;
+    await seedDemoFirmware(database.db, config.now());
     notes.push(`Demo tenant ready (${seeded.stores.size} stores). Logins, password ${DEMO_PASSWORD}:`);
     for (const u of DEMO_USERS) notes.push(`  ${u.username.padEnd(10)} ${u.name}`);
     notes.push(

@@ -13,5 +13,12 @@ export {
   startSimulator,
 } from './simulator';
 export { type FlapSpec, SimStation, type StationSpec, type StationStats } from './station';
+export {
+  buildFirmwareFile,
+  checkFirmwareBlob,
+  type FirmwareFaults,
+  type FirmwareFileSpec,
+  FirmwarePlan,
+} from './station/firmware';
 export { type Screen, SimTag, type TagSpec } from './tag';
 export { startWall, type WallServer, type WallStation, type WallStationJson, type WallTag, wallJson } from './wall';

@@ -27,6 +27,14 @@ import type { RadioProfile } from './radio/profiles';
 import type { Random } from './random';
 import { BlobPulls } from './station/blobs';
 import { runCommand } from './station/commands';
+import {
+  checkFirmwareBlob,
+  FIRMWARE_JOB_KINDS,
+  type FirmwareFaults,
+  type FirmwareJob,
+  FirmwarePlan,
+  isFirmwareJob,
+} from './station/firmware';
 import { imageMatches } from './station/images';
 import { TagTable } from './station/tag-table';
 import { SimTag, type TagSpec } from './tag';
@@ -44,6 +52,10 @@ export interface StationSpec {
   channel?: number;
   model?: string;
   fw?: string;
+  /** Radio-module firmware version it starts with. */
+  moduleFw?: string;
+  /** Takes firmware jobs (station, module, tag), with these faults if any (station/firmware.ts). */
+  firmware?: FirmwareFaults | boolean;
   /** How far its own clock is off, ms (the server measures it from heartbeats). */
   clockSkewMs?: number;
 }
@@ -157,6 +169,12 @@ export class SimStation {
   readonly outbox = new Map<string, ResultEntry>();
   /** Lines the command window's `log tail` shows. */
   readonly logLines: string[] = [];
+  /** Firmware it runs (hello reports it); an upgrade changes it at the restart. */
+  readonly fw: { ap: string; module: string };
+  /** Firmware support and its faults; null: firmware jobs are refused as unsupported. */
+  readonly firmwarePlan: FirmwarePlan | null;
+  private readonly kinds: readonly JobKind[];
+  private readonly progressAt = new Map<string, number>();
 
   private client: MqttClient | null = null;
   private connected = false;
@@ -222,6 +240,9 @@ export class SimStation {
     };
     this.bootedAt = clock.now();
     this.window.start = clock.now();
+    this.fw = { ap: spec.fw ?? '1.0.0-sim', module: spec.moduleFw ?? '1.0.0-sim' };
+    this.firmwarePlan = spec.firmware ? new FirmwarePlan(spec.firmware === true ? {} : spec.firmware) : null;
+    this.kinds = this.firmwarePlan ? [...KINDS, ...FIRMWARE_JOB_KINDS] : KINDS;
     for (const t of spec.tags ?? []) this.addTag(t);
   }
 
@@ -483,7 +504,7 @@ export class SimStation {
       connId: this.connId,
       boot: this.boot,
       model: this.spec.model ?? 'SIM-AP',
-      fw: { ap: this.spec.fw ?? '1.0.0-sim', module: '1.0.0-sim' },
+      fw: { ap: this.fw.ap, module: this.fw.module },
       radio: { profile: this.opts.profile.name, channel: this.channel, kbps: this.opts.profile.kbps },
       caps: {
         queue: this.opts.queueSize,
@@ -491,7 +512,7 @@ export class SimStation {
         inlineMax: DEFAULTS.inlineMax,
         chunk: DEFAULTS.chunk,
         fwConcurrent: 1,
-        kinds: KINDS,
+        kinds: [...this.kinds],
       },
       queue: [...this.queue.values()].map((h) => [h.job.id, h.job.rev] as [string, number]),
       outbox: this.outbox.size,
@@ -517,7 +538,7 @@ export class SimStation {
     const now = this.opts.clock.now();
     for (const job of m.jobs) {
       const held = this.queue.get(job.id);
-      if (!KINDS.includes(job.kind)) {
+      if (!this.kinds.includes(job.kind)) {
         acks.push({ id: job.id, rev: job.rev, ok: false, code: 'unsupported' });
         continue;
       }
@@ -565,6 +586,11 @@ export class SimStation {
         this.requestChunks();
       }
       if (job.kind === 'rollcall') this.rollCall(job);
+      if (isFirmwareJob(job)) {
+        this.log(`firmware ${job.kind} ${job.fw.version}: pulling ${job.fw.size} bytes`);
+        this.pulls.start(job.fw.hash, job.fw.size);
+        this.requestChunks();
+      }
     }
     for (const a of acks) a.ok ? this.stats.acks.ok++ : this.stats.acks.refused++;
     for (let i = 0; i < acks.length; i += LIMITS.maxAcksPerMessage) {
@@ -671,11 +697,19 @@ export class SimStation {
 
   private requestChunks(): void {
     if (!this.connected) return;
-    for (const r of this.pulls.nextRequests()) void this.publish('blobRequest', { v: 1, ...r }).catch(() => {});
+    for (const r of this.pulls.nextRequests()) {
+      this.firmwarePlan?.requested.push({ hash: r.hash, offset: r.offset, connect: this.stats.connects });
+      void this.publish('blobRequest', { v: 1, ...r }).catch(() => {});
+    }
   }
 
   private onBlobChunk(hash: string, offset: number, payload: Buffer): void {
-    const blob = this.pulls.receive(hash, offset, new Uint8Array(payload));
+    const plan = this.firmwarePlan;
+    const bytes = plan ? plan.chunk(offset, new Uint8Array(payload)) : new Uint8Array(payload);
+    const blob = this.pulls.receive(hash, offset, bytes);
+    if (plan) {
+      if (this.onFirmwareChunk(plan, hash, blob)) return;
+    }
     if (blob) {
       const good = imageMatches(blob, hash);
       for (const held of [...this.queue.values()]) {
@@ -746,7 +780,7 @@ export class SimStation {
     let best: Held | null = null;
     for (const h of this.queue.values()) {
       if (h.running || !('tag' in h.job) || h.job.tag !== tag.id) continue;
-      if (h.job.kind === 'image' && h.bytes === null) continue;
+      if ((h.job.kind === 'image' || h.job.kind === 'tagfw') && h.bytes === null) continue;
       if (!best || h.job.prio < best.job.prio) best = h;
     }
     if (!best) return;
@@ -781,12 +815,105 @@ export class SimStation {
       });
       return;
     }
+    if (job.kind === 'tagfw') {
+      this.serveTagFirmware(tag, held, job, per);
+      return;
+    }
     const ex = command(profile, per, rng);
     this.spend(ex);
     if (!ex.ok) return; // tried again at the next check-in, until the TTL
     if ((job.kind === 'led' || job.kind === 'ping') && job.led) tag.flash(job.led);
     if (job.kind === 'tagcfg' && job.cfg.wakeS) tag.wakeS = job.cfg.wakeS;
     this.finish(held, 'ok', { airMs: Math.round(ex.airMs) });
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Firmware
+
+  /**
+   * A firmware chunk arrived (or the pull ended): progress, the disconnect fault, and with the
+   * whole file its check, then the install (station, module) or keeping it for the tag. True when
+   * the connection was dropped on purpose (nothing more to do for this chunk).
+   */
+  private onFirmwareChunk(plan: FirmwarePlan, hash: string, blob: Uint8Array | null): boolean {
+    const jobs = [...this.queue.values()].filter(
+      (h): h is Held & { job: FirmwareJob } => isFirmwareJob(h.job) && h.job.fw.hash === hash,
+    );
+    if (jobs.length === 0) return false;
+    const size = jobs[0].job.fw.size;
+    const have = blob ? size : this.pulls.have(hash);
+    const now = this.opts.clock.now();
+    for (const h of jobs) {
+      const last = this.progressAt.get(h.job.id);
+      if (blob || last === undefined || now - last >= 1000) {
+        this.progressAt.set(h.job.id, now);
+        void this.publish('progress', { v: 1, id: h.job.id, rev: h.job.rev, done: have, total: size }).catch(() => {});
+      }
+    }
+    if (!blob) {
+      if (plan.disconnectNow(have, size)) {
+        this.log(`firmware pull: connection lost at ${have} of ${size} bytes`);
+        void this.disconnect({ abrupt: true }).then(() => {
+          this.after(this.opts.reconnectMs, () => void this.reconnect());
+        });
+        return true;
+      }
+      return false;
+    }
+    const header = checkFirmwareBlob(blob, hash);
+    for (const h of jobs) {
+      this.progressAt.delete(h.job.id);
+      const expected = h.job.kind === 'apfw' ? 'station' : h.job.kind === 'modulefw' ? 'module' : 'tag';
+      if (!header || header.kind !== expected || header.version !== h.job.fw.version) {
+        this.log(`firmware ${h.job.fw.version}: the file did not check out`);
+        this.queue.delete(h.job.id);
+        this.result(h.job, 'badBlob', {});
+        continue;
+      }
+      if (h.job.kind === 'tagfw') {
+        h.bytes = blob;
+        continue;
+      }
+      this.installStationFirmware(plan, h.job);
+    }
+    this.requestChunks();
+    return false;
+  }
+
+  /** Verified: reports ok, restarts, and comes back on the new version (or the old one, rolled back). */
+  private installStationFirmware(plan: FirmwarePlan, job: FirmwareJob): void {
+    this.queue.delete(job.id);
+    this.result(job, 'ok', {});
+    const which = job.kind === 'apfw' ? 'ap' : 'module';
+    this.log(`firmware ${job.fw.version}: verified, installing`);
+    this.after(500, () => {
+      if (plan.faults.rollBack) this.log(`firmware ${job.fw.version}: failed to start, rolled back`);
+      else this.fw[which] = job.fw.version;
+      void this.reboot({ keepQueue: true });
+    });
+  }
+
+  /** Sends a verified tag firmware over the air; the tag runs it (unless it rolls back). */
+  private serveTagFirmware(tag: SimTag, held: Held, job: FirmwareJob, per: number): void {
+    const { profile, rng } = this.opts;
+    const bytes = held.bytes as Uint8Array;
+    const ex = transferImage(profile, bytes.length, per, rng);
+    this.spend(ex);
+    held.running = true;
+    held.tries++;
+    this.stats.retries += ex.retries;
+    this.after(ex.airMs, () => {
+      held.running = false;
+      tag.spend(ex.airMs);
+      if (!ex.ok) {
+        if (held.tries >= 3) this.finish(held, 'nack', { tries: held.tries, airMs: Math.round(ex.airMs) });
+        return;
+      }
+      this.stats.transfers++;
+      if (!this.firmwarePlan?.rollsBackTag(tag.id)) tag.fw = job.fw.version;
+      this.log(`tag ${tag.id}: firmware ${job.fw.version} transferred`);
+      this.finish(held, 'ok', { tries: held.tries, airMs: Math.round(ex.airMs) });
+    });
   }
 
   /** Ends a job with a result; when a newer rev arrived meanwhile, that one stays queued. */

@@ -11,6 +11,7 @@ export * from './api/summary';
 export * from './api/tags';
 export * from './api/templates';
 export * from './api/tenants';
+export * from './api/upgrades';
 export * from './api/users';
 export * from './calls';
 export * from './common';

@@ -13,6 +13,7 @@ export interface Database {
   sys_logs: SysLogTable;
   avatars: AvatarTable;
   firmware: FirmwareTable;
+  firmware_tasks: FirmwareTaskTable;
   templates: TemplateTable;
   template_thumbs: TemplateThumbTable;
   data_keys: DataKeyTable;
@@ -149,6 +150,51 @@ export interface FirmwareTable {
   size: number;
   bytes: Uint8Array;
   created_at: number;
+  /** SHA-256 of the whole file (the blob stations pull); '' for rows from before migration 014. */
+  hash: Generated<string>;
+  /** Station models it is for (station and module firmware), JSON array of strings. */
+  models: Generated<string>;
+  /** Tag hardware codes it is for (tag firmware), JSON array of strings. */
+  hw: Generated<string>;
+  /** SHA-256 of the payload after the header, as the header states it. */
+  payload_hash: Generated<string>;
+}
+
+export type FirmwareTaskKind = 'apfw' | 'modulefw' | 'tagfw';
+export type FirmwareTaskState = 'queued' | 'sent' | 'accepted' | 'installing' | 'done' | 'failed' | 'cancelled';
+
+/** One upgrade slot per device and kind (migration 014), reused for each new upgrade of it. */
+export interface FirmwareTaskTable {
+  id: Generated<number>;
+  tenant_id: number;
+  store_id: number;
+  /** 's:<stationId>' or 't:<tagId>'. */
+  target_key: string;
+  kind: FirmwareTaskKind;
+  station_id: number | null;
+  tag_id: number | null;
+  firmware_id: number;
+  version: string;
+  hash: string;
+  size: number;
+  /** The version the device ran when the upgrade was asked for. */
+  from_version: Generated<string>;
+  state: FirmwareTaskState;
+  /** Why it failed or was cancelled ('rolledBack', 'badBlob', 'timeout', 'stopped', …); '' for none. */
+  code: Generated<string>;
+  rev: Generated<number>;
+  attempt: Generated<number>;
+  /** Bytes of the blob the station reported having (up/progress). */
+  done_bytes: Generated<number>;
+  not_before: Generated<number>;
+  /** When the current state gives up (ack, transfer, install). */
+  deadline: number | null;
+  created_by: number | null;
+  created_at: number;
+  sent_at: number | null;
+  accepted_at: number | null;
+  installing_at: number | null;
+  finished_at: number | null;
 }
 
 export interface TemplateTable {

@@ -2,6 +2,7 @@ import type { StationKey } from '@esl/contract/protocol';
 import type { Kysely } from 'kysely';
 import type { MqttConfig } from '../config';
 import type { Database } from '../db/schema';
+import { createFirmwareEngine, type FirmwareEngine, type FirmwareEngineOptions } from '../firmware/engine';
 import type { Notices } from '../notice/notices';
 import { noStationAccounts, type StationAccounts } from './accounts';
 import { type BrokerLog, createStationBroker, type StationBroker } from './broker/broker';
@@ -26,6 +27,8 @@ export interface Delivery {
   readonly gateway: Gateway;
   /** The task engine: renders, dispatches, follows acks and results (delivery/tasks). */
   readonly tasks: TaskEngine;
+  /** Firmware upgrades of stations, modules and tags (src/firmware). */
+  readonly firmware: FirmwareEngine;
   /** The embedded broker; null on an external one. */
   readonly broker: StationBroker | null;
   /** Where stations connect (the embedded listener's real port, or MQTT_URL). */
@@ -46,6 +49,7 @@ export interface DeliveryDeps {
   tickMs?: number;
   gateway?: Partial<Pick<GatewayOptions, 'presence' | 'missedHeartbeats' | 'silenceSweepMs' | 'tagStatusMs'>>;
   tasks?: Partial<Pick<EngineOptions, 'reconcileMs' | 'backoffScale' | 'renderBatch'>>;
+  firmware?: Partial<Pick<FirmwareEngineOptions, 'retryMs' | 'maxAttempts'>>;
   /** Render worker threads (0: the calling thread). */
   renderWorkers?: number;
 }
@@ -123,6 +127,16 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
     ...deps.tasks,
   });
 
+  const firmware = createFirmwareEngine({
+    db: deps.db,
+    port,
+    notices: deps.notices,
+    now: deps.now,
+    syslog: (line) => syslog.write(line),
+    onError: (err, what) => deps.log.error({ err }, `firmware failed: ${what}`),
+    ...deps.firmware,
+  });
+
   const gateway = createGateway({
     db: deps.db,
     port,
@@ -132,6 +146,7 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
     share: config.mode === 'external' ? 'esl' : undefined,
     onError: (err, what) => deps.log.error({ err }, `station message failed: ${what}`),
     tasks,
+    firmware,
     ...deps.gateway,
   });
   await gateway.start();
@@ -143,7 +158,7 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
       ? setInterval(() => {
           if (ticking) return;
           ticking = true;
-          Promise.all([gateway.tick(), tasks.tick()])
+          Promise.all([gateway.tick(), tasks.tick(), firmware.tick()])
             .catch((err: unknown) => deps.log.error({ err }, 'delivery sweeper failed'))
             .finally(() => {
               ticking = false;
@@ -155,6 +170,7 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
   return {
     gateway,
     tasks,
+    firmware,
     broker,
     url,
     accounts,

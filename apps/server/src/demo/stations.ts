@@ -44,7 +44,7 @@ export async function startDemoStations(o: DemoStationsOptions): Promise<Simulat
       .where('id', '=', s.id)
       .execute();
     await o.accounts.secretIssued({ tenantId: o.tenantId, sn: s.sn }, secret);
-    specs.push({ tenantId: o.tenantId, sn: s.sn, secret, tags: [] });
+    specs.push({ tenantId: o.tenantId, sn: s.sn, secret, tags: [], firmware: true });
   }
   // Each tag goes to the station it was last heard by, or (never heard) round the store's stations.
   const byId = new Map(stations.map((s, i) => [s.id, specs[i]]));

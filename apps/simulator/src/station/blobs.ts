@@ -57,6 +57,15 @@ export class BlobPulls {
     return blob;
   }
 
+  /** Bytes of `hash` held so far (0 when no pull of it runs). */
+  have(hash: string): number {
+    const p = this.pulls.get(hash);
+    if (!p) return 0;
+    let n = 0;
+    for (const c of p.chunks.values()) n += c.length;
+    return n;
+  }
+
   /** The connection is gone: requests in flight will never be answered. */
   lostConnection(): void {
     for (const p of this.pulls.values()) p.inFlight.clear();

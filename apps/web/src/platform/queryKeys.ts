@@ -22,6 +22,8 @@ export const LIST_AREAS = {
   userList: 'users',
   tenantList: 'tenants',
   firmwareList: 'firmware',
+  firmwareChoices: 'firmware',
+  upgradeList: 'stations',
   opLog: 'logs',
   sysLog: 'logs',
   tagTaskLog: 'logs',

@@ -41,7 +41,8 @@ describe('the route table under the rule', () => {
       '/tmpl',
       '/tmpl/index',
     ];
-    expect(menu('editor')).toEqual(supervisorPages);
+    // Firmware upgrades are for administrators and supervisors (editor), not store managers.
+    expect(menu('editor')).toEqual([...supervisorPages.slice(0, 6), '/basemgr/upgrade', ...supervisorPages.slice(6)]);
     expect(menu('manager')).toEqual(supervisorPages);
     expect(menu('clerk')).toEqual(staffPages);
     expect(menu('stock')).toEqual(staffPages);
@@ -56,6 +57,7 @@ describe('the route table under the rule', () => {
       '/basemgr/ap': 'stationRuntime',
       '/basemgr/esl': 'tagList',
       '/basemgr/product': 'productList',
+      '/basemgr/upgrade': 'upgradeList',
       '/logmgr/sys': 'sysLog',
       '/logmgr/op': 'opLog',
       '/tmpl/index': 'templateList',
@@ -82,8 +84,16 @@ describe('the route table under the rule', () => {
     expect(reachable('/system/setme', ['superadmin'])).toBe(false);
   });
   it('gives the platform operator tenant management, as home, and the platform log', () => {
-    expect(paths(filterRoutes(routes, ['superadmin']))).toEqual(['/saadmin/sa/adm', '/saadmin/sa/syslog']);
-    expect(paths(menuRoutes(routes, ['superadmin']))).toEqual(['/saadmin/sa/adm', '/saadmin/sa/syslog']);
+    expect(paths(filterRoutes(routes, ['superadmin']))).toEqual([
+      '/saadmin/sa/adm',
+      '/saadmin/sa/syslog',
+      '/saadmin/sa/firmware',
+    ]);
+    expect(paths(menuRoutes(routes, ['superadmin']))).toEqual([
+      '/saadmin/sa/adm',
+      '/saadmin/sa/syslog',
+      '/saadmin/sa/firmware',
+    ]);
     expect(paths(menuRoutes(routes, ['admin']))).not.toContain('/saadmin/sa/adm');
     expect(reachable('/dashboard', ['superadmin'])).toBe(false);
     expect(reachable('/saadmin/sa/adm', ['superadmin'])).toBe(true);

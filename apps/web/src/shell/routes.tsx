@@ -84,6 +84,13 @@ export const routes: AppRoute[] = withGroupRoles([
         roles: needs('product.read'),
         page: () => import('../pages/products/index'),
       },
+      {
+        path: '/basemgr/upgrade',
+        name: 'upgrade',
+        icon: 'rocket',
+        roles: needs('firmware.upgrade'),
+        page: () => import('../pages/upgrades/index'),
+      },
     ],
   },
   {
@@ -192,6 +199,15 @@ export const routes: AppRoute[] = withGroupRoles([
     platform: true,
     hidden: true,
     page: () => import('../pages/logs/system/index'),
+  },
+  {
+    path: '/saadmin/sa/firmware',
+    name: 'firmware',
+    icon: 'cloudUpload',
+    roles: ['superadmin'],
+    platform: true,
+    hidden: true,
+    page: () => import('../pages/firmware/index'),
   },
 ]);
 

@@ -100,6 +100,7 @@ const OTHER_CODE_REASONS: Record<string, Messages> = {
   unsupported: { 'zh-CN': '价签不支持', en: 'the tag cannot do this' },
   unknownTag: { 'zh-CN': '基站未找到价签', en: 'no station hears the tag' },
   badBlob: { 'zh-CN': '数据校验错误', en: 'the data did not check out' },
+  rolledBack: { 'zh-CN': '已回退到旧版本', en: 'rolled back to the old version' },
 };
 
 const isRefresh = (kind: string) => kind === 'image' || kind === 'refresh';

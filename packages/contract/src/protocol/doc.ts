@@ -11,6 +11,7 @@ import {
   WAKE_REASONS,
 } from './codes';
 import { EXAMPLE_IMAGE_HASH, EXAMPLES } from './examples';
+import { FIRMWARE_HEADER_MAX, FIRMWARE_MAGIC, FIRMWARE_PAYLOAD_MAX, FirmwareHeader } from './firmware';
 import { DEFAULTS, LIMITS, TOPIC_ROOT } from './limits';
 import { BLOB_CHUNK, MESSAGE_NAMES, MESSAGES, type MessageInput, type MessageName } from './registry';
 
@@ -315,8 +316,45 @@ function sessionBlock(): string {
   return fence('text', lines.join('\n'));
 }
 
+/** The firmware file's header: its JSON Schema and an example (docs/PROTOCOL.md §10). */
+export function firmwareHeaderSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(FirmwareHeader, { io: 'input' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return schema;
+}
+
+function firmwareBlock(): string {
+  const example: FirmwareHeader = FirmwareHeader.parse({
+    kind: 'tag',
+    version: '1.1.0',
+    hw: ['05', '0A'],
+    size: 61_440,
+    sha256: 'c0ffee00'.repeat(8),
+    name: 'tag firmware 1.1.0',
+  });
+  return [
+    '| bytes | what |',
+    '|---|---|',
+    `| 0–${FIRMWARE_MAGIC.length - 1} | ${code(FIRMWARE_MAGIC)} (ASCII) |`,
+    `| ${FIRMWARE_MAGIC.length}–${FIRMWARE_MAGIC.length + 1} | length *H* of the header, big-endian, 1–${FIRMWARE_HEADER_MAX} |`,
+    `| ${FIRMWARE_MAGIC.length + 2} … ${FIRMWARE_MAGIC.length + 1} + *H* | the header, UTF-8 JSON (schema below) |`,
+    `| then | exactly \`size\` bytes of payload (at most ${FIRMWARE_PAYLOAD_MAX} bytes); nothing after it |`,
+    '',
+    'Example header:',
+    '',
+    fence('json', json(example)),
+    '',
+    '<details><summary>JSON Schema of the header</summary>',
+    '',
+    fence('json', json(firmwareHeaderSchema())),
+    '',
+    '</details>',
+  ].join('\n');
+}
+
 export function renderBlocks(): Record<string, string> {
   return {
+    firmware: firmwareBlock(),
     topics: topicsTable(),
     limits: limitsTable(),
     codes: codesBlock(),

@@ -2,6 +2,7 @@
 // Imported as `@esl/contract/protocol` by the server and the simulator; it depends on zod only.
 export * from './codec';
 export * from './codes';
+export * from './firmware';
 export * from './limits';
 export * from './messages';
 export * from './registry';

@@ -11,6 +11,7 @@ import {
   type HelloMsg,
   type MessageName,
   messageForPath,
+  type ProgressMsg,
   parseTopic,
   type ResultMsg,
   type StationKey,
@@ -75,6 +76,22 @@ export interface GatewayOptions {
   onError?: (err: unknown, what: string) => void;
   /** The task engine's side of the station messages (acks, results, blob pulls, hello resync). */
   tasks?: TaskHooks;
+  /** Firmware upgrades (src/firmware): their own jobs, blobs and version reports. */
+  firmware?: FirmwareHooks;
+}
+
+/**
+ * What the gateway hands the firmware engine (src/firmware/engine.ts). Jobs it `owns` are taken
+ * out of what the task engine sees; a blob it serves is not asked of the task engine.
+ */
+export interface FirmwareHooks {
+  owns(jobId: string): boolean;
+  onHello(station: repo.StationIdentity, m: HelloMsg): Promise<void>;
+  onAck(station: repo.StationIdentity, m: AckMsg): Promise<void>;
+  onResult(station: repo.StationIdentity, m: ResultMsg): Promise<void>;
+  onProgress(station: repo.StationIdentity, m: ProgressMsg): Promise<void>;
+  onBlob(station: repo.StationIdentity, m: BlobRequestMsg): Promise<boolean>;
+  onTags(station: repo.StationIdentity, m: TagsMsg): Promise<void>;
 }
 
 /** What the gateway hands the task engine (delivery/tasks/engine.ts). */
@@ -239,15 +256,38 @@ export function createGateway(options: GatewayOptions): Gateway {
       case 'cmdOutput':
         return onCmdOutput(station, decoded.message as CmdOutputMsg);
       case 'ack':
-        return options.tasks?.onAck(station, decoded.message as AckMsg);
       case 'result':
-        return options.tasks?.onResult(station, decoded.message as ResultMsg);
+      case 'progress':
       case 'blobRequest':
-        return options.tasks?.onBlob(station, decoded.message as BlobRequestMsg);
+        return toEngines(station, name, decoded.message);
       default:
-        // progress: nothing to keep yet.
         return;
     }
+  }
+
+  /** Firmware jobs and blobs to the firmware engine, the rest to the task engine. */
+  async function toEngines(station: repo.StationIdentity, name: MessageName, message: unknown) {
+    const fw = options.firmware;
+    const tasks = options.tasks;
+    if (name === 'blobRequest') {
+      const m = message as BlobRequestMsg;
+      if (fw && (await fw.onBlob(station, m))) return;
+      return tasks?.onBlob(station, m);
+    }
+    if (name === 'progress') return fw?.onProgress(station, message as ProgressMsg);
+    if (name === 'ack') {
+      const m = message as AckMsg;
+      const mine = fw ? m.jobs.filter((j) => fw.owns(j.id)) : [];
+      const rest = fw ? m.jobs.filter((j) => !fw.owns(j.id)) : m.jobs;
+      if (fw && mine.length) await fw.onAck(station, { ...m, jobs: mine });
+      if (rest.length) await tasks?.onAck(station, { ...m, jobs: rest });
+      return;
+    }
+    const m = message as ResultMsg;
+    const mine = fw ? m.results.filter((r) => fw.owns(r.id)) : [];
+    const rest = fw ? m.results.filter((r) => !fw.owns(r.id)) : m.results;
+    if (fw && mine.length) await fw.onResult(station, { ...m, results: mine });
+    if (rest.length) await tasks?.onResult(station, { ...m, results: rest });
   }
 
   async function onStatus(station: repo.StationIdentity, m: StatusMsg) {
@@ -278,7 +318,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     );
     if (desired) await reportedConfig(key, desired, m.cfgRev);
     // Resync: what the station holds against what the tasks think it holds (DELIVERY.md §4.4).
-    await options.tasks?.onHello(station, m);
+    const fw = options.firmware;
+    await options.tasks?.onHello(station, fw ? { ...m, queue: m.queue.filter(([id]) => !fw.owns(id)) } : m);
+    await fw?.onHello(station, m);
     const skew = m.time - t;
     if (Math.abs(skew) > SKEW_WARN_MS) {
       options.syslog({
@@ -360,6 +402,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       ids: updates.map((u) => u.id),
     });
     await options.tasks?.onTagsReported(mismatched);
+    await options.firmware?.onTags(station, m);
   }
 
   /**

@@ -190,6 +190,30 @@ describe.each(await testDatabases())('tenants on $name', (db) => {
         last_status: null,
       })
       .execute();
+    // A firmware upgrade slot (firmware/, migration 014).
+    await t()
+      .app.services.db.insertInto('firmware_tasks')
+      .values({
+        tenant_id: tenantId,
+        store_id: store.id,
+        target_key: 's:1',
+        kind: 'apfw',
+        station_id: null,
+        tag_id: null,
+        firmware_id: 1,
+        version: '2.0.0',
+        hash: 'a'.repeat(64),
+        size: 1,
+        state: 'queued',
+        deadline: null,
+        created_by: null,
+        created_at: t().clock.now(),
+        sent_at: null,
+        accepted_at: null,
+        installing_at: null,
+        finished_at: null,
+      })
+      .execute();
     // A tenant's system-log rows come from events such as a throttled sign-in; write one directly.
     await writeSysLog(t().app.services, {
       tenantId,
