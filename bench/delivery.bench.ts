@@ -47,7 +47,7 @@ import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { buildShop, insertBoundTags } from '../apps/server/src/test/business';
 import { callApi } from '../apps/server/src/test/harness';
 import { channelBound, profileByName, startSimulator } from '../apps/simulator/src/index';
-import { memoryOf, startServer } from './server-process';
+import { cpuSeconds, memoryOf, startServer } from './server-process';
 
 const { values } = parseArgs({
   options: {
@@ -256,14 +256,18 @@ async function main(): Promise<void> {
     let rssMax = rss0;
     firstJobAt = null;
     const before = new Map(tags.map((t) => [t.hw, sim.tag(t.hw).transfers]));
+    const cpu0 = cpuSeconds(pid);
     const t0 = performance.now();
     const v0 = sim.clock.now();
     const started = await call<{ requestId: number; tasks: number }>('/mgr/tag/flashallesl', { force });
     let rendersDoneAt: number | null = null;
+    let renderCpuS = 0;
     while (rendersDoneAt === null) {
       rssMax = Math.max(rssMax, memoryOf(pid).rss);
-      if ((await count('render')) === 0) rendersDoneAt = performance.now();
-      else await sleep(250);
+      if ((await count('render')) === 0) {
+        rendersDoneAt = performance.now();
+        renderCpuS = cpuSeconds(pid) - cpu0;
+      } else await sleep(250);
     }
     // What each tag should show, once rendered; then wait until every tag shows it.
     const want = new Map(
@@ -311,6 +315,7 @@ async function main(): Promise<void> {
       tasks: started.tasks,
       firstJobS: firstJobAt === null ? null : round((firstJobAt - t0) / 1000, 2),
       rendersDoneS: round(((rendersDoneAt as number) - t0) / 1000),
+      rendersServerCpuS: round(renderCpuS),
       labelBytes: Math.round(avg),
       boundS: round(boundS),
       measuredSimS: round(measuredS),
@@ -389,7 +394,8 @@ async function main(): Promise<void> {
         ? `refresh, PER 2 % (forced, informative): radio bound ${lossy.boundS} s; measured ${eff(lossy)}`
         : 'refresh, PER 2 %: skipped (--per off)',
       `renders: all ${clean.tasks} done ${clean.rendersDoneS} s after the call — goal ≤ 15 s for 20,000: ` +
-        `${ok(clean.rendersDoneS <= 15)}`,
+        `${ok(clean.rendersDoneS <= 15)} (the server process used ${clean.rendersServerCpuS} CPU-s meanwhile, ` +
+        `render worker and main thread together)`,
       `first job at a station: ${clean.firstJobS} s after the call — goal ≤ 1 s: ${ok((clean.firstJobS ?? 99) <= 1)}`,
       `server RSS: ${clean.rssBeforeMb} MB before, ${clean.rssMaxMb} MB at most during the refresh, ` +
         `+${clean.rssGrowthMb} MB — goal ≤ +200 MB: ${ok(clean.rssGrowthMb <= 200)}`,
