@@ -72,7 +72,10 @@ export interface EngineOptions {
   /** Multiplies retry backoff (tests on a fast clock). */
   backoffScale?: number;
   random?: () => number;
-  /** Slots per render claim (256). */
+  /**
+   * Slots per render claim (512). The first claim of a burst (nothing claimed ahead) takes at most
+   * FIRST_BATCH, so the first jobs go out after a short render.
+   */
   renderBatch?: number;
   onError?: (err: unknown, what: string) => void;
 }
@@ -145,6 +148,9 @@ const DEFAULT_CAPS: StationCaps = {
 const SVC_PER_S = 9.7;
 const ACTIVE_AT_STATION: readonly TaskState[] = ['sent', 'accepted'];
 
+/** Slots of the first render claim of a burst: its labels render in well under a second. */
+const FIRST_BATCH = 64;
+
 /** Version of what renders a label: bump it when the renderer or its fonts change pictures. */
 const RENDERER = 'r1';
 
@@ -167,7 +173,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
   const owner = o.owner ?? `srv-${process.pid}`;
   const reconcileMs = o.reconcileMs ?? 60_000;
   const random = o.random ?? Math.random;
-  const batch = o.renderBatch ?? 256;
+  const batch = o.renderBatch ?? 512;
   const stations = new Map<number, StationInfo>();
   const counters: EngineCounters = {
     rendered: 0,
@@ -296,9 +302,9 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
    * to the pool; answers without waiting for them, so the pump writes the previous batch and
    * dispatches while the workers draw this one.
    */
-  async function claimBatch(): Promise<Claimed | null> {
+  async function claimBatch(size: number): Promise<Claimed | null> {
     const t = now();
-    const slots = await repo.claimRenderSpread(db, owner, t, RENDER_LEASE_MS, batch);
+    const slots = await repo.claimRenderSpread(db, owner, t, RENDER_LEASE_MS, size);
     if (slots.length === 0) return null;
     const tags = new Map(
       (
@@ -614,8 +620,9 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
           again = false;
           let worked = true;
           while (worked && !closed) {
-            const current: Claimed | null = next ?? (await claimBatch());
-            next = current && !closed ? await claimBatch() : null;
+            // A burst starts with a small batch (its jobs leave soon); the ones claimed ahead are full.
+            const current: Claimed | null = next ?? (await claimBatch(Math.min(FIRST_BATCH, batch)));
+            next = current && !closed ? await claimBatch(batch) : null;
             if (current) await storeBatch(current);
             const dispatched = await dispatch();
             flushNotices();
