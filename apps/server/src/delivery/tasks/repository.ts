@@ -493,47 +493,46 @@ export async function inflightOf(db: Db, stationId: number): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/** Time until a tag's next wake: its last reported one moved on by whole wake intervals. */
+const untilNextWake = (now: number) =>
+  sql`case when tags.next_wake_at is null or coalesce(tags.wake_s, 0) <= 0 then 0
+    else ((tags.next_wake_at - ${big(now)}) % (tags.wake_s * 1000) + tags.wake_s * 1000) % (tags.wake_s * 1000) end`;
+
 /** Queued slots routed to a station, most urgent first, then by the tag's predicted wake. */
 export function dueForStation(db: Db, stationId: number, now: number, limit: number) {
-  return (
-    db
-      .selectFrom('device_tasks')
-      .leftJoin('tags', 'tags.id', 'device_tasks.tag_id')
-      .select([
-        'device_tasks.id',
-        'device_tasks.rev',
-        'device_tasks.kind',
-        'device_tasks.prio',
-        'device_tasks.hash',
-        'device_tasks.size',
-        'device_tasks.force',
-        'device_tasks.payload',
-        'device_tasks.attempt',
-        'device_tasks.tenant_id',
-        'device_tasks.tag_id',
-        'device_tasks.request_id',
-        'device_tasks.queued_at',
-        'tags.hardware_id',
-        'tags.wake_s',
-      ])
-      .where('device_tasks.state', '=', 'queued')
-      .where('device_tasks.not_before', '<=', now)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('device_tasks.kind', '=', 'rollcall'), eb('device_tasks.station_id', '=', stationId)]),
-          eb.and([eb('device_tasks.kind', '<>', 'rollcall'), eb('tags.station_id', '=', stationId)]),
-        ]),
-      )
-      .orderBy('device_tasks.prio')
-      // Time until the tag's next wake: its last known one moved on by whole wake intervals.
-      .orderBy(
-        sql`case when tags.next_wake_at is null or coalesce(tags.wake_s, 0) <= 0 then 0
-        else ((tags.next_wake_at - ${big(now)}) % (tags.wake_s * 1000) + tags.wake_s * 1000) % (tags.wake_s * 1000) end`,
-      )
-      .orderBy('device_tasks.id')
-      .limit(limit)
-      .execute()
-  );
+  return db
+    .selectFrom('device_tasks')
+    .leftJoin('tags', 'tags.id', 'device_tasks.tag_id')
+    .select([
+      'device_tasks.id',
+      'device_tasks.rev',
+      'device_tasks.kind',
+      'device_tasks.prio',
+      'device_tasks.hash',
+      'device_tasks.size',
+      'device_tasks.force',
+      'device_tasks.payload',
+      'device_tasks.attempt',
+      'device_tasks.tenant_id',
+      'device_tasks.tag_id',
+      'device_tasks.request_id',
+      'device_tasks.queued_at',
+      'tags.hardware_id',
+      'tags.wake_s',
+    ])
+    .where('device_tasks.state', '=', 'queued')
+    .where('device_tasks.not_before', '<=', now)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('device_tasks.kind', '=', 'rollcall'), eb('device_tasks.station_id', '=', stationId)]),
+        eb.and([eb('device_tasks.kind', '<>', 'rollcall'), eb('tags.station_id', '=', stationId)]),
+      ]),
+    )
+    .orderBy('device_tasks.prio')
+    .orderBy(untilNextWake(now))
+    .orderBy('device_tasks.id')
+    .limit(limit)
+    .execute();
 }
 export type DueSlot = Awaited<ReturnType<typeof dueForStation>>[number];
 
