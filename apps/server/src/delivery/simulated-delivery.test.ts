@@ -406,7 +406,7 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
     await advance(s, 42_000, 250);
     expect(s.tags.filter((x) => s.sim.tag(x.hw).transfers === 0).map((x) => x.hw)).toEqual([]);
     expect(await progressOf(s, full.requestId)).toMatchObject({ status: 'done', done: 48, failed: 0 });
-  });
+  }, 120_000);
 
   it('a price change during a full-store refresh: the newest price wins on every tag', async () => {
     const s = await shop(4, 'DLV-E');
