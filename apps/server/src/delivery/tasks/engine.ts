@@ -620,12 +620,15 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
           again = false;
           let worked = true;
           while (worked && !closed) {
-            // A burst starts with a small batch (its jobs leave soon); the ones claimed ahead are full.
+            // A burst starts with a small batch, written and dispatched before anything else so
+            // its jobs leave at once; after it, each batch is written while the next one renders.
+            const starting: boolean = next === null;
             const current: Claimed | null = next ?? (await claimBatch(Math.min(FIRST_BATCH, batch)));
-            next = current && !closed ? await claimBatch(batch) : null;
+            next = current && !starting && !closed ? await claimBatch(batch) : null;
             if (current) await storeBatch(current);
             const dispatched = await dispatch();
             flushNotices();
+            if (current && starting && !closed) next = await claimBatch(batch);
             worked = current !== null || dispatched;
           }
         } while (again && !closed);
