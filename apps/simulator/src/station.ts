@@ -39,9 +39,19 @@ import { imageMatches } from './station/images';
 import { TagTable } from './station/tag-table';
 import { SimTag, type TagSpec } from './tag';
 
-/** A station to simulate: its identity on the broker and its tags. */
 /** How long a waking tag's CSMA backoff waits for a busy channel (a check-in, not a transfer), ms. */
 const CSMA_WAIT_MS = 10;
+/**
+ * The most radio work a station lines up behind the current exchange for tags that checked in
+ * meanwhile, ms. A transfer is not one continuous frame: between its frames (inter-frame spacing,
+ * the 30 ms "please wait" of each block's preparation) a waking tag's check-in is heard and
+ * answered with its data info, and its transfer then interleaves with the running ones — in
+ * airtime the same as serving it after them. A tag waits about as long as it tries a block (5
+ * tries of a 300 ms receive loop), so a longer line is not joined: the check-in goes unheard.
+ */
+export const LINE_MS = 1500;
+
+/** A station to simulate: its identity on the broker and its tags. */
 
 export interface StationSpec {
   tenantId: number;
@@ -115,6 +125,8 @@ export interface StationStats {
   results: Partial<Record<ResultCode, number>>;
   checkIns: number;
   missedCheckIns: number;
+  /** Check-ins heard while the radio served others, their job served in line after them. */
+  lined: number;
   transfers: number;
   retries: number;
   airMs: number;
@@ -143,6 +155,7 @@ export class SimStation {
     results: {},
     checkIns: 0,
     missedCheckIns: 0,
+    lined: 0,
     transfers: 0,
     retries: 0,
     airMs: 0,
@@ -738,12 +751,15 @@ export class SimStation {
       this.after(this.busyUntil - now + this.opts.rng.between(0, 2), () => this.onWake(tag, true));
       return;
     }
-    if (!this.powered || this.busyUntil > now) {
-      // Rebooting, or busy with another tag: the check-in goes unheard.
+    // Busy with other tags: a tag with a job ready here joins the line when it is short enough
+    // (LINE_MS); any other check-in, or one while rebooting, goes unheard.
+    const line = this.powered && this.busyUntil > now && this.busyUntil - now <= LINE_MS && this.ready(tag) !== null;
+    if (!this.powered || (this.busyUntil > now && !line)) {
       tag.missedCheckIns++;
       this.stats.missedCheckIns++;
       return;
     }
+    if (line) this.stats.lined++;
     const { profile, rng, loss } = this.opts;
     const rssi = rssiAt(profile, tag.distanceM(), tag.shadowDb) + rng.normal(0, 1);
     const per = frameErrorRate(profile, rssi, loss);
@@ -775,16 +791,21 @@ export class SimStation {
     this.onChange();
   }
 
-  /** The most urgent job for a tag that just checked in, if any is ready. */
-  private serve(tag: SimTag, per: number): void {
+  /** The most urgent job ready for a tag, if any. */
+  private ready(tag: SimTag): Held | null {
     let best: Held | null = null;
     for (const h of this.queue.values()) {
       if (h.running || !('tag' in h.job) || h.job.tag !== tag.id) continue;
       if ((h.job.kind === 'image' || h.job.kind === 'tagfw') && h.bytes === null) continue;
       if (!best || h.job.prio < best.job.prio) best = h;
     }
-    if (!best) return;
-    const held = best;
+    return best;
+  }
+
+  /** Serves the most urgent job ready for a tag that just checked in (in line behind others when busy). */
+  private serve(tag: SimTag, per: number): void {
+    const held = this.ready(tag);
+    if (!held) return;
     const job = held.job;
     const { profile, rng } = this.opts;
     if (job.kind === 'image') {
@@ -794,11 +815,13 @@ export class SimStation {
       }
       const bytes = held.bytes as Uint8Array;
       const ex = transferImage(profile, bytes.length, per, rng);
+      // In line behind other tags' exchanges, it ends when the line before it and its own airtime did.
+      const startsIn = Math.max(0, this.busyUntil - this.opts.clock.now());
       this.spend(ex);
       held.running = true;
       held.tries++;
       this.stats.retries += ex.retries;
-      this.after(ex.airMs, () => {
+      this.after(startsIn + ex.airMs, () => {
         held.running = false;
         tag.spend(ex.airMs);
         if (!ex.ok) {

@@ -101,7 +101,13 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
   }
 
   /** A store with one station, `n` tags of model 05 heard by it (bound unless `unbound`), and a default template. */
-  async function shop(n: number, sn: string, unbound = 0, flap: FlapSpec | null = null): Promise<Shop> {
+  async function shop(
+    n: number,
+    sn: string,
+    unbound = 0,
+    flap: FlapSpec | null = null,
+    queueSize?: number,
+  ): Promise<Shop> {
     const app = t();
     const world = await buildShop(app.app);
     const token = world.tokens.admin;
@@ -132,6 +138,7 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
       seed: sn,
       start: app.clock.now(),
       flap,
+      queueSize,
     });
     // One clock for both: the server's moves with the simulated one.
     const s: Shop = { token, ...at, sim, delivery, tags, templateId: template.id };
@@ -388,6 +395,18 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
     expect(s.sim.tag(a.hw).flashes).toEqual([led]);
     expect(s.sim.tag(b.hw).flashes).toEqual([]);
   });
+
+  it('tags beyond the station’s queue get their label in the same wake cycle when airtime allows', async () => {
+    // 48 tags, a queue of 6 jobs: the window is refilled as results free it, with the jobs of
+    // the tags that wake next, so every tag is served at its first wake after the refresh.
+    const s = await shop(48, 'DLV-Q', 0, null, 6);
+    await advance(s, 25_000); // tags last reported a while ago: their next wakes are not in the database
+    const full = await call<{ requestId: number; tasks: number }>(t(), '/mgr/tag/flashallesl', {}, s.token);
+    expect(full.tasks).toBe(48);
+    await advance(s, 42_000, 250);
+    expect(s.tags.filter((x) => s.sim.tag(x.hw).transfers === 0).map((x) => x.hw)).toEqual([]);
+    expect(await progressOf(s, full.requestId)).toMatchObject({ status: 'done', done: 48, failed: 0 });
+  }, 120_000);
 
   it('a price change during a full-store refresh: the newest price wins on every tag', async () => {
     const s = await shop(4, 'DLV-E');

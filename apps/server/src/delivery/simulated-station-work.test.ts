@@ -6,7 +6,7 @@ import { type StationHarness, startStationHarness, testImage } from './testing';
 // What a simulated station does with the server's messages, observed over the real broker.
 
 const T0 = Date.UTC(2026, 0, 1);
-const serials = Array.from({ length: 16 }, (_, i) => `S${i}`);
+const serials = Array.from({ length: 24 }, (_, i) => `S${i}`);
 let h: StationHarness;
 const sims: Simulator[] = [];
 let next = 0;
@@ -155,6 +155,32 @@ describe('a simulated station', () => {
     await sim.waitFor(() => results(key).filter((r) => r.id === 'r').length === 2, { what: 'resent result' });
     await h.send(key, 'resack', { v: 1, ids: [['r', 1]] });
     await sim.waitFor(() => st.outbox.size === 0, { what: 'resack' });
+  });
+
+  it('serves a tag that checks in while its radio transfers to another in line after it, not a wake later', async () => {
+    const { sim, key, st, tagIds } = await station({}, 150, 'S20'); // a serial the others' next++ never reaches
+    await sim.clock.advance(40_000); // every tag checks in once, nothing to do yet
+    const image = testImage('05');
+    const data = Buffer.from(image.bytes).toString('base64');
+    const jobs = tagIds.map((tag, i) => ({
+      id: `l${i}`,
+      rev: 1,
+      att: 1,
+      kind: 'image' as const,
+      tag,
+      prio: 1 as const,
+      ttlS: 600,
+      image: { hash: image.hash, ver: image.hash.slice(0, 16), size: image.bytes.length, data },
+    }));
+    for (let i = 0; i < jobs.length; i += 50) await h.send(key, 'jobs', { v: 1, jobs: jobs.slice(i, i + 50) });
+    await sim.waitFor(() => acks(key).length === jobs.length, { what: 'acks' });
+    // One wake interval (and the short line): every tag checked in once, each got its picture then,
+    // also those whose check-in came while the radio was sending to another tag.
+    await sim.clock.advance(41_600);
+    await sim.waitFor(() => results(key).length === jobs.length, { what: 'every tag served within its wake' });
+    expect(results(key).every((r) => r.code === 'ok')).toBe(true);
+    expect(st.stats.lined).toBeGreaterThan(0);
+    expect(tagIds.every((t) => sim.tag(t).screen()?.hash === image.hash)).toBe(true);
   });
 
   it('pulls an image that is not inline as a blob, four chunks at most in flight, and shows it', async () => {

@@ -72,7 +72,10 @@ export interface EngineOptions {
   /** Multiplies retry backoff (tests on a fast clock). */
   backoffScale?: number;
   random?: () => number;
-  /** Slots per render claim (256). */
+  /**
+   * Slots per render claim (512). The first claim of a burst (nothing claimed ahead) takes at most
+   * FIRST_BATCH, so the first jobs go out after a short render.
+   */
   renderBatch?: number;
   onError?: (err: unknown, what: string) => void;
 }
@@ -145,6 +148,9 @@ const DEFAULT_CAPS: StationCaps = {
 const SVC_PER_S = 9.7;
 const ACTIVE_AT_STATION: readonly TaskState[] = ['sent', 'accepted'];
 
+/** Slots of the first render claim of a burst: its labels render in well under a second. */
+const FIRST_BATCH = 64;
+
 /** Version of what renders a label: bump it when the renderer or its fonts change pictures. */
 const RENDERER = 'r1';
 
@@ -167,7 +173,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
   const owner = o.owner ?? `srv-${process.pid}`;
   const reconcileMs = o.reconcileMs ?? 60_000;
   const random = o.random ?? Math.random;
-  const batch = o.renderBatch ?? 256;
+  const batch = o.renderBatch ?? 512;
   const stations = new Map<number, StationInfo>();
   const counters: EngineCounters = {
     rendered: 0,
@@ -281,10 +287,25 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
   // -------------------------------------------------------------------------------------------
   // Render stage
 
-  async function renderBatch(): Promise<boolean> {
+  /** A claimed batch: what each tag needs, and its renders under way in the pool. */
+  interface Claimed {
+    slots: repo.RenderSlot[];
+    tags: Map<number, Awaited<ReturnType<typeof repo.tagsForRender>>[number]>;
+    problems: Map<number, string>;
+    keys: Map<number, string>;
+    reused: Map<number, { tagId: number; hash: string; size: number }>;
+    outcomes: Promise<RenderOutcome[]>;
+  }
+
+  /**
+   * Claims a batch (spread over the stations), reads what its labels show and hands the renders
+   * to the pool; answers without waiting for them, so the pump writes the previous batch and
+   * dispatches while the workers draw this one.
+   */
+  async function claimBatch(size: number): Promise<Claimed | null> {
     const t = now();
-    const slots = await repo.claimRender(db, owner, t, RENDER_LEASE_MS, batch);
-    if (slots.length === 0) return false;
+    const slots = await repo.claimRenderSpread(db, owner, t, RENDER_LEASE_MS, size);
+    if (slots.length === 0) return null;
     const tags = new Map(
       (
         await repo.tagsForRender(
@@ -347,7 +368,15 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
         jobs.push({ tenantId, tagId: r.id, doc: doc.doc, data: values as LabelData, model: r.model, colour: r.colour });
       }
     }
-    const outcomes = new Map((jobs.length ? await o.render.render(jobs) : []).map((x) => [x.tagId, x]));
+    const outcomes = jobs.length ? o.render.render(jobs) : Promise.resolve([]);
+    outcomes.catch(() => {}); // awaited by storeBatch; not an unhandled rejection meanwhile
+    return { slots, tags, problems, keys, reused, outcomes };
+  }
+
+  /** Writes a claimed batch once rendered: images, what each tag desires, slots queued (or done, or failed). */
+  async function storeBatch(claimed: Claimed): Promise<void> {
+    const { slots, tags, problems, keys, reused } = claimed;
+    const outcomes = new Map((await claimed.outcomes).map((x) => [x.tagId, x]));
     await db.transaction().execute(async (trx) => {
       const images = new Map<number, RenderedImage[]>();
       for (const x of outcomes.values()) {
@@ -431,7 +460,6 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
         });
       }
     });
-    return true;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -585,20 +613,30 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
       return;
     }
     pumping = (async () => {
+      // The next batch, claimed and rendering while the current one is written and dispatched.
+      let next: Claimed | null = null;
       try {
         do {
           again = false;
           let worked = true;
           while (worked && !closed) {
-            const rendered = await renderBatch();
+            // A burst starts with a small batch, written and dispatched before anything else so
+            // its jobs leave at once; after it, each batch is written while the next one renders.
+            const starting: boolean = next === null;
+            const current: Claimed | null = next ?? (await claimBatch(Math.min(FIRST_BATCH, batch)));
+            next = current && !starting && !closed ? await claimBatch(batch) : null;
+            if (current) await storeBatch(current);
             const dispatched = await dispatch();
             flushNotices();
-            worked = rendered || dispatched;
+            if (current && starting && !closed) next = await claimBatch(batch);
+            worked = current !== null || dispatched;
           }
         } while (again && !closed);
       } catch (err) {
         fail(err, 'task pump');
       } finally {
+        // A batch claimed ahead is written still (else its slots wait for their lease to end).
+        if (next) await storeBatch(next).catch((err) => fail(err, 'task pump'));
         pumping = null;
       }
     })();

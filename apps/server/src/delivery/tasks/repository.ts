@@ -493,6 +493,11 @@ export async function inflightOf(db: Db, stationId: number): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/** Time until a tag's next wake: its last reported one moved on by whole wake intervals. */
+const untilNextWake = (now: number) =>
+  sql`case when tags.next_wake_at is null or coalesce(tags.wake_s, 0) <= 0 then 0
+    else ((tags.next_wake_at - ${big(now)}) % (tags.wake_s * 1000) + tags.wake_s * 1000) % (tags.wake_s * 1000) end`;
+
 /** Queued slots routed to a station, most urgent first, then by the tag's predicted wake. */
 export function dueForStation(db: Db, stationId: number, now: number, limit: number) {
   return db
@@ -524,7 +529,7 @@ export function dueForStation(db: Db, stationId: number, now: number, limit: num
       ]),
     )
     .orderBy('device_tasks.prio')
-    .orderBy(sql`coalesce(tags.next_wake_at, 0)`)
+    .orderBy(untilNextWake(now))
     .orderBy('device_tasks.id')
     .limit(limit)
     .execute();
@@ -858,5 +863,46 @@ export function slotsOfRequest(db: Db, tenantId: number, requestId: number, limi
     .where('d.request_id', '=', requestId)
     .orderBy('d.tag_id')
     .limit(limit)
+    .execute();
+}
+
+/**
+ * Leases up to `limit` slots waiting for a render like `claimRender`, spread over the stations
+ * their tags are routed to: each station's first slot before any station's second (by priority,
+ * then slot id), so a full-store refresh feeds every station from its first batch instead of
+ * rendering one station's tags after another's.
+ */
+export async function claimRenderSpread(db: Db, owner: string, now: number, leaseMs: number, limit: number) {
+  const ranked = db
+    .selectFrom('device_tasks as d')
+    .leftJoin('tags as t', 't.id', 'd.tag_id')
+    .select([
+      'd.id',
+      'd.prio',
+      sql<number>`row_number() over (partition by d.prio, t.station_id order by d.id)`.as('k'),
+    ])
+    .where('d.state', '=', 'render')
+    .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
+    .as('r');
+  const due = await db
+    .selectFrom(ranked)
+    .select('r.id')
+    .orderBy('r.prio')
+    .orderBy('r.k')
+    .orderBy('r.id')
+    .limit(limit)
+    .execute();
+  if (due.length === 0) return [];
+  return db
+    .updateTable('device_tasks')
+    .set({ lease_owner: owner, lease_until: now + leaseMs })
+    .where(
+      'id',
+      'in',
+      due.map((d) => d.id),
+    )
+    .where('state', '=', 'render')
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .returning(['id', 'rev', 'tenant_id', 'store_id', 'tag_id', 'force', 'request_id', 'push_id', 'hash', 'size'])
     .execute();
 }
