@@ -1,5 +1,7 @@
+import { hostname } from 'node:os';
 import type { StationKey } from '@esl/contract/protocol';
 import type { Kysely } from 'kysely';
+import { deliveryLeases } from '../cluster/leases';
 import type { MqttConfig } from '../config';
 import type { Database } from '../db/schema';
 import type { Notices } from '../notice/notices';
@@ -10,6 +12,7 @@ import { connectDynsec, type Dynsec } from './dynsec';
 import { createGateway, type Gateway, type GatewayOptions } from './gateway/gateway';
 import { secretHashOf } from './gateway/repository';
 import { connectClientPort } from './mqtt/client';
+import { countingPort } from './mqtt/counting';
 import { inProcessPort } from './mqtt/inprocess';
 import type { MqttPort } from './mqtt/port';
 import { collectImages, createRenderPool, loadImage, storeImages } from './render';
@@ -34,6 +37,8 @@ export interface Delivery {
   readonly syslog: DampedSysLog;
   /** The server's own MQTT side (tests publish through it as if a station had). */
   readonly port: MqttPort;
+  /** Station messages this process received, by kind (/metrics). */
+  readonly received: Readonly<Record<string, number>>;
   close(): Promise<void>;
 }
 
@@ -48,6 +53,11 @@ export interface DeliveryDeps {
   tasks?: Partial<Pick<EngineOptions, 'reconcileMs' | 'backoffScale' | 'renderBatch'>>;
   /** Render worker threads (0: the calling thread). */
   renderWorkers?: number;
+  /**
+   * Several server processes may share the database (PostgreSQL): station dispatch and the task
+   * sweeps go by leases (cluster/leases.ts). False or absent (SQLite): this process does all.
+   */
+  shared?: boolean;
 }
 
 /** Broker events worth a system-log row: refusals and takeovers (presence is the gateway's). */
@@ -105,7 +115,11 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
     }
   }
 
+  const counting = countingPort(port);
+  port = counting.port;
   const pool = createRenderPool({ workers: deps.renderWorkers ?? 0 });
+  const owner = config.mode === 'external' ? `srv-${config.instanceId}` : `srv-${hostname()}-${process.pid}`;
+  const leases = deps.shared ? deliveryLeases(deps.db, owner, deps.now, deps.tickMs ?? 1000) : null;
   const tasks = createTaskEngine({
     db: deps.db,
     port,
@@ -118,7 +132,8 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
       collect: (db, now) => collectImages(db, now),
       close: () => pool.close(),
     },
-    owner: config.mode === 'external' ? `srv-${config.instanceId}` : undefined,
+    owner,
+    claimStation: leases?.station,
     onError: (err, what) => deps.log.error({ err }, `delivery tasks failed: ${what}`),
     ...deps.tasks,
   });
@@ -143,7 +158,12 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
       ? setInterval(() => {
           if (ticking) return;
           ticking = true;
-          Promise.all([gateway.tick(), tasks.tick()])
+          // With several processes only the sweeper lease's holder runs the task sweeps; the others
+          // pump (render, dispatch) as usual.
+          Promise.all([
+            gateway.tick(),
+            (leases ? leases.sweeper() : Promise.resolve(true)).then((sweep) => (sweep ? tasks.tick() : tasks.kick())),
+          ])
             .catch((err: unknown) => deps.log.error({ err }, 'delivery sweeper failed'))
             .finally(() => {
               ticking = false;
@@ -160,6 +180,7 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
     accounts,
     syslog,
     port,
+    received: counting.received,
     async close() {
       if (timer) clearInterval(timer);
       await gateway.close();

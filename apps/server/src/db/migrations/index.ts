@@ -13,6 +13,7 @@ import { delivery } from './010_delivery';
 import { deliveryLogs } from './011_delivery_logs';
 import { tagImages } from './012_tag_images';
 import { openApi } from './013_open_api';
+import { cluster } from './015_cluster';
 import { tagsSeenIndex } from './018_tags_seen_index';
 import { callbacks } from './019_callbacks';
 
@@ -35,6 +36,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '011_delivery_logs': deliveryLogs(dialect),
     '012_tag_images': tagImages(dialect),
     '013_open_api': openApi(dialect),
+    '015_cluster': cluster(dialect),
     '018_tags_seen_index': tagsSeenIndex(dialect),
     '019_callbacks': callbacks(dialect),
   };

@@ -1,5 +1,6 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
 import { requestCallback } from '../../callbacks/repository';
+import { dialectOfDb } from '../../db/database';
 import type { Database, DeviceRequestKind, TaskKind, TaskState } from '../../db/schema';
 
 /*
@@ -352,13 +353,54 @@ export async function forgetRenderKeys(db: Db, tenantId: number, tagIds: readonl
 // -------------------------------------------------------------------------------------------
 // Render stage
 
-/** Leases up to `limit` slots waiting for a render (or whose render lease ran out). */
+/**
+ * Leases up to `limit` slots waiting for a render (or whose render lease ran out). On PostgreSQL,
+ * with several server processes, the candidates are locked `FOR UPDATE SKIP LOCKED` in the same
+ * statement: a process passes over rows another is claiming this instant instead of waiting for
+ * them or claiming them twice. A process that dies leaves its slots leased until `leaseMs` has
+ * passed; then any process takes them again. SQLite (one process) claims as before.
+ */
 export async function claimRender(db: Db, owner: string, now: number, leaseMs: number, limit: number) {
+  const free = (eb: ExpressionBuilder<Database, 'device_tasks'>) =>
+    eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]);
+  const returned = [
+    'id',
+    'rev',
+    'tenant_id',
+    'store_id',
+    'tag_id',
+    'force',
+    'request_id',
+    'push_id',
+    'hash',
+    'size',
+  ] as const;
+  if (dialectOfDb(db) === 'postgres') {
+    return db
+      .updateTable('device_tasks')
+      .set({ lease_owner: owner, lease_until: now + leaseMs })
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('device_tasks')
+          .select('id')
+          .where('state', '=', 'render')
+          .where(free)
+          .orderBy('prio')
+          .orderBy('id')
+          .limit(limit)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .where('state', '=', 'render')
+      .where(free)
+      .returning(returned)
+      .execute();
+  }
   const due = await db
     .selectFrom('device_tasks')
     .select(['id', 'rev'])
     .where('state', '=', 'render')
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .where(free)
     .orderBy('prio')
     .orderBy('id')
     .limit(limit)
@@ -373,8 +415,8 @@ export async function claimRender(db: Db, owner: string, now: number, leaseMs: n
       due.map((d) => d.id),
     )
     .where('state', '=', 'render')
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-    .returning(['id', 'rev', 'tenant_id', 'store_id', 'tag_id', 'force', 'request_id', 'push_id', 'hash', 'size'])
+    .where(free)
+    .returning(returned)
     .execute();
 }
 export type RenderSlot = Awaited<ReturnType<typeof claimRender>>[number];
