@@ -92,3 +92,28 @@ export async function deliveryGauges(db: Db) {
 export async function notifyChannel(db: Db, channel: string, payload: string): Promise<void> {
   await sql`select pg_notify(${channel}, ${payload})`.execute(db);
 }
+
+/**
+ * Process leases that ran out without being given up: processes that died (a clean stop deletes
+ * its lease). Each is deleted as it is answered, so one death is acted on once, by one process.
+ */
+export async function takeDeadProcesses(db: Db, prefix: string, now: number): Promise<string[]> {
+  const rows = await db
+    .deleteFrom('cluster_leases')
+    .where('name', 'like', `${prefix}%`)
+    .where('until', '<', now)
+    .returning('name')
+    .execute();
+  return rows.map((r) => r.name);
+}
+
+/** Online stations with the connection they are on (to welcome them again). */
+export function onlineStations(db: Db) {
+  return db
+    .selectFrom('stations')
+    .select(['id', 'tenant_id', 'sn', 'conn_id', 'cfg_rev'])
+    .where('online', '=', 1)
+    .where('conn_id', '<>', '')
+    .orderBy('id')
+    .execute();
+}

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { StationKey } from '@esl/contract/protocol';
 import type { Kysely } from 'kysely';
 import { deliveryLeases } from '../cluster/leases';
+import { resyncAfterDeath } from '../cluster/resync';
 import type { MqttConfig } from '../config';
 import type { Database } from '../db/schema';
 import type { Notices } from '../notice/notices';
@@ -162,7 +163,20 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
           // pump (render, dispatch) as usual.
           Promise.all([
             gateway.tick(),
-            (leases ? leases.sweeper() : Promise.resolve(true)).then((sweep) => (sweep ? tasks.tick() : tasks.kick())),
+            (leases ? leases.sweeper() : Promise.resolve(true)).then(async (sweep) => {
+              if (!sweep) return tasks.kick();
+              if (leases) {
+                const r = await resyncAfterDeath(deps.db, port, deps.now);
+                if (r.dead.length)
+                  syslog.write({
+                    tenantId: null,
+                    level: 'warn',
+                    event: 'server.process_lost',
+                    message: `server process ${r.dead.map((d) => d.slice('process:'.length)).join(', ')} stopped without a goodbye; ${r.welcomed} stations asked to resend their results`,
+                  });
+              }
+              await tasks.tick();
+            }),
           ])
             .catch((err: unknown) => deps.log.error({ err }, 'delivery sweeper failed'))
             .finally(() => {
