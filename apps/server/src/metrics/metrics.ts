@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { deliveryGauges, liveLeases } from '../cluster/repository';
 import type { Db } from '../db/database';
@@ -142,6 +143,14 @@ export function registerMetrics(app: FastifyInstance, o: MetricsOptions): void {
       );
     }
     for (const x of o.extra?.() ?? []) out.push(family(x.name, x.help, x.type, [{ value: x.value }]));
+    out.push(
+      family(
+        'esl_process_info',
+        'This server process (the answering one, when behind one port with WORKERS).',
+        'gauge',
+        [{ labels: { host: hostname(), pid: String(process.pid) }, value: 1 }],
+      ),
+    );
     const mem = process.memoryUsage();
     const cpu = process.cpuUsage();
     out.push(family('process_resident_memory_bytes', 'Resident memory.', 'gauge', [{ value: mem.rss }]));
