@@ -134,6 +134,13 @@ export function registerMetrics(app: FastifyInstance, o: MetricsOptions): void {
         ),
       );
       out.push(
+        per(
+          'esl_tag_entries_total',
+          'Tag entries of station reports this process stored.',
+          delivery.gateway.counters.tagEntries,
+        ),
+      );
+      out.push(
         family(
           'esl_station_messages_dropped_total',
           'Station messages dropped, by reason.',
