@@ -97,6 +97,7 @@ describe.runIf(postgres)('render claims of two processes (postgres)', () => {
       for (;;) {
         const got = await claimRender(db.db, who, 10_000, 60_000, 50);
         if (got.length === 0) return;
+        expect(got.length).toBeLessThanOrEqual(50);
         claimed.push({ who, ids: got.map((s) => s.id) });
       }
     };

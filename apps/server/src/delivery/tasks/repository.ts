@@ -376,24 +376,28 @@ export async function claimRender(db: Db, owner: string, now: number, leaseMs: n
     'size',
   ] as const;
   if (dialectOfDb(db) === 'postgres') {
+    // A materialized CTE: as an IN (…) subquery the planner may run the LIMITed, locking select
+    // more than once and claim more than `limit` rows.
     return db
-      .updateTable('device_tasks')
-      .set({ lease_owner: owner, lease_until: now + leaseMs })
-      .where('id', 'in', (eb) =>
-        eb
-          .selectFrom('device_tasks')
-          .select('id')
-          .where('state', '=', 'render')
-          .where(free)
-          .orderBy('prio')
-          .orderBy('id')
-          .limit(limit)
-          .forUpdate()
-          .skipLocked(),
+      .with(
+        (cte) => cte('due').materialized(),
+        (q) =>
+          q
+            .selectFrom('device_tasks')
+            .select('id')
+            .where('state', '=', 'render')
+            .where(free)
+            .orderBy('prio')
+            .orderBy('id')
+            .limit(limit)
+            .forUpdate()
+            .skipLocked(),
       )
-      .where('state', '=', 'render')
-      .where(free)
-      .returning(returned)
+      .updateTable('device_tasks')
+      .from('due')
+      .set({ lease_owner: owner, lease_until: now + leaseMs })
+      .whereRef('device_tasks.id', '=', 'due.id')
+      .returning(returned.map((c) => `device_tasks.${c}` as const))
       .execute();
   }
   const due = await db
