@@ -12,6 +12,9 @@
  *   - update: one UPDATE unpacking a JSON parameter (before) vs one prepared UPDATE per row
  *     (after), with the (store_id, last_seen) index (before) and without it (after, migration 018),
  *     and with station_id written for every row vs only for a moved tag.
+ *   - status: the report's tags' status by the whole rule as a second statement per row (before),
+ *     vs set in the row's own UPDATE (naming status rewrites its index entry), vs left alone by an
+ *     UPDATE guarded by the picture and status the handler decided from (after).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -20,6 +23,8 @@ import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
 import { openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
+import { tagStatusSql } from '../apps/server/src/delivery/gateway/repository';
+import { thresholdsFromJson } from '../apps/server/src/delivery/gateway/tag-status';
 import { newKeys } from '../apps/server/src/modules/tenants/service';
 
 const { values } = parseArgs({
@@ -141,6 +146,39 @@ const jsonLookup = db.prepare(
   `select ${cols} from json_each(?) j join tags t on t.hardware_id = j.value left join stations s on s.id = t.station_id`,
 );
 
+// The status statement as the handler compiles it (the thresholds and the time its parameters).
+const compiler = openDatabase(`sqlite:${file}`);
+const th = thresholdsFromJson(null);
+const compiledStatus = (now: number) =>
+  compiler.db
+    .updateTable('tags')
+    .set({ status: tagStatusSql(now, th) })
+    .where(({ eb }) => eb('status', '<>', tagStatusSql(now, th)))
+    .where('id', '=', 0)
+    .compile();
+const statusStmt = db.prepare(compiledStatus(0).sql);
+const sameHeard = db.prepare(
+  `update tags set ${SET}, status = case when desired_hash is null or substr(desired_hash, 1, 16) = ? then 'normal' else 'online' end where id = ?`,
+);
+const sameKept = db.prepare(`update tags set ${SET} where id = ? and desired_hash is ? and status = ?`);
+const withStatusStatement = db.transaction((rows: Row[]) => {
+  const params = [...compiledStatus(clock).parameters];
+  for (const r of rows) {
+    same.run(...args(r));
+    params[params.length - 1] = r[0];
+    statusStmt.run(...params);
+  }
+});
+const statusInUpdate = db.transaction((rows: Row[]) => {
+  for (const r of rows) sameHeard.run(...args(r).slice(0, -1), r[8], r[0]);
+});
+// The seeded rows want no picture (desired_hash null); the first rounds made them 'normal'.
+const statusKept = db.transaction((rows: Row[]) => {
+  for (const r of rows) {
+    if (sameKept.run(...args(r), null, 'normal').changes !== 1) throw new Error('guard did not hold');
+  }
+});
+
 const cases: Array<[string, (k: number) => void]> = [
   ['lookup: IN list of 500 (before)', (k) => inList.all(...hardwareIds(k))],
   ['lookup: one JSON parameter (after)', (k) => jsonLookup.all(JSON.stringify(hardwareIds(k)))],
@@ -151,6 +189,9 @@ const cases: Array<[string, (k: number) => void]> = [
 const noIndexCases: Array<[string, (k: number) => void]> = [
   ['update: JSON UPDATE, no seen index', (k) => jsonUpdate.run(JSON.stringify(report(k)))],
   ['update: per row, no seen index (after)', (k) => perRowSame(report(k))],
+  ['status: per row + status statement (before)', (k) => withStatusStatement(report(k))],
+  ['status: set in the row’s UPDATE', (k) => statusInUpdate(report(k))],
+  ['status: kept, guarded UPDATE (after)', (k) => statusKept(report(k))],
 ];
 const results = new Map<string, number[]>();
 const measure = (list: Array<[string, (k: number) => void]>) => {
@@ -169,4 +210,5 @@ for (let r = 0; r < ROUNDS; r++) {
 for (const [name, xs] of results) console.log(`${name.padEnd(48)} ${median(xs).toFixed(2)} µs CPU per tag`);
 console.log(`load average at the end ${loadavg()[0].toFixed(1)}`);
 db.close();
+await compiler.close();
 rmSync(dir, { recursive: true, force: true });

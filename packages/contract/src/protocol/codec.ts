@@ -1,3 +1,4 @@
+import { fastTagsMsg } from './fast';
 import { LIMITS, PROTOCOL_VERSION } from './limits';
 import { MESSAGES, type Message, type MessageInput, type MessageName } from './registry';
 
@@ -25,6 +26,10 @@ export function decodeMessage<K extends MessageName>(name: K, payload: Uint8Arra
   }
   if (typeof value === 'object' && value !== null && 'v' in value && value.v !== PROTOCOL_VERSION) {
     return fail('badVersion', `v ${JSON.stringify(value.v)}`);
+  }
+  if (name === 'tags') {
+    const fast = fastTagsMsg(value);
+    if (fast) return { ok: true, message: fast as Message<K> };
   }
   const parsed = MESSAGES[name].schema.safeParse(value);
   if (!parsed.success) {

@@ -22,6 +22,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildShop, buildTag } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { useApp } from '../../test/harness';
+import * as repo from './repository';
+import { thresholdsFromJson } from './tag-status';
 
 // The gateway on the server that `npm start` runs: embedded broker on a free port, stations from
 // the stations table, a clock the test moves (sweeper ticks called by hand).
@@ -401,6 +403,89 @@ describe.each(await testDatabases())('station gateway on $name', (db) => {
     t().clock.advance(24 * 3_600_000);
     await delivery().gateway.tick();
     expect(await status()).toBe('lost');
+  });
+
+  it('sets each reported tag’s status by the whole rule: picture, wake allowance, the row’s own wake interval', async () => {
+    const { key, added, tenant, store } = await shopWithStation();
+    const at = { tenantId: tenant.id, storeId: store.id };
+    const db = t().app.services.db;
+    const [same, other, late, slow, fresh] = await Promise.all([1, 2, 3, 4, 5].map(() => buildTag(t().app, at)));
+    const ver = '0123456789abcdef';
+    await db
+      .updateTable('tags')
+      .set({ desired_hash: `${ver}0000` })
+      .where('id', 'in', [same.id, other.id])
+      .execute();
+    // A tag that told its 600 s wake interval before and does not repeat it now.
+    await db.updateTable('tags').set({ wake_s: 600 }).where('id', '=', slow.id).execute();
+    const s = await online(delivery().url, key, added.secret);
+    const now = t().clock.now();
+    const entry = (id: string, v: string | null, ageMs: number, wakeS?: number) => ({
+      id,
+      rssi: -60,
+      battMv: 2900,
+      ver: v,
+      hw: '05',
+      seenAt: now - ageMs,
+      ...(wakeS ? { wakeS } : {}),
+    });
+    await s.send('tags', {
+      v: 1,
+      seq: 0,
+      at: now,
+      full: true,
+      tags: [
+        entry(same.hardware_id, ver, 1000, 40),
+        entry(other.hardware_id, 'fedcba9876543210', 1000, 40),
+        // Heard 10 minutes ago with a 40 s wake: past 3 wakes, not yet offline.
+        entry(late.hardware_id, null, 10 * 60_000, 40),
+        // 5 minutes ago: within 3 × the row's 600 s, past 3 × the store's default 30 s.
+        entry(slow.hardware_id, null, 5 * 60_000),
+        entry(fresh.hardware_id, null, 1000),
+      ],
+    });
+    await settle();
+    const rows = await db
+      .selectFrom('tags')
+      .select(['id', 'status'])
+      .where('id', 'in', [same.id, other.id, late.id, slow.id, fresh.id])
+      .execute();
+    const statusOf = new Map(rows.map((r) => [r.id, r.status]));
+    expect([same, other, late, slow, fresh].map((x) => statusOf.get(x.id))).toEqual([
+      'normal',
+      'online',
+      'interrupted',
+      'normal',
+      'normal',
+    ]);
+
+    // A render that came between the lookup and the store: the row wants another picture now.
+    // The handler decided from the old facts ('normal', nothing pending); the guard sees the
+    // change and the whole rule runs instead.
+    await db.updateTable('tags').set({ desired_hash: 'aaaaaaaaaaaaaaaa0000' }).where('id', '=', fresh.id).execute();
+    const update: repo.TagUpdate = {
+      id: fresh.id,
+      stationId: added.id,
+      signal: -60,
+      battery: 90,
+      temperature: null,
+      hardwareModel: '',
+      lastSeen: now,
+      wakeS: 40,
+      wakeSBefore: 40,
+      desiredBefore: null,
+      statusBefore: 'normal',
+      shownVer: null,
+      fw: null,
+      stationChanged: false,
+    };
+    await repo.storeTagReport(db, at, [update], now, thresholdsFromJson(null));
+    const after = await db
+      .selectFrom('tags')
+      .select(['status', 'battery'])
+      .where('id', '=', fresh.id)
+      .executeTakeFirst();
+    expect(after).toEqual({ status: 'online', battery: 90 });
   });
 
   it('routes a tag to the station that hears it best, with 6 dB of hysteresis', async () => {

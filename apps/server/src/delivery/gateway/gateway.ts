@@ -339,6 +339,9 @@ export function createGateway(options: GatewayOptions): Gateway {
         // Age within the report, in the server's clock: immune to the station's clock error.
         lastSeen: Math.min(t, t - Math.max(0, m.at - e.seenAt)),
         wakeS: e.wakeS ?? null,
+        wakeSBefore: tag.wake_s,
+        desiredBefore: tag.desired_hash,
+        statusBefore: tag.status,
         shownVer: e.ver,
         fw: e.fw ?? null,
         stationChanged: route !== tag.station_id,

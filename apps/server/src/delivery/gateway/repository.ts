@@ -127,6 +127,8 @@ export interface ReportedTag {
   station_id: number | null;
   signal: number | null;
   desired_hash: string | null;
+  wake_s: number | null;
+  status: string;
   station_online: number | null;
 }
 
@@ -140,11 +142,26 @@ interface HotStatements {
   lookup: SQLite.Statement;
   same: SQLite.Statement;
   moved: SQLite.Statement;
-  apply: (updates: readonly TagUpdate[], status?: { stmt: SQLite.Statement; params: unknown[] }) => void;
+  apply: (updates: readonly TagUpdate[], status?: ReportStatus) => void;
   /** The status statement by SQL text (the thresholds and the time are its parameters). */
   statuses: Map<string, SQLite.Statement>;
 }
 const hot = new WeakMap<SQLite.Database, HotStatements>();
+
+/**
+ * How a report's transaction keeps status right. A tag heard within its wake allowance (nearly
+ * every reported tag) is normal or online, and only its picture decides which: when that is the
+ * status the row had at the lookup (`kept`), the row's UPDATE leaves status alone, guarded by the
+ * desired picture and status it was decided from — naming status in SET rewrites its index entry
+ * even for the same value, which cost as much as a second statement (bench/tag-report-store.bench.ts).
+ * Any other tag, or a row whose guard no longer holds (a render or the sweep came between), gets
+ * the whole rule, tagStatusSql, as a second statement (`stmt`, the tag's id its last parameter).
+ */
+interface ReportStatus {
+  stmt: SQLite.Statement;
+  params: unknown[];
+  kept: (u: TagUpdate) => boolean;
+}
 
 const REPORT_SET = `signal = ?, battery = ?, temperature = coalesce(?, temperature), hardware_model = ?,
   last_seen = case when last_seen is null or ? > last_seen then ? else last_seen end,
@@ -155,40 +172,46 @@ function hotStatements(raw: SQLite.Database): HotStatements {
   let s = hot.get(raw);
   if (s) return s;
   const lookup = raw.prepare(`select t.id, t.tenant_id, t.store_id, t.hardware_id, t.station_id, t.signal,
-      t.desired_hash, s.online as station_online
+      t.desired_hash, t.wake_s, t.status, s.online as station_online
     from json_each(?) j join tags t on t.hardware_id = j.value left join stations s on s.id = t.station_id`);
   const same = raw.prepare(`update tags set ${REPORT_SET} where id = ?`);
   // Naming station_id in SET moves the row in the station index even when the value is the same:
   // only a tag routed to another station takes this statement.
   const moved = raw.prepare(`update tags set station_id = ?, ${REPORT_SET} where id = ?`);
-  const apply = raw.transaction(
-    (updates: readonly TagUpdate[], status?: { stmt: SQLite.Statement; params: unknown[] }) => {
-      for (const u of updates) {
-        const values = [
-          u.signal,
-          u.battery,
-          u.temperature,
-          u.hardwareModel,
-          u.lastSeen,
-          u.lastSeen,
-          u.wakeS,
-          u.shownVer,
-          u.fw,
-          u.wakeS,
-          u.lastSeen,
-          u.wakeS,
-          u.id,
-        ];
-        if (u.stationChanged) moved.run(u.stationId, ...values);
-        else same.run(...values);
-        if (status) {
-          // The tag's id is the statement's last parameter.
-          status.params[status.params.length - 1] = u.id;
-          status.stmt.run(...status.params);
-        }
+  const guard = 'where id = ? and desired_hash is ? and status = ?';
+  const sameKept = raw.prepare(`update tags set ${REPORT_SET} ${guard}`);
+  const movedKept = raw.prepare(`update tags set station_id = ?, ${REPORT_SET} ${guard}`);
+  const apply = raw.transaction((updates: readonly TagUpdate[], status?: ReportStatus) => {
+    for (const u of updates) {
+      const values = [
+        u.signal,
+        u.battery,
+        u.temperature,
+        u.hardwareModel,
+        u.lastSeen,
+        u.lastSeen,
+        u.wakeS,
+        u.shownVer,
+        u.fw,
+        u.wakeS,
+        u.lastSeen,
+        u.wakeS,
+      ];
+      if (status?.kept(u)) {
+        const done = u.stationChanged
+          ? movedKept.run(u.stationId, ...values, u.id, u.desiredBefore, u.statusBefore)
+          : sameKept.run(...values, u.id, u.desiredBefore, u.statusBefore);
+        if (done.changes === 1) continue;
       }
-    },
-  );
+      if (u.stationChanged) moved.run(u.stationId, ...values, u.id);
+      else same.run(...values, u.id);
+      if (status) {
+        // The tag's id is the statement's last parameter.
+        status.params[status.params.length - 1] = u.id;
+        status.stmt.run(...status.params);
+      }
+    }
+  });
   s = { lookup, same, moved, apply, statuses: new Map() };
   hot.set(raw, s);
   return s;
@@ -212,6 +235,8 @@ export async function tagsByHardwareId(db: Db, hardwareIds: readonly string[]): 
       'tags.station_id',
       'tags.signal',
       'tags.desired_hash',
+      'tags.wake_s',
+      'tags.status',
       'stations.online as station_online',
     ])
     .where('tags.hardware_id', 'in', hardwareIds)
@@ -227,6 +252,11 @@ export interface TagUpdate {
   hardwareModel: string;
   lastSeen: number;
   wakeS: number | null;
+  /** The row as the lookup read it: the wake interval (the status rule falls back to it), the
+   * picture it should show, its status. */
+  wakeSBefore: number | null;
+  desiredBefore: string | null;
+  statusBefore: string;
   shownVer: string | null;
   fw: string | null;
   /** Routed to another station than the row holds (SQLite: only then is station_id written). */
@@ -329,7 +359,14 @@ export async function storeTagReport(
     if (hotOnes.statuses.size > 16) hotOnes.statuses.clear();
     hotOnes.statuses.set(compiled.sql, stmt);
   }
-  const status = { stmt, params: [...compiled.parameters] };
+  // tagStatusSql's first branches for the row after the update: heard within its allowance (last
+  // seen is at least the report's, the wake interval the report's or else the row's) and not lost.
+  // Then the picture decides, as in tagStatusSql; kept when that is the status the row has.
+  const kept = (u: TagUpdate) =>
+    u.lastSeen > now - th.lostMs &&
+    u.lastSeen >= now - th.missedWakes * 1000 * (u.wakeS ?? u.wakeSBefore ?? th.defaultWakeS) &&
+    u.statusBefore === (u.desiredBefore === null || u.desiredBefore.slice(0, 16) === u.shownVer ? 'normal' : 'online');
+  const status: ReportStatus = { stmt, params: [...compiled.parameters], kept };
   await db.connection().execute(async () => hotOnes.apply(updates, status));
 }
 
