@@ -49,15 +49,6 @@ export function liveLeases(db: Db, prefix: string, now: number) {
     .execute();
 }
 
-/** Forgets leases that ran out more than `graceMs` ago (a station deleted, a process gone for good). */
-export async function pruneLeases(db: Db, now: number, graceMs: number): Promise<number> {
-  const r = await db
-    .deleteFrom('cluster_leases')
-    .where('until', '<', now - graceMs)
-    .executeTakeFirst();
-  return Number(r.numDeletedRows ?? 0);
-}
-
 /** Gauges for /metrics: task slots by state, stations by presence, stored images. */
 export async function deliveryGauges(db: Db) {
   const tasks = await db
