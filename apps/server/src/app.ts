@@ -15,6 +15,8 @@ import { writeSysLog } from './audit/syslog';
 import { notifyOn, startPgBus } from './cache/pgbus';
 import { attachCache, SharedCache } from './cache/shared';
 import { type CallbackSender, startCallbackSender } from './callbacks/sender';
+import { startNoticeRelay } from './cluster/notices';
+import { notifyChannel } from './cluster/repository';
 import type { Config } from './config';
 import { type Db, openDatabase } from './db/database';
 import { noStationAccounts } from './delivery/accounts';
@@ -22,6 +24,7 @@ import { noStationLink } from './delivery/link';
 import { startLogRetention } from './delivery/logs';
 import { createRenderPool, PREVIEW_WORKERS } from './delivery/render';
 import { type Delivery, startDelivery } from './delivery/service';
+import { registerMetrics } from './metrics/metrics';
 import { handlers } from './modules';
 import { registerTemplateAssets } from './modules/templates/assets';
 import { registerAvatarRoute } from './modules/users/avatar';
@@ -75,6 +78,17 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
     const bus = startPgBus(config.databaseUrl, cache, notifyOn(database.db), (message) => app.log.warn(message));
     app.addHook('onClose', () => bus.close());
   }
+  // Console notices reach the consoles of every server process on the database (cluster/notices.ts).
+  const relay =
+    database.dialect === 'postgres'
+      ? startNoticeRelay(
+          config.databaseUrl,
+          services.notices,
+          (channel, payload) => notifyChannel(database.db, channel, payload),
+          (message) => app.log.warn(message),
+        )
+      : null;
+  if (relay) app.addHook('onClose', () => relay.close());
   app.addHook('onClose', () => database.close());
   app.addHook('onClose', () => previews.close());
 
@@ -108,6 +122,7 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
         log: app.log,
         tickMs: config.deliveryTickMs,
         renderWorkers: config.renderWorkers,
+        shared: database.dialect === 'postgres',
       })
     : null;
   app.decorate('delivery', delivery);
@@ -135,6 +150,29 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
   registerAvatarRoute(app, services.db);
   registerTemplateAssets(app, services.db);
   registerNoticeSocket(app, services);
+  registerMetrics(app, {
+    database,
+    delivery: () => delivery,
+    token: config.metricsToken,
+    now: config.now,
+    extra: () =>
+      relay
+        ? [
+            {
+              name: 'esl_notices_relayed_total',
+              help: 'Console notices this process sent to the other server processes.',
+              type: 'counter' as const,
+              value: relay.counters.sent,
+            },
+            {
+              name: 'esl_notices_from_others_total',
+              help: 'Console notices received from the other server processes.',
+              type: 'counter' as const,
+              value: relay.counters.received,
+            },
+          ]
+        : [],
+  });
   // The integration API for ERP/POS callers, signed with the tenant's key pair (docs/INTEGRATION.md).
   await registerIntegrationCalls(app, services);
 

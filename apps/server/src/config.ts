@@ -31,6 +31,8 @@ export interface Config {
   renderWorkers: number;
   /** Callbacks (docs/INTEGRATION.md): what a callback URL may reach, the wait per delivery, the sender's period. */
   callbacks: CallbackConfig;
+  /** GET /metrics: the bearer token a scraper must send (METRICS_TOKEN); empty: loopback callers only. */
+  metricsToken: string;
 }
 
 export interface CallbackConfig {
@@ -117,6 +119,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: positive(env.CALLBACK_TIMEOUT_MS, 10_000),
       tickMs: 1000,
     },
+    metricsToken: env.METRICS_TOKEN ?? '',
   };
 }
 
@@ -138,6 +141,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // Tests render in their own thread unless they are about the pool.
     renderWorkers: 0,
     callbacks: { allowLoopback: false, allowPrivate: false, timeoutMs: 2000, tickMs: 0 },
+    metricsToken: '',
     ...overrides,
   };
 }

@@ -118,7 +118,8 @@ describe('main', { timeout: 120_000 }, () => {
   it.runIf(postgres)('WORKERS=2 on PostgreSQL: two processes serve one port and stop together', async () => {
     const created = await postgres!.create();
     try {
-      const s = start([], { WORKERS: '2', DATABASE_URL: created.url, ESL_ADMIN_PASSWORD: 'op-secret' });
+      // No station broker: the embedded one is refused with several processes (cluster/start.test.ts).
+      const s = start([], { WORKERS: '2', DATABASE_URL: created.url, ESL_ADMIN_PASSWORD: 'op-secret', MQTT: 'off' });
       const [, url] = await waitFor(s, /listening on (http:\/\/127\.0\.0\.1:\d+) \(2 worker processes\)/);
       // New connections are dealt round robin, so these reach both workers.
       for (let i = 0; i < 4; i++) expect((await loginAt(url, 'superadmin', 'op-secret')).code).toBe(0);

@@ -1,9 +1,11 @@
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { startWall } from '@esl/simulator';
 import { buildApp } from './app';
 import { writeSysLog } from './audit/syslog';
 import { clientDigest, hashPassword } from './auth/passwords';
+import { type BrokerMode, ClusterRefusal, joinCluster, type Membership, workersRefusal } from './cluster/membership';
 import { configFromEnv } from './config';
 import { dialectOf, openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
@@ -13,8 +15,9 @@ import { seedDemoFirmware } from './firmware/demo';
 
 /**
  * `node --import tsx apps/server/src/main.ts [--demo]`: migrate, seed if asked, listen.
- * `WORKERS=n` (PostgreSQL only): this process prepares the database, then n worker processes
- * serve the same port (node:cluster), sharing state through the database (DESIGN.md §1).
+ * `WORKERS=n` (PostgreSQL and an external broker, MQTT_URL, or MQTT=off): this process prepares
+ * the database, then n worker processes serve the same port (node:cluster), sharing state through
+ * the database (docs/DEPLOY.md). Where several processes cannot run it refuses to start, saying why.
  */
 async function main(): Promise<void> {
   if (cluster.isWorker) return worker();
@@ -26,10 +29,11 @@ async function main(): Promise<void> {
     console.error(`WORKERS must be a whole number from 1 to 64 (got "${process.env.WORKERS}")`);
     process.exit(1);
   }
-  if (workers > 1 && dialectOf(config.databaseUrl) !== 'postgres') {
-    console.error(
-      'WORKERS > 1 needs PostgreSQL (DATABASE_URL=postgres://…): server processes share their state through it',
-    );
+  const dialect = dialectOf(config.databaseUrl);
+  const broker: BrokerMode = config.mqtt?.mode ?? 'none';
+  const refused = workersRefusal(workers, dialect, broker);
+  if (refused) {
+    console.error(`Not starting: ${refused}`);
     process.exit(1);
   }
 
@@ -42,10 +46,19 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
-  if (workers > 1 && config.mqtt?.mode === 'embedded') {
-    // Each worker would hold its own in-memory broker behind one shared port (DELIVERY.md §4.3).
-    console.warn('WORKERS > 1: no embedded station broker (stations need MQTT_URL, an external broker, here)');
-    config.mqtt = null;
+  // Other server processes on this database: refused where several cannot run (docs/DEPLOY.md).
+  let membership: Membership;
+  try {
+    membership = await joinCluster(database.db, {
+      instanceId: config.mqtt?.mode === 'external' ? config.mqtt.instanceId : `${hostname()}-${process.pid}`,
+      info: { broker, dialect, workers },
+      onError: (err) => console.error(`renewing this process's lease failed: ${String(err)}`),
+    });
+  } catch (err) {
+    if (!(err instanceof ClusterRefusal)) throw err;
+    console.error(`Not starting: ${err.message}`);
+    await database.close().catch(() => {});
+    process.exit(1);
   }
 
   const notes: string[] = [];
@@ -136,6 +149,7 @@ async function main(): Promise<void> {
       time: config.now(),
     });
     await close();
+    await membership.leave();
     await database.close();
     process.exit(0);
   };
@@ -178,7 +192,9 @@ function startWorkers(count: number): Promise<{ port: number; close: () => Promi
 /** One worker: the database is migrated and seeded already; build the app and listen. */
 async function worker(): Promise<void> {
   const config = configFromEnv();
-  if (config.mqtt?.mode === 'embedded') config.mqtt = null;
+  // One MQTT client id per worker (the broker would take a shared one over from the other workers).
+  if (config.mqtt?.mode === 'external' && process.env.INSTANCE_ID)
+    config.mqtt.instanceId = `${config.mqtt.instanceId}-w${cluster.worker?.id ?? process.pid}`;
   const { port, host } = listenAddress();
   try {
     const app = await buildApp(config, openDatabase(config.databaseUrl));

@@ -41,6 +41,7 @@ const OWNER: Record<string, string | readonly string[]> = {
   push_log: 'delivery/logs',
   callback_settings: 'callbacks',
   callback_outbox: 'callbacks',
+  cluster_leases: 'cluster',
 };
 
 const EXEMPT = /^(db\/|demo\/|test\/|cache\/pgbus\.ts$)|\.test\.ts$/;

@@ -30,6 +30,7 @@ export interface Database {
   open_nonces: OpenNonceTable;
   callback_settings: CallbackSettingsTable;
   callback_outbox: CallbackOutboxTable;
+  cluster_leases: ClusterLeaseTable;
 }
 
 export interface TenantTable {
@@ -581,4 +582,14 @@ export interface CallbackOutboxTable {
   last_error: Generated<string>;
   /** The first characters of the last answer's body. */
   excerpt: Generated<string>;
+}
+
+/** A named, time-limited lease held by one server process (cluster/repository.ts). */
+export interface ClusterLeaseTable {
+  name: string;
+  owner: string;
+  /** Unix ms; the lease is free from then on. */
+  until: number;
+  /** What the holder says about itself (a process lease: host, pid, broker). */
+  info: string;
 }

@@ -1,5 +1,8 @@
+import { hostname } from 'node:os';
 import type { StationKey } from '@esl/contract/protocol';
 import type { Kysely } from 'kysely';
+import { deliveryLeases } from '../cluster/leases';
+import { resyncAfterDeath } from '../cluster/resync';
 import type { MqttConfig } from '../config';
 import type { Database } from '../db/schema';
 import { createFirmwareEngine, type FirmwareEngine, type FirmwareEngineOptions } from '../firmware/engine';
@@ -11,6 +14,7 @@ import { connectDynsec, type Dynsec } from './dynsec';
 import { createGateway, type Gateway, type GatewayOptions } from './gateway/gateway';
 import { secretHashOf } from './gateway/repository';
 import { connectClientPort } from './mqtt/client';
+import { countingPort } from './mqtt/counting';
 import { inProcessPort } from './mqtt/inprocess';
 import type { MqttPort } from './mqtt/port';
 import { collectImages, createRenderPool, loadImage, storeImages } from './render';
@@ -37,6 +41,8 @@ export interface Delivery {
   readonly syslog: DampedSysLog;
   /** The server's own MQTT side (tests publish through it as if a station had). */
   readonly port: MqttPort;
+  /** Station messages this process received, by kind (/metrics). */
+  readonly received: Readonly<Record<string, number>>;
   close(): Promise<void>;
 }
 
@@ -52,6 +58,11 @@ export interface DeliveryDeps {
   firmware?: Partial<Pick<FirmwareEngineOptions, 'retryMs' | 'maxAttempts'>>;
   /** Render worker threads (0: the calling thread). */
   renderWorkers?: number;
+  /**
+   * Several server processes may share the database (PostgreSQL): station dispatch and the task
+   * sweeps go by leases (cluster/leases.ts). False or absent (SQLite): this process does all.
+   */
+  shared?: boolean;
 }
 
 /** Broker events worth a system-log row: refusals and takeovers (presence is the gateway's). */
@@ -109,7 +120,11 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
     }
   }
 
+  const counting = countingPort(port);
+  port = counting.port;
   const pool = createRenderPool({ workers: deps.renderWorkers ?? 0 });
+  const owner = config.mode === 'external' ? `srv-${config.instanceId}` : `srv-${hostname()}-${process.pid}`;
+  const leases = deps.shared ? deliveryLeases(deps.db, owner, deps.now, deps.tickMs ?? 1000) : null;
   const tasks = createTaskEngine({
     db: deps.db,
     port,
@@ -122,7 +137,8 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
       collect: (db, now) => collectImages(db, now),
       close: () => pool.close(),
     },
-    owner: config.mode === 'external' ? `srv-${config.instanceId}` : undefined,
+    owner,
+    claimStation: leases?.station,
     onError: (err, what) => deps.log.error({ err }, `delivery tasks failed: ${what}`),
     ...deps.tasks,
   });
@@ -158,7 +174,26 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
       ? setInterval(() => {
           if (ticking) return;
           ticking = true;
-          Promise.all([gateway.tick(), tasks.tick(), firmware.tick()])
+          // With several processes only the sweeper lease's holder runs the task sweeps; the others
+          // pump (render, dispatch) as usual.
+          Promise.all([
+            gateway.tick(),
+            (leases ? leases.sweeper() : Promise.resolve(true)).then(async (sweep) => {
+              // Firmware dispatch is not shared by station leases: the sweeper's holder runs it.
+              if (!sweep) return tasks.kick();
+              if (leases) {
+                const r = await resyncAfterDeath(deps.db, port, deps.now);
+                if (r.dead.length)
+                  syslog.write({
+                    tenantId: null,
+                    level: 'warn',
+                    event: 'server.process_lost',
+                    message: `server process ${r.dead.map((d) => d.slice('process:'.length)).join(', ')} stopped without a goodbye; ${r.welcomed} stations asked to resend their results`,
+                  });
+              }
+              await Promise.all([tasks.tick(), firmware.tick()]);
+            }),
+          ])
             .catch((err: unknown) => deps.log.error({ err }, 'delivery sweeper failed'))
             .finally(() => {
               ticking = false;
@@ -176,6 +211,7 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
     accounts,
     syslog,
     port,
+    received: counting.received,
     async close() {
       if (timer) clearInterval(timer);
       await gateway.close();

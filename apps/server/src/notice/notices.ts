@@ -11,12 +11,23 @@ interface Subscriber {
   sessionId?: string;
 }
 
+/** A notice as it travels to the other server processes (cluster/notices.ts). */
+export interface RelayedNotice {
+  tenantId: number | null;
+  /** Only the sockets of this console session; absent: every console of the tenant. */
+  sessionId?: string;
+  notice: { type: string } & Record<string, unknown>;
+}
+
 /**
- * The consoles connected to /sys/eslnotice in this process. Later issues publish through the
- * message broker so every process's consoles hear a notice; this hub delivers locally.
+ * The consoles connected to /sys/eslnotice in this process. With several server processes
+ * (cluster/notices.ts) `relay` also hands each notice to the others, which `deliver` it to their
+ * own consoles, so a console hears it whichever server its socket is on.
  */
 export class Notices {
   readonly #subscribers = new Set<Subscriber>();
+  /** Set by the cross-process relay; null: one process, local delivery only. */
+  relay: ((n: RelayedNotice) => void) | null = null;
 
   add(sink: NoticeSink, who: { tenantId: number | null; userId: number; sessionId?: string }): () => void {
     const sub = { sink, ...who };
@@ -33,6 +44,20 @@ export class Notices {
    * output of a command window goes to the session that opened it, not to every console).
    */
   toSession(tenantId: number, sessionId: string, notice: { type: string } & Record<string, unknown>): number {
+    this.relay?.({ tenantId, sessionId, notice });
+    return this.#toSession(tenantId, sessionId, notice);
+  }
+
+  /** A notice another server process sent: to this process's consoles only. */
+  deliver(n: RelayedNotice): number {
+    return n.sessionId === undefined
+      ? this.#broadcast(n.tenantId, n.notice)
+      : n.tenantId === null
+        ? 0
+        : this.#toSession(n.tenantId, n.sessionId, n.notice);
+  }
+
+  #toSession(tenantId: number, sessionId: string, notice: { type: string } & Record<string, unknown>): number {
     const text = JSON.stringify(notice);
     let sent = 0;
     for (const sub of this.#subscribers) {
@@ -49,6 +74,11 @@ export class Notices {
 
   /** Sends a JSON notice to every console of the tenant (null = platform operators). */
   broadcast(tenantId: number | null, notice: { type: string } & Record<string, unknown>): number {
+    this.relay?.({ tenantId, notice });
+    return this.#broadcast(tenantId, notice);
+  }
+
+  #broadcast(tenantId: number | null, notice: { type: string } & Record<string, unknown>): number {
     const text = JSON.stringify(notice);
     let sent = 0;
     for (const sub of this.#subscribers) {

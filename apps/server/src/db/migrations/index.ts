@@ -14,6 +14,7 @@ import { deliveryLogs } from './011_delivery_logs';
 import { tagImages } from './012_tag_images';
 import { openApi } from './013_open_api';
 import { firmware } from './014_firmware';
+import { cluster } from './015_cluster';
 import { tagsSeenIndex } from './018_tags_seen_index';
 import { callbacks } from './019_callbacks';
 
@@ -37,6 +38,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '012_tag_images': tagImages(dialect),
     '013_open_api': openApi(dialect),
     '014_firmware': firmware(dialect),
+    '015_cluster': cluster(dialect),
     '018_tags_seen_index': tagsSeenIndex(dialect),
     '019_callbacks': callbacks(dialect),
   };

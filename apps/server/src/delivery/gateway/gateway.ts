@@ -498,6 +498,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     counters,
     link,
     async start() {
+      if (options.share && port.retained) {
+        // Several server processes: live statuses too through the shared subscription (each handled
+        // by one process), and the stations' retained last statuses read once at start.
+        unsubscribes.push(
+          await port.subscribe(topics.serverStatusFilter, receive, { qos: 1, share: options.share }),
+          await port.subscribe(topics.serverUpFilter, receive, { qos: 1, share: options.share }),
+        );
+        await port.retained(topics.serverStatusFilter, receive);
+        return;
+      }
       unsubscribes.push(
         await port.subscribe(topics.serverStatusFilter, receive, { qos: 1 }),
         await port.subscribe(topics.serverUpFilter, receive, { qos: 1, share: options.share }),

@@ -34,6 +34,13 @@ export interface MqttPort {
   publish(topic: string, payload: string | Uint8Array, options?: PublishOptions): Promise<void>;
   /** Resolves once the subscription is in place; retained messages that match follow. */
   subscribe(filter: string, handler: MqttHandler, options?: SubscribeOptions): Promise<Unsubscribe>;
+  /**
+   * Hands `handler` what the broker holds retained under `filter`, once, and nothing published
+   * later. Several server processes subscribe to live station messages through a shared
+   * subscription, which brokers never send retained messages to, so each reads the retained ones
+   * (the stations' last statuses) this way when it starts. Absent on the embedded broker.
+   */
+  retained?(filter: string, handler: MqttHandler): Promise<number>;
   close(): Promise<void>;
 }
 

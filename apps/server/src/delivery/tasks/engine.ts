@@ -77,6 +77,11 @@ export interface EngineOptions {
    * FIRST_BATCH, so the first jobs go out after a short render.
    */
   renderBatch?: number;
+  /**
+   * Several server processes (cluster/leases.ts): takes or renews this process's short lease on a
+   * station's dispatch; false while another process holds it. Absent: one process dispatches all.
+   */
+  claimStation?: (stationId: number) => Promise<boolean>;
   onError?: (err: unknown, what: string) => void;
 }
 
@@ -503,6 +508,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
     const t = now();
     let any = false;
     for (const st of await repo.stationsWithWork(db, t)) {
+      if (o.claimStation && !(await o.claimStation(st.id))) continue;
       const caps = stations.get(st.id)?.caps ?? DEFAULT_CAPS;
       const inflight = await repo.inflightOf(db, st.id);
       const { window, svcPerS } = windowOf(st.id);

@@ -1,5 +1,6 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
 import { requestCallback } from '../../callbacks/repository';
+import { dialectOfDb } from '../../db/database';
 import type { Database, DeviceRequestKind, TaskKind, TaskState } from '../../db/schema';
 
 /*
@@ -352,32 +353,7 @@ export async function forgetRenderKeys(db: Db, tenantId: number, tagIds: readonl
 // -------------------------------------------------------------------------------------------
 // Render stage
 
-/** Leases up to `limit` slots waiting for a render (or whose render lease ran out). */
-export async function claimRender(db: Db, owner: string, now: number, leaseMs: number, limit: number) {
-  const due = await db
-    .selectFrom('device_tasks')
-    .select(['id', 'rev'])
-    .where('state', '=', 'render')
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-    .orderBy('prio')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  if (due.length === 0) return [];
-  return db
-    .updateTable('device_tasks')
-    .set({ lease_owner: owner, lease_until: now + leaseMs })
-    .where(
-      'id',
-      'in',
-      due.map((d) => d.id),
-    )
-    .where('state', '=', 'render')
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-    .returning(['id', 'rev', 'tenant_id', 'store_id', 'tag_id', 'force', 'request_id', 'push_id', 'hash', 'size'])
-    .execute();
-}
-export type RenderSlot = Awaited<ReturnType<typeof claimRender>>[number];
+export type RenderSlot = Awaited<ReturnType<typeof claimRenderSpread>>[number];
 
 export function tagsForRender(db: Db, ids: readonly number[]) {
   if (ids.length === 0) return Promise.resolve([]);
@@ -867,10 +843,11 @@ export function slotsOfRequest(db: Db, tenantId: number, requestId: number, limi
 }
 
 /**
- * Leases up to `limit` slots waiting for a render like `claimRender`, spread over the stations
- * their tags are routed to: each station's first slot before any station's second (by priority,
- * then slot id), so a full-store refresh feeds every station from its first batch instead of
- * rendering one station's tags after another's.
+ * Leases up to `limit` slots waiting for a render (or whose render lease ran out), spread over
+ * the stations their tags are routed to: each station's first slot before any station's second
+ * (by priority, then slot id), so a full-store refresh feeds every station from its first batch
+ * instead of rendering one station's tags after another's. A process that dies leaves its slots
+ * leased until `leaseMs` has passed; then any process claims them.
  */
 export async function claimRenderSpread(db: Db, owner: string, now: number, leaseMs: number, limit: number) {
   const ranked = db
@@ -884,6 +861,43 @@ export async function claimRenderSpread(db: Db, owner: string, now: number, leas
     .where('d.state', '=', 'render')
     .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
     .as('r');
+  const returned = ['id', 'rev', 'tenant_id', 'store_id', 'tag_id', 'force', 'request_id', 'push_id', 'hash', 'size'] as const;
+  if (dialectOfDb(db) === 'postgres') {
+    // Several processes claim at once (scale-out): the spread order picks candidates, and the rows
+    // are then locked FOR UPDATE SKIP LOCKED in a materialized CTE, so a row another process is
+    // claiming is passed over instead of waited for, and no more than `limit` rows are claimed.
+    const candidates = db
+      .selectFrom(ranked)
+      .select(['r.id', 'r.prio', 'r.k'])
+      .orderBy('r.prio')
+      .orderBy('r.k')
+      .orderBy('r.id')
+      .limit(limit * 4);
+    return db
+      .with('cand', () => candidates)
+      .with(
+        (cte) => cte('due').materialized(),
+        (q) =>
+          q
+            .selectFrom('device_tasks as d')
+            .innerJoin('cand', 'cand.id', 'd.id')
+            .select('d.id')
+            .where('d.state', '=', 'render')
+            .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
+            .orderBy('cand.prio')
+            .orderBy('cand.k')
+            .orderBy('cand.id')
+            .limit(limit)
+            .forUpdate(['d'])
+            .skipLocked(),
+      )
+      .updateTable('device_tasks')
+      .from('due')
+      .set({ lease_owner: owner, lease_until: now + leaseMs })
+      .whereRef('device_tasks.id', '=', 'due.id')
+      .returning(returned.map((c) => `device_tasks.${c}` as const))
+      .execute();
+  }
   const due = await db
     .selectFrom(ranked)
     .select('r.id')
@@ -903,6 +917,6 @@ export async function claimRenderSpread(db: Db, owner: string, now: number, leas
     )
     .where('state', '=', 'render')
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-    .returning(['id', 'rev', 'tenant_id', 'store_id', 'tag_id', 'force', 'request_id', 'push_id', 'hash', 'size'])
+    .returning(returned)
     .execute();
 }
