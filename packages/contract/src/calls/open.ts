@@ -68,7 +68,13 @@ export const OPEN_CALLS = {
     change,
   ),
   openUnbindTags: openCall('/tags/unbind', OpenTagsBody, OpenUnbindData, 'Unbind tags by hardware ID', change),
-  openTagList: openCall('/tags/list', OpenTagListBody, OpenTag, 'List the tags of a store with their status and last result', list),
+  openTagList: openCall(
+    '/tags/list',
+    OpenTagListBody,
+    OpenTag,
+    'List the tags of a store with their status and last result',
+    list,
+  ),
   openRefreshTags: openCall(
     '/tags/refresh',
     OpenRefreshBody,

@@ -861,7 +861,18 @@ export async function claimRenderSpread(db: Db, owner: string, now: number, leas
     .where('d.state', '=', 'render')
     .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
     .as('r');
-  const returned = ['id', 'rev', 'tenant_id', 'store_id', 'tag_id', 'force', 'request_id', 'push_id', 'hash', 'size'] as const;
+  const returned = [
+    'id',
+    'rev',
+    'tenant_id',
+    'store_id',
+    'tag_id',
+    'force',
+    'request_id',
+    'push_id',
+    'hash',
+    'size',
+  ] as const;
   if (dialectOfDb(db) === 'postgres') {
     // Several processes claim at once (scale-out): the spread order picks candidates, and the rows
     // are then locked FOR UPDATE SKIP LOCKED in a materialized CTE, so a row another process is
