@@ -500,6 +500,9 @@ export function createFirmwareEngine(o: FirmwareEngineOptions): FirmwareEngine {
   }
 
   async function onTags(station: FirmwareStation, m: TagsMsg) {
+    // Nearly every report comes from a store with no tag upgrade open: one indexed look instead
+    // of the routing update and the station's task list.
+    if (!(await repo.storeHasOpenTagTasks(db, station.tenant_id, station.store_id))) return;
     await repo.routeQueuedTagTasks(
       db,
       station.tenant_id,

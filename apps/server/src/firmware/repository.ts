@@ -223,6 +223,20 @@ export function tasksByIds(db: Db, ids: readonly number[]) {
 }
 
 /** Upgrades of one station's devices that are still open (for its hello and reports). */
+/** Whether the store has a tag upgrade not yet ended (firmware_tasks_store index). */
+export async function storeHasOpenTagTasks(db: Db, tenantId: number, storeId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('firmware_tasks')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('store_id', '=', storeId)
+    .where('kind', '=', 'tagfw')
+    .where('state', 'in', ACTIVE)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export function openTasksOfStation(db: Db, stationId: number) {
   return tasks(db)
     .where('firmware_tasks.station_id', '=', stationId)

@@ -1022,6 +1022,9 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
     onHeartbeat,
     windowOf,
     async onTagsReported(tagIds) {
+      // A report whose tags all show what they should brings no work: no pump (a claim and a
+      // stations-with-work query per report cost 3 % of the gateway's CPU at 1,000 stations).
+      if (tagIds.length === 0) return;
       await reroute(tagIds);
       await reconcile(tagIds);
       kick();
