@@ -61,6 +61,8 @@ describe('the OpenAPI document and the routes the server serves', () => {
         '/uploads/templates/:file',
         '/fonts/:file',
         '/sys/eslnotice',
+        // Prometheus text for the operator's monitoring (docs/DEPLOY.md): loopback or METRICS_TOKEN.
+        '/metrics',
       ].sort(),
     );
   });

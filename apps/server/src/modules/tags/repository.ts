@@ -116,7 +116,7 @@ export async function listTags(db: Db, at: CurrentStore, f: TagFilter) {
     return page.limit(f.limit).offset(offsetOf(f));
   };
   // The SQL text depends only on which filters are set and the order; the values are its parameters.
-  const key = `tags.list|${f.status ? 's' : ''}${f.model ? 'm' : ''}${f.bound ?? ''}${f.failed ?? ''}${f.text ? 't' : ''}|${f.sort}|${f.order}`;
+  const key = `tags.list|${f.status ? 's' : ''}${f.model ? 'm' : ''}b${f.bound ?? ''}f${f.failed ?? ''}${f.text ? 't' : ''}|${f.sort}|${f.order}`;
   const text = f.text ? [containsPattern(f.text), containsPattern(f.text), containsPattern(f.text)] : [];
   const failed = f.failed === undefined ? [] : ['image', 'failed'];
   const args = [at.tenantId, at.storeId, f.status, f.model, ...failed, ...text, f.limit, offsetOf(f)].filter(
