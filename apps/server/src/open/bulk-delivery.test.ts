@@ -261,13 +261,17 @@ describe.each(await testDatabases())('bulk upsert through the integration API to
       expect(s.tag(x.hw).screen()?.hash).toBe(out.hash);
     }
 
-    // Every label revision ended in the tag log, and wrote one callback event.
-    const events = await services.db
-      .selectFrom('callback_outbox')
-      .select(['event_id', 'state'])
-      .where('tenant_id', '=', at.tenantId)
-      .where('type', '=', 'tag.result')
-      .execute();
+    // Every label revision ended in the tag log, and wrote one callback event. A tag shows its
+    // picture before its station's result reaches the server: wait for the results, not longer.
+    const resultEvents = () =>
+      services.db
+        .selectFrom('callback_outbox')
+        .select(['event_id', 'state'])
+        .where('tenant_id', '=', at.tenantId)
+        .where('type', '=', 'tag.result')
+        .execute();
+    await until('every result stored', async () => (await resultEvents()).length >= TAGS + second.length);
+    const events = await resultEvents();
     expect(events).toHaveLength(TAGS + second.length);
     // Down all along: attempts were made (refused), nothing delivered yet.
     const refused = await services.db
