@@ -78,7 +78,6 @@ describeBrowser('firmware upgrades (/saadmin/sa/firmware, /basemgr/upgrade)', ()
 
       const op = await newPage(browser(), { lang });
       try {
-        op.page.on('request', (r) => r.url().includes('/api/') && console.log('REQ', r.url()));
         await login(op.page, 'superadmin', { path: '/saadmin/sa/firmware' });
         await waitForShell(op.page);
         await op.page.getByTestId('firmware-table').waitFor();

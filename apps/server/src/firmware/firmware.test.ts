@@ -7,7 +7,7 @@ import type { Delivery } from '../delivery/service';
 import { buildShop, buildTag, multipartFile } from '../test/business';
 import { testDatabases } from '../test/databases';
 import { buildOperator } from '../test/factories';
-import { type TestApp, useApp } from '../test/harness';
+import { useApp } from '../test/harness';
 
 // Firmware upgrades (issue 16): files checked by content, and the rollout to simulated stations
 // and tags over the embedded broker, on a simulated clock. An upgrade is done only when the

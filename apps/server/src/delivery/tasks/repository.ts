@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { requestCallback } from '../../callbacks/repository';
 import { dialectOfDb } from '../../db/database';
 import type { Database, DeviceRequestKind, TaskKind, TaskState } from '../../db/schema';
