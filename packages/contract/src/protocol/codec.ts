@@ -1,5 +1,6 @@
 import { fastTagsMsg } from './fast';
 import { LIMITS, PROTOCOL_VERSION } from './limits';
+import { Job, type JobInput } from './messages';
 import { MESSAGES, type Message, type MessageInput, type MessageName } from './registry';
 
 /** Why a payload was refused; the server counts these per station. */
@@ -50,6 +51,40 @@ export function encodeMessage<K extends MessageName>(name: K, message: MessageIn
   }
   return json;
 }
+
+/**
+ * `down/jobs` payloads for any number of jobs: as few messages as both limits allow — at most
+ * `maxJobsPerMessage` jobs and `maxMessageBytes` of JSON each. Inline images make jobs of very
+ * different sizes (a 2.13" label ~1 KB, a 10.2" one up to `inlineMax` · 4/3), so a count alone
+ * is not enough: 64 large labels make a message no station or broker takes. Each job is checked
+ * against its schema (and unknown fields left out), as `encodeMessage` does.
+ */
+export function encodeJobMessages(jobs: readonly JobInput[]): string[] {
+  const head = `{"v":${PROTOCOL_VERSION},"jobs":[`;
+  const envelope = sizeOf(head) + 2;
+  const out: string[] = [];
+  let part: string[] = [];
+  let bytes = envelope;
+  for (const job of jobs) {
+    const json = JSON.stringify(Job.parse(job));
+    const size = sizeOf(json);
+    if (envelope + size > LIMITS.maxMessageBytes) {
+      throw new RangeError(`a job of ${size} bytes does not fit a jobs message (${LIMITS.maxMessageBytes} bytes)`);
+    }
+    // A job after the first adds its comma.
+    if (part.length > 0 && (part.length >= LIMITS.maxJobsPerMessage || bytes + 1 + size > LIMITS.maxMessageBytes)) {
+      out.push(`${head}${part.join(',')}]}`);
+      part = [];
+      bytes = envelope;
+    }
+    bytes += (part.length > 0 ? 1 : 0) + size;
+    part.push(json);
+  }
+  if (part.length > 0) out.push(`${head}${part.join(',')}]}`);
+  return out;
+}
+
+const sizeOf = (s: string) => encoder.encode(s).byteLength;
 
 function fail(error: DecodeError, detail: string): { ok: false; error: DecodeError; detail: string } {
   return { ok: false, error, detail };

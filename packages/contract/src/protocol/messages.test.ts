@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { decodeMessage, encodeMessage } from './codec';
+import { decodeMessage, encodeJobMessages, encodeMessage } from './codec';
 import { JOB_KINDS } from './codes';
 import { EXAMPLES } from './examples';
 import { LIMITS } from './limits';
@@ -121,6 +121,63 @@ describe('jobs', () => {
     const many = Array.from({ length: LIMITS.maxJobsPerMessage + 1 }, (_, i) => ({ ...image, id: i.toString(36) }));
     expect(jobs(many.slice(0, LIMITS.maxJobsPerMessage))).toMatchObject({ ok: true });
     expect(jobs(many)).toMatchObject({ ok: false });
+  });
+});
+
+describe('jobs split into messages', () => {
+  const first = EXAMPLES.jobs.jobs[0] as Extract<Job, { kind: 'image' }>;
+  const inline = (id: string, bytes: number) => ({
+    ...first,
+    id,
+    image: { ...first.image, size: bytes, data: btoa(String.fromCharCode(...new Uint8Array(bytes).fill(id.length))) },
+  });
+  const unpack = (payloads: string[]) =>
+    payloads.map((p) => {
+      const back = decodeMessage('jobs', p);
+      if (!back.ok) throw new Error(back.detail);
+      return back.message.jobs;
+    });
+
+  it('keeps to 64 jobs a message, in order', () => {
+    const many = Array.from({ length: 150 }, (_, i) => ({ ...first, id: `j${i}` }));
+    const parts = unpack(encodeJobMessages(many));
+    expect(parts.map((p) => p.length)).toEqual([64, 64, 22]);
+    expect(parts.flat().map((j) => j.id)).toEqual(many.map((j) => j.id));
+  });
+
+  it('keeps to the byte limit when the jobs carry large inline images', () => {
+    // 40 labels of 16 KB inline (a station's default inlineMax): ~870 KB in all, far too much
+    // for one message though well under 64 jobs.
+    const big = Array.from({ length: 40 }, (_, i) => inline(`b${i}`, 16 * 1024));
+    const payloads = encodeJobMessages(big);
+    expect(payloads.length).toBeGreaterThan(1);
+    for (const p of payloads)
+      expect(new TextEncoder().encode(p).byteLength).toBeLessThanOrEqual(LIMITS.maxMessageBytes);
+    const parts = unpack(payloads);
+    expect(parts.flat().map((j) => j.id)).toEqual(big.map((j) => j.id));
+    // As few messages as the limit allows: each but the last could not take the next job.
+    for (let i = 0; i < payloads.length - 1; i++) {
+      const next = JSON.stringify(parts[i + 1][0]);
+      expect(new TextEncoder().encode(payloads[i]).byteLength + 1 + next.length).toBeGreaterThan(
+        LIMITS.maxMessageBytes,
+      );
+    }
+  });
+
+  it('takes jobs of the largest inline image, mixed with small ones, in order', () => {
+    const mixed = [
+      inline('a', LIMITS.maxInlineBytes),
+      { ...first, id: 'small' },
+      inline('bb', LIMITS.maxInlineBytes),
+      inline('ccc', LIMITS.maxInlineBytes),
+    ];
+    const parts = unpack(encodeJobMessages(mixed));
+    expect(parts.map((p) => p.map((j) => j.id))).toEqual([['a', 'small', 'bb'], ['ccc']]);
+  });
+
+  it('checks every job against its schema, as encodeMessage does', () => {
+    expect(() => encodeJobMessages([{ ...first, prio: 9 as 0 }])).toThrow();
+    expect(encodeJobMessages([])).toEqual([]);
   });
 });
 

@@ -274,6 +274,7 @@ export const Job = z.discriminatedUnion('kind', [
   stationJob('modulefw', { fw: FwPayload }),
 ]);
 export type Job = z.infer<typeof Job>;
+export type JobInput = z.input<typeof Job>;
 export const JobsMsg = z
   .object({ v: V, jobs: z.array(Job).min(1).max(LIMITS.maxJobsPerMessage) })
   .describe('New jobs, or higher revs of held ones.');

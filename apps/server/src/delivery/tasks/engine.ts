@@ -3,6 +3,7 @@ import {
   type AckMsg,
   type BlobRequestMsg,
   DEFAULTS,
+  encodeJobMessages,
   encodeMessage,
   type HeartbeatMsg,
   type HelloMsg,
@@ -566,11 +567,10 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
         if (job) jobs.push(job);
       }
       const key: StationKey = { tenantId: st.tenant_id, sn: st.sn };
-      for (let i = 0; i < jobs.length; i += LIMITS.maxJobsPerMessage) {
-        const part = jobs.slice(i, i + LIMITS.maxJobsPerMessage);
-        await port.publish(topics.down(key, 'jobs'), encodeMessage('jobs', { v: 1, jobs: part }), { qos: 1 });
-        counters.jobsSent += part.length;
+      for (const payload of encodeJobMessages(jobs)) {
+        await port.publish(topics.down(key, 'jobs'), payload, { qos: 1 });
       }
+      counters.jobsSent += jobs.length;
     }
     return any;
   }
