@@ -12,7 +12,13 @@ import { buildStation, buildTag } from '../test/business';
 import { testDatabases } from '../test/databases';
 import { buildStore, buildTenant } from '../test/factories';
 import { useApp } from '../test/harness';
-import { createFirmwareEngine, type FirmwareEngine, type FirmwareStation, firmwareJobId } from './engine';
+import {
+  createFirmwareEngine,
+  type FirmwareEngine,
+  type FirmwareLogLine,
+  type FirmwareStation,
+  firmwareJobId,
+} from './engine';
 import * as repo from './repository';
 
 // The firmware engine's decisions where several server processes share one database: two engine
@@ -66,13 +72,18 @@ describe.each(await testDatabases())('firmware engine on one database, several p
   const now = () => time;
   const db = () => t().app.services.db;
 
-  function engine(owner: string, on: Kysely<Database>, sent: Published[] = []): FirmwareEngine {
+  function engine(
+    owner: string,
+    on: Kysely<Database>,
+    sent: Published[] = [],
+    logs: FirmwareLogLine[] = [],
+  ): FirmwareEngine {
     return createFirmwareEngine({
       db: on,
       port: fakePort(sent),
       notices: new Notices(),
       now,
-      syslog: () => {},
+      syslog: (line) => logs.push(line),
       claimStation: deliveryLeases(on, owner, now, 1000).station,
       onError: (err) => {
         throw err;
@@ -82,11 +93,14 @@ describe.each(await testDatabases())('firmware engine on one database, several p
   const processes = () => {
     const sentA: Published[] = [];
     const sentB: Published[] = [];
+    /** The system log both write to. */
+    const logs: FirmwareLogLine[] = [];
     return {
-      a: engine('srv-a', db(), sentA),
-      b: engine('srv-b', second?.db ?? db(), sentB),
+      a: engine('srv-a', db(), sentA, logs),
+      b: engine('srv-b', second?.db ?? db(), sentB, logs),
       sentA,
       sentB,
+      logs,
     };
   };
 
@@ -250,6 +264,46 @@ describe.each(await testDatabases())('firmware engine on one database, several p
     // The result reaches the other process (or this one after a restart).
     await b.onResult(s.station, { v: 1, results: [{ id: job, rev: task.rev, code: 'ok', at: time }] });
     expect((await states(s.station.id))[0]).toMatchObject({ state: 'failed', code: 'rolledBack' });
+  });
+
+  it("logs one progress row per tenth of a transfer, whichever process hears the station's reports", async () => {
+    const s = await store(0);
+    const { a, b, logs } = processes();
+    await a.onHello(s.station, hello({ fwConcurrent: 1 }));
+    const fw = await firmware('ap', `2.1.${s.station.id}`);
+    await upgrade(s, fw, 'apfw', null);
+    await a.pump();
+    const [task] = await states(s.station.id);
+    if (!task) throw new Error('no task');
+    const id = firmwareJobId(task.id);
+    const at = (share: number) => ({
+      v: 1 as const,
+      id,
+      rev: task.rev,
+      done: Math.round(share * fw.size),
+      total: fw.size,
+    });
+    await a.onAck(s.station, { v: 1, jobs: [{ id, rev: task.rev, ok: true }] });
+    // Reports alternate between the processes; one arrives late (an older figure).
+    for (const [engine, share] of [
+      [a, 0.05],
+      [b, 0.15],
+      [a, 0.18],
+      [b, 0.12],
+      [a, 0.25],
+      [b, 0.27],
+      [a, 1],
+    ] as const) {
+      await engine.onProgress(s.station, at(share));
+    }
+    const rows = logs.filter((l) => l.event === 'firmware.progress').map((l) => /(\d+) of/.exec(l.message)?.[1]);
+    expect(rows).toEqual([at(0.15).done, at(0.25).done, fw.size].map(String));
+    const done = await db()
+      .selectFrom('firmware_tasks')
+      .select('done_bytes')
+      .where('id', '=', task.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(done.done_bytes)).toBe(fw.size);
   });
 
   // -------------------------------------------------------------------------------------------

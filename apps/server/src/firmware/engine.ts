@@ -456,15 +456,13 @@ export function createFirmwareEngine(o: FirmwareEngineOptions): FirmwareEngine {
     await pump();
   }
 
-  const lastProgress = new Map<number, number>();
   async function onProgress(station: FirmwareStation, m: ProgressMsg) {
     const t = (await ours(station, [m.id])).get(m.id);
     if (!t || t.rev !== m.rev) return;
     const bytes = Math.min(Number(t.size), m.done);
-    if (!(await repo.setDoneBytes(db, t.id, t.rev, bytes))) return;
-    // At most one progress row in the system log per tenth of the transfer.
-    const tenth = Math.floor((bytes * 10) / Math.max(1, Number(t.size)));
-    const notice = {
+    const moved = await repo.setDoneBytes(db, { id: t.id, rev: t.rev, size: Number(t.size) }, bytes);
+    if (!moved) return;
+    notices.broadcast(t.tenant_id, {
       type: 'firmware.progress',
       id: t.id,
       storeId: t.store_id,
@@ -474,11 +472,9 @@ export function createFirmwareEngine(o: FirmwareEngineOptions): FirmwareEngine {
       done: bytes,
       total: Number(t.size),
       version: t.version,
-    };
-    notices.broadcast(t.tenant_id, notice);
-    if (lastProgress.get(t.id) !== tenth) {
-      lastProgress.set(t.id, tenth);
-      if (lastProgress.size > 10_000) lastProgress.clear();
+    });
+    // One progress row in the system log per tenth of the transfer.
+    if (moved === 'tenth') {
       o.syslog({
         tenantId: t.tenant_id,
         level: 'info',

@@ -348,17 +348,29 @@ export async function move(
   return Number(r.numUpdatedRows) > 0;
 }
 
-/** Bytes the station holds of a running transfer (never goes down within a revision). */
-export async function setDoneBytes(db: Db, id: number, rev: number, done: number): Promise<boolean> {
-  const r = await db
-    .updateTable('firmware_tasks')
-    .set({ done_bytes: done })
-    .where('id', '=', id)
-    .where('rev', '=', rev)
-    .where('state', 'in', AT_STATION)
-    .where('done_bytes', '<', done)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+/**
+ * Bytes the station holds of a running transfer (never goes down within a revision). Answers
+ * 'tenth' when this report is the first into a new tenth of the file (one system-log row per tenth,
+ * whichever process handles the reports), 'moved' when it only moved on, null when it changed nothing.
+ */
+export async function setDoneBytes(
+  db: Db,
+  t: { id: number; rev: number; size: number },
+  done: number,
+): Promise<'tenth' | 'moved' | null> {
+  const update = (below: number) =>
+    db
+      .updateTable('firmware_tasks')
+      .set({ done_bytes: done })
+      .where('id', '=', t.id)
+      .where('rev', '=', t.rev)
+      .where('state', 'in', AT_STATION)
+      .where('done_bytes', '<', below)
+      .executeTakeFirst();
+  // The first byte of the tenth `done` is in: held before, fewer than that → a new tenth.
+  const firstOfTenth = Math.ceil((Math.floor((done * 10) / Math.max(1, t.size)) * t.size) / 10);
+  if (Number((await update(firstOfTenth)).numUpdatedRows) > 0) return 'tenth';
+  return Number((await update(done)).numUpdatedRows) > 0 ? 'moved' : null;
 }
 
 /** Tasks whose current state has run out of time. */
