@@ -6,6 +6,7 @@ import { deliveryLeases } from '../cluster/leases';
 import { claimLease } from '../cluster/repository';
 import { type Db as Opened, openDatabase, sqliteHandleOf } from '../db/database';
 import type { Database, FirmwareTaskKind } from '../db/schema';
+import { applyHello } from '../delivery/gateway/repository';
 import type { MqttPort } from '../delivery/mqtt/port';
 import { Notices } from '../notice/notices';
 import { buildStation, buildTag } from '../test/business';
@@ -24,8 +25,9 @@ import * as repo from './repository';
 // The firmware engine's decisions where several server processes share one database: two engine
 // instances (with their own connection pool on PostgreSQL, as two processes have) keep a station
 // to its `caps.fwConcurrent` tag transfers, take turns by the station's dispatch lease, and judge
-// a station's late `ok` by what its hello said to the other; label work holds tag upgrades only
-// while it is ready for the station; stopping a store's tag upgrades leaves none behind.
+// a station's late `ok` by what its hello said to the other, and log one progress row per tenth
+// of a transfer between them; label work holds tag upgrades only while it runs at the station or
+// is ready for it; stopping a store's tag upgrades leaves none behind.
 
 interface Published {
   topic: string;
@@ -78,7 +80,7 @@ describe.each(await testDatabases())('firmware engine on one database, several p
     sent: Published[] = [],
     logs: FirmwareLogLine[] = [],
   ): FirmwareEngine {
-    return createFirmwareEngine({
+    const e = createFirmwareEngine({
       db: on,
       port: fakePort(sent),
       notices: new Notices(),
@@ -89,6 +91,14 @@ describe.each(await testDatabases())('firmware engine on one database, several p
         throw err;
       },
     });
+    dbOf.set(e, on);
+    return e;
+  }
+  const dbOf = new WeakMap<FirmwareEngine, Kysely<Database>>();
+  /** A hello as the gateway hands it on: stored on the station's row first, then to the engine. */
+  async function greet(e: FirmwareEngine, station: FirmwareStation, m: HelloMsg) {
+    await applyHello(dbOf.get(e) ?? db(), station.id, m, time, true);
+    await e.onHello(station, m);
   }
   const processes = () => {
     const sentA: Published[] = [];
@@ -197,8 +207,8 @@ describe.each(await testDatabases())('firmware engine on one database, several p
     const s = await store(3);
     const { a, b } = processes();
     // The station said 3 to one process, then (restarted, reconfigured) 1 to the other.
-    await a.onHello(s.station, hello({ fwConcurrent: 3 }));
-    await b.onHello(s.station, hello({ fwConcurrent: 1 }));
+    await greet(a, s.station, hello({ fwConcurrent: 3 }));
+    await greet(b, s.station, hello({ fwConcurrent: 1 }));
     const fw = await firmware('tag', `1.1.${s.station.id}`);
     for (const tag of s.tags) await upgrade(s, fw, 'tagfw', tag.id);
     await a.pump();
@@ -220,7 +230,7 @@ describe.each(await testDatabases())('firmware engine on one database, several p
   it('two processes dispatching to one station at once send no more than N between them', async () => {
     const s = await store(6);
     const { a, b } = processes();
-    await a.onHello(s.station, hello({ fwConcurrent: 2 }));
+    await greet(a, s.station, hello({ fwConcurrent: 2 }));
     const fw = await firmware('tag', `1.2.${s.station.id}`);
     for (const tag of s.tags) await upgrade(s, fw, 'tagfw', tag.id);
     time += 5000;
@@ -231,7 +241,7 @@ describe.each(await testDatabases())('firmware engine on one database, several p
   it('sends nothing to a station while another process holds its dispatch lease; after it lapses, does', async () => {
     const s = await store(1);
     const { a, b, sentB } = processes();
-    await a.onHello(s.station, hello({ fwConcurrent: 1 }));
+    await greet(a, s.station, hello({ fwConcurrent: 1 }));
     const fw = await firmware('tag', `1.3.${s.station.id}`);
     await upgrade(s, fw, 'tagfw', s.tags[0]?.id ?? null);
     // The first process's label dispatch holds the station (same lease, same owner name).
@@ -249,7 +259,7 @@ describe.each(await testDatabases())('firmware engine on one database, several p
   it("judges a station's late ok by the version its hello reported to another process", async () => {
     const s = await store(0);
     const { a, b } = processes();
-    await a.onHello(s.station, hello({ fwConcurrent: 1, ap: '1.0.0' }));
+    await greet(a, s.station, hello({ fwConcurrent: 1, ap: '1.0.0' }));
     const fw = await firmware('ap', `2.0.${s.station.id}`);
     await upgrade(s, fw, 'apfw', null);
     await a.pump();
@@ -259,7 +269,7 @@ describe.each(await testDatabases())('firmware engine on one database, several p
     await a.onAck(s.station, { v: 1, jobs: [{ id: job, rev: task.rev, ok: true }] });
     // It restarted before its `ok` got out: the job is gone from its queue, one result waits, and
     // it runs the old version.
-    await a.onHello(s.station, hello({ fwConcurrent: 1, ap: '1.0.0', queue: [], outbox: 1 }));
+    await greet(a, s.station, hello({ fwConcurrent: 1, ap: '1.0.0', queue: [], outbox: 1 }));
     expect((await states(s.station.id))[0]?.state).toBe('accepted');
     // The result reaches the other process (or this one after a restart).
     await b.onResult(s.station, { v: 1, results: [{ id: job, rev: task.rev, code: 'ok', at: time }] });
@@ -269,7 +279,7 @@ describe.each(await testDatabases())('firmware engine on one database, several p
   it("logs one progress row per tenth of a transfer, whichever process hears the station's reports", async () => {
     const s = await store(0);
     const { a, b, logs } = processes();
-    await a.onHello(s.station, hello({ fwConcurrent: 1 }));
+    await greet(a, s.station, hello({ fwConcurrent: 1 }));
     const fw = await firmware('ap', `2.1.${s.station.id}`);
     await upgrade(s, fw, 'apfw', null);
     await a.pump();
@@ -348,12 +358,12 @@ describe.each(await testDatabases())('firmware engine on one database, several p
       .execute();
   }
 
-  it('a label update backing off (a tag not heard) does not hold tag upgrades; one due for the station does', async () => {
+  it('a label update backing off (a tag not heard) does not hold tag upgrades', async () => {
     const s = await store(2);
     const [upgraded, labelled] = s.tags;
     if (!upgraded || !labelled) throw new Error('tags');
     const { a } = processes();
-    await a.onHello(s.station, hello({ fwConcurrent: 1 }));
+    await greet(a, s.station, hello({ fwConcurrent: 1 }));
     // Sent to this station before, failed, waiting an hour before the next try.
     await labelSlot(s, labelled.id, { prio: 1, state: 'queued', notBefore: time + 3_600_000, stationId: s.station.id });
     const fw = await firmware('tag', `1.4.${s.station.id}`);
@@ -409,7 +419,7 @@ describe.each(await testDatabases())('firmware engine on one database, several p
     const sent: Published[] = [];
     const plugin = new AfterNextStatement();
     const stopper = engine('srv-c', db().withPlugin(plugin), sent);
-    await stopper.onHello(s.station, hello({ fwConcurrent: 3 }));
+    await greet(stopper, s.station, hello({ fwConcurrent: 3 }));
     const fw = await firmware('tag', `1.5.${s.station.id}`);
     const ids = [];
     for (const tag of s.tags) ids.push(await upgrade(s, fw, 'tagfw', tag.id));

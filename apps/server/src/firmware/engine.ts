@@ -223,7 +223,8 @@ export function createFirmwareEngine(o: FirmwareEngineOptions): FirmwareEngine {
   /*
    * What decides a dispatch is in the database, so whichever process runs it decides the same:
    * the upgrades running at the station (counted from their rows), how many tag transfers it runs
-   * at once (its last hello, on its row), the label work waiting for it. With several processes
+   * at once (its last hello's `caps.fwConcurrent`, which the gateway keeps on its row), the label
+   * work waiting for it. With several processes
    * the station's dispatch lease (the label dispatch's) lets one of them send to it at a time, so
    * two never count the same free room.
    */
@@ -293,7 +294,7 @@ export function createFirmwareEngine(o: FirmwareEngineOptions): FirmwareEngine {
   };
 
   async function onHello(station: FirmwareStation, m: HelloMsg) {
-    await repo.setFwConcurrent(db, station.id, Math.max(0, m.caps.fwConcurrent));
+    // The gateway stored what the hello says (versions, `caps.fwConcurrent`) before this runs.
     const held = new Map<string, number>();
     for (const [id, rev] of m.queue) if (firmwareTaskId(id) !== null) held.set(id, rev);
     const cancel: JobRef[] = [];
@@ -562,11 +563,12 @@ export function createFirmwareEngine(o: FirmwareEngineOptions): FirmwareEngine {
     // sent before it, and is read below as at its station. Read the other way round, one sent
     // between the read and the cancel would be neither.
     const cancelledIds = await repo.cancelQueuedTagTasks(db, tenantId, storeId, now());
-    const cancelled = await repo.tasksByIds(db, cancelledIds);
     const atStation = await repo.tagTasksAtStations(db, tenantId, storeId);
-    for (const t of cancelled) {
-      await step(t, 'cancelled', 'stopped before it started', { code: 'stopped', done: 0 });
-      await tagLog(t, 'cancelled', 'stopped');
+    for (let i = 0; i < cancelledIds.length; i += 1000) {
+      for (const t of await repo.tasksByIds(db, cancelledIds.slice(i, i + 1000))) {
+        await step(t, 'cancelled', 'stopped before it started', { code: 'stopped', done: 0 });
+        await tagLog(t, 'cancelled', 'stopped');
+      }
     }
     const perStation = new Map<number, { sn: string; ids: JobRef[] }>();
     for (const t of atStation) {

@@ -146,11 +146,6 @@ export async function labelWorkWaits(db: Db, stationId: number, now: number): Pr
   return ready !== undefined;
 }
 
-/** A station's hello said how many tag firmware transfers it runs at once. */
-export async function setFwConcurrent(db: Db, stationId: number, n: number): Promise<void> {
-  await db.updateTable('stations').set({ fw_concurrent: n }).where('id', '=', stationId).execute();
-}
-
 // -------------------------------------------------------------------------------------------
 // Upgrade slots
 
