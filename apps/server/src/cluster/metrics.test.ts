@@ -53,6 +53,7 @@ describe.each(await testDatabases())('/metrics ($name)', (target) => {
       // Tasks by state: the bound tags' label slots (when binding enqueued them), all gauges integers.
       for (const [k, v] of m) if (k.startsWith('esl_tasks{')) expect(Number.isInteger(v)).toBe(true);
     });
+
     it('counts firmware upgrades by kind and state, every pair named', async () => {
       const app = t().app;
       const db = app.services.db;
