@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCli, parseDuration, parseFlap, parseModels, parseStation } from './args';
+import { parseCli, parseDuration, parseFlap, parseModels, parseShare, parseStation } from './args';
 
 const noFiles = (path: string): string => {
   throw new Error(`unexpected read of ${path}`);
@@ -110,6 +110,43 @@ describe('command line', () => {
     expect(() => parseCli(['--api', 'http://h', '--sn-prefix', 'a/b'], noFiles, { ESL_PASSWORD: 'x' })).toThrow(
       /sn-prefix/,
     );
+  });
+
+  it('takes firmware jobs with --firmware, and their faults with the --fw-… flags', () => {
+    const sim = (...argv: string[]) => {
+      const o = parseCli(['--station', '1.A:x', ...argv], noFiles);
+      if (o === 'help') throw new Error('help');
+      return o.sim;
+    };
+    expect(sim().firmware).toBe(false);
+    expect(sim('--firmware').firmware).toEqual({});
+    expect(
+      sim(
+        '--fw-corrupt-chunk',
+        '16384',
+        '--fw-disconnect-at',
+        '50%',
+        '--fw-roll-back',
+        '--fw-roll-back-tags',
+        '0000021a3f5c, 0000021A3F5D',
+      ).firmware,
+    ).toEqual({
+      corruptChunkAt: 16_384,
+      disconnectAt: 0.5,
+      rollBack: true,
+      rollBackTags: ['0000021A3F5C', '0000021A3F5D'],
+    });
+    // A fault alone implies --firmware.
+    expect(sim('--fw-disconnect-at', '0.25').firmware).toEqual({ disconnectAt: 0.25 });
+    expect(parseShare('0.5')).toBe(0.5);
+    expect(parseShare('75%')).toBe(0.75);
+    for (const share of ['0', '1', '100%', 'half', '1.5']) {
+      expect(() => sim('--fw-disconnect-at', share), share).toThrow(/0\.5 or 50%/);
+    }
+    expect(() => sim('--fw-corrupt-chunk', '100')).toThrow(/multiple of 16384/);
+    expect(() => sim('--fw-corrupt-chunk=-16384')).toThrow(/multiple of 16384/);
+    expect(() => sim('--fw-roll-back-tags', 'shelf-7')).toThrow(/hardware ids/);
+    expect(() => sim('--fw-roll-back-tags', ',')).toThrow(/hardware ids/);
   });
 
   it('refuses what it cannot run', () => {

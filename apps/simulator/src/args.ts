@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
-import { RADIO_PROFILES, type RadioProfileName } from '@esl/contract/protocol';
+import { DEFAULTS, RADIO_PROFILES, type RadioProfileName, TagId } from '@esl/contract/protocol';
 import type { ProvisionOptions } from './provision';
 import type { SimulatorOptions } from './simulator';
 import type { FlapSpec, StationSpec } from './station';
+import type { FirmwareFaults } from './station/firmware';
 import type { TagSpec } from './tag';
 
 /** `40s`, `10m`, `2h`, `500ms`, or a plain number of seconds → milliseconds. */
@@ -33,6 +34,54 @@ export function parseModels(text: string): Array<[string, number]> {
     if (!/^[0-9A-Fa-f]{2}$/.test(code) || !(w > 0)) throw new Error(`not a model weight: ${part} (use e.g. 05:60)`);
     return [code.toUpperCase(), w];
   });
+}
+
+/** A share of a file: `0.5` or `50%`, more than 0 and less than 1. */
+export function parseShare(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)(%)?$/.exec(text.trim());
+  const n = m ? Number(m[1]) / (m[2] ? 100 : 1) : Number.NaN;
+  if (!(n > 0 && n < 1)) throw new Error(`not a share of the file: ${text} (use e.g. 0.5 or 50%)`);
+  return n;
+}
+
+/**
+ * The firmware flags → whether stations take firmware jobs, and their faults. Any fault implies
+ * `--firmware`. The corrupted chunk is named by its byte offset, a multiple of the chunk size.
+ */
+export function parseFirmwareFlags(v: {
+  firmware: boolean;
+  corruptChunk?: string;
+  disconnectAt?: string;
+  rollBack: boolean;
+  rollBackTags?: string;
+}): FirmwareFaults | false {
+  const faults: FirmwareFaults = {};
+  if (v.corruptChunk !== undefined) {
+    const n = Number(v.corruptChunk);
+    if (!(Number.isInteger(n) && n >= 0 && n % DEFAULTS.chunk === 0)) {
+      throw new Error(
+        `--fw-corrupt-chunk takes the byte offset of a chunk, a multiple of ${DEFAULTS.chunk} (0, ${DEFAULTS.chunk}, …): ${v.corruptChunk}`,
+      );
+    }
+    faults.corruptChunkAt = n;
+  }
+  if (v.disconnectAt !== undefined) faults.disconnectAt = parseShare(v.disconnectAt);
+  if (v.rollBack) faults.rollBack = true;
+  if (v.rollBackTags !== undefined) {
+    const ids = v.rollBackTags
+      .split(',')
+      .map((x) => x.trim().toUpperCase())
+      .filter(Boolean);
+    const bad = ids.find((id) => !TagId.safeParse(id).success);
+    if (ids.length === 0 || bad !== undefined) {
+      throw new Error(
+        `--fw-roll-back-tags takes tag hardware ids (8–16 hex digits), comma-separated: ${bad ?? v.rollBackTags}`,
+      );
+    }
+    faults.rollBackTags = ids;
+  }
+  if (!v.firmware && Object.keys(faults).length === 0) return false;
+  return faults;
 }
 
 /** `1.AP-01:secret` → a station to attach to. */
@@ -101,6 +150,17 @@ export const USAGE = `npm run sim -- [options]
   --report FILE        write the run's report (JSON) there at the end
   --http PORT          serve the store wall (every tag's screen as it decoded it) on PORT (0: any)
   --http-host HOST     the wall's address (default 127.0.0.1)
+
+  Firmware upgrades (stations report model SIM-AP, station and module 1.0.0-sim, tags 1.0.0):
+  --firmware           stations take firmware jobs (apfw, modulefw, tagfw); off: refused
+  --fw-corrupt-chunk OFFSET  flip a byte of the chunk at this byte offset (a multiple of ${DEFAULTS.chunk}),
+                       once per station: the file fails its check (badBlob) and is pulled again
+  --fw-disconnect-at SHARE   lose the connection once a pull holds this share (0.5 or 50%), once
+                       per station; it resumes from the first missing offset
+  --fw-roll-back       station and module upgrades install, restart and come back on the old version
+  --fw-roll-back-tags IDS    these tags (hardware ids, comma-separated) keep their old firmware
+                       after a transfer
+                       (each --fw-… flag implies --firmware)
   --quiet              no log lines
   --help`;
 
@@ -128,6 +188,11 @@ export function parseCli(
       report: { type: 'string' },
       http: { type: 'string' },
       'http-host': { type: 'string', default: '127.0.0.1' },
+      firmware: { type: 'boolean', default: false },
+      'fw-corrupt-chunk': { type: 'string' },
+      'fw-disconnect-at': { type: 'string' },
+      'fw-roll-back': { type: 'boolean', default: false },
+      'fw-roll-back-tags': { type: 'string' },
       quiet: { type: 'boolean', default: false },
       api: { type: 'string' },
       user: { type: 'string', default: 'admin' },
@@ -163,6 +228,13 @@ export function parseCli(
   const wakeS = parseDuration(values.wake) / 1000;
   const tagsPerStation = number('tags', values.tags, 0, 100_000);
   if (!/^[A-Za-z0-9_-]{1,24}$/.test(values['sn-prefix'])) throw new Error('--sn-prefix takes letters, digits, - and _');
+  const firmware = parseFirmwareFlags({
+    firmware: values.firmware,
+    corruptChunk: values['fw-corrupt-chunk'],
+    disconnectAt: values['fw-disconnect-at'],
+    rollBack: values['fw-roll-back'],
+    rollBackTags: values['fw-roll-back-tags'],
+  });
   return {
     provision:
       api === undefined
@@ -190,6 +262,7 @@ export function parseCli(
       seed: values.seed,
       loss: number('loss', values.loss, 0, 1),
       flap: values.flap ? parseFlap(values.flap) : null,
+      firmware,
     },
     durationMs: values.duration ? parseDuration(values.duration) : null,
     reportFile: values.report ?? null,

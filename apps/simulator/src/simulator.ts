@@ -5,6 +5,7 @@ import { channelBound } from './radio/bound';
 import { profileByName } from './radio/profiles';
 import { Random } from './random';
 import { type FlapSpec, SimStation, type StationOptions, type StationSpec, type StationStats } from './station';
+import type { FirmwareFaults } from './station/firmware';
 import type { SimTag, TagSpec } from './tag';
 
 export interface SimulatorOptions {
@@ -24,6 +25,11 @@ export interface SimulatorOptions {
   /** Extra frame loss (0–1). */
   loss?: number;
   flap?: FlapSpec | null;
+  /**
+   * Firmware jobs for every station that does not say (`StationSpec.firmware`): taken, with these
+   * faults (each station has them once); absent or false: refused as unsupported.
+   */
+  firmware?: FirmwareFaults | boolean;
   /** Virtual start time (Unix ms); now by default. */
   start?: number;
   /** Jobs a station holds at most. */
@@ -117,7 +123,12 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     const rng = root.fork(`station ${spec.tenantId}.${spec.sn}`);
     const tags = spec.tags ?? madeUpTags(rng.fork('tags'), options.tagsPerStation ?? 0, models, options.wakeS ?? 40);
     return new SimStation(
-      { ...spec, tags, channel: spec.channel ?? profile.channels[i % profile.channels.length] },
+      {
+        ...spec,
+        tags,
+        channel: spec.channel ?? profile.channels[i % profile.channels.length],
+        firmware: spec.firmware ?? options.firmware,
+      },
       {
         url: options.url,
         clock,

@@ -3,6 +3,7 @@ import { buildApp } from '../app';
 import { testConfig } from '../config';
 import { type Db, openDatabase } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
+import { insertFirmware, openTask } from '../firmware/repository';
 import { Notices } from '../notice/notices';
 import { buildShop, insertBoundTags } from '../test/business';
 import { testDatabases } from '../test/databases';
@@ -51,6 +52,59 @@ describe.each(await testDatabases())('/metrics ($name)', (target) => {
       expect(m.get('process_resident_memory_bytes')).toBeGreaterThan(0);
       // Tasks by state: the bound tags' label slots (when binding enqueued them), all gauges integers.
       for (const [k, v] of m) if (k.startsWith('esl_tasks{')) expect(Number.isInteger(v)).toBe(true);
+    });
+
+    it('counts firmware upgrades by kind and state, every pair named', async () => {
+      const app = t().app;
+      const db = app.services.db;
+      const world = await buildShop(app);
+      const at = { tenantId: world.tenant.id, storeId: world.store.id };
+      const fw = await insertFirmware(db, {
+        kind: 'tag',
+        version: '1.1.0',
+        name: 'tag 1.1.0',
+        bytes: new Uint8Array([1, 2, 3]),
+        hash: 'f'.repeat(64),
+        payloadHash: 'e'.repeat(64),
+        models: [],
+        hw: ['05'],
+        now: 1,
+      });
+      const tags = await insertBoundTags(db, at, 3, { hwPrefix: 'F1', priceCents: () => 100, now: 1 });
+      const ids: number[] = [];
+      for (const [i, tag] of tags.entries()) {
+        const row = await db
+          .selectFrom('tags')
+          .select('id')
+          .where('hardware_id', '=', tag.hw)
+          .executeTakeFirstOrThrow();
+        ids.push(
+          await openTask(db, {
+            ...at,
+            targetKey: `t:${row.id}`,
+            kind: 'tagfw',
+            stationId: null,
+            tagId: row.id,
+            firmwareId: fw,
+            version: '1.1.0',
+            hash: 'f'.repeat(64),
+            size: 3,
+            fromVersion: '1.0.0',
+            createdBy: null,
+            now: i,
+          }),
+        );
+      }
+      await db
+        .updateTable('firmware_tasks')
+        .set({ state: 'failed' })
+        .where('id', '=', ids[0] ?? 0)
+        .execute();
+      const m = parse((await app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' })).body);
+      expect(m.get('esl_firmware_upgrades{kind="tagfw",state="queued"}')).toBe(2);
+      expect(m.get('esl_firmware_upgrades{kind="tagfw",state="failed"}')).toBe(1);
+      expect(m.get('esl_firmware_upgrades{kind="apfw",state="installing"}')).toBe(0);
+      expect([...m.keys()].filter((k) => k.startsWith('esl_firmware_upgrades{'))).toHaveLength(3 * 7);
     });
   });
 

@@ -34,8 +34,8 @@ import {
 //
 // 1. a full-store refresh with both servers up: every station message the stations sent is
 //    handled by exactly one server (the sum of both servers' counts equals what an observer on
-//    the broker counted), both did some of the work, and a console socket on server A hears
-//    every tag change, those server B handled included;
+//    the broker counted), both did some of the work; then single-tag refreshes show that a
+//    console socket on server A hears the end of requests whose result only server B handled;
 // 2. a second full-store refresh (a new template revision) during which server B is killed -9
 //    once a third of the store shows the new label: every tag ends showing a fresh render of its
 //    product made here, one tag-log row per (tag, revision), nothing left in flight.
@@ -290,7 +290,48 @@ describe.runIf(haveMosquitto && target)('two server processes on one PostgreSQL 
     const rendersA = (await scrape(A.url, metricsToken)).get('esl_renders_total') ?? 0;
     const rendersB = (await scrape(B.url, metricsToken)).get('esl_renders_total') ?? 0;
     expect(rendersA + rendersB).toBeGreaterThanOrEqual(TAGS);
-    // The console on A heard every tag change, those handled by B too, and the request's end.
+
+    // A console on A hears results that B handled. A raises tag notices of its own (renders,
+    // dispatch, reports), so those prove nothing; a request's end does: single-tag refreshes, each
+    // a request of one slot, whose `request.progress` 'done' only the process that stores the
+    // slot's result raises. When the two servers' result counts add up to the requests (each
+    // result handled once), A raised at most its own count of those notices; the rest that its
+    // socket hears came from B, through the notice relay.
+    const results = async (server: ServerChild) =>
+      (await scrape(server.url, metricsToken)).get('esl_results_total') ?? 0;
+    const tagIdOf = new Map((await storeTags()).map((r) => [r.hardware_id, r.id]));
+    const ended = (id: number) =>
+      heard.some((n) => n.type === 'request.progress' && n.id === id && n.status === 'done');
+    let relayed = 0;
+    for (let round = 0; round < 3 && relayed === 0; round++) {
+      const [a0, b0] = [await results(A), await results(B)];
+      const requests: number[] = [];
+      for (let i = 0; i < 2 * STATIONS; i++) {
+        const hw = hws[(i % STATIONS) * perStation + 2 * round + Math.floor(i / STATIONS)];
+        const asked = await call<{ requestId: number; tasks: number }>(B, '/mgr/tag/flashesl', {
+          ids: [tagIdOf.get(hw ?? '')],
+          force: true,
+        });
+        expect(asked.tasks).toBe(1);
+        requests.push(asked.requestId);
+      }
+      await waitFor(
+        'the single-tag refreshes done',
+        async () => {
+          for (const id of requests) if (!(await requestDone(B, id)())) return false;
+          return true;
+        },
+        60_000,
+      );
+      await waitFor('nothing in flight', async () => (await inFlight()) === 0, 60_000);
+      const [a, b] = [(await results(A)) - a0, (await results(B)) - b0];
+      expect({ round, handled: a + b }).toEqual({ round, handled: requests.length });
+      await waitFor('the console on A told of every refresh ending', () => requests.every(ended), 10_000);
+      relayed += b;
+    }
+    expect(relayed, 'server B handled none of the single-tag results in 3 rounds').toBeGreaterThan(0);
+
+    // The console on A heard every tag change, and the full-store request's end.
     await waitFor(
       'the console on A told about every tag',
       () => {

@@ -196,6 +196,11 @@ export interface FirmwareTaskTable {
   accepted_at: number | null;
   installing_at: number | null;
   finished_at: number | null;
+  /**
+   * A station upgrade accepted but no longer held at a restart whose hello announced results:
+   * the version it came back on, which judges the `ok` result when it arrives. Null otherwise.
+   */
+  came_back_on: Generated<string | null>;
 }
 
 export interface TemplateTable {
@@ -321,6 +326,8 @@ export interface StationTable {
   /** Revision of `config` (0: never set) and the revision the station last reported applied. */
   cfg_rev: Generated<number>;
   cfg_applied_rev: number | null;
+  /** Tag firmware transfers it runs at once (its last hello's `caps.fwConcurrent`); null: not said yet (1). */
+  fw_concurrent: Generated<number | null>;
 }
 
 /** A product of a store; prices in integer cents. */

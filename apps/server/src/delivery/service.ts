@@ -149,6 +149,7 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
     notices: deps.notices,
     now: deps.now,
     syslog: (line) => syslog.write(line),
+    claimStation: leases?.station,
     onError: (err, what) => deps.log.error({ err }, `firmware failed: ${what}`),
     ...deps.firmware,
   });
@@ -174,13 +175,15 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
       ? setInterval(() => {
           if (ticking) return;
           ticking = true;
-          // With several processes only the sweeper lease's holder runs the task sweeps; the others
-          // pump (render, dispatch) as usual.
+          // With several processes only the sweeper lease's holder runs the task and firmware sweeps;
+          // the others pump (render, dispatch: to the stations whose lease they hold) as usual.
           Promise.all([
             gateway.tick(),
             (leases ? leases.sweeper() : Promise.resolve(true)).then(async (sweep) => {
-              // Firmware dispatch is not shared by station leases: the sweeper's holder runs it.
-              if (!sweep) return tasks.kick();
+              if (!sweep) {
+                tasks.kick();
+                return firmware.pump();
+              }
               if (leases) {
                 const r = await resyncAfterDeath(deps.db, port, deps.now);
                 if (r.dead.length)

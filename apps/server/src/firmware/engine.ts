@@ -52,6 +52,12 @@ export interface FirmwareEngineOptions {
   maxAttempts?: number;
   /** Wait before a retry, ms (30 s). */
   retryMs?: number;
+  /**
+   * Several server processes (cluster/leases.ts): takes or renews this process's lease on a
+   * station's dispatch, the one label dispatch takes; false while another process holds it.
+   * Absent: one process dispatches all.
+   */
+  claimStation?: (stationId: number) => Promise<boolean>;
   onError?: (err: unknown, what: string) => void;
 }
 
@@ -95,16 +101,8 @@ export function createFirmwareEngine(o: FirmwareEngineOptions): FirmwareEngine {
   const maxAttempts = o.maxAttempts ?? 5;
   const retryMs = o.retryMs ?? 30_000;
   const fail = (err: unknown, what: string) => o.onError?.(err, what);
-  /** Tag transfers a station runs at once (its hello's `caps.fwConcurrent`). */
-  const concurrent = new Map<number, number>();
   const counters = { jobsSent: 0, chunksServed: 0, retries: 0 };
   const blobCache = new Map<string, Uint8Array>();
-  /**
-   * Station upgrades whose job the station no longer held at a hello that announced results in
-   * its outbox: the `ok` may be among them (sent just before the restart and lost). Its version
-   * at that hello decides when the result arrives; no result → the job's deadline retries it.
-   */
-  const cameBackOn = new Map<number, string>();
 
   const device = (t: repo.TaskRow) =>
     t.kind === 'tagfw' ? `tag ${t.hardware_id ?? t.tag_id}` : `${KIND_WORD[t.kind]} ${t.sn ?? t.station_id}`;
@@ -222,19 +220,28 @@ export function createFirmwareEngine(o: FirmwareEngineOptions): FirmwareEngine {
     return pumping;
   }
 
+  /*
+   * What decides a dispatch is in the database, so whichever process runs it decides the same:
+   * the upgrades running at the station (counted from their rows), how many tag transfers it runs
+   * at once (its last hello's `caps.fwConcurrent`, which the gateway keeps on its row), the label
+   * work waiting for it. With several processes
+   * the station's dispatch lease (the label dispatch's) lets one of them send to it at a time, so
+   * two never count the same free room.
+   */
   async function dispatch() {
     const t0 = now();
     for (const st of await repo.stationsWithDueTasks(db, t0)) {
+      if (o.claimStation && !(await o.claimStation(st.id))) continue;
       const running = await repo.runningAt(db, st.id);
       const due = await repo.dueTasksOfStation(db, st.id, t0, 64);
       const jobs: Job[] = [];
-      let tagRoom = (concurrent.get(st.id) ?? 1) - running.tagTransfers;
+      let tagRoom = (st.fw_concurrent ?? 1) - running.tagTransfers;
       let stationBusy = running.station > 0;
       let labelsWait: boolean | null = null;
       for (const t of due) {
         if (t.kind === 'tagfw') {
           if (tagRoom <= 0) continue;
-          labelsWait ??= await repo.labelWorkWaits(db, st.id);
+          labelsWait ??= await repo.labelWorkWaits(db, st.id, t0);
           if (labelsWait) continue;
         } else if (stationBusy) continue;
         const attempt = Number(t.attempt) + 1;
@@ -287,7 +294,7 @@ export function createFirmwareEngine(o: FirmwareEngineOptions): FirmwareEngine {
   };
 
   async function onHello(station: FirmwareStation, m: HelloMsg) {
-    concurrent.set(station.id, Math.max(0, m.caps.fwConcurrent));
+    // The gateway stored what the hello says (versions, `caps.fwConcurrent`) before this runs.
     const held = new Map<string, number>();
     for (const [id, rev] of m.queue) if (firmwareTaskId(id) !== null) held.set(id, rev);
     const cancel: JobRef[] = [];
@@ -308,8 +315,14 @@ export function createFirmwareEngine(o: FirmwareEngineOptions): FirmwareEngine {
       if (t.state !== 'sent' && t.state !== 'accepted') continue;
       const id = firmwareJobId(t.id);
       if (t.kind !== 'tagfw' && t.state === 'accepted' && held.get(id) !== t.rev && m.outbox > 0) {
-        cameBackOn.set(t.id, (t.kind === 'apfw' ? m.fw.ap : m.fw.module) ?? '');
-        if (cameBackOn.size > 10_000) cameBackOn.clear();
+        // Accepted, no longer held, results waiting: the `ok` may be among them (sent just before
+        // the restart and lost). The version it came back on judges that result, whichever process
+        // handles it; no result → the job's deadline retries it.
+        await repo.move(
+          db,
+          { id: t.id, rev: t.rev, from: ['accepted'] },
+          { came_back_on: (t.kind === 'apfw' ? m.fw.ap : m.fw.module) ?? '' },
+        );
         continue;
       }
       if (held.get(id) === t.rev) {
@@ -382,10 +395,9 @@ export function createFirmwareEngine(o: FirmwareEngineOptions): FirmwareEngine {
       if (!t || t.rev !== r.rev) continue;
       switch (r.code) {
         case 'ok': {
-          const reported = cameBackOn.get(t.id);
-          if (reported !== undefined && t.kind !== 'tagfw') {
+          const reported = t.came_back_on;
+          if (reported !== null && t.kind !== 'tagfw') {
             // Installed and restarted before this result got out: the hello already said how it went.
-            cameBackOn.delete(t.id);
             if (reported === t.version) await done(t, reported);
             else
               await failed(t, 'rolledBack', `rolled back: the device came back on ${reported || 'an unknown version'}`);
@@ -445,15 +457,13 @@ export function createFirmwareEngine(o: FirmwareEngineOptions): FirmwareEngine {
     await pump();
   }
 
-  const lastProgress = new Map<number, number>();
   async function onProgress(station: FirmwareStation, m: ProgressMsg) {
     const t = (await ours(station, [m.id])).get(m.id);
     if (!t || t.rev !== m.rev) return;
     const bytes = Math.min(Number(t.size), m.done);
-    if (!(await repo.setDoneBytes(db, t.id, t.rev, bytes))) return;
-    // At most one progress row in the system log per tenth of the transfer.
-    const tenth = Math.floor((bytes * 10) / Math.max(1, Number(t.size)));
-    const notice = {
+    const moved = await repo.setDoneBytes(db, { id: t.id, rev: t.rev, size: Number(t.size) }, bytes);
+    if (!moved) return;
+    notices.broadcast(t.tenant_id, {
       type: 'firmware.progress',
       id: t.id,
       storeId: t.store_id,
@@ -463,11 +473,9 @@ export function createFirmwareEngine(o: FirmwareEngineOptions): FirmwareEngine {
       done: bytes,
       total: Number(t.size),
       version: t.version,
-    };
-    notices.broadcast(t.tenant_id, notice);
-    if (lastProgress.get(t.id) !== tenth) {
-      lastProgress.set(t.id, tenth);
-      if (lastProgress.size > 10_000) lastProgress.clear();
+    });
+    // One progress row in the system log per tenth of the transfer.
+    if (moved === 'tenth') {
       o.syslog({
         tenantId: t.tenant_id,
         level: 'info',
@@ -550,12 +558,17 @@ export function createFirmwareEngine(o: FirmwareEngineOptions): FirmwareEngine {
   }
 
   async function stopTags(tenantId: number, storeId: number) {
-    const atStation = (await repo.openTagTasksOfStore(db, tenantId, storeId)).filter((t) => t.state !== 'queued');
-    const queued = (await repo.openTagTasksOfStore(db, tenantId, storeId)).filter((t) => t.state === 'queued');
-    const cancelled = await repo.cancelQueuedTagTasks(db, tenantId, storeId, now());
-    for (const t of queued) {
-      await step(t, 'cancelled', 'stopped before it started', { code: 'stopped', done: 0 });
-      await tagLog({ ...t, state: 'cancelled' }, 'cancelled', 'stopped');
+    // Cancel first, then read what is at the stations: an upgrade a dispatch (this process's or
+    // another's) sends meanwhile is either still queued when the cancel runs, and is cancelled, or
+    // sent before it, and is read below as at its station. Read the other way round, one sent
+    // between the read and the cancel would be neither.
+    const cancelledIds = await repo.cancelQueuedTagTasks(db, tenantId, storeId, now());
+    const atStation = await repo.tagTasksAtStations(db, tenantId, storeId);
+    for (let i = 0; i < cancelledIds.length; i += 1000) {
+      for (const t of await repo.tasksByIds(db, cancelledIds.slice(i, i + 1000))) {
+        await step(t, 'cancelled', 'stopped before it started', { code: 'stopped', done: 0 });
+        await tagLog(t, 'cancelled', 'stopped');
+      }
     }
     const perStation = new Map<number, { sn: string; ids: JobRef[] }>();
     for (const t of atStation) {
@@ -573,7 +586,7 @@ export function createFirmwareEngine(o: FirmwareEngineOptions): FirmwareEngine {
         );
       }
     }
-    return { cancelled, stopping: atStation.length };
+    return { cancelled: cancelledIds.length, stopping: atStation.length };
   }
 
   return {

@@ -112,17 +112,38 @@ export function stationById(db: Db, id: number) {
     .executeTakeFirst();
 }
 
-/** A label update (priority 0–1: interactive, data changes) waiting for or running at the station. */
-export async function labelWorkWaits(db: Db, stationId: number): Promise<boolean> {
-  const row = await db
+/**
+ * Whether label work (priority 0–1: interactive, data changes) holds tag upgrades at a station:
+ * a slot running there (sent, accepted), or one ready to go to it now — routed to it (its tag's
+ * station; a roll call's own) and not waiting out a retry backoff, to be rendered or queued. A
+ * slot backing off (a tag not heard, say) holds nothing until it is due again.
+ */
+export async function labelWorkWaits(db: Db, stationId: number, now: number): Promise<boolean> {
+  const running = await db
     .selectFrom('device_tasks')
     .select('id')
     .where('station_id', '=', stationId)
     .where('prio', '<=', 1)
-    .where('state', 'in', ['render', 'queued', 'sent', 'accepted'])
+    .where('state', 'in', ['sent', 'accepted'])
     .limit(1)
     .executeTakeFirst();
-  return row !== undefined;
+  if (running) return true;
+  const ready = await db
+    .selectFrom('device_tasks')
+    .leftJoin('tags', 'tags.id', 'device_tasks.tag_id')
+    .select('device_tasks.id')
+    .where('device_tasks.prio', '<=', 1)
+    .where('device_tasks.state', 'in', ['render', 'queued'])
+    .where('device_tasks.not_before', '<=', now)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('device_tasks.kind', '=', 'rollcall'), eb('device_tasks.station_id', '=', stationId)]),
+        eb.and([eb('device_tasks.kind', '<>', 'rollcall'), eb('tags.station_id', '=', stationId)]),
+      ]),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return ready !== undefined;
 }
 
 // -------------------------------------------------------------------------------------------
@@ -170,6 +191,7 @@ export async function openTask(db: Db, t: NewTask): Promise<number> {
     accepted_at: null,
     installing_at: null,
     finished_at: null,
+    came_back_on: null,
   };
   const row = await db
     .insertInto('firmware_tasks')
@@ -202,6 +224,7 @@ const TASK_COLUMNS = [
   'firmware_tasks.created_at',
   'firmware_tasks.sent_at',
   'firmware_tasks.finished_at',
+  'firmware_tasks.came_back_on',
 ] as const;
 
 function tasks(db: Db) {
@@ -244,16 +267,16 @@ export function openTasksOfStation(db: Db, stationId: number) {
     .execute();
 }
 
-/** Stations with upgrades due now, online. */
+/** Stations with upgrades due now, online, with the tag transfers each runs at once. */
 export function stationsWithDueTasks(db: Db, now: number) {
   return db
     .selectFrom('firmware_tasks')
     .innerJoin('stations', 'stations.id', 'firmware_tasks.station_id')
-    .select(['stations.id', 'stations.tenant_id', 'stations.store_id', 'stations.sn'])
+    .select(['stations.id', 'stations.tenant_id', 'stations.store_id', 'stations.sn', 'stations.fw_concurrent'])
     .where('firmware_tasks.state', '=', 'queued')
     .where('firmware_tasks.not_before', '<=', now)
     .where('stations.online', '=', 1)
-    .groupBy(['stations.id', 'stations.tenant_id', 'stations.store_id', 'stations.sn'])
+    .groupBy(['stations.id', 'stations.tenant_id', 'stations.store_id', 'stations.sn', 'stations.fw_concurrent'])
     .execute();
 }
 
@@ -306,11 +329,13 @@ export async function move(
     installing_at: number;
     finished_at: number;
     done_bytes: number;
+    came_back_on: string;
   }>,
 ): Promise<boolean> {
   const r = await db
     .updateTable('firmware_tasks')
-    .set(set)
+    // Sent again from the queue: a version a station came back on belonged to the last attempt.
+    .set(set.state === 'queued' ? { ...set, came_back_on: null } : set)
     .where('id', '=', m.id)
     .where('rev', '=', m.rev)
     .where('state', 'in', m.from)
@@ -318,17 +343,29 @@ export async function move(
   return Number(r.numUpdatedRows) > 0;
 }
 
-/** Bytes the station holds of a running transfer (never goes down within a revision). */
-export async function setDoneBytes(db: Db, id: number, rev: number, done: number): Promise<boolean> {
-  const r = await db
-    .updateTable('firmware_tasks')
-    .set({ done_bytes: done })
-    .where('id', '=', id)
-    .where('rev', '=', rev)
-    .where('state', 'in', AT_STATION)
-    .where('done_bytes', '<', done)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+/**
+ * Bytes the station holds of a running transfer (never goes down within a revision). Answers
+ * 'tenth' when this report is the first into a new tenth of the file (one system-log row per tenth,
+ * whichever process handles the reports), 'moved' when it only moved on, null when it changed nothing.
+ */
+export async function setDoneBytes(
+  db: Db,
+  t: { id: number; rev: number; size: number },
+  done: number,
+): Promise<'tenth' | 'moved' | null> {
+  const update = (below: number) =>
+    db
+      .updateTable('firmware_tasks')
+      .set({ done_bytes: done })
+      .where('id', '=', t.id)
+      .where('rev', '=', t.rev)
+      .where('state', 'in', AT_STATION)
+      .where('done_bytes', '<', below)
+      .executeTakeFirst();
+  // The first byte of the tenth `done` is in: held before, fewer than that → a new tenth.
+  const firstOfTenth = Math.ceil((Math.floor((done * 10) / Math.max(1, t.size)) * t.size) / 10);
+  if (Number((await update(firstOfTenth)).numUpdatedRows) > 0) return 'tenth';
+  return Number((await update(done)).numUpdatedRows) > 0 ? 'moved' : null;
 }
 
 /** Tasks whose current state has run out of time. */
@@ -340,26 +377,38 @@ export function overdue(db: Db, now: number) {
     .execute();
 }
 
-/** Tag upgrades of a store not yet finished: queued ones, and those at a station. */
-export function openTagTasksOfStore(db: Db, tenantId: number, storeId: number) {
+/** Tag upgrades of a store at a station now (sent, accepted). */
+export function tagTasksAtStations(db: Db, tenantId: number, storeId: number) {
   return tasks(db)
     .where('firmware_tasks.tenant_id', '=', tenantId)
     .where('firmware_tasks.store_id', '=', storeId)
     .where('firmware_tasks.kind', '=', 'tagfw')
-    .where('firmware_tasks.state', 'in', ['queued', 'sent', 'accepted'])
+    .where('firmware_tasks.state', 'in', AT_STATION)
     .execute();
 }
 
+/** Cancels a store's queued tag upgrades in one statement; answers their ids. */
 export async function cancelQueuedTagTasks(db: Db, tenantId: number, storeId: number, now: number) {
-  const r = await db
+  const rows = await db
     .updateTable('firmware_tasks')
     .set({ state: 'cancelled', code: 'stopped', finished_at: now, deadline: null })
     .where('tenant_id', '=', tenantId)
     .where('store_id', '=', storeId)
     .where('kind', '=', 'tagfw')
     .where('state', '=', 'queued')
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Upgrade slots by kind and state, the whole deployment's (/metrics). */
+export async function upgradeCounts(db: Db) {
+  const rows = await db
+    .selectFrom('firmware_tasks')
+    .select(['kind', 'state', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy(['kind', 'state'])
+    .execute();
+  return rows.map((r) => ({ kind: r.kind, state: r.state, n: Number(r.n) }));
 }
 
 export interface TaskFilter {

@@ -199,7 +199,8 @@ export async function stopTags(ctx: CallContext) {
   ctx.target = { kind: 'allTags' };
   const engine = engineOf(ctx);
   if (engine) return engine.stopTags(at.tenantId, at.storeId);
-  return { cancelled: await repo.cancelQueuedTagTasks(ctx.services.db, at.tenantId, at.storeId, ctx.now), stopping: 0 };
+  const cancelled = await repo.cancelQueuedTagTasks(ctx.services.db, at.tenantId, at.storeId, ctx.now);
+  return { cancelled: cancelled.length, stopping: 0 };
 }
 
 export async function list(

@@ -3,7 +3,9 @@ import { hostname } from 'node:os';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { deliveryGauges, liveLeases } from '../cluster/repository';
 import type { Db } from '../db/database';
+import type { FirmwareTaskKind, FirmwareTaskState } from '../db/schema';
 import type { Delivery } from '../delivery/service';
+import { upgradeCounts } from '../firmware/repository';
 
 /*
  * GET /metrics in the Prometheus text format (docs/DEPLOY.md, "Monitoring"). Counters are this
@@ -27,6 +29,17 @@ export interface MetricsOptions {
   extra?: () => Array<{ name: string; help: string; type: 'counter' | 'gauge'; value: number }>;
   now: () => number;
 }
+
+const UPGRADE_KINDS: readonly FirmwareTaskKind[] = ['apfw', 'modulefw', 'tagfw'];
+const UPGRADE_STATES: readonly FirmwareTaskState[] = [
+  'queued',
+  'sent',
+  'accepted',
+  'installing',
+  'done',
+  'failed',
+  'cancelled',
+];
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
@@ -70,6 +83,7 @@ export function registerMetrics(app: FastifyInstance, o: MetricsOptions): void {
     const db = o.database.db;
     const gauges = await deliveryGauges(db);
     const processes = await liveLeases(db, 'process:', o.now());
+    const upgrades = await upgradeCounts(db);
     const delivery = o.delivery();
     const out: string[] = [];
     out.push(
@@ -107,6 +121,20 @@ export function registerMetrics(app: FastifyInstance, o: MetricsOptions): void {
           labels: { online: String(online) },
           value: gauges.stations.find((s) => s.online === online)?.n ?? 0,
         })),
+      ),
+    );
+    out.push(
+      family(
+        'esl_firmware_upgrades',
+        'Firmware upgrade slots by kind (apfw station, modulefw radio module, tagfw tag) and state (all servers).',
+        'gauge',
+        // Every pair, zeros included, so a state that empties drops to 0 rather than disappearing.
+        UPGRADE_KINDS.flatMap((kind) =>
+          UPGRADE_STATES.map((state) => ({
+            labels: { kind, state },
+            value: upgrades.find((u) => u.kind === kind && u.state === state)?.n ?? 0,
+          })),
+        ),
       ),
     );
     out.push(

@@ -56,6 +56,7 @@ export async function applyHello(db: Db, id: number, m: HelloMsg, now: number, w
       firmware: m.fw.ap,
       module_firmware: m.fw.module ?? '',
       station_model: m.model,
+      fw_concurrent: m.caps.fwConcurrent,
       clock_skew_ms: Math.round(m.time - now),
     })
     .where('id', '=', id)
