@@ -1,7 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, it } from 'vitest';
+import { afterAll, beforeAll, inject, it } from 'vitest';
+import { type Db, openDatabase } from '../apps/server/src/db/database';
 import { seriousViolations, structureViolations } from './support/axe';
 import {
   api,
@@ -19,8 +20,8 @@ import {
 
 // The callbacks card of the parameter page (issue 15): a refused address, a saved URL, the test
 // event reaching a receiver on 127.0.0.1 (the e2e server runs with CALLBACK_ALLOW_LOOPBACK=on),
-// and its delivery listed with its status, in both languages. A tenant of its own, so no other
-// test's delivery results are sent anywhere.
+// its delivery listed with its status, and a given-up event sent again, in both languages. A
+// tenant of its own, so no other test's delivery results are sent anywhere.
 
 const suffix = Date.now().toString(36);
 const tenantName = `E2E Callbacks ${suffix}`;
@@ -39,6 +40,34 @@ describeBrowser('callbacks on the parameter page', () => {
   let server: Server;
   let receiverUrl = '';
   const got: Received[] = [];
+  let database: Db | undefined;
+
+  /** An event the sender gave up on (written where only the sender writes): its event id. */
+  async function givenUp(): Promise<string> {
+    database ??= openDatabase(inject('databaseUrl'));
+    const db = database.db;
+    const now = Date.now();
+    const id = `e2e-given-up-${tenantId}-${now}`;
+    await db
+      .insertInto('callback_outbox')
+      .values({
+        tenant_id: tenantId,
+        store_id: null,
+        event_id: id,
+        type: 'test',
+        order_key: 'test',
+        payload: JSON.stringify({ id, type: 'test', time: now - 86_400_000, data: { message: 'test' } }),
+        state: 'failed',
+        attempts: 43,
+        next_at: now,
+        created_at: now - 86_400_000,
+        finished_at: now,
+        last_status: 503,
+        last_error: 'HTTP 503',
+      })
+      .execute();
+    return id;
+  }
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -62,6 +91,7 @@ describeBrowser('callbacks on the parameter page', () => {
   });
 
   afterAll(async () => {
+    await database?.close();
     if (tenantId) await api('/saas/sa/sadeltenant', { ids: [tenantId] }, operator);
     await new Promise<void>((r) => server.close(() => r()));
   });
@@ -113,6 +143,25 @@ describeBrowser('callbacks on the parameter page', () => {
       // The card with a delivery listed passes the accessibility audit the other screens pass.
       expect(await seriousViolations(page)).toEqual([]);
       expect(await structureViolations(page)).toEqual([]);
+
+      // An event given up after a day of retries: the card offers to send it again.
+      const lost = await givenUp();
+      await card(page).getByRole('button', { name: 'Reload the deliveries' }).click();
+      const resend = card(page).locator('[data-testid="callback-resend"]');
+      await resend.waitFor();
+      expect(await resend.textContent()).toContain('Resend given-up events (1)');
+      await card(page).scrollIntoViewIfNeeded();
+      await screenshot(page, 'callbacks-resend-en');
+      await resend.click();
+      await page.locator('.ant-message').getByText('Events sent again: 1').waitFor();
+      await eventually(() => got.map((g) => g.event.id)).toContain(lost);
+      await eventually(async () => {
+        await card(page).getByRole('button', { name: 'Reload the deliveries' }).click();
+        return resend.count();
+      }).toBe(0);
+      expect(await card(page).locator('.ant-table-row').allTextContents()).not.toContainEqual(
+        expect.stringContaining('Given up'),
+      );
     } finally {
       await context.close();
     }
@@ -129,6 +178,13 @@ describeBrowser('callbacks on the parameter page', () => {
       expect(await zh.page.inputValue('#callback_url')).toBe(receiverUrl);
       await card(zh.page).scrollIntoViewIfNeeded();
       await screenshot(zh.page, 'callbacks-zh-CN');
+      await givenUp();
+      await card(zh.page).getByRole('button', { name: '刷新回调记录' }).click();
+      const resend = card(zh.page).locator('[data-testid="callback-resend"]');
+      await resend.waitFor();
+      expect(await resend.textContent()).toContain('重发已放弃的事件（1）');
+      await card(zh.page).scrollIntoViewIfNeeded();
+      await screenshot(zh.page, 'callbacks-resend-zh-CN');
     } finally {
       await zh.context.close();
     }

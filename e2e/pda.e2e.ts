@@ -33,6 +33,7 @@ const TEXT = {
     scanTag: 'Scan the tag',
     scanProduct: 'Scan the product barcode',
     updated: 'Label updated',
+    current: 'Label up to date: the tag already shows this picture.',
     unbound: (hw: string) => `Tag ${hw} is unbound.`,
     flashed: 'The tag flashed its LED.',
     failure: 'Refresh timeout',
@@ -43,6 +44,7 @@ const TEXT = {
     scanTag: '请扫描价签',
     scanProduct: '请扫描商品条码',
     updated: '价签已更新',
+    current: '价签已是最新：当前画面即为新画面，无需更新。',
     unbound: (hw: string) => `价签 ${hw} 已解绑。`,
     flashed: '价签已闪灯。',
     failure: '刷新超时',
@@ -302,6 +304,18 @@ describeBrowser('handheld page (/pda/) on a 360 px phone, as a store clerk', () 
         await settled(page);
         await screenshot(page, `pda-bound-${lang}`);
 
+        // Bound again to the same product: the label comes out as the tag shows it, nothing is
+        // sent, and the page says so without waiting for a new picture that will not come.
+        await wedgeScan(page, tag.hw);
+        await page.getByRole('heading', { name: text.scanProduct }).waitFor();
+        await wedgeScan(page, tag.barcode);
+        await slowly(() => label.getAttribute('data-state')).toBe('current');
+        expect(await label.textContent()).toBe(text.current);
+        expect((await tagRow(tag.hw)).shownVer).toBe(after.shownVer);
+        expect(await clipped(page)).toEqual([]);
+        await settled(page);
+        await screenshot(page, `pda-current-${lang}`);
+
         // Look it up and flash its LED.
         await page.getByTestId('tab-lookup').click();
         await page.getByTestId('scan-lookup').waitFor();
@@ -374,6 +388,43 @@ describeBrowser('handheld page (/pda/) on a 360 px phone, as a store clerk', () 
       expect(refused.code).toBe(1003);
     } finally {
       await context.close();
+    }
+  });
+
+  it('finds a tag by its exact ID although the barcodes of 21 newer tags contain it', async () => {
+    // An all-digit tag ID inside 21 barcodes of the store: a search by text answers those
+    // tags first (newest first) and the page once said the tag was not in the store.
+    const wanted = `${digits()}77`;
+    const others = Array.from({ length: 21 }, (_, i) => ({
+      hw: `${suffix}B0${String(i).padStart(2, '0')}`,
+      barcode: `6${String(i).padStart(2, '0')}${wanted}`,
+    }));
+    const added = await call<{ tags: { id: number }[] }>('/mgr/tag/add', {
+      model: '05',
+      hardwareIds: [wanted, ...others.map((o) => o.hw)],
+    });
+    const products: number[] = [];
+    const { context, page } = await newPage(browser(), { lang: 'en', viewport: VIEWPORT });
+    try {
+      for (const [i, o] of others.entries()) {
+        products.push(
+          (await call<{ id: number }>('/mgr/product/add', { barcode: o.barcode, name: `PDA many ${i}`, price: '1.00' }))
+            .id,
+        );
+        await call('/mgr/tag/bindesl', { hardwareId: o.hw, barcode: o.barcode });
+      }
+      const byText = await call<TagRow[]>('/mgr/tag/list', { page: 1, limit: 20, text: wanted });
+      expect(byText.map((r) => r.hardwareId)).not.toContain(wanted);
+
+      await signIn(page, 'en');
+      await page.getByTestId('tab-lookup').click();
+      await wedgeScan(page, wanted);
+      await page.locator(`[data-testid="tag-card"][data-hw="${wanted}"]`).waitFor();
+      expect(await page.getByTestId('note').count()).toBe(0);
+    } finally {
+      await context.close();
+      await api('/mgr/tag/delete', { ids: added.tags.map((x) => x.id) }, admin);
+      if (products.length) await api('/mgr/product/delete', { ids: products }, admin);
     }
   });
 

@@ -6,17 +6,17 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type CallbackDelivery, type Envelope, ErrorCode, OPEN_BASE, OPEN_HEADERS } from '@esl/contract';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import * as tasks from '../delivery/tasks/repository';
 import { sign, verify } from '../open/signature';
 import { buildTag, useStore } from '../test/business';
 import { testDatabases } from '../test/databases';
-import { buildTenant, buildWorld } from '../test/factories';
+import { buildTenant, buildWorld, login } from '../test/factories';
 import type { TestApp } from '../test/harness';
 import { useApp } from '../test/harness';
 import { isSelf, refusal, STRICT } from './address';
 import { enqueueTagResult, type TagResultData } from './repository';
-import { BACKOFF_BASE_MS, CALLBACK_HEADERS, KEEP_FINISHED_MS } from './sender';
+import { BACKOFF_BASE_MS, BACKOFF_CAP_MS, backoffMs, CALLBACK_HEADERS, KEEP_FINISHED_MS, MAX_ATTEMPTS } from './sender';
 
 type Reply = 'ok' | 500 | 'hang';
 
@@ -130,6 +130,24 @@ async function docsVerifier(dir: string): Promise<VerifyCallback> {
   const mod = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as { verifyCallback: VerifyCallback };
   return mod.verifyCallback;
 }
+
+const HOUR = 60 * 60_000;
+
+describe('callback retry schedule', () => {
+  it('keeps retrying for 24 to 33 hours before giving up, each wait at most an hour', () => {
+    const span = (r: number) => {
+      let total = 0;
+      for (let n = 1; n < MAX_ATTEMPTS; n++) total += backoffMs(n, () => r);
+      return total;
+    };
+    // The shortest schedule (every jitter at its least) still spans a day; the longest not much more.
+    expect(span(0)).toBeGreaterThanOrEqual(24 * HOUR);
+    expect(span(0.999_999)).toBeLessThanOrEqual(33 * HOUR);
+    for (let n = 1; n <= MAX_ATTEMPTS; n++) expect(backoffMs(n, () => 0.999_999)).toBeLessThanOrEqual(BACKOFF_CAP_MS);
+    expect(backoffMs(1, () => 0)).toBe(1500);
+    expect(backoffMs(MAX_ATTEMPTS - 1, () => 0)).toBe(0.75 * HOUR);
+  });
+});
 
 describe('callback addresses', () => {
   it('refuses loopback, link-local, metadata, private and reserved addresses by default', () => {
@@ -325,6 +343,105 @@ describe.each(await testDatabases())('callbacks on $name', (db) => {
         [1, 0],
       ]);
       expect(JSON.parse(pushes[0]?.exceptions ?? '[]')).toEqual(['HTTP 500: 1']);
+    });
+
+    it('retries a day before giving up; the console sends given-up events again, each tag’s in order', async () => {
+      const app = t();
+      a.got.length = 0;
+      // Down (500) until told otherwise (and for no later test, whatever happens here).
+      a.replies.length = 0;
+      a.replies.push(...Array.from({ length: 400 }, () => 500 as const));
+      onTestFinished(() => {
+        a.replies.length = 0;
+      });
+      const w = await tenantWithUrl(app, a.url);
+      const store = w.stores[0] as { id: number };
+      const tagA = await buildTag(app.app, { tenantId: w.tenant.id, storeId: store.id });
+      const tagB = await buildTag(app.app, { tenantId: w.tenant.id, storeId: store.id });
+      const db = app.app.services.db;
+      const t0 = app.clock.now();
+      await enqueueTagResult(db, w.tenant.id, tagResult(store.id, tagA.id, 1), t0);
+      await enqueueTagResult(db, w.tenant.id, tagResult(store.id, tagA.id, 2), t0);
+      await enqueueTagResult(db, w.tenant.id, tagResult(store.id, tagB.id, 1), t0);
+
+      /** Sends what is due, then moves the clock to the next attempt; until nothing waits. */
+      async function runDown() {
+        for (let i = 0; i < 400; i++) {
+          await drain(app.app);
+          const pending = (await outbox(app.app, w.tenant.id)).filter((r) => r.state === 'pending');
+          if (pending.length === 0) return;
+          // The soonest retry (an event waiting behind its tag's earlier one is due already).
+          const waits = pending.map((r) => Number(r.next_at) - app.clock.now()).filter((ms) => ms > 0);
+          app.clock.advance(Math.min(...waits));
+        }
+        throw new Error('still pending');
+      }
+      await runDown();
+      let rows = await outbox(app.app, w.tenant.id);
+      expect(rows.map((r) => [r.state, r.attempts])).toEqual([
+        ['failed', MAX_ATTEMPTS],
+        ['failed', MAX_ATTEMPTS],
+        ['failed', MAX_ATTEMPTS],
+      ]);
+      // Given up only after a day of attempts; the tag's next event went only then.
+      const [a1, a2] = rows as [(typeof rows)[number], (typeof rows)[number]];
+      expect(Number(a1.finished_at) - t0).toBeGreaterThanOrEqual(24 * HOUR);
+      const firstOfA2 = a.got.findIndex((g) => g.event.id === a2.event_id);
+      const lastOfA1 = a.got.findLastIndex((g) => g.event.id === a1.event_id);
+      expect(firstOfA2).toBeGreaterThan(lastOfA1);
+      expect(a.got.filter((g) => g.event.id === a1.event_id).map((g) => g.headers[CALLBACK_HEADERS.attempt])).toEqual(
+        Array.from({ length: MAX_ATTEMPTS }, (_, i) => String(i + 1)),
+      );
+
+      // A later event of tag A fails too and waits for its next attempt.
+      await enqueueTagResult(db, w.tenant.id, tagResult(store.id, tagA.id, 3), app.clock.now());
+      await drain(app.app);
+      rows = await outbox(app.app, w.tenant.id);
+      expect(rows.map((r) => r.state)).toEqual(['failed', 'failed', 'failed', 'pending']);
+
+      // The receiver is back; the console lists the given-up events and sends them again.
+      a.replies.length = 0;
+      a.got.length = 0;
+      // Two days went by: the sessions ended, sign in again.
+      const token = await login(app.app, w.users.admin.username);
+      const clerkToken = await login(app.app, w.users.clerk.username);
+      const failed = await app.call<CallbackDelivery[]>(
+        '/user/callbacklog',
+        { page: 1, limit: 1, state: 'failed' },
+        { token },
+      );
+      expect(failed.code, failed.msg).toBe(0);
+      expect(failed.count).toBe(3);
+      expect(failed.data.map((r) => r.state)).toEqual(['failed']);
+      const clerk = await app.call('/user/resendcallbacks', {}, { token: clerkToken });
+      expect(clerk.code).toBe(ErrorCode.FORBIDDEN);
+      const resent = await app.call<{ resent: number }>('/user/resendcallbacks', {}, { token });
+      expect(resent.code, resent.msg).toBe(0);
+      expect(resent.data).toEqual({ resent: 3 });
+      await runDown();
+      rows = await outbox(app.app, w.tenant.id);
+      expect(rows.every((r) => r.state === 'sent')).toBe(true);
+      // Each tag's events in the order they happened (the resent ones before A's waiting one),
+      // each once, under its first event id, counted from attempt 1 again.
+      const revsOf = (tagId: number) => a.got.filter((g) => g.event.data.tagId === tagId).map((g) => g.event.data.rev);
+      expect(revsOf(tagA.id)).toEqual([1, 2, 3]);
+      expect(revsOf(tagB.id)).toEqual([1]);
+      expect(
+        a.got
+          .slice(0, 3)
+          .map((g) => g.event.id)
+          .sort(),
+      ).toEqual([rows[0], rows[1], rows[2]].map((r) => r?.event_id).sort());
+      expect(
+        a.got.filter((g) => g.event.data.rev !== 3).every((g) => g.headers[CALLBACK_HEADERS.attempt] === '1'),
+      ).toBe(true);
+      const none = await app.call<{ resent: number }>('/user/resendcallbacks', {}, { token });
+      expect(none.data).toEqual({ resent: 0 });
+      expect((await app.call('/user/callbacklog', { page: 1, limit: 10, state: 'failed' }, { token })).count).toBe(0);
+      // With no callback URL there is nowhere to send them: refused, naming the field.
+      expect((await app.call('/user/setcallback', { url: '' }, { token })).code).toBe(0);
+      const nowhere = await app.call('/user/resendcallbacks', {}, { token });
+      expect(nowhere.code).toBe(ErrorCode.VALIDATION);
     });
 
     it('sends a test event from the console and lists the deliveries of the tenant only', async () => {

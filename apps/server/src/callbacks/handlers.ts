@@ -34,13 +34,16 @@ function present(r: Row): CallbackDelivery {
   };
 }
 
-/** The tenant's callbacks: its URL (checked against SSRF as it is saved), recent deliveries, a test event. */
+/**
+ * The tenant's callbacks: its URL (checked against SSRF as it is saved), recent deliveries, a
+ * test event, and the given-up events sent again.
+ */
 export const callbackHandlers = defineHandlers({
   callbackInfo: (ctx) => service.getSettings(ctx),
   setCallback: (ctx, { url }) => service.setSettings(ctx, url),
-  callbackLog: async (ctx, { page, limit }) => {
+  callbackLog: async (ctx, { page, limit, state }) => {
     const { tenantId } = requireTenant(ctx);
-    const { rows, count } = await outbox.recent(ctx.services.db, tenantId, (page - 1) * limit, limit);
+    const { rows, count } = await outbox.recent(ctx.services.db, tenantId, (page - 1) * limit, limit, state);
     return { rows: rows.map(present), count };
   },
   testCallback: async (ctx) => {
@@ -49,4 +52,5 @@ export const callbackHandlers = defineHandlers({
     if (!eventId) throw new AppError(ErrorCode.VALIDATION, { field: 'url', detail: 'callbackNone' });
     return { eventId };
   },
+  resendCallbacks: (ctx) => service.resendFailed(ctx),
 });

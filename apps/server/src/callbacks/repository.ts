@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CallbackState } from '@esl/contract';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 
@@ -106,12 +107,13 @@ export async function enqueueTest(db: Kysely<Database>, tenantId: number, now: n
   return row ? id : null;
 }
 
-async function countEvents(db: Kysely<Database>, tenantId: number): Promise<number> {
-  const r = await db
+async function countEvents(db: Kysely<Database>, tenantId: number, state?: CallbackState): Promise<number> {
+  let q = db
     .selectFrom('callback_outbox')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('tenant_id', '=', tenantId)
-    .executeTakeFirstOrThrow();
+    .where('tenant_id', '=', tenantId);
+  if (state) q = q.where('state', '=', state);
+  const r = await q.executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
@@ -158,9 +160,31 @@ export async function setUrl(db: Kysely<Database>, tenantId: number, url: string
   });
 }
 
-/** The tenant's most recent events, newest first. */
-export async function recent(db: Kysely<Database>, tenantId: number, offset: number, limit: number) {
-  const rows = await db
+/**
+ * The tenant's given-up events back in line: pending, due at once, their attempts counted afresh
+ * (a full retry schedule again). Each keeps its id, event id and place in its tag's line, so
+ * they go out in the order they happened, and before any later event of the same tag that is
+ * still waiting. Answers how many.
+ */
+export async function resendFailed(db: Kysely<Database>, tenantId: number, now: number): Promise<number> {
+  const r = await db
+    .updateTable('callback_outbox')
+    .set({ state: 'pending', attempts: 0, next_at: now, finished_at: null, lease_owner: null, lease_until: null })
+    .where('tenant_id', '=', tenantId)
+    .where('state', '=', 'failed')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** The tenant's most recent events (those in `state`, when given), newest first. */
+export async function recent(
+  db: Kysely<Database>,
+  tenantId: number,
+  offset: number,
+  limit: number,
+  state?: CallbackState,
+) {
+  let q = db
     .selectFrom('callback_outbox')
     .select([
       'id',
@@ -178,12 +202,10 @@ export async function recent(db: Kysely<Database>, tenantId: number, offset: num
       'excerpt',
       'payload',
     ])
-    .where('tenant_id', '=', tenantId)
-    .orderBy('id', 'desc')
-    .offset(offset)
-    .limit(limit)
-    .execute();
-  const count = await countEvents(db, tenantId);
+    .where('tenant_id', '=', tenantId);
+  if (state) q = q.where('state', '=', state);
+  const rows = await q.orderBy('id', 'desc').offset(offset).limit(limit).execute();
+  const count = await countEvents(db, tenantId, state);
   return { rows, count };
 }
 

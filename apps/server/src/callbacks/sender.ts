@@ -25,7 +25,9 @@ import * as repo from './repository';
  * tag, a request) — a row waits while an earlier row of its key is pending — so one tag's events
  * arrive in the order they happened, and two server processes never send the same row. A failed
  * attempt (no answer within the timeout, a refused address, a status other than 2xx) is tried again
- * after an exponential backoff with jitter; after MAX_ATTEMPTS the event is given up ('failed').
+ * after an exponential backoff with jitter, for at least a day (a receiver down overnight loses
+ * nothing); after MAX_ATTEMPTS the event is given up ('failed'), and the console or the API can
+ * put it back in line (repository.ts `resendFailed`).
  */
 
 /** Header naming the event's type; the event's id and the attempt number follow. */
@@ -35,9 +37,16 @@ export const CALLBACK_HEADERS = {
   attempt: 'x-esl-attempt',
 } as const;
 
-export const MAX_ATTEMPTS = 15;
+/**
+ * Attempts before an event is given up. With the backoff below, the waits between the first
+ * attempt and the last add up to 24.1–32.1 hours (11 doublings from 2 s, then 31 capped hours,
+ * each 75–100 % of its step): never less than a day.
+ */
+export const MAX_ATTEMPTS = 43;
 export const BACKOFF_BASE_MS = 2_000;
 export const BACKOFF_CAP_MS = 60 * 60_000;
+/** The least share of its step a delay keeps after jitter. */
+export const JITTER_MIN = 0.75;
 /** Characters of an answer's body kept (for the console); the rest is not read. */
 export const EXCERPT_CHARS = 200;
 const READ_BYTES = 1024;
@@ -46,10 +55,10 @@ export const KEEP_FINISHED_MS = 7 * 24 * 60 * 60_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
 const PRUNE_BATCH = 5000;
 
-/** Delay before attempt `attempts + 1` after `attempts` failures: 2 s · 2^(n−1), at most 1 h, times 0.5–1 (jitter). */
+/** Delay before attempt `attempts + 1` after `attempts` failures: 2 s · 2^(n−1), at most 1 h, times 0.75–1 (jitter). */
 export function backoffMs(attempts: number, random: () => number = Math.random): number {
   const full = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
-  return Math.round(full * (0.5 + 0.5 * random()));
+  return Math.round(full * (JITTER_MIN + (1 - JITTER_MIN) * random()));
 }
 
 export interface SenderOptions {

@@ -34,3 +34,14 @@ export async function setSettings(ctx: CallContext, url: string): Promise<Callba
   await outbox.setUrl(ctx.services.db, tenantId, checked, config.now());
   return { url: checked };
 }
+
+/**
+ * Puts the tenant's given-up events back in line (the console's button, the API's
+ * /callback/resend); answers how many. Refused without a callback URL: they would be dropped.
+ */
+export async function resendFailed(ctx: CallContext): Promise<{ resent: number }> {
+  const { tenantId } = requireTenant(ctx);
+  const { db, config } = ctx.services;
+  if ((await outbox.getUrl(db, tenantId)) === '') throw invalidField('url', 'callbackNone');
+  return { resent: await outbox.resendFailed(db, tenantId, config.now()) };
+}

@@ -426,7 +426,10 @@ export type DeviceRequestKind =
   | 'tag.rollcall'
   | 'tag.rollcallAll'
   | 'tag.led'
-  | 'station.cmdwindow';
+  | 'station.cmdwindow'
+  /** The integration API's product upsert and delete (their tags' new labels). */
+  | 'product.upsert'
+  | 'product.delete';
 export type DeviceRequestStatus = 'recorded' | 'running' | 'done';
 
 /** States of a task slot (DELIVERY.md §5.2). */

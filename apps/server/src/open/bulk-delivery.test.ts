@@ -16,9 +16,10 @@ import { type Key, send } from './testing';
 
 // Issue 15 end to end: an ERP upserts 1,000 products in a signed /open/v1 call, then a tenth of
 // them again; the server re-renders the labels of their tags and delivers them through simulated stations (the
-// tags decode what they receive); the tenant's callback receiver on 127.0.0.1 gets one signed
-// tag.result per tag and label revision — although it refused connections during both rounds and
-// then answered 500 for a while: retried until it answers, none lost, each tag's in order.
+// tags decode what they receive); each upsert's request id answers its progress, every tag done;
+// the tenant's callback receiver on 127.0.0.1 gets one signed tag.result per tag and label
+// revision and one request.done per upsert — although it refused connections during both rounds
+// and then answered 500 for a while: retried until it answers, none lost, each tag's in order.
 
 const TAGS = 1000;
 const STATIONS = 4;
@@ -49,7 +50,11 @@ interface Hit {
   headers: IncomingHttpHeaders;
   body: string;
   status: number;
-  event: { id: string; type: string; data: { tagId: number; hardwareId: string; rev: number; state: string } };
+  event: {
+    id: string;
+    type: string;
+    data: { tagId: number; hardwareId: string; rev: number; state: string; requestId: number | null };
+  };
 }
 
 /** The tenant's callback receiver: 'down' refuses connections (not listening), '500' and 'ok' answer. */
@@ -221,6 +226,14 @@ describe.each(await testDatabases())('bulk upsert through the integration API to
     const second = tags.filter((_, i) => i % 10 === 3);
     const secondSet = new Set(second.map((x) => x.hw));
     const lastPrice = new Map<string, string>();
+    const requests: Array<{ requestId: number; total: number }> = [];
+    type Progress = {
+      status: string;
+      total: number;
+      done: number;
+      failed: number;
+      results: Array<{ hardwareId: string; state: string; code: string | null }>;
+    };
     for (const [round, subset] of [
       [1, tags],
       [2, second],
@@ -230,15 +243,28 @@ describe.each(await testDatabases())('bulk upsert through the integration API to
         lastPrice.set(x.hw, price);
         return { barcode: productOf.get(x.productId)?.barcode as string, price };
       });
-      const upsert = await send<{ created: number; updated: number; unchanged: number }>(
-        app.app,
-        key,
-        '/products/upsert',
-        { store: world.store.code, products },
-      );
+      const upsert = await send<{ requestId: number }>(app.app, key, '/products/upsert', {
+        store: world.store.code,
+        products,
+      });
       expect(upsert.code, upsert.msg).toBe(0);
-      expect(upsert.data).toEqual({ created: 0, updated: subset.length, unchanged: 0 });
+      expect(upsert.data).toEqual({
+        created: 0,
+        updated: subset.length,
+        unchanged: 0,
+        requestId: expect.any(Number),
+        tasks: subset.length,
+      });
+      const { requestId } = upsert.data;
+      requests.push({ requestId, total: subset.length });
       await until(`round ${round} on its tags`, shown(new Set(subset.map((x) => x.hw))));
+      // "Has my price push reached the shelves?": the request counts every tag done, each listed.
+      const progress = async () => (await send<Progress>(app.app, key, '/requests/get', { requestId })).data;
+      await until(`round ${round}'s request done`, async () => (await progress()).status === 'done');
+      const p = await progress();
+      expect([p.total, p.done, p.failed]).toEqual([subset.length, subset.length, 0]);
+      expect(p.results.map((r) => r.hardwareId).sort()).toEqual(subset.map((x) => x.hw).sort());
+      expect(p.results.every((r) => r.state === 'done' && r.code === null)).toBe(true);
     }
 
     // The new price is what the tags decoded: a few labels rendered here from the product.
@@ -301,8 +327,24 @@ describe.each(await testDatabases())('bulk upsert through the integration API to
       clock.advance(5 * 60_000);
     }
     // Nothing lost: every event delivered (2xx) exactly once, and nothing else was.
-    const delivered = rx.hits.filter((h) => h.status === 200);
+    const delivered = rx.hits.filter((h) => h.status === 200 && h.event.type === 'tag.result');
     expect(delivered.map((h) => h.event.id).sort()).toEqual(events.map((e) => e.event_id).sort());
+    // Each tag's result names the upsert behind it; each upsert's completion came once.
+    const roundOf = new Map(requests.map((r, i) => [r.requestId, i + 1]));
+    expect(delivered.every((h) => roundOf.has(h.event.data.requestId ?? 0))).toBe(true);
+    const completed = rx.hits
+      .filter((h) => h.status === 200 && h.event.type === 'request.done')
+      .sort((x, y) => Number(x.event.data.requestId) - Number(y.event.data.requestId));
+    expect(completed.map((h) => h.event.data)).toEqual(
+      requests.map((r) => ({
+        storeId: at.storeId,
+        requestId: r.requestId,
+        kind: 'product.upsert',
+        total: r.total,
+        done: r.total,
+        failed: 0,
+      })),
+    );
     // Signed with the tenant's sk over the path as requested, the raw body, its timestamp and nonce.
     for (const h of rx.hits) {
       expect(h.path).toBe('/erp/esl-events?v=1');
@@ -318,7 +360,8 @@ describe.each(await testDatabases())('bulk upsert through the integration API to
     }
     // Per tag: its revisions in order, each done; no attempt of a later one before the earlier went through.
     const byTag = new Map<string, Hit[]>();
-    for (const h of rx.hits) byTag.set(h.event.data.hardwareId, [...(byTag.get(h.event.data.hardwareId) ?? []), h]);
+    for (const h of rx.hits.filter((x) => x.event.type === 'tag.result'))
+      byTag.set(h.event.data.hardwareId, [...(byTag.get(h.event.data.hardwareId) ?? []), h]);
     expect(byTag.size).toBe(TAGS);
     for (const x of tags) {
       const hits = byTag.get(x.hw) ?? [];

@@ -49,9 +49,9 @@ describe('docs/INTEGRATION.md', () => {
     const body = { store: store.code, products: [{ barcode: '6901234567890', name: 'Milk 1 L', price: '3.20' }] };
     const first = await signedCall(base, tenant.ck, tenant.sk, '/open/v1/products/upsert', body);
     expect(first.code, first.msg).toBe(0);
-    expect(first.data).toEqual({ created: 1, updated: 0, unchanged: 0 });
+    expect(first.data).toEqual({ created: 1, updated: 0, unchanged: 0, requestId: expect.any(Number), tasks: 0 });
     const second = await signedCall(base, tenant.ck, tenant.sk, '/open/v1/products/upsert', body);
-    expect(second.data).toEqual({ created: 0, updated: 0, unchanged: 1 });
+    expect(second.data).toMatchObject({ created: 0, updated: 0, unchanged: 1, tasks: 0 });
     const wrong = await signedCall(base, tenant.ck, 'f'.repeat(64), '/open/v1/products/upsert', body);
     expect(wrong.code).toBe(ErrorCode.OPEN_SIGNATURE_INVALID);
   });

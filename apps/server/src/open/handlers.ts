@@ -44,7 +44,7 @@ export const openHandlers: OpenHandlerMap = {
   },
   openDeleteProducts: async (ctx, body) => {
     await atStore(ctx, body.store);
-    return { deleted: await products.removeByBarcodes(ctx, body.barcodes) };
+    return products.removeByBarcodes(ctx, body.barcodes);
   },
   openBindTags: async (ctx, body) => {
     const at = await atStore(ctx, body.store);
@@ -119,4 +119,5 @@ export const openHandlers: OpenHandlerMap = {
   },
   openCallbackGet: (ctx) => callbacks.getSettings(ctx),
   openCallbackSet: (ctx, body) => callbacks.setSettings(ctx, body.url),
+  openCallbackResend: (ctx) => callbacks.resendFailed(ctx),
 };

@@ -50,7 +50,9 @@ const CASES: { [N in OpenCallName]: Case[] } = {
     {
       what: "B's barcode in A's store",
       body: (w) => ({ store: w.a.store, barcodes: [w.b.barcode] }),
-      expect: (res) => expect(res).toMatchObject({ code: 0, data: { deleted: 0 } }),
+      expect: (res) => expect(res).toMatchObject({ code: 0, data: { deleted: 0, tasks: 0 } }),
+      // A's own request (done at once: nothing to relabel).
+      changesOwn: true,
     },
   ],
   openBindTags: [
@@ -118,6 +120,14 @@ const CASES: { [N in OpenCallName]: Case[] } = {
       changesOwn: true,
     },
   ],
+  openCallbackResend: [
+    {
+      what: "only A's given-up event, not B's",
+      body: () => ({}),
+      expect: (res) => expect(res).toMatchObject({ code: 0, data: { resent: 1 } }),
+      changesOwn: true,
+    },
+  ],
 };
 
 /** Everything a call could change of one tenant (op-log rows aside: A's key is logged in A's). */
@@ -129,7 +139,7 @@ async function state(app: FastifyInstance, tenantId: number) {
     db.selectFrom('device_requests').selectAll().where('tenant_id', '=', tenantId).orderBy('id').execute(),
     db.selectFrom('device_tasks').selectAll().where('tenant_id', '=', tenantId).execute(),
     db.selectFrom('callback_settings').selectAll().where('tenant_id', '=', tenantId).execute(),
-    db.selectFrom('callback_outbox').select('id').where('tenant_id', '=', tenantId).execute(),
+    db.selectFrom('callback_outbox').select(['id', 'state']).where('tenant_id', '=', tenantId).execute(),
     db.selectFrom('op_logs').select('id').where('tenant_id', '=', tenantId).execute(),
   ]);
   return { products, tags, requests, tasks, callbacks, outbox, ops: ops.length };
@@ -163,6 +173,29 @@ describe.each(await testDatabases())('tenant isolation of every integration call
     ] as const) {
       const set = await send(app, key, '/callback/set', { url });
       expect(set.code, set.msg).toBe(0);
+    }
+    // Each has an event its receiver never took (given up).
+    const now = app.services.config.now();
+    for (const [tenant, store] of [
+      [ta, sa],
+      [tb, sb],
+    ] as const) {
+      await app.services.db
+        .insertInto('callback_outbox')
+        .values({
+          tenant_id: tenant.id,
+          store_id: store.id,
+          event_id: `given-up-${tenant.id}`,
+          type: 'test',
+          order_key: 'test',
+          payload: '{}',
+          state: 'failed',
+          attempts: 43,
+          next_at: now,
+          created_at: now,
+          finished_at: now,
+        })
+        .execute();
     }
     return {
       a: { key: keyA, store: sa.code, ...atA, tag: tagA.hardware_id, barcode: '6911111111111' },

@@ -137,7 +137,8 @@ describe.each(await testDatabases())('integration API on $name', (db) => {
     }));
     const first = await send(app, w.key, '/products/upsert', { store: w.store.code, products: rows });
     expect(first.code, first.msg).toBe(0);
-    expect(first.data).toEqual({ created: 1000, updated: 0, unchanged: 0 });
+    // New products show on no tag yet: a request with nothing to deliver.
+    expect(first.data).toEqual({ created: 1000, updated: 0, unchanged: 0, requestId: expect.any(Number), tasks: 0 });
     const after = await products(app, w.store.id);
     expect(after).toHaveLength(1000);
     expect(after[7]).toMatchObject({ barcode: '69000007', name: 'Product 7', price_cents: 807, price_changes: 0 });
@@ -146,7 +147,7 @@ describe.each(await testDatabases())('integration API on $name', (db) => {
     // Same content, custom keys in another order: still the same products.
     const again = rows.map((r) => ({ ...r, custom: { aisle: r.custom.aisle, shelf: r.custom.shelf } }));
     const second = await send(app, w.key, '/products/upsert', { store: w.store.code, products: again });
-    expect(second.data).toEqual({ created: 0, updated: 0, unchanged: 1000 });
+    expect(second.data).toMatchObject({ created: 0, updated: 0, unchanged: 1000, tasks: 0 });
     expect(await products(app, w.store.id)).toEqual(after);
 
     // Partial fields: only the price of one product changes, and it counts one price change.
@@ -155,7 +156,7 @@ describe.each(await testDatabases())('integration API on $name', (db) => {
       store: w.store.code,
       products: [{ barcode: '69000007', price: 99 }],
     });
-    expect(partial.data).toEqual({ created: 0, updated: 1, unchanged: 0 });
+    expect(partial.data).toMatchObject({ created: 0, updated: 1, unchanged: 0 });
     const changed = (await products(app, w.store.id)).find((p) => p.barcode === '69000007');
     expect(changed).toMatchObject({ name: 'Product 7', price_cents: 9900, price_changes: 1, updated_at: clock.now() });
     expect(JSON.parse(changed?.custom ?? '{}')).toEqual({ aisle: '1', shelf: 'A0' });
@@ -209,9 +210,9 @@ describe.each(await testDatabases())('integration API on $name', (db) => {
     expect(unbound.data).toEqual({ unbound: 1 });
 
     const del = await send(app, w.key, '/products/delete', { store: w.store.code, barcodes: ['6902', 'NOPE'] });
-    expect(del.data).toEqual({ deleted: 1 });
+    expect(del.data).toEqual({ deleted: 1, requestId: expect.any(Number), tasks: 0 });
     const again = await send(app, w.key, '/products/delete', { store: w.store.code, barcodes: ['6902', 'NOPE'] });
-    expect(again.data).toEqual({ deleted: 0 });
+    expect(again.data).toMatchObject({ deleted: 0, tasks: 0 });
     expect((await products(app, w.store.id)).map((p) => p.barcode)).toEqual(['6901']);
 
     // The operation log names the key as the actor, under the call's full path.
@@ -293,7 +294,7 @@ describe.each(await testDatabases())('integration API on $name', (db) => {
       expect(res.code, path).toBe(ErrorCode.NOT_FOUND);
     }
     const deleted = await send(app, w.key, '/products/delete', { store: mineStore, barcodes: ['7701'] });
-    expect(deleted.data).toEqual({ deleted: 0 });
+    expect(deleted.data).toMatchObject({ deleted: 0, tasks: 0 });
     const list = await send<{ hardwareId: string }[]>(app, w.key, '/tags/list', { store: mineStore });
     expect(list.data.map((x) => x.hardwareId)).toEqual(['AAAAAAAA01']);
     const stores = await send<{ code: string }[]>(app, w.key, '/stores/list', {});
@@ -318,12 +319,13 @@ describe.each(await testDatabases())('integration API on $name', (db) => {
       .where('id', '=', mine.id)
       .executeTakeFirst();
     expect(myTag?.product_id).toBeNull();
+    // The one request is the key's own delete, which found nothing to relabel.
     const requests = await app.services.db
       .selectFrom('device_requests')
-      .select('id')
+      .select(['tenant_id', 'kind', 'total'])
       .where('tenant_id', 'in', [w.tenant.id, w.other.id])
       .execute();
-    expect(requests).toEqual([]);
+    expect(requests).toEqual([{ tenant_id: w.tenant.id, kind: 'product.delete', total: 0 }]);
   });
 
   it('refreshes and flashes tags through the delivery layer, answering a request id at once', async () => {
@@ -484,6 +486,107 @@ describe.each(await testDatabases())('integration API on $name', (db) => {
     expect(removed.code, removed.msg).toBe(0);
     expect(await slots()).toEqual([{ tag_id: shown.id, kind: 'image', rev: 2 }]);
     expect((await pushes()).at(-1)).toEqual({ source: 'api', products: 1, tags_affected: 1 });
+  });
+
+  it('gives an upsert and a delete a request: progress per tag, and a request.done callback (at once with no tag)', async () => {
+    const { app } = t();
+    const w = await world(app);
+    const db = app.services.db;
+    const store = w.store.code;
+    // The tenant has a callback URL: its events are written to the outbox (no sender runs here).
+    await db
+      .insertInto('callback_settings')
+      .values({ tenant_id: w.tenant.id, url: 'http://127.0.0.1:9/hook', updated_at: app.services.config.now() })
+      .execute();
+    const tea = await buildProduct(app, w.at, { barcode: '6900000000123', name: 'Tea', priceCents: 500 });
+    const a = await buildTag(app, w.at, { hardwareId: 'CCCCCCCC11', productId: tea.id });
+    const b = await buildTag(app, w.at, { hardwareId: 'CCCCCCCC12', productId: tea.id });
+    type Started = { requestId: number; tasks: number };
+    const progress = async (requestId: number) => (await send(app, w.key, '/requests/get', { requestId })).data;
+    const doneEvents = async () =>
+      (
+        await db
+          .selectFrom('callback_outbox')
+          .select('payload')
+          .where('tenant_id', '=', w.tenant.id)
+          .where('type', '=', 'request.done')
+          .orderBy('id')
+          .execute()
+      ).map((r) => (JSON.parse(r.payload) as { data: unknown }).data);
+    const slots = () =>
+      db
+        .selectFrom('device_tasks')
+        .select(['tag_id', 'request_id', 'state'])
+        .where('tenant_id', '=', w.tenant.id)
+        .orderBy('tag_id')
+        .execute();
+
+    // Nothing to relabel (the product is as asked): done at once, and the callback says so.
+    const same = await send<Started>(app, w.key, '/products/upsert', {
+      store,
+      products: [{ barcode: '6900000000123', price: 5 }],
+    });
+    expect(same.data).toEqual({ created: 0, updated: 0, unchanged: 1, requestId: expect.any(Number), tasks: 0 });
+    expect(await progress(same.data.requestId)).toEqual({
+      requestId: same.data.requestId,
+      kind: 'product.upsert',
+      status: 'done',
+      total: 0,
+      done: 0,
+      failed: 0,
+      results: [],
+    });
+    const zero = { storeId: w.store.id, requestId: same.data.requestId, kind: 'product.upsert', total: 0 };
+    expect(await doneEvents()).toEqual([{ ...zero, done: 0, failed: 0 }]);
+
+    // A refresh of tag a is on its way when a price change reaches both tags: the upsert's
+    // request takes a's label over, and the refresh counts it done (the tag gets a newer label).
+    const refresh = await send<Started>(app, w.key, '/tags/refresh', { store, hardwareIds: ['CCCCCCCC11'] });
+    const upsert = await send<Started>(app, w.key, '/products/upsert', {
+      store,
+      products: [{ barcode: '6900000000123', price: '4.50' }],
+    });
+    expect(upsert.data).toEqual({ created: 0, updated: 1, unchanged: 0, requestId: expect.any(Number), tasks: 2 });
+    expect(await slots()).toEqual([
+      { tag_id: a.id, request_id: upsert.data.requestId, state: 'render' },
+      { tag_id: b.id, request_id: upsert.data.requestId, state: 'render' },
+    ]);
+    expect(await progress(refresh.data.requestId)).toMatchObject({ status: 'done', total: 1, done: 1 });
+    expect(await progress(upsert.data.requestId)).toEqual({
+      requestId: upsert.data.requestId,
+      kind: 'product.upsert',
+      status: 'running',
+      total: 2,
+      done: 0,
+      failed: 0,
+      results: [
+        { hardwareId: 'CCCCCCCC11', state: 'queued', code: null },
+        { hardwareId: 'CCCCCCCC12', state: 'queued', code: null },
+      ],
+    });
+
+    // The product deleted before the new price went out: both tags now wait for the delete's
+    // (unbound) label; the upsert's request is done, and its callback is written.
+    const removed = await send<Started & { deleted: number }>(app, w.key, '/products/delete', {
+      store,
+      barcodes: ['6900000000123'],
+    });
+    expect(removed.data).toEqual({ deleted: 1, requestId: expect.any(Number), tasks: 2 });
+    expect((await slots()).map((s) => s.request_id)).toEqual([removed.data.requestId, removed.data.requestId]);
+    expect(await progress(removed.data.requestId)).toMatchObject({
+      kind: 'product.delete',
+      status: 'running',
+      total: 2,
+    });
+    expect(await progress(upsert.data.requestId)).toMatchObject({ status: 'done', total: 2, done: 2, failed: 0 });
+    expect((await doneEvents()).map((e) => (e as { requestId: number }).requestId)).toEqual([
+      same.data.requestId,
+      refresh.data.requestId,
+      upsert.data.requestId,
+    ]);
+    // Another tenant's key does not see these requests.
+    const foreign = await send(app, w.otherKey, '/requests/get', { requestId: upsert.data.requestId });
+    expect(foreign.code).toBe(ErrorCode.NOT_FOUND);
   });
 
   it('answers the console’s envelope for an unknown integration path and a body that is not JSON', async () => {

@@ -97,4 +97,5 @@ export const CALL_PATHS = {
   setCallback: '/user/setcallback',
   callbackLog: '/user/callbacklog',
   testCallback: '/user/testcallback',
+  resendCallbacks: '/user/resendcallbacks',
 } as const satisfies Record<CallName, string>;

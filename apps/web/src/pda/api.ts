@@ -85,9 +85,9 @@ export const logout = () => call('/user/logout').catch(() => undefined);
 
 export const setStore = (id: number) => call('/user/setcurrshop', { curshop: id });
 
-/** The tag of the current store with this hardware ID, or null. */
+/** The tag of the current store with exactly this hardware ID (upper case), or null. */
 export async function findTag(hardwareId: string): Promise<Tag | null> {
-  const { data } = await call<Tag[]>('/mgr/tag/list', { page: 1, limit: 20, text: hardwareId });
+  const { data } = await call<Tag[]>('/mgr/tag/list', { page: 1, limit: 1, hardwareId });
   return data.find((t) => t.hardwareId === hardwareId) ?? null;
 }
 

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { bindTag, failedTags, findTag, flashLed, requestProgress, type Tag, tagDelivery, unbindTag } from './api';
 import { usePda } from './context';
+import { type LabelState, labelState } from './label';
 import { ScanBox } from './ScanBox';
 import { TagCard } from './TagCard';
 import { asBarcode, asHardwareId } from './wedge';
@@ -66,7 +67,7 @@ export function BindScreen() {
   const { t, explain } = usePda();
   const [tag, setTag] = useState<Tag | null>(null);
   const [bound, setBound] = useState<Tag | null>(null);
-  const [label, setLabel] = useState<'updating' | 'updated' | null>(null);
+  const [label, setLabel] = useState<LabelState | null>(null);
   const [note, setNote] = useState<Note>(null);
   const [busy, setBusy] = useState(false);
   const scanTag = useTagScan(setNote);
@@ -92,19 +93,21 @@ export function BindScreen() {
         return;
       }
       try {
-        const before = tag.shownVer;
         const result = await bindTag(tag.hardwareId, barcode);
         setBound(result);
         setTag(null);
         setLabel('updating');
         setNote({ kind: 'ok', text: t('bound', { name: result.product?.name ?? barcode }) });
+        // The binding raised the tag's label task before it answered: its end is this label's
+        // (also when the label came out as the tag shows already and nothing is sent). The
+        // task first, then the tag, so the card shows the picture the task's end speaks of.
         watch(async () => {
+          const state = labelState(await tagDelivery(result.id));
           const now = await findTag(result.hardwareId);
           if (!now) return true;
           setBound(now);
-          const shown = !now.pending && now.shownVer !== null && now.shownVer !== before;
-          if (shown) setLabel('updated');
-          return shown;
+          setLabel(state);
+          return state !== 'updating';
         });
       } catch (error) {
         setNote({ kind: 'error', text: explain(error) });
@@ -143,8 +146,19 @@ export function BindScreen() {
       )}
       {bound && (
         <>
-          <p className={`label-state ${label ?? ''}`} data-testid="label-state" data-state={label ?? ''}>
-            {label === 'updated' ? t('labelUpdated') : `${t('labelUpdating')} ${t('labelWaiting')}`}
+          <p
+            className={`label-state ${label ?? ''}`}
+            data-testid="label-state"
+            data-state={label ?? ''}
+            role={label === 'failed' ? 'alert' : 'status'}
+          >
+            {label === 'updated'
+              ? t('labelUpdated')
+              : label === 'current'
+                ? t('labelCurrent')
+                : label === 'failed'
+                  ? t('labelFailed')
+                  : `${t('labelUpdating')} ${t('labelWaiting')}`}
           </p>
           <TagCard tag={bound} />
           <p className="hint">{t('nextHint')}</p>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Paging } from '../common';
 import type { Messages } from '../errors';
 
 /*
@@ -55,6 +56,12 @@ export const CallbackDelivery = z.object({
 export type CallbackDelivery = z.infer<typeof CallbackDelivery>;
 
 export const TestCallbackData = z.object({ eventId: z.string() });
+
+/** The recent deliveries, newest first; with `state`, only those (e.g. 'failed': the given-up ones). */
+export const CallbackLogBody = Paging.extend({ state: CallbackState.optional() });
+
+/** How many given-up events were put back in line (sent again from their first attempt). */
+export const ResendCallbacksData = z.object({ resent: z.number().int() });
 
 export const CALLBACK_TYPE_LABELS: Record<CallbackType, Messages> = {
   'tag.result': { 'zh-CN': '价签结果', en: 'Tag result' },

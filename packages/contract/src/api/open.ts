@@ -75,11 +75,23 @@ export const UpsertProductsBody = z.object({
       'duplicate',
     ),
 });
+/**
+ * The request of a product change: its id (progress and per-tag results by /requests/get; a
+ * `request.done` callback when the last tag has its new label) and how many tags it relabels —
+ * those showing a changed or deleted product. With none it is done at once (its callback is sent
+ * all the same).
+ */
+const ChangeRequest = {
+  requestId: z.number().int(),
+  tasks: z.number().int(),
+};
+
 /** What an upsert did: products added, changed, and given but already as asked (the same call twice: all unchanged). */
 export const UpsertProductsData = z.object({
   created: z.number().int(),
   updated: z.number().int(),
   unchanged: z.number().int(),
+  ...ChangeRequest,
 });
 
 const Barcodes = z
@@ -101,7 +113,7 @@ const HardwareIds = z
 
 /** Barcodes the store does not have are ignored (deleting twice is the same as once). */
 export const DeleteProductsBody = z.object({ store: StoreCode, barcodes: Barcodes });
-export const DeleteProductsData = z.object({ deleted: z.number().int() });
+export const DeleteProductsData = z.object({ deleted: z.number().int(), ...ChangeRequest });
 
 /** All or nothing: an unknown tag or barcode refuses the whole call (code 1002 naming it). */
 export const BindTagsBody = z.object({
@@ -150,7 +162,10 @@ export const OpenTag = z.object({
       code: z.string().nullable(),
       /** What the work was: 'refresh' (a label), 'led' or 'ping'. */
       kind: z.string(),
-      /** The request (a refresh or LED call's requestId) it belonged to; null for automatic work such as a price change. */
+      /**
+       * The request it belonged to (the requestId a refresh, LED, product upsert or delete call
+       * answered); null for automatic work such as a price changed in the console.
+       */
       requestId: z.number().int().nullable(),
       /** Unix ms when it ended. */
       time: z.number().int(),
@@ -189,6 +204,7 @@ export const OpenRequestData = z.object({ requestId: z.number().int(), tasks: z.
 export const OpenRequestBody = z.object({ requestId: Id });
 export const OpenRequestProgress = z.object({
   requestId: z.number().int(),
+  /** What the request was: 'tag.refresh', 'tag.led', 'product.upsert' or 'product.delete'. */
   kind: z.string(),
   /** 'running' until done + failed reach total, then 'done'. */
   status: z.string(),

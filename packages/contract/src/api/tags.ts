@@ -143,6 +143,11 @@ export const TagListBody = Paging.extend({
   failed: z.boolean().optional(),
   /** Contained in the hardware ID, or in the bound product's name or barcode; case-insensitive. */
   text: Line(64).optional(),
+  /**
+   * Exactly this hardware ID (any case): the one tag a scanner read, however many barcodes or
+   * other IDs contain it (the handheld's look-up).
+   */
+  hardwareId: HardwareId.optional(),
   /** Default: newest first (id desc). */
   sort: z.enum(TAG_SORTS).default('id'),
   order: SortOrder.default('desc'),

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { CallbackSettings, SetCallbackBody } from '../api/callbacks';
+import { CallbackSettings, ResendCallbacksData, SetCallbackBody } from '../api/callbacks';
 import {
   BindTagsBody,
   BindTagsData,
@@ -42,22 +42,22 @@ function openCall<B extends z.ZodType, D extends z.ZodType, O extends CallOption
 
 /**
  * The integration API (docs/INTEGRATION.md): paths under OPEN_BASE, signed with the tenant's key
- * pair. Calls naming a store take its code. Refresh, LED and progress wait for the delivery
- * layer's request ids: until it lands refresh and LED answer 1010 and progress 1007.
+ * pair. Calls naming a store take its code. Calls that change what tags show (product upsert and
+ * delete, refresh, LED) answer a request id: progress by /requests/get, a `request.done` callback.
  */
 export const OPEN_CALLS = {
   openUpsertProducts: openCall(
     '/products/upsert',
     UpsertProductsBody,
     UpsertProductsData,
-    'Add or update up to 1,000 products of a store by barcode (only the fields given change)',
+    "Add or update up to 1,000 products of a store by barcode (only the fields given change); answers the request id of their tags' new labels",
     change,
   ),
   openDeleteProducts: openCall(
     '/products/delete',
     DeleteProductsBody,
     DeleteProductsData,
-    'Delete products of a store by barcode (their tags are unbound)',
+    "Delete products of a store by barcode (their tags are unbound); answers the request id of their tags' new labels",
     change,
   ),
   openBindTags: openCall(
@@ -93,7 +93,7 @@ export const OPEN_CALLS = {
     '/requests/get',
     OpenRequestBody,
     OpenRequestProgress,
-    'Progress and per-tag results (up to 2,000 tags) of a refresh or LED request',
+    'Progress and per-tag results (up to 2,000 tags) of a request (product upsert or delete, refresh, LED)',
   ),
   openStoreList: openCall('/stores/list', OpenStoreListBody, OpenStore, "List the tenant's stores", list),
   openCallbackGet: openCall('/callback/get', Empty, CallbackSettings, "The tenant's callback URL ('' when none)"),
@@ -102,6 +102,13 @@ export const OPEN_CALLS = {
     SetCallbackBody,
     CallbackSettings,
     "Set the tenant's callback URL (checked against private and link-local addresses); '' stops callbacks",
+    change,
+  ),
+  openCallbackResend: openCall(
+    '/callback/resend',
+    Empty,
+    ResendCallbacksData,
+    "Send the tenant's given-up callback events again, each tag's in order, with a full retry schedule",
     change,
   ),
 } as const;
@@ -119,6 +126,7 @@ export const OPEN_CALL_NAMES = {
   openStoreList: { 'zh-CN': '接口查询门店', en: 'API: list stores' },
   openCallbackGet: { 'zh-CN': '接口读取回调地址', en: 'API: read the callback URL' },
   openCallbackSet: { 'zh-CN': '接口设置回调地址', en: 'API: set the callback URL' },
+  openCallbackResend: { 'zh-CN': '接口重发已放弃的回调', en: 'API: resend given-up callbacks' },
 } as const satisfies Record<keyof typeof OPEN_CALLS, Messages>;
 
 export type OpenCalls = typeof OPEN_CALLS;

@@ -64,7 +64,15 @@ export async function relabelTenant(db: Db, tenantId: number, now: number): Prom
 export async function dataPushed(
   db: Db,
   at: { tenantId: number; storeId: number },
-  push: { source: PushSource; userId: number | null; products: number; tagIds: readonly number[]; now: number },
+  push: {
+    source: PushSource;
+    userId: number | null;
+    products: number;
+    tagIds: readonly number[];
+    now: number;
+    /** The request a caller follows the change by (requests.ts `dataChange`); none by default. */
+    requestId?: number | null;
+  },
 ): Promise<number> {
   const pushId = await openPush(db, {
     tenantId: at.tenantId,
@@ -81,7 +89,7 @@ export async function dataPushed(
       tagIds: push.tagIds.slice(i, i + 1000),
       prio: PRIO.data,
       force: false,
-      requestId: null,
+      requestId: push.requestId ?? null,
       pushId,
       now: push.now,
     });

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { enqueueRequestDone } from '../../callbacks/repository';
 import type { Database, DeviceRequestKind, TaskKind } from '../../db/schema';
 import { finalsOfRequest } from '../logs';
 import { PRIO, tasksChanged } from './enqueue';
@@ -117,6 +118,40 @@ export function led(db: Kysely<Database>, at: Operator, tagIds: readonly number[
       now: at.now,
     });
   });
+}
+
+/**
+ * A data change its caller follows by a request id (the integration API's product upsert and
+ * delete), inside the caller's transaction: the request, then `enqueue` opens the label slots of
+ * `tagIds` under its id (an unfinished slot of an earlier request is taken over and counts as
+ * done for it, as a refresh's does) and answers how many, then the total. With no tag to relabel
+ * the request is done at once, and its "request done" callback is written with it.
+ */
+export async function dataChange(
+  trx: Kysely<Database>,
+  at: Operator,
+  kind: 'product.upsert' | 'product.delete',
+  tagIds: readonly number[],
+  enqueue: (requestId: number) => Promise<number>,
+): Promise<Started> {
+  const requestId = await repo.insertRequest(trx, {
+    tenantId: at.tenantId,
+    storeId: at.storeId,
+    kind,
+    tagId: tagIds.length === 1 ? (tagIds[0] as number) : null,
+    userId: at.userId,
+    params: { tags: tagIds.length },
+    now: at.now,
+  });
+  // A thousand at a time, as dataPushed opens them: a product may be on many tags.
+  for (let i = 0; i < tagIds.length; i += 1000) await takeOver(trx, at, 'image', tagIds.slice(i, i + 1000), requestId);
+  const tasks = tagIds.length ? await enqueue(requestId) : 0;
+  await repo.setRequestTotal(trx, requestId, tasks, at.now);
+  if (tasks === 0) {
+    const data = { storeId: at.storeId, requestId, kind, total: 0, done: 0, failed: 0 };
+    await enqueueRequestDone(trx, at.tenantId, data, at.now);
+  }
+  return { requestId, tasks };
 }
 
 /**

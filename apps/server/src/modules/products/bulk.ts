@@ -2,6 +2,7 @@ import { type OpenProductInput, TARGET_NAMES_KEPT } from '@esl/contract';
 import type { CallContext } from '../../api/context';
 import { invalidField } from '../../api/errors';
 import { dataPushed, tasksChanged } from '../../delivery/tasks/enqueue';
+import { dataChange } from '../../delivery/tasks/requests';
 import { toCents } from '../../lib/price';
 import { currentStore } from '../stores/service';
 import * as repo from './repository';
@@ -38,7 +39,9 @@ function parseCustom(text: string): Record<string, string> {
  * Adds or updates products of the current store by barcode, all or nothing, in one transaction
  * and batched statements (the integration API's bulk upsert). A new barcode needs a name and a
  * price; on a known one only the fields given change. A product already as asked is not written
- * at all (its `updated_at` stays), so the same call twice leaves the same state.
+ * at all (its `updated_at` stays), so the same call twice leaves the same state. Answers, besides
+ * the counts, the request (`requestId`, `tasks`: the tags to relabel) whose progress and "request
+ * done" callback tell when the tags show the change.
  */
 export async function upsertByBarcode(ctx: CallContext, items: readonly OpenProductInput[], field = 'products') {
   const at = await currentStore(ctx);
@@ -124,40 +127,50 @@ export async function upsertByBarcode(ctx: CallContext, items: readonly OpenProd
     });
     if (values.length) await repo.upsertProducts(trx, dialect, values, UPDATED);
     // The tags showing a changed product are re-rendered and delivered, in this transaction
-    // (a new product has no tags yet); the batch is one row of the data-push log.
+    // (a new product has no tags yet), under one request; the batch is one row of the data-push log.
     const tagIds = changed.length ? await repo.tagIdsShowing(trx, at, { productIds: changed }, dialect) : [];
-    if (tagIds.length) {
+    const request = await dataChange(trx, operator(at, ctx.now), 'product.upsert', tagIds, async (requestId) => {
       await dataPushed(trx, at, {
         source: 'api',
         userId: null,
         products: created + updated,
         tagIds,
         now: ctx.now,
+        requestId,
       });
-    }
-    return { created, updated, unchanged: items.length - created - updated };
+      return tagIds.length;
+    });
+    return { created, updated, unchanged: items.length - created - updated, ...request };
   });
   tasksChanged();
   return answer;
 }
 
-/** Deletes products of the current store by barcode; barcodes it does not have are passed over. */
+/**
+ * Deletes products of the current store by barcode; barcodes it does not have are passed over.
+ * Answers how many were deleted and the request of their tags' new (unbound) labels.
+ */
 export async function removeByBarcodes(ctx: CallContext, barcodes: readonly string[]) {
   const at = await currentStore(ctx);
   ctx.target = { kind: 'products', names: barcodes.slice(0, TARGET_NAMES_KEPT), count: barcodes.length };
   const { db, dialect } = ctx.services;
-  const deleted = await db.transaction().execute(async (trx) => {
+  const answer = await db.transaction().execute(async (trx) => {
     const rows = await repo.productsByBarcodes(trx, at, barcodes, dialect);
-    if (rows.length === 0) return 0;
     const ids = rows.map((r) => Number(r.id));
     // Their tags lose the product (the foreign key sets it null): they show the unbound label.
-    const tagIds = await repo.tagIdsShowing(trx, at, { productIds: ids }, dialect);
-    const n = await repo.deleteProducts(trx, at, ids);
-    if (tagIds.length) {
-      await dataPushed(trx, at, { source: 'api', userId: null, products: ids.length, tagIds, now: ctx.now });
-    }
-    return n;
+    const tagIds = ids.length ? await repo.tagIdsShowing(trx, at, { productIds: ids }, dialect) : [];
+    const deleted = ids.length ? await repo.deleteProducts(trx, at, ids) : 0;
+    const request = await dataChange(trx, operator(at, ctx.now), 'product.delete', tagIds, async (requestId) => {
+      await dataPushed(trx, at, { source: 'api', userId: null, products: ids.length, tagIds, now: ctx.now, requestId });
+      return tagIds.length;
+    });
+    return { deleted, ...request };
   });
   tasksChanged();
-  return deleted;
+  return answer;
+}
+
+/** The integration key acting in a store: no user behind it. */
+function operator(at: { tenantId: number; storeId: number }, now: number) {
+  return { tenantId: at.tenantId, storeId: at.storeId, userId: null, now };
 }

@@ -15,6 +15,8 @@ export interface TagFilter {
   /** Only tags whose label (image) task slot ended failed: their last update did not reach them. */
   failed?: boolean;
   text?: string;
+  /** Exactly this hardware ID (upper case, as stored). */
+  hardwareId?: string;
   sort: 'id' | 'hardwareId' | 'model' | 'status' | 'signal' | 'battery' | 'lastSeen';
   order: 'asc' | 'desc';
 }
@@ -38,6 +40,7 @@ function filtered(db: Db, at: CurrentStore, f: Omit<TagFilter, 'page' | 'limit' 
     .where('t.store_id', '=', at.storeId) as TagQuery;
   if (f.status) q = q.where('t.status', '=', f.status);
   if (f.model) q = q.where('t.model', '=', f.model);
+  if (f.hardwareId) q = q.where('t.hardware_id', '=', f.hardwareId);
   if (f.bound !== undefined) q = q.where('t.product_id', f.bound ? 'is not' : 'is', null);
   if (f.failed !== undefined) {
     const failed = f.failed;
@@ -116,12 +119,20 @@ export async function listTags(db: Db, at: CurrentStore, f: TagFilter) {
     return page.limit(f.limit).offset(offsetOf(f));
   };
   // The SQL text depends only on which filters are set and the order; the values are its parameters.
-  const key = `tags.list|${f.status ? 's' : ''}${f.model ? 'm' : ''}b${f.bound ?? ''}f${f.failed ?? ''}${f.text ? 't' : ''}|${f.sort}|${f.order}`;
+  const key = `tags.list|${f.status ? 's' : ''}${f.model ? 'm' : ''}${f.hardwareId ? 'h' : ''}b${f.bound ?? ''}f${f.failed ?? ''}${f.text ? 't' : ''}|${f.sort}|${f.order}`;
   const text = f.text ? [containsPattern(f.text), containsPattern(f.text), containsPattern(f.text)] : [];
   const failed = f.failed === undefined ? [] : ['image', 'failed'];
-  const args = [at.tenantId, at.storeId, f.status, f.model, ...failed, ...text, f.limit, offsetOf(f)].filter(
-    (a) => a !== undefined,
-  );
+  const args = [
+    at.tenantId,
+    at.storeId,
+    f.status,
+    f.model,
+    f.hardwareId,
+    ...failed,
+    ...text,
+    f.limit,
+    offsetOf(f),
+  ].filter((a) => a !== undefined);
   const [rows, count] = await Promise.all([runCached(db, key, args, build), countTags(db, at, f)]);
   return { rows, count };
 }
@@ -137,7 +148,7 @@ export const COUNT_TTL_MS = 2000;
 
 async function countTags(db: Db, at: CurrentStore, f: TagFilter): Promise<number> {
   // Keys are built from validated filter values only.
-  const key = `tags.count:${JSON.stringify([at.tenantId, at.storeId, f.status, f.model, f.bound, f.failed, f.text])}`;
+  const key = `tags.count:${JSON.stringify([at.tenantId, at.storeId, f.status, f.model, f.bound, f.failed, f.text, f.hardwareId])}`;
   return cached(db, key, at.tenantId, COUNT_TTL_MS, async () => {
     const total = await filtered(db, at, f)
       .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -131,6 +131,38 @@ describe.each(await testDatabases())('tags on $name', (db) => {
     expect(bad).toMatchObject({ code: ErrorCode.VALIDATION, msg: 'Status: has the wrong format' });
   });
 
+  it('finds one tag by its exact hardware ID, however many barcodes contain it (the handheld look-up)', async () => {
+    const { tokens, store, otherStore, tenant } = await buildShop(t().app);
+    const at = { tenantId: tenant.id, storeId: store.id };
+    // An all-digit ID, then 21 newer tags whose products' barcodes contain it: a text search's
+    // first page of 20 (newest first) holds none but those.
+    const wanted = await buildTag(t().app, at, { hardwareId: '12345678' });
+    for (let i = 0; i < 21; i++) {
+      const product = await buildProduct(t().app, at, { barcode: `69${String(i).padStart(2, '0')}123456789` });
+      await buildTag(t().app, at, { hardwareId: `AB0000${String(i).padStart(2, '0')}`, productId: product.id });
+    }
+    await buildTag(t().app, { tenantId: tenant.id, storeId: otherStore.id }, { hardwareId: '1234567890' });
+    const token = tokens.clerk;
+    const list = async (body: object) => {
+      const res = await t().call<Tag[]>('/mgr/tag/list', { page: 1, limit: 20, ...body }, { token });
+      expect(res.code, res.msg).toBe(0);
+      return { ids: res.data.map((tag) => tag.hardwareId), count: res.count };
+    };
+    const byText = await list({ text: '12345678' });
+    expect(byText.count).toBe(22);
+    expect(byText.ids).not.toContain('12345678');
+    expect(await list({ hardwareId: '12345678' })).toEqual({ ids: ['12345678'], count: 1 });
+    // Again through the cached SQL text, in any case, and with other filters.
+    expect(await list({ hardwareId: '12345678', limit: 1 })).toEqual({ ids: ['12345678'], count: 1 });
+    expect(await list({ hardwareId: 'ab000003', bound: true })).toEqual({ ids: ['AB000003'], count: 1 });
+    expect(await list({ hardwareId: '12345678', bound: true })).toEqual({ ids: [], count: 0 });
+    // Only the current store's: another store's tag (whose ID starts the same) is not found.
+    expect(await list({ hardwareId: '1234567890' })).toEqual({ ids: [], count: 0 });
+    expect(wanted.hardware_id).toBe('12345678');
+    const bad = await t().call('/mgr/tag/list', { hardwareId: '12-34' }, { token });
+    expect(bad).toMatchObject({ code: ErrorCode.VALIDATION, msg: 'Tag ID: has the wrong format' });
+  });
+
   it('binds by hardware ID and barcode: a product on many tags, one product per tag', async () => {
     const { tokens, store, tenant } = await buildShop(t().app);
     const at = { tenantId: tenant.id, storeId: store.id };

@@ -1,4 +1,4 @@
-import { ReloadOutlined, SaveOutlined, SendOutlined } from '@ant-design/icons';
+import { RedoOutlined, ReloadOutlined, SaveOutlined, SendOutlined } from '@ant-design/icons';
 import { CALLBACK_STATE_LABELS, CALLBACK_TYPE_LABELS, type CallbackDelivery, type CallbackState } from '@esl/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Space, Table, Tag, Tooltip, Typography } from 'antd';
@@ -11,6 +11,8 @@ import { parseTime } from '../../utils/time';
 
 const SETTINGS = ['tenant', 'callback'];
 const DELIVERIES = ['tenant', 'callback', 'deliveries'];
+/** The given-up events: only their count is shown (they may be older than the recent list). */
+const GIVEN_UP = ['tenant', 'callback', 'givenUp'];
 const STATE_COLOURS: Record<CallbackState, string> = {
   pending: 'gold',
   sent: 'green',
@@ -19,8 +21,8 @@ const STATE_COLOURS: Record<CallbackState, string> = {
 };
 
 /**
- * The tenant's callbacks (webhooks): its callback URL, a test event, and the recent deliveries
- * with their status (docs/INTEGRATION.md, "Callbacks").
+ * The tenant's callbacks (webhooks): its callback URL, a test event, the recent deliveries with
+ * their status, and the given-up events sent again (docs/INTEGRATION.md, "Callbacks").
  */
 export function CallbackCard() {
   const { t } = useTranslation('tenant');
@@ -33,6 +35,12 @@ export function CallbackCard() {
     queryFn: () => requestList('callbackLog', { page: 1, limit: 20 }),
     refetchInterval: 10_000,
   });
+  const givenUp = useQuery({
+    queryKey: GIVEN_UP,
+    queryFn: () => requestList('callbackLog', { page: 1, limit: 1, state: 'failed' }),
+    refetchInterval: 10_000,
+  });
+  const givenUpCount = givenUp.data?.count ?? 0;
 
   useEffect(() => {
     if (settings.data) form.setFieldsValue({ url: settings.data.url });
@@ -49,6 +57,15 @@ export function CallbackCard() {
       queryClient.setQueryData(SETTINGS, data);
       void queryClient.invalidateQueries({ queryKey: DELIVERIES });
       message.success(data.url ? t('saved') : t('callback.cleared'));
+    },
+  });
+  const resend = useMutation({
+    mutationFn: () => request('resendCallbacks', {}),
+    onSuccess: ({ resent }) => {
+      if (resent > 0) message.success(t('callback.resent', { n: resent }));
+      else message.info(t('callback.resentNone'));
+      void queryClient.invalidateQueries({ queryKey: DELIVERIES });
+      void queryClient.invalidateQueries({ queryKey: GIVEN_UP });
     },
   });
   const test = useMutation({
@@ -144,6 +161,19 @@ export function CallbackCard() {
           >
             {t('callback.test')}
           </Button>
+          {givenUpCount > 0 && (
+            <Tooltip title={t('callback.resendHint')}>
+              <Button
+                icon={<RedoOutlined />}
+                disabled={!settings.data?.url}
+                loading={resend.isPending}
+                onClick={() => resend.mutate()}
+                data-testid="callback-resend"
+              >
+                {t('callback.resend', { n: givenUpCount })}
+              </Button>
+            </Tooltip>
+          )}
         </Space>
       </Form>
       <Space style={{ marginTop: 16, marginBottom: 8, width: '100%', justifyContent: 'space-between' }}>
@@ -151,7 +181,10 @@ export function CallbackCard() {
         <Button
           size="small"
           icon={<ReloadOutlined />}
-          onClick={() => void deliveries.refetch()}
+          onClick={() => {
+            void deliveries.refetch();
+            void givenUp.refetch();
+          }}
           loading={deliveries.isFetching}
           aria-label={t('callback.reload')}
         />
