@@ -17,6 +17,7 @@ import { firmware } from './014_firmware';
 import { cluster } from './015_cluster';
 import { tagsSeenIndex } from './018_tags_seen_index';
 import { callbacks } from './019_callbacks';
+import { taskHold } from './020_task_hold';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -41,5 +42,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '015_cluster': cluster(dialect),
     '018_tags_seen_index': tagsSeenIndex(dialect),
     '019_callbacks': callbacks(dialect),
+    '020_task_hold': taskHold(dialect),
   };
 }
