@@ -59,7 +59,7 @@ export interface Shop {
   storeId: number;
   sim: Simulator;
   delivery: Delivery;
-  /** Tag `i` shows product `Apple i` at 1.00 + i/100 (the first `unbound` show none). */
+  /** Tag `i` (in station order) shows product `Apple i` at 1.00 + i/100, unless it is unbound. */
   tags: ShopTag[];
   stations: Array<{ id: number; sn: string }>;
   templateId: number;
