@@ -68,6 +68,8 @@ export interface StationSpec {
   firmware?: FirmwareFaults | boolean;
   /** How far its own clock is off, ms (the server measures it from heartbeats). */
   clockSkewMs?: number;
+  /** Its own flapping schedule, over the simulator's (`null`: this one does not flap). */
+  flap?: FlapSpec | null;
 }
 
 /** Abrupt disconnects every `everyS ± jitterS`, each lasting `downS` (virtual seconds). */
@@ -232,7 +234,7 @@ export class SimStation {
       rng: options.rng,
       profile: options.profile,
       loss: options.loss ?? 0,
-      flap: options.flap ?? null,
+      flap: (spec.flap === undefined ? options.flap : spec.flap) ?? null,
       reconnectMs: options.reconnectMs ?? 2000,
       queueSize: options.queueSize ?? 512,
       onJobs: options.onJobs,
@@ -811,6 +813,13 @@ export class SimStation {
     if (job.kind === 'image') {
       if (!job.force && tag.ver === job.image.ver) {
         this.finish(held, 'skipped', { ver: tag.ver, rssi: this.heard.get(tag.id)?.rssi });
+        return;
+      }
+      if (tag.refusesForBattery()) {
+        // The tag answers the transfer's first frame with a refusal: a command's airtime.
+        const ex = command(profile, per, rng);
+        this.spend(ex);
+        if (ex.ok) this.finish(held, 'lowBattery', { airMs: Math.round(ex.airMs), rssi: this.heard.get(tag.id)?.rssi });
         return;
       }
       const bytes = held.bytes as Uint8Array;

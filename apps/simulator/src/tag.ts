@@ -56,6 +56,8 @@ export class SimTag {
   /** Failed check-ins in a row (after 14 OEPL tags fall back to long scans; we just count). */
   missedCheckIns = 0;
   transfers = 0;
+  /** Below this battery voltage, mV, it refuses new pictures (answered `lowBattery`); null: never. */
+  lowBatteryMv: number | null = null;
 
   constructor(
     spec: TagSpec,
@@ -105,6 +107,11 @@ export class SimTag {
   /** The version it reports: that of its screen. */
   get ver(): string | null {
     return this.screenState?.ver ?? null;
+  }
+
+  /** True while its battery is below `lowBatteryMv`: it takes no picture. */
+  refusesForBattery(): boolean {
+    return this.lowBatteryMv !== null && this.battMv < this.lowBatteryMv;
   }
 
   /** Spends battery: a little per wake, more per transfer. */

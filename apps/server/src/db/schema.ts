@@ -474,6 +474,8 @@ export interface DeviceTaskTable {
   sent_at: number | null;
   accepted_at: number | null;
   finished_at: number | null;
+  /** A `lowBattery` refusal: the battery (%) the tag reported then (migration 020); read only while failed so. */
+  hold_battery: number | null;
 }
 
 export type StationRow = Selectable<StationTable>;

@@ -1,186 +1,25 @@
-import type { AddStationData, Tag, Template } from '@esl/contract';
-import { decodeTagImage, TEMPLATE_VERSION, type TemplateDocumentInput } from '@esl/labels';
-import { type FlapSpec, type Simulator, startSimulator } from '@esl/simulator';
+import type { Tag } from '@esl/contract';
+import { decodeTagImage } from '@esl/labels';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import * as templates from '../modules/templates/service';
-import { buildProduct, buildShop, buildTag } from '../test/business';
+import { multipartFile } from '../test/business';
 import { testDatabases } from '../test/databases';
-import { type TestApp, useApp } from '../test/harness';
-import { loadImage, renderJobs } from './render';
-import type { Delivery } from './service';
+import { useApp } from '../test/harness';
+import { simulatedShops } from '../test/simulated-shop';
+import { loadImage } from './render';
 
 // Labels reach the tags (issue 13): the real server with its task engine, the simulator's
-// stations and tags over the embedded broker. The tags decode what they receive themselves, so
-// every check of a screen is a check of the pixels that arrived, not of a status flag.
-
-const doc: TemplateDocumentInput = {
-  version: TEMPLATE_VERSION,
-  size: { model: '05', w: 250, h: 122 },
-  colourType: 'bwr',
-  elements: [
-    {
-      type: 'text',
-      id: 'name',
-      x: 4,
-      y: 4,
-      w: 242,
-      h: 30,
-      font: { size: 24, weight: 'bold' },
-      binding: { key: 'name' },
-    },
-    {
-      type: 'price',
-      id: 'price',
-      x: 4,
-      y: 40,
-      w: 242,
-      h: 70,
-      colour: 'red',
-      font: { size: 56, weight: 'bold' },
-      binding: { key: 'price' },
-    },
-  ],
-};
-
-interface Shop {
-  token: string;
-  tenantId: number;
-  storeId: number;
-  sim: Simulator;
-  delivery: Delivery;
-  tags: Array<{ id: number; hw: string; productId: number }>;
-  templateId: number;
-}
+// stations and tags over the embedded broker (test/simulated-shop.ts). The tags decode what they
+// receive themselves, so every check of a screen is a check of the pixels that arrived, not of a
+// status flag.
 
 describe.each(await testDatabases())('labels reach simulated tags ($name)', (db) => {
   const t = useApp(db, { mqtt: { mode: 'embedded', host: '127.0.0.1', port: 0 } });
-  let sim: Simulator | undefined;
-  afterEach(async () => {
-    await sim?.stop();
-    sim = undefined;
-  });
-  afterAll(async () => {
-    await sim?.stop();
-  });
-
-  const call = async <T>(app: TestApp, path: string, body: object, token: string) => {
-    const res = await app.call<T>(path, body, { token });
-    expect(res.code, `${path}: ${res.msg}`).toBe(0);
-    return res.data;
-  };
-
-  /** Lets the server handle everything the stations sent, and the engine finish its pump. */
-  async function settle(d: Delivery) {
-    for (let i = 0; i < 4; i++) {
-      await d.gateway.idle();
-      await d.tasks.idle();
-      await new Promise((r) => setTimeout(r, 15));
-    }
-  }
-
-  /** Moves the simulated time on in steps, letting the server answer between them. */
-  async function advance(s: Shop, ms: number, step = 2000) {
-    for (let done = 0; done < ms; done += step) {
-      t().clock.advance(Math.min(step, ms - done));
-      await s.sim.clock.advance(Math.min(step, ms - done));
-      await settle(s.delivery);
-    }
-  }
-
-  /** Advances until `pred` holds (at most `maxMs` of simulated time). */
-  async function until(s: Shop, what: string, pred: () => boolean | Promise<boolean>, maxMs = 400_000, step = 2000) {
-    for (let done = 0; done <= maxMs; done += step) {
-      await settle(s.delivery);
-      if (await pred()) return;
-      t().clock.advance(step);
-      await s.sim.clock.advance(step);
-      // What the delivery timer does every second in production: deadlines, reconciler, dispatch.
-      await s.delivery.tasks.tick();
-    }
-    throw new Error(`timed out waiting for ${what}`);
-  }
-
-  /** A store with one station, `n` tags of model 05 heard by it (bound unless `unbound`), and a default template. */
-  async function shop(
-    n: number,
-    sn: string,
-    unbound = 0,
-    flap: FlapSpec | null = null,
-    queueSize?: number,
-  ): Promise<Shop> {
-    const app = t();
-    const world = await buildShop(app.app);
-    const token = world.tokens.admin;
-    const at = { tenantId: world.tenant.id, storeId: world.store.id };
-    const station = await call<AddStationData>(app, '/mgr/ap/add', { sn }, token);
-    const template = await call<Template>(app, '/mgr/templ/addtemple', { name: `price ${sn}`, model: '05' }, token);
-    await call(app, '/mgr/templ/alerttempData', { id: template.id, doc }, token);
-    await call(app, '/mgr/templ/setrule', { kind: 'default', model: '05', templateId: template.id }, token);
-    const tags: Shop['tags'] = [];
-    for (let i = 0; i < n; i++) {
-      const product = await buildProduct(app.app, at, { name: `Apple ${i}`, priceCents: 100 + i });
-      const tag = await buildTag(app.app, at, { model: '05', productId: i < unbound ? null : product.id });
-      tags.push({ id: tag.id, hw: tag.hardware_id, productId: product.id });
-    }
-    const delivery = app.app.delivery;
-    if (!delivery) throw new Error('no broker');
-    sim = await startSimulator({
-      url: delivery.url,
-      stations: [
-        {
-          tenantId: at.tenantId,
-          sn: station.sn,
-          secret: station.secret,
-          tags: tags.map((x, i) => ({ id: x.hw, hw: '05', wakeS: 40, x: 2 + (i % 10), y: 1 + Math.floor(i / 10) })),
-        },
-      ],
-      speed: 0,
-      seed: sn,
-      start: app.clock.now(),
-      flap,
-      queueSize,
-    });
-    // One clock for both: the server's moves with the simulated one.
-    const s: Shop = { token, ...at, sim, delivery, tags, templateId: template.id };
-    await sim.waitFor(() => sim?.stations.every((x) => x.isWelcomed) ?? false, { what: 'welcome' });
-    // Every tag checks in and is reported: the server knows its route.
-    await until(s, 'tags routed', async () => {
-      const rows = await app.app.services.db
-        .selectFrom('tags')
-        .select('station_id')
-        .where('store_id', '=', at.storeId)
-        .execute();
-      return rows.every((r) => r.station_id !== null);
-    });
-    return s;
-  }
-
-  const tagRow = (id: number) =>
-    t().app.services.db.selectFrom('tags').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-
-  /** What the label of a tag with these values looks like, rendered here from the template. */
-  async function expectedHash(s: Shop, values: Record<string, string>) {
-    const docs = await templates.documentsOf(t().app.services.db, s.tenantId, [s.templateId]);
-    const found = docs.get(s.templateId);
-    if (!found) throw new Error('template');
-    const [out] = await renderJobs([
-      { tenantId: s.tenantId, tagId: 0, doc: found.doc, data: values, model: '05', colour: 'bwr' },
-    ]);
-    if (!out || !('hash' in out)) throw new Error('render failed');
-    return out.hash;
-  }
-
-  async function progressOf(s: Shop, id: number) {
-    return call<{ status: string; done: number; failed: number; total: number }>(
-      t(),
-      '/mgr/request/get',
-      { id },
-      s.token,
-    );
-  }
+  const { call, settle, advance, until, shop, tagRow, expectedHash, progressOf, stop } = simulatedShops(t);
+  afterEach(stop);
+  afterAll(stop);
 
   it('bind + refresh: the tag decodes exactly the server’s render, is normal, and has one tag-log row', async () => {
-    const s = await shop(2, 'DLV-A', 1);
+    const s = await shop({ tags: 2, sn: 'DLV-A', unbound: 1 });
     const [tag] = s.tags;
     if (!tag) throw new Error('tag');
     const notices: Array<{ type: string; [k: string]: unknown }> = [];
@@ -193,13 +32,8 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
       .select('barcode')
       .where('id', '=', tag.productId)
       .executeTakeFirstOrThrow();
-    await call(t(), '/mgr/tag/bindesl', { hardwareId: tag.hw, barcode: product.barcode }, s.token);
-    const started = await call<{ requestId: number; tasks: number }>(
-      t(),
-      '/mgr/tag/flashesl',
-      { ids: [tag.id] },
-      s.token,
-    );
+    await call('/mgr/tag/bindesl', { hardwareId: tag.hw, barcode: product.barcode }, s.token);
+    const started = await call<{ requestId: number; tasks: number }>('/mgr/tag/flashesl', { ids: [tag.id] }, s.token);
     expect(started.tasks).toBe(1);
     await until(s, 'the picture', () => s.sim.tag(tag.hw).screen() !== null);
     const row = await tagRow(tag.id);
@@ -215,7 +49,7 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
     expect(screen.hash).toBe(await expectedHash(s, { name: 'Apple 0', price: '1.00' }));
     // The next report confirms the version: the tag is up to date.
     await until(s, 'status normal', async () => {
-      const rows = (await call<Tag[]>(t(), '/mgr/tag/list', {}, s.token)) as Tag[];
+      const rows = (await call<Tag[]>('/mgr/tag/list', {}, s.token)) as Tag[];
       return rows.find((r) => r.id === tag.id)?.status === 'normal';
     });
     const log = await t().app.services.db.selectFrom('tag_log').selectAll().where('tag_id', '=', tag.id).execute();
@@ -232,7 +66,7 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
     // Refresh again: the tag shows it already, nothing is sent; forced, it is sent again.
     const transfers = s.sim.tag(tag.hw).transfers;
     const reused = s.delivery.tasks.counters.renderReused;
-    const again = await call<{ requestId: number }>(t(), '/mgr/tag/flashesl', { ids: [tag.id] }, s.token);
+    const again = await call<{ requestId: number }>('/mgr/tag/flashesl', { ids: [tag.id] }, s.token);
     await until(s, 'second refresh done', async () => (await progressOf(s, again.requestId)).status === 'done');
     expect(
       (
@@ -247,40 +81,54 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
     expect(s.delivery.tasks.counters.renderReused).toBe(reused + 1);
     await advance(s, 60_000);
     expect(s.sim.tag(tag.hw).transfers).toBe(transfers);
-    const forced = await call<{ requestId: number }>(t(), '/mgr/tag/flashesl', { ids: [tag.id], force: true }, s.token);
+    const forced = await call<{ requestId: number }>('/mgr/tag/flashesl', { ids: [tag.id], force: true }, s.token);
     await until(s, 'forced refresh done', async () => (await progressOf(s, forced.requestId)).status === 'done');
     expect(s.sim.tag(tag.hw).transfers).toBe(transfers + 1);
   });
 
-  it('coalesces ten price changes into at most two transfers, showing the last price', async () => {
-    const s = await shop(2, 'DLV-B');
-    const before = s.tags.map((x) => s.sim.tag(x.hw).transfers);
+  it('coalesces ten price changes in 200 ms: at most two renders and two jobs per tag, the last price shown', async () => {
+    const s = await shop({ tags: 2, sn: 'DLV-B' });
+    const renders = s.delivery.tasks.counters.renders;
+    s.jobs.clear();
     for (let i = 1; i <= 10; i++) {
-      for (const x of s.tags) await call(t(), '/mgr/product/alert', { id: x.productId, price: `${i}.50` }, s.token);
-      await new Promise((r) => setTimeout(r, 20));
+      for (const x of s.tags) await call('/mgr/product/alert', { id: x.productId, price: `${i}.50` }, s.token);
+      // 20 ms on both clocks, and the server given all the time it wants between two changes: an
+      // engine that renders and sends each change as it comes would do so ten times per tag here.
+      t().clock.advance(20);
+      await s.sim.clock.advance(20);
+      await settle(s.delivery);
     }
+    const pushes = () =>
+      t().app.services.db.selectFrom('push_log').selectAll().where('store_id', '=', s.storeId).orderBy('id').execute();
+    // One data-push row per console edit; the last edit of each tag waits for its render: running.
+    expect((await pushes()).filter((p) => p.finished_at === null)).toHaveLength(s.tags.length);
     const want = await Promise.all(s.tags.map((_, i) => expectedHash(s, { name: `Apple ${i}`, price: '10.50' })));
     await until(s, 'last price on every tag', () => s.tags.every((x, i) => s.sim.tag(x.hw).screen()?.hash === want[i]));
     await advance(s, 90_000);
-    s.tags.forEach((x, i) => {
+    for (const [i, x] of s.tags.entries()) {
       expect(s.sim.tag(x.hw).screen()?.hash).toBe(want[i]);
-      expect(s.sim.tag(x.hw).transfers - (before[i] ?? 0)).toBeLessThanOrEqual(2);
-    });
-    // One data-push row per console edit.
-    const pushes = await t()
-      .app.services.db.selectFrom('push_log')
-      .selectAll()
-      .where('store_id', '=', s.storeId)
-      .execute();
-    expect(pushes).toHaveLength(20);
-    expect(pushes.every((p) => p.source === 'console' && Number(p.tags_affected) === 1)).toBe(true);
+      // What the server published to the station for this tag, replaced jobs included.
+      const jobs = s.jobs.get(x.hw) ?? [];
+      expect(jobs.length, `jobs for ${x.hw}`).toBeGreaterThanOrEqual(1);
+      expect(jobs.length, `jobs for ${x.hw}`).toBeLessThanOrEqual(2);
+      expect(s.sim.tag(x.hw).transfers).toBeLessThanOrEqual(2);
+    }
+    // Labels drawn, a revision superseded while it was drawn included: the first change and the last.
+    expect(s.delivery.tasks.counters.renders - renders).toBeLessThanOrEqual(2 * s.tags.length);
+    // Every push finished, each counting its label once (rendered, or taken over by the next edit).
+    const rows = await pushes();
+    expect(rows).toHaveLength(20);
+    for (const p of rows) {
+      expect(p).toMatchObject({ source: 'console', tags_affected: 1, rendered: 1, failed: 0 });
+      expect(p.finished_at).not.toBeNull();
+    }
   });
 
   it('resends the picture of a tag that rebooted and lost it, without anyone asking', async () => {
-    const s = await shop(1, 'DLV-C');
+    const s = await shop({ tags: 1, sn: 'DLV-C' });
     const [tag] = s.tags;
     if (!tag) throw new Error('tag');
-    await call(t(), '/mgr/tag/flashesl', { ids: [tag.id] }, s.token);
+    await call('/mgr/tag/flashesl', { ids: [tag.id] }, s.token);
     await until(s, 'the picture', () => s.sim.tag(tag.hw).screen() !== null);
     const shown = s.sim.tag(tag.hw).screen()?.hash;
     await advance(s, 40_000);
@@ -291,13 +139,13 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
   });
 
   it('a station that reboots and forgets its jobs gets them again after its hello', async () => {
-    const s = await shop(1, 'DLV-F');
+    const s = await shop({ tags: 1, sn: 'DLV-F' });
     const [tag] = s.tags;
     if (!tag) throw new Error('tag');
     const station = s.sim.stations[0];
     if (!station) throw new Error('station');
     const resent = s.delivery.tasks.counters.resent;
-    await call(t(), '/mgr/tag/flashesl', { ids: [tag.id] }, s.token);
+    await call('/mgr/tag/flashesl', { ids: [tag.id] }, s.token);
     await settle(s.delivery);
     await s.sim.waitFor(() => station.queue.size === 1, { what: 'the job at the station' });
     expect(s.sim.tag(tag.hw).transfers).toBe(0);
@@ -309,13 +157,13 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
   });
 
   it('a tag out of reach times out, is retried after a backoff, and gets its picture once back', async () => {
-    const s = await shop(1, 'DLV-G');
+    const s = await shop({ tags: 1, sn: 'DLV-G' });
     const [tag] = s.tags;
     if (!tag) throw new Error('tag');
     const sim = s.sim.tag(tag.hw);
     const home = { x: sim.x, y: sim.y };
     sim.moveTo(20_000, 20_000);
-    const started = await call<{ requestId: number }>(t(), '/mgr/tag/flashesl', { ids: [tag.id] }, s.token);
+    const started = await call<{ requestId: number }>('/mgr/tag/flashesl', { ids: [tag.id] }, s.token);
     const slot = () =>
       t().app.services.db.selectFrom('device_tasks').selectAll().where('tag_id', '=', tag.id).executeTakeFirstOrThrow();
     // The station gives up after the job's TTL; the server sends it again after a backoff.
@@ -332,65 +180,22 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
     expect(sim.screen()?.hash).toBe((await tagRow(tag.id)).desired_hash);
   });
 
-  it('a flapping station: every task ends with a code, and no old Will marks it offline', async () => {
-    const s = await shop(6, 'DLV-H', 0, { everyS: 12, jitterS: 6, downS: 4 });
-    const station = s.sim.stations[0];
-    if (!station) throw new Error('station');
-    const full = await call<{ requestId: number }>(t(), '/mgr/tag/flashallesl', {}, s.token);
-    await until(
-      s,
-      'the full refresh',
-      async () => (await progressOf(s, full.requestId)).status === 'done',
-      900_000,
-      1000,
-    );
-    const slots = await t()
-      .app.services.db.selectFrom('device_tasks')
-      .selectAll()
-      .where('store_id', '=', s.storeId)
-      .execute();
-    expect(slots.every((x) => ['done', 'failed', 'cancelled'].includes(x.state) && x.code !== null)).toBe(true);
-    // It did flap during the refresh (each drop leaves a Will).
-    expect(station.stats.abruptLosses).toBeGreaterThanOrEqual(2);
-    // Connected at the end: the server says online once its hello is handled.
-    await until(s, 'connected', () => station.isWelcomed, 60_000, 1000);
-    const online = async () =>
-      Number(
-        (
-          await t()
-            .app.services.db.selectFrom('stations')
-            .select('online')
-            .where('store_id', '=', s.storeId)
-            .executeTakeFirstOrThrow()
-        ).online,
-      );
-    expect(await online()).toBe(1);
-    // Every tag ends showing its label: the flaps cost retries, not pictures.
-    expect(slots.filter((x) => x.state === 'done')).toHaveLength(6);
-    for (const x of s.tags) expect(s.sim.tag(x.hw).screen()?.hash).toBe((await tagRow(x.id)).desired_hash);
-  });
-
   it('roll call of all and of some tags, an LED pattern, progress reaching 100 %', async () => {
-    const s = await shop(3, 'DLV-D');
-    const all = await call<{ requestId: number; tasks: number }>(t(), '/mgr/tag/echoallesl', {}, s.token);
+    const s = await shop({ tags: 3, sn: 'DLV-D' });
+    const all = await call<{ requestId: number; tasks: number }>('/mgr/tag/echoallesl', {}, s.token);
     expect(all.tasks).toBe(3);
     await until(s, 'roll call of all', async () => (await progressOf(s, all.requestId)).status === 'done');
     expect(await progressOf(s, all.requestId)).toMatchObject({ done: 3, failed: 0, total: 3 });
 
     const [a, b] = s.tags;
     if (!a || !b) throw new Error('tags');
-    const some = await call<{ requestId: number; tasks: number }>(
-      t(),
-      '/mgr/tag/echoesl',
-      { ids: [a.id, b.id] },
-      s.token,
-    );
+    const some = await call<{ requestId: number; tasks: number }>('/mgr/tag/echoesl', { ids: [a.id, b.id] }, s.token);
     expect(some.tasks).toBe(2);
     await until(s, 'roll call of two', async () => (await progressOf(s, some.requestId)).status === 'done');
     expect(await progressOf(s, some.requestId)).toMatchObject({ done: 2, failed: 0, total: 2 });
 
     const led = { colour: 'green', onMs: 200, offMs: 100, count: 3, repeat: 2 };
-    const flash = await call<{ requestId: number }>(t(), '/mgr/tag/ledesl', { ids: [a.id], led }, s.token);
+    const flash = await call<{ requestId: number }>('/mgr/tag/ledesl', { ids: [a.id], led }, s.token);
     await until(s, 'LED', async () => (await progressOf(s, flash.requestId)).status === 'done');
     expect(s.sim.tag(a.hw).flashes).toEqual([led]);
     expect(s.sim.tag(b.hw).flashes).toEqual([]);
@@ -399,9 +204,9 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
   it('tags beyond the station’s queue get their label in the same wake cycle when airtime allows', async () => {
     // 48 tags, a queue of 6 jobs: the window is refilled as results free it, with the jobs of
     // the tags that wake next, so every tag is served at its first wake after the refresh.
-    const s = await shop(48, 'DLV-Q', 0, null, 6);
+    const s = await shop({ tags: 48, sn: 'DLV-Q', queueSize: 6 });
     await advance(s, 25_000); // tags last reported a while ago: their next wakes are not in the database
-    const full = await call<{ requestId: number; tasks: number }>(t(), '/mgr/tag/flashallesl', {}, s.token);
+    const full = await call<{ requestId: number; tasks: number }>('/mgr/tag/flashallesl', {}, s.token);
     expect(full.tasks).toBe(48);
     await advance(s, 42_000, 250);
     expect(s.tags.filter((x) => s.sim.tag(x.hw).transfers === 0).map((x) => x.hw)).toEqual([]);
@@ -409,14 +214,67 @@ describe.each(await testDatabases())('labels reach simulated tags ($name)', (db)
   }, 120_000);
 
   it('a price change during a full-store refresh: the newest price wins on every tag', async () => {
-    const s = await shop(4, 'DLV-E');
-    const full = await call<{ requestId: number; tasks: number }>(t(), '/mgr/tag/flashallesl', {}, s.token);
+    const s = await shop({ tags: 4, sn: 'DLV-E' });
+    const full = await call<{ requestId: number; tasks: number }>('/mgr/tag/flashallesl', {}, s.token);
     expect(full.tasks).toBe(4);
     await advance(s, 4000);
-    for (const x of s.tags) await call(t(), '/mgr/product/alert', { id: x.productId, price: '7.77' }, s.token);
+    for (const x of s.tags) await call('/mgr/product/alert', { id: x.productId, price: '7.77' }, s.token);
     const want = await Promise.all(s.tags.map((_, i) => expectedHash(s, { name: `Apple ${i}`, price: '7.77' })));
     await until(s, 'the full refresh', async () => (await progressOf(s, full.requestId)).status === 'done');
     await until(s, 'newest price everywhere', () => s.tags.every((x, i) => s.sim.tag(x.hw).screen()?.hash === want[i]));
     expect(await progressOf(s, full.requestId)).toMatchObject({ done: 4, failed: 0, total: 4 });
+  });
+  it('an import re-renders and delivers the labels of the products it changed, with a data-push row', async () => {
+    const s = await shop({ tags: 3, sn: 'DLV-I' });
+    const full = await call<{ requestId: number }>('/mgr/tag/flashallesl', {}, s.token);
+    await until(s, 'every label', async () => (await progressOf(s, full.requestId)).status === 'done');
+    const [a, b, c] = s.tags;
+    if (!a || !b || !c) throw new Error('tags');
+    const transfers = () => s.tags.map((x) => s.sim.tag(x.hw).transfers);
+    const before = transfers();
+    const upload = async (path: string, csv: string) => {
+      const { payload, headers } = multipartFile('products.csv', Buffer.from(csv));
+      const res = await t().app.inject({
+        method: 'POST',
+        url: `/api${path}`,
+        headers: { ...headers, token: s.token, 'accept-language': 'en' },
+        payload,
+      });
+      const body = res.json() as { code: number; msg: string; data: unknown };
+      expect(body.code, body.msg).toBe(0);
+      return body.data;
+    };
+    const pushes = () =>
+      t()
+        .app.services.db.selectFrom('push_log')
+        .selectAll()
+        .where('store_id', '=', s.storeId)
+        .where('source', '=', 'import')
+        .orderBy('id')
+        .execute();
+
+    // /mgr/product/import: a's price changes, b is in the file as it is, c is not in it.
+    const file = `barcode,name,price\n${a.barcode},Apple 0,42.00\n${b.barcode},Apple 1,1.01\n`;
+    expect(await upload('/mgr/product/import', file)).toMatchObject({ total: 2, updated: 2 });
+    const wantA = await expectedHash(s, { name: 'Apple 0', price: '42.00' });
+    await until(s, 'the imported price on a', () => s.sim.tag(a.hw).screen()?.hash === wantA);
+    await advance(s, 90_000);
+    // b's label came out the same (not sent again), c's was not touched.
+    expect(transfers()).toEqual([(before[0] ?? 0) + 1, before[1], before[2]]);
+    expect(await pushes()).toMatchObject([{ products: 2, tags_affected: 2, rendered: 2, failed: 0 }]);
+    expect((await pushes())[0]?.finished_at).not.toBeNull();
+
+    // The import wizard's call alike.
+    expect(await upload('/mgr/product/importmapped', `barcode,name,price\n${c.barcode},Apple 2,7.25\n`)).toMatchObject({
+      total: 1,
+      updated: 1,
+    });
+    const wantC = await expectedHash(s, { name: 'Apple 2', price: '7.25' });
+    await until(s, 'the imported price on c', () => s.sim.tag(c.hw).screen()?.hash === wantC);
+    const rows = await pushes();
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toMatchObject({ products: 1, tags_affected: 1, rendered: 1, failed: 0 });
+    expect(rows[1]?.finished_at).not.toBeNull();
+    expect((await tagRow(c.id)).desired_hash).toBe(wantC);
   });
 });

@@ -18,6 +18,7 @@ import { cluster } from './015_cluster';
 import { tagsSeenIndex } from './018_tags_seen_index';
 import { callbacks } from './019_callbacks';
 import { firmwareShared } from './020_firmware_shared';
+import { taskHold } from './021_task_hold';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -43,5 +44,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '018_tags_seen_index': tagsSeenIndex(dialect),
     '019_callbacks': callbacks(dialect),
     '020_firmware_shared': firmwareShared(dialect),
+    '021_task_hold': taskHold(dialect),
   };
 }

@@ -2,6 +2,7 @@ export {
   addToPush,
   appendTagLog,
   closePush,
+  closeRenderedPushes,
   finalsOfRequest,
   type LogDb,
   openPush,

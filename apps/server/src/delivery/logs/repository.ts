@@ -169,6 +169,30 @@ export async function closePush(db: LogDb, id: number, at: number = Date.now()):
   await db.updateTable('push_log').set({ finished_at: at }).where('id', '=', id).execute();
 }
 
+/**
+ * Marks finished those of these pushes none of whose task slots waits for its render any more
+ * (each label was rendered or failed, or a later push took it over); the others stay running.
+ */
+export async function closeRenderedPushes(db: LogDb, ids: readonly number[], at: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('push_log')
+    .set({ finished_at: at })
+    .where('id', 'in', ids)
+    .where('finished_at', 'is', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('device_tasks')
+            .select('device_tasks.id')
+            .whereRef('device_tasks.push_id', '=', 'push_log.id')
+            .where('device_tasks.state', '=', 'render'),
+        ),
+      ),
+    )
+    .execute();
+}
+
 /** Every store with its parameters (the log retention reads `tagLogDays` from them). */
 export function storesWithParams(db: Kysely<Database>) {
   return db

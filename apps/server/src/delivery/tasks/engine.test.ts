@@ -304,4 +304,72 @@ describe.each(await testDatabases())('task engine transitions ($name)', (db) => 
     // Another station keeps the estimate.
     expect(s.engine.windowOf(s.other.id).svcPerS).toBe(9.7);
   });
+  it('re-opens a failed label when its tag is heard, but not for a failure the same picture would meet again', async () => {
+    const s = await setup();
+    const db = t().app.services.db;
+    const now = t().clock.now();
+    const failed = async (code: string, battery: number, holdBattery: number | null = null) => {
+      const tag = await buildTag(t().app, s.at, { model: '05', battery });
+      // The tag should show the image, shows nothing, and was heard after the task failed.
+      await db
+        .updateTable('tags')
+        .set({ desired_hash: s.image.hash, last_seen: now })
+        .where('id', '=', tag.id)
+        .execute();
+      const row = await slot(s, { state: 'failed', tagId: tag.id });
+      await db
+        .updateTable('device_tasks')
+        .set({ code, finished_at: now - 1000, hold_battery: holdBattery })
+        .where('id', '=', row.id)
+        .execute();
+      return { tag: tag.id, slot: row.id };
+    };
+    const timeout = await failed('timeout', 80);
+    const unsupported = await failed('unsupported', 80);
+    const invalid = await failed('invalid', 80);
+    const display = await failed('displayError', 80);
+    // Refused at 30 %; the report before the refusal said 35 %, the one after it 22 %.
+    const battery = await failed('lowBattery', 22, 35);
+    const all = [timeout, unsupported, invalid, display, battery];
+    const ids = all.map((x) => x.tag);
+    const states = async () => {
+      const rows = await db
+        .selectFrom('device_tasks')
+        .select(['id', 'state'])
+        .where(
+          'id',
+          'in',
+          all.map((x) => x.slot),
+        )
+        .execute();
+      const by = new Map(rows.map((r) => [r.id, r.state]));
+      return all.map((x) => by.get(x.slot));
+    };
+    const heard = (tagIds: number[], fields: { battery?: number } = {}) =>
+      db
+        .updateTable('tags')
+        .set({ last_seen: t().clock.now(), ...fields })
+        .where('id', 'in', tagIds)
+        .execute();
+
+    // Heard: only the timeout is tried again; the battery hold is the lowest reported since.
+    expect(await s.engine.reconcile(ids)).toBe(1);
+    expect(await states()).toEqual(['queued', 'failed', 'failed', 'failed', 'failed']);
+    const hold = () =>
+      db.selectFrom('device_tasks').select('hold_battery').where('id', '=', battery.slot).executeTakeFirstOrThrow();
+    expect((await hold()).hold_battery).toBe(22);
+    // An hour of reports with the battery a little up: still nothing.
+    t().clock.advance(3_600_000);
+    await heard(ids, { battery: 28 });
+    expect(await s.engine.reconcile(ids)).toBe(0);
+    // A new cell (ten points above the lowest): the label goes out again.
+    await heard([battery.tag], { battery: 95 });
+    expect(await s.engine.reconcile(ids)).toBe(1);
+    expect(await states()).toEqual(['queued', 'failed', 'failed', 'failed', 'queued']);
+    // A day after it failed, the panel error is tried once more; unsupported and invalid never are.
+    t().clock.advance(24 * 3_600_000);
+    await heard(ids);
+    expect(await s.engine.reconcile()).toBeGreaterThanOrEqual(1);
+    expect(await states()).toEqual(['queued', 'failed', 'failed', 'queued', 'queued']);
+  });
 });

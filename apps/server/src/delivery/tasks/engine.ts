@@ -22,7 +22,7 @@ import type { Database, TaskState } from '../../db/schema';
 import * as products from '../../modules/products/service';
 import * as templates from '../../modules/templates/service';
 import type { Notices } from '../../notice/notices';
-import { addToPush, appendTagLog, type TagLogResult } from '../logs';
+import { addToPush, appendTagLog, closeRenderedPushes, type TagLogResult } from '../logs';
 import type { MqttPort } from '../mqtt/port';
 import type { RenderedImage, RenderJob, RenderOutcome } from '../render';
 import { onTasksChanged } from './enqueue';
@@ -124,6 +124,9 @@ export interface TaskEngine {
 }
 
 export interface EngineCounters {
+  /** Labels handed to the render pool, a revision superseded while it was drawn included. */
+  renders: number;
+  /** Renders written (the slot's revision was still current). */
   rendered: number;
   /** Slots whose picture depended on nothing that changed: no render. */
   renderReused: number;
@@ -182,6 +185,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
   const batch = o.renderBatch ?? 512;
   const stations = new Map<number, StationInfo>();
   const counters: EngineCounters = {
+    renders: 0,
     rendered: 0,
     renderReused: 0,
     renderFailed: 0,
@@ -374,6 +378,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
         jobs.push({ tenantId, tagId: r.id, doc: doc.doc, data: values as LabelData, model: r.model, colour: r.colour });
       }
     }
+    counters.renders += jobs.length;
     const outcomes = jobs.length ? o.render.render(jobs) : Promise.resolve([]);
     outcomes.catch(() => {}); // awaited by storeBatch; not an unhandled rejection meanwhile
     return { slots, tags, problems, keys, reused, outcomes };
@@ -465,6 +470,8 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
           ...(p.exception ? { exception: p.exception } : {}),
         });
       }
+      // A push whose labels are all rendered (or failed) is finished now.
+      await closeRenderedPushes(trx, [...pushes.keys()], t2);
     });
   }
 
@@ -810,6 +817,8 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
               code: r.code,
               detail: r.detail ?? null,
               now: t,
+              // Not tried again at every report: only once the battery is reported better (reopenStale).
+              holdBattery: r.code === 'lowBattery',
             })
           ) {
             const result: TagLogResult =

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
-import { closePush, openPush, type PushSource } from '../logs';
+import { addToPush, closeRenderedPushes, openPush, type PushSource } from '../logs';
 import * as repo from './repository';
 
 /*
@@ -60,6 +60,10 @@ export async function relabelTenant(db: Db, tenantId: number, now: number): Prom
 /**
  * A batch of product data changed (console edit, import, API): one data-push row, and the tags
  * showing those products re-rendered at data priority, each counted on the push once rendered.
+ * The push is running until none of its labels waits for its render (the render stage marks it
+ * finished); one that touches no tag is finished at once. A label an earlier push was still to
+ * render is taken over: it counts as rendered for the earlier push (the tag gets the newer data,
+ * the earlier change with it), which finishes when nothing else of it waits.
  */
 export async function dataPushed(
   db: Db,
@@ -83,10 +87,16 @@ export async function dataPushed(
     tagsAffected: push.tagIds.length,
     startedAt: push.now,
   });
+  const earlier = new Set<number>();
   for (let i = 0; i < push.tagIds.length; i += 1000) {
+    const tagIds = push.tagIds.slice(i, i + 1000);
+    for (const p of await repo.pushesInRender(db, at, tagIds)) {
+      await addToPush(db, p.push_id, { rendered: p.n });
+      earlier.add(p.push_id);
+    }
     await repo.upsertImageSlots(db, {
       ...at,
-      tagIds: push.tagIds.slice(i, i + 1000),
+      tagIds,
       prio: PRIO.data,
       force: false,
       requestId: push.requestId ?? null,
@@ -94,7 +104,7 @@ export async function dataPushed(
       now: push.now,
     });
   }
-  await closePush(db, pushId, push.now);
+  await closeRenderedPushes(db, [...earlier, pushId], push.now);
   return pushId;
 }
 

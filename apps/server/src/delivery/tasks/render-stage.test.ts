@@ -1,4 +1,5 @@
 import type { Template } from '@esl/contract';
+import { decodeMessage, type HelloMsg, type Job } from '@esl/contract/protocol';
 import { TEMPLATE_VERSION } from '@esl/labels';
 import { describe, expect, it } from 'vitest';
 import { Notices } from '../../notice/notices';
@@ -8,10 +9,14 @@ import { useApp } from '../../test/harness';
 import type { RenderJob } from '../render';
 import { testImage } from '../testing';
 import { createTaskEngine, type RenderBackend } from './engine';
-import { relabelTags } from './enqueue';
+import { dataPushed, PRIO, relabelTags } from './enqueue';
+import { jobId } from './policy';
+import * as repo from './repository';
+import { refresh } from './requests';
 
 // The render stage's order of work (DELIVERY.md §5.3), seen through a render backend that records
-// its calls: which tags each batch draws, and when batches are drawn and written.
+// its calls: which tags each batch draws, and when batches are drawn and written; the data-push
+// log's state as labels render; the order of dispatch by priority.
 
 const doc = {
   version: TEMPLATE_VERSION,
@@ -23,8 +28,11 @@ const doc = {
 describe.each(await testDatabases())('render stage ($name)', (target) => {
   const t = useApp(target);
 
-  /** Two stations with four tags each, routed in id order (A's tags first), one template for all. */
-  async function setup() {
+  /**
+   * Two stations with four tags each, routed in id order (A's tags first), one template for all;
+   * every tag's label to render unless `enqueue` is false. Renders wait for `gate` when given.
+   */
+  async function setup(o: { enqueue?: boolean; gate?: Promise<void> } = {}) {
     const { app } = t();
     const shop = await buildShop(app);
     const at = { tenantId: shop.tenant.id, storeId: shop.store.id };
@@ -60,12 +68,15 @@ describe.each(await testDatabases())('render stage ($name)', (target) => {
       byStation.set(tag.id, st.id);
       tagIds.push(tag.id);
     }
-    await app.services.db.transaction().execute((trx) => relabelTags(trx, at, tagIds, t().clock.now()));
+    if (o.enqueue !== false) {
+      await app.services.db.transaction().execute((trx) => relabelTags(trx, at, tagIds, t().clock.now()));
+    }
 
     const calls: Array<{ what: 'render' | 'store'; tags: number[] }> = [];
     const render: RenderBackend = {
       async render(jobs: RenderJob[]) {
         calls.push({ what: 'render', tags: jobs.map((j) => j.tagId) });
+        await o.gate;
         return jobs.map((j) => {
           const image = testImage('05', j.tagId);
           return {
@@ -89,15 +100,24 @@ describe.each(await testDatabases())('render stage ($name)', (target) => {
       },
       async close() {},
     };
+    /** Jobs published to the stations, message by message. */
+    const published: Array<{ topic: string; jobs: Job[] }> = [];
     const engine = createTaskEngine({
       db: app.services.db,
-      port: { publish: async () => {}, subscribe: async () => async () => {}, close: async () => {} },
+      port: {
+        publish: async (topic, payload) => {
+          const m = topic.endsWith('/down/jobs') ? decodeMessage('jobs', payload) : null;
+          if (m?.ok) published.push({ topic, jobs: m.message.jobs });
+        },
+        subscribe: async () => async () => {},
+        close: async () => {},
+      },
       notices: new Notices(),
       now: t().clock.now,
       render,
       renderBatch: 2,
     });
-    return { engine, calls, byStation, tagIds };
+    return { engine, calls, byStation, tagIds, at, stations, published };
   }
 
   it('draws every station’s tags from the first batch on, not one station’s tags after another’s', async () => {
@@ -131,6 +151,108 @@ describe.each(await testDatabases())('render stage ($name)', (target) => {
       .where('tag_id', 'in', tagIds)
       .execute();
     expect(states.every((s) => s.state === 'queued' && s.lease_until === null)).toBe(true);
+    await engine.close();
+  });
+  it('keeps a data push running until its labels are rendered; a later push takes over what it had not', async () => {
+    let release = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const { engine, calls, tagIds, at } = await setup({ enqueue: false, gate });
+    const db = t().app.services.db;
+    const [a, b] = tagIds as [number, number];
+    const pushed = (ids: number[]) =>
+      db
+        .transaction()
+        .execute((trx) =>
+          dataPushed(trx, at, { source: 'api', userId: null, products: ids.length, tagIds: ids, now: t().clock.now() }),
+        );
+    const row = (id: number) =>
+      db
+        .selectFrom('push_log')
+        .select(['rendered', 'failed', 'finished_at'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+    // Nothing to render: finished at once.
+    const none = await pushed([]);
+    expect(await row(none)).toMatchObject({ rendered: 0, finished_at: t().clock.now() });
+    const first = await pushed([a, b]);
+    expect(await row(first)).toMatchObject({ rendered: 0, failed: 0, finished_at: null });
+    // b changes again before its render: the second push takes it over, counted rendered for the
+    // first (b will show the newer data, which includes the first change).
+    t().clock.advance(2000);
+    const second = await pushed([b]);
+    expect(await row(first)).toMatchObject({ rendered: 1, finished_at: null });
+    engine.kick();
+    for (let i = 0; i < 200 && calls.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    // a is being drawn: both pushes still run.
+    expect(calls[0]?.tags).toEqual([a, b]);
+    expect((await row(first)).finished_at).toBeNull();
+    expect((await row(second)).finished_at).toBeNull();
+    release();
+    await engine.idle();
+    expect(await row(first)).toMatchObject({ rendered: 2, failed: 0, finished_at: t().clock.now() });
+    expect(await row(second)).toMatchObject({ rendered: 1, failed: 0, finished_at: t().clock.now() });
+    await engine.close();
+  });
+
+  it('dispatches interactive work first, then data changes, then bulk, through a window of one', async () => {
+    const { engine, tagIds, at, stations, published } = await setup({ enqueue: false });
+    const db = t().app.services.db;
+    const station = stations[0] as (typeof stations)[number];
+    await db.updateTable('stations').set({ online: 1 }).where('id', '=', station.id).execute();
+    const ref = { id: station.id, tenant_id: at.tenantId, store_id: at.storeId, sn: station.sn };
+    const hello: HelloMsg = {
+      v: 1,
+      connId: 'c1',
+      boot: 1,
+      model: 'sim',
+      fw: { ap: '1.0.0' },
+      radio: { profile: 'oepl-2g4', channel: 11, kbps: 250 },
+      caps: { queue: 1, queueBytes: 1 << 20, inlineMax: 16_384, chunk: 16_384, fwConcurrent: 1, kinds: ['image'] },
+      queue: [],
+      outbox: 0,
+      net: { ip: '10.0.0.2', mac: '02:00:00:00:00:01' },
+      cfgRev: 0,
+      time: t().clock.now(),
+    };
+    await engine.onHello(ref, hello);
+    expect(engine.windowOf(station.id).window).toBe(1);
+    // Three tags of that station, enqueued in the order a first-come queue would serve them:
+    // a template change (bulk), then a price change (data), then a user's refresh (interactive).
+    const [bulk, data, interactive] = tagIds as [number, number, number];
+    const now = t().clock.now();
+    await db.transaction().execute(async (trx) => {
+      await repo.upsertImageSlots(trx, { ...at, tagIds: [bulk], prio: PRIO.bulk, force: false, requestId: null, now });
+      await relabelTags(trx, at, [data], now);
+    });
+    await refresh(db, { ...at, userId: null, now }, [interactive], false);
+    const slots = await db
+      .selectFrom('device_tasks')
+      .select(['id', 'tag_id'])
+      .where('tag_id', 'in', [bulk, data, interactive])
+      .execute();
+    const kindOf = new Map(
+      slots.map((x) => [jobId(x.id), x.tag_id === bulk ? 'bulk' : x.tag_id === data ? 'data' : 'interactive']),
+    );
+    const order: Array<string | undefined> = [];
+    engine.kick();
+    await engine.idle();
+    for (let i = 0; i < 3; i++) {
+      // One job at a time (the window), the most urgent waiting one.
+      expect(published).toHaveLength(i + 1);
+      expect(published[i]?.jobs).toHaveLength(1);
+      const job = published[i]?.jobs[0];
+      if (job?.kind !== 'image') throw new Error('no image job');
+      order.push(kindOf.get(job.id));
+      // The tag shows it: the window frees, the next job goes out.
+      await engine.onResult(ref, {
+        v: 1,
+        results: [{ id: job.id, rev: job.rev, code: 'ok', ver: job.image.ver, at: t().clock.now() }],
+      });
+      await engine.idle();
+    }
+    expect(order).toEqual(['interactive', 'data', 'bulk']);
     await engine.close();
   });
 });

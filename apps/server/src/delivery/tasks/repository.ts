@@ -2,6 +2,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { requestCallback } from '../../callbacks/repository';
 import { dialectOfDb } from '../../db/database';
 import type { Database, DeviceRequestKind, TaskKind, TaskState } from '../../db/schema';
+import { BATTERY_RISE_PCT, BURST_MS, HELD, HELD_RETRY_MS, NEVER_REOPENED } from './policy';
 
 /*
  * SQL of the task engine (DELIVERY.md §5.1–5.2): slots one per (tenant, target, kind), moved
@@ -194,7 +195,13 @@ export async function upsertImageSlots(db: Db, c: SlotChange): Promise<number> {
         code: null,
         detail: null,
         attempt: 0,
-        not_before: 0,
+        // Coalescing (policy.BURST_MS): a change within a second of the slot's previous one waits
+        // a second before its render, and changes during that wait join it; a lone change does not.
+        not_before: sql`case
+          when device_tasks.state = 'render' and device_tasks.not_before > excluded.queued_at then device_tasks.not_before
+          when device_tasks.queued_at is not null and excluded.queued_at - device_tasks.queued_at < ${big(BURST_MS)}
+            then excluded.queued_at + ${big(BURST_MS)}
+          else 0 end`,
         lease_owner: null,
         lease_until: null,
         store_id: sql`excluded.store_id`,
@@ -202,11 +209,41 @@ export async function upsertImageSlots(db: Db, c: SlotChange): Promise<number> {
         prio: sql`case when device_tasks.state in (${finalList}) or excluded.prio < device_tasks.prio then excluded.prio else device_tasks.prio end`,
         force: sql`case when excluded.force = 1 then 1 when device_tasks.state in (${finalList}) then 0 else device_tasks.force end`,
         request_id: sql`case when excluded.request_id is not null then excluded.request_id when device_tasks.state in (${finalList}) then null else device_tasks.request_id end`,
-        push_id: sql`excluded.push_id`,
+        // A push whose render had not happened yet keeps the slot unless another push takes it
+        // (dataPushed counts what it takes over); once rendered, the push has counted it.
+        push_id: sql`case when excluded.push_id is not null then excluded.push_id when device_tasks.state = 'render' then device_tasks.push_id else null end`,
       }),
     )
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
+
+/**
+ * The data pushes whose labels of these tags are still to be rendered, with how many: a new push
+ * of the same tags takes those slots over (upsertImageSlots), so they are counted for it instead.
+ * On PostgreSQL the slots are locked, so one the render stage is writing at this moment is read
+ * once it is written (and no longer waits for its render): it is not counted twice.
+ */
+export async function pushesInRender(
+  db: Db,
+  at: { tenantId: number; storeId: number },
+  tagIds: readonly number[],
+): Promise<Array<{ push_id: number; n: number }>> {
+  if (tagIds.length === 0) return [];
+  let q = db
+    .selectFrom('device_tasks')
+    .select(['id', 'push_id'])
+    .where('tenant_id', '=', at.tenantId)
+    .where('store_id', '=', at.storeId)
+    .where('tag_id', 'in', tagIds)
+    .where('kind', '=', 'image')
+    .where('state', '=', 'render')
+    .where('push_id', 'is not', null)
+    .orderBy('id');
+  if (dialectOfDb(db) === 'postgres') q = q.forUpdate();
+  const counts = new Map<number, number>();
+  for (const r of await q.execute()) counts.set(Number(r.push_id), (counts.get(Number(r.push_id)) ?? 0) + 1);
+  return [...counts].map(([push_id, n]) => ({ push_id, n }));
 }
 
 /** Upserts LED or ping slots of tags, ready to send (nothing to render). */
@@ -642,6 +679,8 @@ export async function finish(
     code: string;
     detail?: string | null;
     now: number;
+    /** Keep the battery (%) the tag last reported (a `lowBattery` refusal: see reopenStale). */
+    holdBattery?: boolean;
   },
 ): Promise<boolean> {
   const r = await db
@@ -650,6 +689,9 @@ export async function finish(
       state: s.state,
       code: s.code,
       detail: s.detail ?? null,
+      ...(s.holdBattery
+        ? { hold_battery: sql<number | null>`(select battery from tags where tags.id = device_tasks.tag_id)` }
+        : {}),
       finished_at: s.now,
       ack_deadline: null,
       done_deadline: null,
@@ -742,12 +784,45 @@ export function overdueResults(db: Db, now: number, limit = 500) {
 }
 
 /**
+ * A `lowBattery` slot remembers the lowest battery its tag reported since the refusal (the report
+ * before the refusal may be older than the drop that caused it): a rise is measured from there.
+ */
+async function lowerBatteryHolds(db: Db, tagIds?: readonly number[]) {
+  let q = db
+    .updateTable('device_tasks')
+    .set({ hold_battery: sql<number>`(select battery from tags where tags.id = device_tasks.tag_id)` })
+    .where('kind', '=', 'image')
+    .where('state', '=', 'failed')
+    .where('code', '=', 'lowBattery')
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('tags')
+          .select('tags.id')
+          .whereRef('tags.id', '=', 'device_tasks.tag_id')
+          .where('tags.battery', 'is not', null)
+          .where((eb) =>
+            eb.or([
+              eb('device_tasks.hold_battery', 'is', null),
+              eb('tags.battery', '<', eb.ref('device_tasks.hold_battery')),
+            ]),
+          ),
+      ),
+    );
+  if (tagIds) q = q.where('tag_id', 'in', tagIds);
+  await q.execute();
+}
+
+/**
  * Level-triggered healing: image slots that ended, while their tag — heard since — reports
  * another picture than the one it should show, are opened again at the next rev, ready to send.
- * A slot that failed to render stays failed (only a data change re-renders it).
+ * Not every failure: one the same picture would meet again (`NEVER_REOPENED`: it failed to
+ * render, or the tag or station cannot take it) waits for a new revision; a held one (`HELD`:
+ * battery low, panel error) is tried again a day after it failed, or — battery low — once the
+ * tag reports a battery `BATTERY_RISE_PCT` points above the one it refused with (a new cell).
  */
 export async function reopenStale(db: Db, now: number, tagIds?: readonly number[]) {
   if (tagIds && tagIds.length === 0) return [];
+  await lowerBatteryHolds(db, tagIds);
   let q = db
     .selectFrom('device_tasks')
     .innerJoin('tags', 'tags.id', 'device_tasks.tag_id')
@@ -755,7 +830,21 @@ export async function reopenStale(db: Db, now: number, tagIds?: readonly number[
     .where('device_tasks.kind', '=', 'image')
     .where('device_tasks.state', 'in', FINAL)
     .where((eb) =>
-      eb.or([eb('device_tasks.code', 'is', null), eb('device_tasks.code', 'not in', ['renderError', 'noTemplate'])]),
+      eb.or([
+        eb('device_tasks.code', 'is', null),
+        eb('device_tasks.code', 'not in', [...NEVER_REOPENED, ...HELD]),
+        eb.and([
+          eb('device_tasks.code', 'in', HELD),
+          eb.or([
+            eb('device_tasks.finished_at', '<=', now - HELD_RETRY_MS),
+            eb.and([
+              eb('device_tasks.code', '=', 'lowBattery'),
+              eb('device_tasks.hold_battery', 'is not', null),
+              eb('tags.battery', '>=', sql<number>`device_tasks.hold_battery + ${int(BATTERY_RISE_PCT)}`),
+            ]),
+          ]),
+        ]),
+      ]),
     )
     .where('device_tasks.hash', 'is not', null)
     .whereRef('tags.desired_hash', '=', 'device_tasks.hash')
@@ -847,7 +936,8 @@ export function slotsOfRequest(db: Db, tenantId: number, requestId: number, limi
  * the stations their tags are routed to: each station's first slot before any station's second
  * (by priority, then slot id), so a full-store refresh feeds every station from its first batch
  * instead of rendering one station's tags after another's. A process that dies leaves its slots
- * leased until `leaseMs` has passed; then any process claims them.
+ * leased until `leaseMs` has passed; then any process claims them. A slot held by coalescing
+ * (`not_before` in the future) waits.
  */
 export async function claimRenderSpread(db: Db, owner: string, now: number, leaseMs: number, limit: number) {
   const ranked = db
@@ -859,6 +949,7 @@ export async function claimRenderSpread(db: Db, owner: string, now: number, leas
       sql<number>`row_number() over (partition by d.prio, t.station_id order by d.id)`.as('k'),
     ])
     .where('d.state', '=', 'render')
+    .where('d.not_before', '<=', now)
     .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
     .as('r');
   const returned = [
@@ -894,6 +985,7 @@ export async function claimRenderSpread(db: Db, owner: string, now: number, leas
             .innerJoin('cand', 'cand.id', 'd.id')
             .select('d.id')
             .where('d.state', '=', 'render')
+            .where('d.not_before', '<=', now)
             .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
             .orderBy('cand.prio')
             .orderBy('cand.k')
@@ -927,6 +1019,7 @@ export async function claimRenderSpread(db: Db, owner: string, now: number, leas
       due.map((d) => d.id),
     )
     .where('state', '=', 'render')
+    .where('not_before', '<=', now)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
     .returning(returned)
     .execute();
