@@ -89,8 +89,9 @@ describe.each(await testDatabases())('a large product export on $name', (db) => 
       order.push('export');
       return res;
     });
-    // The export holds its place until the whole file is written.
-    await new Promise((resolve) => setImmediate(resolve));
+    // The export holds its place until the whole file is written. It takes it once its session
+    // and store are read (a few round trips on PostgreSQL), so wait for that, not one turn.
+    while (exportGate.size === 0) await new Promise((resolve) => setImmediate(resolve));
     const busy = await exportOf(tokens.manager, {});
     expect(busy.json()).toEqual({
       code: ErrorCode.BUSY,
