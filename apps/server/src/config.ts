@@ -47,8 +47,8 @@ export interface CallbackConfig {
 }
 
 export type MqttConfig =
-  /** The embedded aedes broker, listening here (port 0: any free port). */
-  | { mode: 'embedded'; host: string; port: number }
+  /** The embedded aedes broker, listening here (port 0: any free port), and with TLS when `tls` is set. */
+  | { mode: 'embedded'; host: string; port: number; tls?: MqttTlsConfig }
   /** The server is a client of an external broker (Mosquitto, EMQX). */
   | {
       mode: 'external';
@@ -62,10 +62,27 @@ export type MqttConfig =
       instanceId: string;
     };
 
-/** MQTT=off, MQTT_URL (external broker) or the embedded one on MQTT_HOST (default HOST) : MQTT_PORT (1884). */
+/** A second listener of the embedded broker that speaks MQTT over TLS (MQTT_TLS_CERT, MQTT_TLS_KEY, MQTT_TLS_PORT). */
+export interface MqttTlsConfig {
+  /** PEM files: the certificate (chain) and its private key, read when the broker starts. */
+  certFile: string;
+  keyFile: string;
+  /** 8884 by default; 0: any free port. */
+  port: number;
+}
+
+/**
+ * MQTT=off, MQTT_URL (external broker) or the embedded one on MQTT_HOST (default HOST) : MQTT_PORT
+ * (1884), plus a TLS listener on MQTT_TLS_PORT (8884) when MQTT_TLS_CERT and MQTT_TLS_KEY are set.
+ */
 export function mqttFromEnv(env: NodeJS.ProcessEnv): MqttConfig | null {
   if (/^(off|0|false|no)$/i.test(env.MQTT ?? '')) return null;
+  const wantsTls = Boolean(env.MQTT_TLS_CERT || env.MQTT_TLS_KEY || env.MQTT_TLS_PORT);
   if (env.MQTT_URL) {
+    if (wantsTls)
+      throw new Error(
+        'MQTT_TLS_CERT, MQTT_TLS_KEY and MQTT_TLS_PORT are for the embedded broker; with MQTT_URL the external broker does TLS (give it an mqtts:// URL)',
+      );
     return {
       mode: 'external',
       url: env.MQTT_URL,
@@ -76,10 +93,25 @@ export function mqttFromEnv(env: NodeJS.ProcessEnv): MqttConfig | null {
       instanceId: env.INSTANCE_ID || `${hostname()}-${process.pid}`,
     };
   }
-  const port = Number(env.MQTT_PORT ?? 1884);
+  const port = portFrom(env, 'MQTT_PORT', 1884);
+  const host = env.MQTT_HOST || env.HOST || '127.0.0.1';
+  if (!wantsTls) return { mode: 'embedded', host, port };
+  if (!env.MQTT_TLS_CERT || !env.MQTT_TLS_KEY)
+    throw new Error('the embedded broker listens with TLS only with both MQTT_TLS_CERT and MQTT_TLS_KEY (PEM files)');
+  return {
+    mode: 'embedded',
+    host,
+    port,
+    tls: { certFile: env.MQTT_TLS_CERT, keyFile: env.MQTT_TLS_KEY, port: portFrom(env, 'MQTT_TLS_PORT', 8884) },
+  };
+}
+
+function portFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  const port = raw === undefined || raw === '' ? fallback : Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new Error(`MQTT_PORT must be a port number (got "${env.MQTT_PORT}")`);
-  return { mode: 'embedded', host: env.MQTT_HOST || env.HOST || '127.0.0.1', port };
+    throw new Error(`${name} must be a port number (got "${raw}")`);
+  return port;
 }
 
 /**

@@ -2,8 +2,9 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Station, Tag } from '@esl/contract';
 import SQLite from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { clientDigest } from './auth/passwords';
 import { testDatabases } from './test/databases';
 
@@ -48,7 +49,19 @@ async function loginAt(url: string, username: string, password: string) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username, password: clientDigest(password) }),
   });
-  return (await res.json()) as { code: number };
+  return (await res.json()) as { code: number; data: { token: string } };
+}
+
+/** POST /api<path> as the session `token`; answers the envelope's data (the call must succeed). */
+async function callAt<T>(url: string, token: string, path: string, body: unknown = {}): Promise<T> {
+  const res = await fetch(`${url}/api${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', token },
+    body: JSON.stringify(body),
+  });
+  const envelope = (await res.json()) as { code: number; msg: string; data: T };
+  if (envelope.code !== 0) throw new Error(`${path}: ${envelope.code} ${envelope.msg}`);
+  return envelope.data;
 }
 
 const postgres = (await testDatabases()).find((d) => d.name === 'postgres');
@@ -92,13 +105,48 @@ describe('main', { timeout: 120_000 }, () => {
     expect(counts).toEqual({ t: 1, s: 2 });
   });
 
-  it('--demo with SIM_HTTP serves the store wall of the simulated demo stations', async () => {
+  // One demo start for both (each start seeds, renders and stops a server: seconds each).
+  it('--demo: simulated stations come online, their tags report signal, battery and temperature; SIM_HTTP serves the store wall', async () => {
+    const started = Date.now();
     const s = start(['--demo'], { SIM_HTTP: '0' });
+    const [, url] = await waitFor(s, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const [, simulated] = await waitFor(s, /Simulating the demo stores' (\d+) base stations/);
     const [, wall] = await waitFor(s, /Store wall of the simulated tags: (http:\/\/\S+)/);
     expect(await (await fetch(wall)).text()).toContain('Store wall');
-    const stations = (await (await fetch(new URL('/wall.json', wall))).json()) as { sn: string; tags: unknown[] }[];
-    expect(stations.length).toBeGreaterThan(0);
-    expect(stations.reduce((n, st) => n + st.tags.length, 0)).toBeGreaterThan(0);
+    const walled = (await (await fetch(new URL('/wall.json', wall))).json()) as { sn: string; tags: unknown[] }[];
+    expect(walled).toHaveLength(Number(simulated));
+    expect(walled.reduce((n, st) => n + st.tags.length, 0)).toBeGreaterThan(0);
+
+    const login = await loginAt(url, 'admin', 'demo123');
+    expect(login.code).toBe(0);
+    const token = login.data.token;
+    const info = await callAt<{ shop: { id: number; name: string }[] }>(url, token, '/user/info');
+    expect(info.shop.length).toBeGreaterThan(0);
+    let stations = 0;
+    for (const shop of info.shop) {
+      await callAt(url, token, '/user/setcurrshop', { curshop: shop.id });
+      // Every station of the store online on the simulator's connection (its hello reports the
+      // simulator's firmware, not the seeded one), and tags heard by each since the start: a
+      // report fills signal, battery, temperature and the hardware model from the catalogue.
+      stations += await vi.waitFor(
+        async () => {
+          const list = await callAt<Station[]>(url, token, '/mgr/ap/runtimelist', { limit: 100 });
+          expect(list.length, shop.name).toBeGreaterThan(0);
+          for (const st of list) expect([st.sn, st.online, st.firmware]).toEqual([st.sn, true, '1.0.0-sim']);
+          const tags = await callAt<Tag[]>(url, token, '/mgr/tag/list', { limit: 500, sort: 'lastSeen' });
+          const reported = tags.filter((t) => (t.lastSeen ?? 0) >= started && t.hardwareModel === t.modelName);
+          for (const t of reported) {
+            expect(t.signal, t.hardwareId).toBeLessThan(0);
+            expect(t.battery, t.hardwareId).toBeGreaterThanOrEqual(0);
+            expect(t.temperature, t.hardwareId).not.toBeNull();
+          }
+          expect(new Set(reported.map((t) => t.stationSn))).toEqual(new Set(list.map((st) => st.sn)));
+          return list.length;
+        },
+        { timeout: 60_000, interval: 250 },
+      );
+    }
+    expect(stations).toBe(Number(simulated));
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
   });

@@ -99,7 +99,10 @@ async function main(): Promise<void> {
     actualPort = typeof address === 'object' && address ? address.port : port;
     close = () => app.close();
     const delivery = app.delivery;
-    if (delivery) notes.unshift(`Stations connect to ${delivery.url} (MQTT, user {tenantId}.{serial})`);
+    if (delivery)
+      notes.unshift(
+        `Stations connect to ${delivery.url}${delivery.tlsUrl ? ` or ${delivery.tlsUrl} (TLS)` : ''} (MQTT, user {tenantId}.{serial})`,
+      );
     const noSim = process.argv.includes('--no-sim') || /^(off|0|false|no)$/i.test(process.env.SIM ?? '');
     if (delivery && demoTenant !== null && !noSim) {
       const sim = await startDemoStations({

@@ -72,6 +72,21 @@ describe('command line', () => {
     expect(() => parseCli(['--station', '1.A:x', '--http', '70000'], noFiles)).toThrow(/--http/);
   });
 
+  it('connects over TLS with mqtts:// and trusts the certificate --ca names', () => {
+    const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    const files = (p: string) => (p === 'broker.pem' ? pem : noFiles(p));
+    const o = parseCli(['--url', 'mqtts://esl.example:8884', '--ca', 'broker.pem', '--station', '1.A:x'], files);
+    if (o === 'help') throw new Error('help');
+    expect(o.sim).toMatchObject({ url: 'mqtts://esl.example:8884', ca: pem });
+    // Without --ca the system's certificate authorities are trusted.
+    const plain = parseCli(['--url', 'mqtts://esl.example:8884', '--station', '1.A:x'], noFiles);
+    expect(plain !== 'help' && 'ca' in plain.sim).toBe(false);
+    expect(() => parseCli(['--ca', 'broker.pem', '--station', '1.A:x'], files)).toThrow(/mqtts:\/\//);
+    expect(() =>
+      parseCli(['--url', 'mqtts://h:8884', '--ca', 'key.pem', '--station', '1.A:x'], () => 'PRIVATE KEY'),
+    ).toThrow(/not a PEM certificate/);
+  });
+
   it('reads a stations file with its tags', () => {
     const file = JSON.stringify({
       stations: [{ tenantId: 3, sn: 'ap9', secret: 'x', tags: [{ id: '0000021A3F5C', hw: '05' }] }],

@@ -125,7 +125,8 @@ export interface CliOptions {
 
 export const USAGE = `npm run sim -- [options]
 
-  --url URL            broker (default mqtt://127.0.0.1:1884)
+  --url URL            broker (default mqtt://127.0.0.1:1884; mqtts://HOST:8884 for TLS)
+  --ca FILE            with mqtts://: PEM certificate(s) to trust, e.g. the broker's self-signed one
   --station T.SN:SECRET  a station to simulate (repeatable)
 
   Through the server's API, as a user would (instead of --station):
@@ -164,7 +165,7 @@ export const USAGE = `npm run sim -- [options]
   --quiet              no log lines
   --help`;
 
-/** The command line; `readFile` reads a --stations-file (the CLI passes fs, tests a map). */
+/** The command line; `readFile` reads a --stations-file and a --ca file (the CLI passes fs, tests a map). */
 export function parseCli(
   argv: string[],
   readFile: (path: string) => string,
@@ -174,6 +175,7 @@ export function parseCli(
     args: argv,
     options: {
       url: { type: 'string', default: 'mqtt://127.0.0.1:1884' },
+      ca: { type: 'string' },
       station: { type: 'string', multiple: true, default: [] },
       'stations-file': { type: 'string' },
       tags: { type: 'string', default: '0' },
@@ -217,6 +219,11 @@ export function parseCli(
   const password = env.ESL_PASSWORD;
   if (api !== undefined && !password)
     throw new Error('--api needs the password in the environment variable ESL_PASSWORD');
+  if (values.ca !== undefined && !values.url.startsWith('mqtts://'))
+    throw new Error('--ca is for a TLS broker: give an mqtts:// --url');
+  const ca = values.ca === undefined ? undefined : readFile(values.ca);
+  if (ca !== undefined && !ca.includes('-----BEGIN CERTIFICATE-----'))
+    throw new Error(`--ca ${values.ca}: not a PEM certificate`);
   if (!(RADIO_PROFILES as readonly string[]).includes(values.profile))
     throw new Error(`unknown profile ${values.profile}`);
   const number = (name: string, text: string, min: number, max: number) => {
@@ -253,6 +260,7 @@ export function parseCli(
           },
     sim: {
       url: values.url,
+      ...(ca === undefined ? {} : { ca }),
       stations,
       tagsPerStation,
       models,

@@ -9,8 +9,10 @@ import type { FirmwareFaults } from './station/firmware';
 import type { SimTag, TagSpec } from './tag';
 
 export interface SimulatorOptions {
-  /** Broker URL, e.g. mqtt://127.0.0.1:1884. */
+  /** Broker URL, e.g. mqtt://127.0.0.1:1884, or mqtts://…:8884 for MQTT over TLS. */
   url: string;
+  /** For mqtts://: PEM certificates to trust (a private CA, or the broker's self-signed certificate). */
+  ca?: string | Buffer;
   stations: StationSpec[];
   /** Tags to make up for each station that lists none (0 by default). */
   tagsPerStation?: number;
@@ -131,6 +133,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       },
       {
         url: options.url,
+        ca: options.ca,
         clock,
         rng,
         profile,

@@ -80,7 +80,13 @@ export interface FlapSpec {
 }
 
 export interface StationOptions {
+  /** The broker: `mqtt://host:port`, or `mqtts://host:port` for MQTT over TLS. */
   url: string;
+  /**
+   * For `mqtts://`: PEM certificates to trust instead of the system's (a private CA, or the
+   * broker's own self-signed certificate). The broker's certificate is always verified.
+   */
+  ca?: string | Buffer;
   clock: VirtualClock;
   rng: Random;
   profile: RadioProfile;
@@ -201,9 +207,9 @@ export class SimStation {
   private stopped = false;
   private readonly spec: StationSpec;
   private readonly opts: Required<
-    Omit<StationOptions, 'flap' | 'onChange' | 'onJobs' | 'log' | 'heartbeatS' | 'reportS'>
+    Omit<StationOptions, 'flap' | 'onChange' | 'onJobs' | 'log' | 'heartbeatS' | 'reportS' | 'ca'>
   > &
-    Pick<StationOptions, 'flap' | 'onJobs'>;
+    Pick<StationOptions, 'flap' | 'onJobs' | 'ca'>;
   private readonly heard = new TagTable();
   private readonly pulls = new BlobPulls(DEFAULTS.chunk);
   private readonly cmdSessions = new Map<string, { expiresAt: number; seq: number }>();
@@ -238,6 +244,7 @@ export class SimStation {
       reconnectMs: options.reconnectMs ?? 2000,
       queueSize: options.queueSize ?? 512,
       onJobs: options.onJobs,
+      ca: options.ca,
     };
     this.onChange = options.onChange ?? (() => {});
     this.logSink = options.log ?? (() => {});
@@ -281,6 +288,15 @@ export class SimStation {
   /** True once the server answered this connection's hello. */
   get isWelcomed(): boolean {
     return this.welcomed;
+  }
+
+  /**
+   * Sets how far its own clock is off from now on (a drifting or reset clock): `hello.time` and
+   * `heartbeat.at` carry it, and its idea of server time is off by the change until the next
+   * welcome or `down/time` corrects the offset.
+   */
+  setClockSkew(ms: number): void {
+    this.spec.clockSkewMs = ms;
   }
 
   /** Changes the extra frame loss (0–1) from now on. */
@@ -365,6 +381,7 @@ export class SimStation {
       reconnectPeriod: 0,
       connectTimeout: 10_000,
       protocolVersion: 4,
+      ...(this.opts.ca === undefined ? {} : { ca: this.opts.ca }),
       will: { topic: topics.status(this.key), payload: Buffer.from(will), qos: 1, retain: true },
     });
     this.client = client;
@@ -504,6 +521,7 @@ export class SimStation {
         this.onCmd(m as Message<'cmd'>);
         break;
       case 'time':
+        // The server's clock: what its own clock is off by is corrected from here on.
         this.offsetMs = (m as Message<'time'>).t - this.localNow();
         break;
     }

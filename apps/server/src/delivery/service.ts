@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
+import { createSecureContext } from 'node:tls';
 import type { StationKey } from '@esl/contract/protocol';
 import type { Kysely } from 'kysely';
 import { deliveryLeases } from '../cluster/leases';
@@ -37,6 +40,8 @@ export interface Delivery {
   readonly broker: StationBroker | null;
   /** Where stations connect (the embedded listener's real port, or MQTT_URL). */
   readonly url: string;
+  /** The embedded broker's TLS listener (`mqtts://…`, MQTT_TLS_CERT and MQTT_TLS_KEY); null: none. */
+  readonly tlsUrl: string | null;
   readonly accounts: StationAccounts;
   readonly syslog: DampedSysLog;
   /** The server's own MQTT side (tests publish through it as if a station had). */
@@ -53,7 +58,9 @@ export interface DeliveryDeps {
   log: BrokerLog & { info?(obj: object, msg: string): void };
   /** Sweeper period, ms (1 s); 0: no timer (tests call `gateway.tick()` themselves). */
   tickMs?: number;
-  gateway?: Partial<Pick<GatewayOptions, 'presence' | 'missedHeartbeats' | 'silenceSweepMs' | 'tagStatusMs'>>;
+  gateway?: Partial<
+    Pick<GatewayOptions, 'presence' | 'missedHeartbeats' | 'silenceSweepMs' | 'tagStatusMs' | 'timeSyncMs'>
+  >;
   tasks?: Partial<Pick<EngineOptions, 'reconcileMs' | 'backoffScale' | 'renderBatch'>>;
   firmware?: Partial<Pick<FirmwareEngineOptions, 'retryMs' | 'maxAttempts'>>;
   /** Render worker threads (0: the calling thread). */
@@ -80,6 +87,7 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
   let broker: StationBroker | null = null;
   let port: MqttPort;
   let url: string;
+  let tlsUrl: string | null = null;
   let accounts: StationAccounts = noStationAccounts;
   let dynsec: Dynsec | null = null;
 
@@ -92,9 +100,17 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
       now: deps.now,
       log: deps.log,
     });
-    const address = await broker.listen({ port: config.port, host: config.host });
-    const shown = address.address.includes(':') ? `[${address.address}]` : address.address;
-    url = `mqtt://${shown === '0.0.0.0' ? '127.0.0.1' : shown}:${address.port}`;
+    try {
+      const tls = config.tls ? readTls(config.tls.certFile, config.tls.keyFile) : null;
+      url = urlOf('mqtt', await broker.listen({ port: config.port, host: config.host }));
+      if (config.tls && tls) {
+        // The same broker behind a node:tls server: each decrypted socket is handled like a plain one.
+        tlsUrl = urlOf('mqtts', await broker.listen({ port: config.tls.port, host: config.host, tls }));
+      }
+    } catch (err) {
+      await broker.close();
+      throw err;
+    }
     port = inProcessPort(broker.aedes);
     const b = broker;
     const kick = async (key: StationKey) => {
@@ -164,6 +180,8 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
     onError: (err, what) => deps.log.error({ err }, `station message failed: ${what}`),
     tasks,
     firmware,
+    // With several processes `down/time` goes out from the sweeper lease's holder only.
+    claimTimeSync: leases?.sweeper,
     ...deps.gateway,
   });
   await gateway.start();
@@ -211,6 +229,7 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
     firmware,
     broker,
     url,
+    tlsUrl,
     accounts,
     syslog,
     port,
@@ -225,4 +244,30 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
       await syslog.flush();
     },
   };
+}
+
+/** `mqtt://host:port` of a listener (an any-address listener shown as the loopback address). */
+function urlOf(scheme: 'mqtt' | 'mqtts', address: AddressInfo): string {
+  const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
+  return `${scheme}://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+}
+
+/** The TLS listener's PEM certificate and key, with the variable to fix when one cannot be read. */
+function readTls(certFile: string, keyFile: string): { cert: Buffer; key: Buffer } {
+  const read = (file: string, name: string) => {
+    try {
+      return readFileSync(file);
+    } catch (err) {
+      throw new Error(`${name}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    }
+  };
+  const pem = { cert: read(certFile, 'MQTT_TLS_CERT'), key: read(keyFile, 'MQTT_TLS_KEY') };
+  try {
+    createSecureContext(pem);
+  } catch (err) {
+    throw new Error(
+      `MQTT_TLS_CERT and MQTT_TLS_KEY: not a PEM certificate and its private key (${err instanceof Error ? err.message : String(err)})`,
+    );
+  }
+  return pem;
 }

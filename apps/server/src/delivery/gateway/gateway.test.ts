@@ -255,6 +255,36 @@ describe.each(await testDatabases())('station gateway on $name', (db) => {
     expect((await sysLogs(t().app, tenant.id, 'station.offline')).length).toBe(1);
   });
 
+  it('warns of a clock off by more than 5 s when a heartbeat crosses the line, once until it is back', async () => {
+    const { key, added, tenant, tokens } = await shopWithStation();
+    const s = await online(delivery().url, key, added.secret);
+    const warnings = async () =>
+      (await sysLogs(t().app, tenant.id, 'station.clock_skew')).map((r) => [r.level, r.message]);
+    const beat = async (skewMs: number) => {
+      t().clock.advance(60_000);
+      await s.send('heartbeat', heartbeat(t().clock.now() + skewMs));
+      await settle();
+      expect((await runtime(tokens.manager, key.sn))?.clockSkewMs).toBe(skewMs);
+    };
+    await beat(4000);
+    expect(await warnings()).toEqual([]);
+    await beat(7000);
+    expect(await warnings()).toEqual([['warn', `station ${key.sn}: its clock is 7 s ahead`]]);
+    // Still off: not written again at every heartbeat.
+    await beat(9000);
+    await beat(12_000);
+    expect(await warnings()).toHaveLength(1);
+    // Back within 5 s, then off again the other way: a new row.
+    await beat(-2000);
+    await beat(-8000);
+    expect(await warnings()).toEqual([
+      ['warn', `station ${key.sn}: its clock is 7 s ahead`],
+      ['warn', `station ${key.sn}: its clock is 8 s behind`],
+    ]);
+    await beat(-8000);
+    expect(await warnings()).toHaveLength(2);
+  });
+
   it('ignores the Will of an older connection that arrives after the reconnect', async () => {
     const { key, added, tokens, notes } = await shopWithStation();
     const url = delivery().url;

@@ -34,7 +34,8 @@ import * as repo from './repository';
 /*
  * The server's side of the station protocol (DELIVERY.md §4.3, §5.5): presence from status,
  * hello and heartbeat; runtime figures; tag reports; the sweeper that marks silent stations
- * offline and recomputes tag status. Whatever the broker (embedded or external), it sees the
+ * offline, recomputes tag status and sends every online station the server's time
+ * (`down/time`, docs/PROTOCOL.md §5.8). Whatever the broker (embedded or external), it sees the
  * stations only through an MqttPort. Messages of one station are handled one after another.
  */
 
@@ -69,6 +70,13 @@ export interface GatewayOptions {
   /** How often the sweeper looks for silent stations, and recomputes tag status, ms. */
   silenceSweepMs?: number;
   tagStatusMs?: number;
+  /** How often each online station is sent `down/time`, ms (DEFAULTS.timeS: 600 s; a welcome counts). */
+  timeSyncMs?: number;
+  /**
+   * Several server processes: whether this one sends `down/time` now (the sweeper lease,
+   * cluster/leases.ts), so each station hears it from one process. Absent: this process does.
+   */
+  claimTimeSync?: () => Promise<boolean>;
   /** Messages queued for one station before more are dropped. */
   maxPendingPerStation?: number;
   /** Command-window session lifetime without a line, s (600). */
@@ -109,7 +117,10 @@ export interface Gateway {
   readonly counters: GatewayCounters;
   /** Subscribes to what stations send (retained statuses arrive at once). */
   start(): Promise<void>;
-  /** One sweeper step at `now()`: due offline notices; silent stations and tag status when their time has come. */
+  /**
+   * One sweeper step at `now()`: due offline notices; silent stations, tag status and `down/time`
+   * when their time has come.
+   */
   tick(): Promise<void>;
   /** Recomputes every store's tag status now. */
   sweepTagStatus(): Promise<void>;
@@ -120,13 +131,15 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-const SKEW_WARN_MS = 5000;
+/** A station clock further off than this is warned about (docs/PROTOCOL.md §5.8). */
+export const SKEW_WARN_MS = 5000;
 
 export function createGateway(options: GatewayOptions): Gateway {
   const { db, port, notices, now } = options;
   const missed = options.missedHeartbeats ?? DEFAULTS.missedHeartbeats;
   const silenceSweepMs = options.silenceSweepMs ?? 5000;
   const tagStatusMs = options.tagStatusMs ?? 60_000;
+  const timeSyncMs = options.timeSyncMs ?? DEFAULTS.timeS * 1000;
   const maxPending = options.maxPendingPerStation ?? 1000;
   const presence = new Presence(options.presence);
   const cmds = new CmdSessions(options.cmdTtlS);
@@ -153,6 +166,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   const unsubscribes: Unsubscribe[] = [];
   let lastSilenceSweep = now();
   let lastTagSweep = now();
+  let lastTimeSweep = now();
+  /** When this process last told each station the time (`down/time` or a welcome), by station id. */
+  const timeSentAt = new Map<number, number>();
   let closed = false;
 
   const drop = (station: string | null, reason: DropReason, n = 1) => {
@@ -311,33 +327,45 @@ export function createGateway(options: GatewayOptions): Gateway {
     presenceChanged(station, true, 'hello');
     const desired = await repo.desiredConfig(db, station.id);
     const rev = Number(desired?.cfg_rev ?? 0);
+    const time = now();
     await port.publish(
       topics.down(key, 'welcome'),
-      encodeMessage('welcome', { v: 1, connId: m.connId, time: now(), cfgRev: rev }),
+      encodeMessage('welcome', { v: 1, connId: m.connId, time, cfgRev: rev }),
       { qos: 1 },
     );
+    timeSentAt.set(station.id, time);
     if (desired) await reportedConfig(key, desired, m.cfgRev);
     // Resync: what the station holds against what the tasks think it holds (DELIVERY.md §4.4).
     const fw = options.firmware;
     await options.tasks?.onHello(station, fw ? { ...m, queue: m.queue.filter(([id]) => !fw.owns(id)) } : m);
     await fw?.onHello(station, m);
+    // Checked at every hello (a connect is news worth a row even when the clock was off before).
     const skew = m.time - t;
-    if (Math.abs(skew) > SKEW_WARN_MS) {
-      options.syslog({
-        tenantId: station.tenant_id,
-        level: 'warn',
-        event: 'station.clock_skew',
-        message: `station ${station.sn}: its clock is ${Math.round(skew / 1000)} s ${skew > 0 ? 'ahead' : 'behind'}`,
-      });
-    }
+    if (Math.abs(skew) > SKEW_WARN_MS) warnSkew(station, skew);
+  }
+
+  function warnSkew(station: repo.StationIdentity, skew: number) {
+    options.syslog({
+      tenantId: station.tenant_id,
+      level: 'warn',
+      event: 'station.clock_skew',
+      message: `station ${station.sn}: its clock is ${Math.round(Math.abs(skew) / 1000)} s ${skew > 0 ? 'ahead' : 'behind'}`,
+    });
   }
 
   async function onHeartbeat(station: repo.StationIdentity, m: HeartbeatMsg) {
     options.tasks?.onHeartbeat?.(station, m);
     const desired = await repo.desiredConfig(db, station.id);
     if (desired) await reportedConfig({ tenantId: station.tenant_id, sn: station.sn }, desired, m.cfgRev);
-    const row = await repo.applyHeartbeat(db, station.id, m, now(), Boolean(Number(station.online)));
+    const t = now();
+    const row = await repo.applyHeartbeat(db, station.id, m, t, Boolean(Number(station.online)));
     if (!row) return;
+    // Damped: written when the skew crosses the threshold, not again until it was back within it.
+    // The stored skew (of the last hello or heartbeat) is the memory, so with several server
+    // processes a crossing is written once whichever process handles the heartbeat.
+    const skew = m.at - t;
+    const before = station.clock_skew_ms === null ? null : Number(station.clock_skew_ms);
+    if (Math.abs(skew) > SKEW_WARN_MS && (before === null || Math.abs(before) <= SKEW_WARN_MS)) warnSkew(station, skew);
     if (!Number(station.online)) presenceChanged(station, true, 'heartbeat');
     notices.broadcast(station.tenant_id, {
       type: 'station.runtime',
@@ -483,8 +511,39 @@ export function createGateway(options: GatewayOptions): Gateway {
     const t = now();
     const gone = await repo.markSilentOffline(db, t, missed);
     for (const s of gone) {
-      presenceChanged({ ...s, online: 1, conn_id: '' }, false, `no heartbeat for ${missed} intervals`);
+      presenceChanged(
+        { ...s, online: 1, conn_id: '', clock_skew_ms: null },
+        false,
+        `no heartbeat for ${missed} intervals`,
+      );
     }
+  }
+
+  /**
+   * `down/time` to every online station not told the time (by this process) for `timeSyncMs`; a
+   * station this process has not told yet (just took the lease, or it said hello to another
+   * process) is told at once. QoS 0, like the heartbeat: a lost one is made up by the next.
+   */
+  async function sweepTime() {
+    if (options.claimTimeSync && !(await options.claimTimeSync())) {
+      timeSentAt.clear(); // another process tells them; start afresh if this one takes over
+      return;
+    }
+    const t = now();
+    const online = await repo.onlineStationKeys(db);
+    const live = new Set<number>();
+    for (const s of online) {
+      live.add(s.id);
+      const last = timeSentAt.get(s.id);
+      if (last !== undefined && t - last < timeSyncMs) continue;
+      await port.publish(
+        topics.down({ tenantId: s.tenant_id, sn: s.sn }, 'time'),
+        encodeMessage('time', { v: 1, t: now() }),
+        { qos: 0 },
+      );
+      timeSentAt.set(s.id, t);
+    }
+    for (const id of timeSentAt.keys()) if (!live.has(id)) timeSentAt.delete(id);
   }
 
   async function sweepTagStatus() {
@@ -524,6 +583,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (t - lastTagSweep >= tagStatusMs) {
         lastTagSweep = t;
         await sweepTagStatus();
+      }
+      if (t - lastTimeSweep >= silenceSweepMs) {
+        lastTimeSweep = t;
+        await sweepTime();
       }
     },
     sweepTagStatus,

@@ -12,7 +12,7 @@ type Db = Kysely<Database>;
 export function findStation(db: Db, key: StationKey) {
   return db
     .selectFrom('stations')
-    .select(['id', 'tenant_id', 'store_id', 'sn', 'online', 'conn_id'])
+    .select(['id', 'tenant_id', 'store_id', 'sn', 'online', 'conn_id', 'clock_skew_ms'])
     .where('tenant_id', '=', key.tenantId)
     .where('sn', '=', key.sn)
     .executeTakeFirst();
@@ -114,6 +114,11 @@ export function markSilentOffline(db: Db, now: number, missed: number) {
     )
     .returning(['id', 'tenant_id', 'store_id', 'sn', 'last_heartbeat'])
     .execute();
+}
+
+/** Every online station's id and topic key (the time sweep tells each the server's clock). */
+export function onlineStationKeys(db: Db) {
+  return db.selectFrom('stations').select(['id', 'tenant_id', 'sn']).where('online', '=', 1).orderBy('id').execute();
 }
 
 export function stationRow(db: Db, id: number) {

@@ -10,7 +10,10 @@ describe('station figures', () => {
     expect(formatUptime(3 * 86_400 + 4 * 3600, 'zh-CN')).toBe('3天4小时');
   });
   it('signs the clock skew', () => {
-    expect(formatSkew(300)).toBe('+0.3 s');
-    expect(formatSkew(-12_000)).toBe('−12.0 s');
+    expect(formatSkew(300, 'en')).toBe('+0.3 s');
+    expect(formatSkew(-12_000, 'en')).toBe('−12.0 s');
+    // zh-CN words seconds as 秒, like the uptime column and the configuration's intervals.
+    expect(formatSkew(300, 'zh-CN')).toBe('+0.3秒');
+    expect(formatSkew(-12_000, 'zh-CN')).toBe('−12.0秒');
   });
 });

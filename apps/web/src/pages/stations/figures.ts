@@ -29,8 +29,8 @@ export function formatUptime(seconds: number, lang: 'zh-CN' | 'en'): string {
   return parts.join(lang === 'en' ? ' ' : '');
 }
 
-/** Clock skew in seconds with a sign: "+0.3 s", "−12.0 s". */
-export function formatSkew(ms: number): string {
+/** Clock skew in seconds with a sign: "+0.3 s", "−12.0 s" (zh-CN: "+0.3秒", like the uptime's 秒). */
+export function formatSkew(ms: number, lang: 'zh-CN' | 'en'): string {
   const s = Math.abs(ms) / 1000;
-  return `${ms < 0 ? '−' : '+'}${s.toFixed(1)} s`;
+  return `${ms < 0 ? '−' : '+'}${s.toFixed(1)}${lang === 'en' ? ' s' : '秒'}`;
 }

@@ -198,7 +198,7 @@ function BaseStations({ storeId }: { storeId: number }) {
             v === null ? (
               dash
             ) : (
-              <Typography.Text type={Math.abs(v) > 5000 ? 'warning' : undefined}>{formatSkew(v)}</Typography.Text>
+              <Typography.Text type={Math.abs(v) > 5000 ? 'warning' : undefined}>{formatSkew(v, lang)}</Typography.Text>
             ),
         },
         {
