@@ -1,6 +1,7 @@
 export {
   addToPush,
   appendTagLog,
+  closeIdlePushes,
   closePush,
   closeRenderedPushes,
   finalsOfRequest,

@@ -193,6 +193,30 @@ export async function closeRenderedPushes(db: LogDb, ids: readonly number[], at:
     .execute();
 }
 
+/**
+ * Marks finished every running push none of whose slots waits for its render: the ones the
+ * render stage could not close because their labels went away unrendered (their tags deleted,
+ * their slots with them). The delivery engine's reconciler calls it once a minute.
+ */
+export async function closeIdlePushes(db: LogDb, at: number): Promise<number> {
+  const r = await db
+    .updateTable('push_log')
+    .set({ finished_at: at })
+    .where('finished_at', 'is', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('device_tasks')
+            .select('device_tasks.id')
+            .whereRef('device_tasks.push_id', '=', 'push_log.id')
+            .where('device_tasks.state', '=', 'render'),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
 /** Every store with its parameters (the log retention reads `tagLogDays` from them). */
 export function storesWithParams(db: Kysely<Database>) {
   return db

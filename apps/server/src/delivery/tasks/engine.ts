@@ -22,7 +22,7 @@ import type { Database, TaskState } from '../../db/schema';
 import * as products from '../../modules/products/service';
 import * as templates from '../../modules/templates/service';
 import type { Notices } from '../../notice/notices';
-import { addToPush, appendTagLog, closeRenderedPushes, type TagLogResult } from '../logs';
+import { addToPush, appendTagLog, closeIdlePushes, closeRenderedPushes, type TagLogResult } from '../logs';
 import type { MqttPort } from '../mqtt/port';
 import type { RenderedImage, RenderJob, RenderOutcome } from '../render';
 import { onTasksChanged } from './enqueue';
@@ -1050,6 +1050,8 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
       if (now() - lastReconcile >= reconcileMs) {
         lastReconcile = now();
         await reconcile();
+        // A push whose labels went away unrendered (tags deleted) has nothing left to finish it.
+        await closeIdlePushes(db, now());
       }
       if (o.render.collect && now() - lastCollect >= collectMs) {
         lastCollect = now();

@@ -196,6 +196,29 @@ describe.each(await testDatabases())('render stage ($name)', (target) => {
     await engine.close();
   });
 
+  it('finishes, at the next reconcile, a push whose tags were deleted before their labels rendered', async () => {
+    const { engine, tagIds, at } = await setup({ enqueue: false });
+    const db = t().app.services.db;
+    const [a] = tagIds as [number];
+    const push = await db
+      .transaction()
+      .execute((trx) =>
+        dataPushed(trx, at, { source: 'api', userId: null, products: 1, tagIds: [a], now: t().clock.now() }),
+      );
+    // The tag goes, its slot with it, before the render stage ever claims it.
+    await db.deleteFrom('device_tasks').where('tag_id', '=', a).execute();
+    await db.deleteFrom('tags').where('id', '=', a).execute();
+    const finished = async () =>
+      (await db.selectFrom('push_log').select('finished_at').where('id', '=', push).executeTakeFirstOrThrow())
+        .finished_at;
+    expect(await finished()).toBeNull();
+    t().clock.advance(61_000);
+    await engine.tick();
+    await engine.idle();
+    expect(await finished()).toBe(t().clock.now());
+    await engine.close();
+  });
+
   it('dispatches interactive work first, then data changes, then bulk, through a window of one', async () => {
     const { engine, tagIds, at, stations, published } = await setup({ enqueue: false });
     const db = t().app.services.db;
