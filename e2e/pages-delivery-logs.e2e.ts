@@ -64,6 +64,7 @@ describeBrowser('delivery log pages (/logmgr/esl, /logmgr/push)', () => {
   const browser = useBrowser();
   let database: Db;
   let importId = 0;
+  let heldTagId = 0;
 
   beforeAll(async () => {
     const url = inject('databaseUrl');
@@ -100,9 +101,61 @@ describeBrowser('delivery log pages (/logmgr/esl, /logmgr/push)', () => {
     await addToPush(database.db, importId, { tagsAffected: 987, rendered: 985, failed: 2, exception });
     await addToPush(database.db, importId, { exception: 'second exception' });
     await closePush(database.db, importId, now - 30_000);
-    await openPush(database.db, { ...at, source: 'console', products: 1, tagsAffected: 2, startedAt: now - 1000 });
+    const running = await openPush(database.db, {
+      ...at,
+      source: 'console',
+      products: 1,
+      tagsAffected: 2,
+      startedAt: now - 1000,
+    });
+    // A push runs while one of its labels waits for its render (the reconciler finishes a push
+    // with none): a tag of this run's own whose label is held back for an hour, as a burst of
+    // changes to one tag is.
+    const tag = await database.db
+      .insertInto('tags')
+      .values({
+        tenant_id: at.tenantId,
+        store_id: at.storeId,
+        hardware_id: hw(9),
+        model: '05',
+        colour: 'bwr',
+        product_id: null,
+        station_id: null,
+        status: 'unknown',
+        signal: null,
+        battery: null,
+        temperature: null,
+        hardware_model: '',
+        last_seen: null,
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    heldTagId = tag.id;
+    await database.db
+      .insertInto('device_tasks')
+      .values({
+        tenant_id: at.tenantId,
+        store_id: at.storeId,
+        target_key: `t:${tag.id}`,
+        tag_id: tag.id,
+        station_id: null,
+        kind: 'image',
+        request_id: null,
+        push_id: running,
+        prio: 1,
+        state: 'render',
+        rev: 1,
+        created_at: now,
+        not_before: now + 3_600_000,
+      })
+      .execute();
   });
   afterAll(async () => {
+    if (heldTagId) {
+      await database.db.deleteFrom('device_tasks').where('tag_id', '=', heldTagId).execute();
+      await database.db.deleteFrom('tags').where('id', '=', heldTagId).execute();
+    }
     await database?.close();
   });
 
