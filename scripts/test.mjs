@@ -2,8 +2,8 @@
 // `npm test`: lint, type-check, the import rules (scripts/imports.ts), then every Vitest project
 // (unit, server on SQLite and PostgreSQL when reachable, browser tests when Chromium is installed).
 // Ends with one "N passed, N failed" line.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -24,28 +24,79 @@ for (const [name, cmd, args] of steps) {
 }
 
 console.log('\n== tests');
-mkdirSync(join(root, 'test-results'), { recursive: true });
-const report = join(root, 'test-results', 'vitest.json');
+const results = join(root, 'test-results');
+mkdirSync(results, { recursive: true });
 const extra = process.argv.slice(2);
-const status = run('npx', [
+
+/*
+ * Two lanes at once, one per core: the browser tests (one Chromium and one server, file after
+ * file) beside every other project (file after file). Run one after the other they took 35 min
+ * on the 2-core CI machine; side by side about two thirds of that (docs/WEB.md, "Browser tests").
+ * TEST_LANES=1 runs them one after the other in this terminal, as before.
+ */
+const lanes = [
+  { name: 'unit and server', projects: ['--project', '!e2e'] },
+  { name: 'browser', projects: ['--project', 'e2e'] },
+];
+const vitestArgs = (lane) => [
   'vitest',
   'run',
+  '--passWithNoTests',
   '--reporter=default',
   '--reporter=json',
-  `--outputFile.json=${report}`,
+  `--outputFile.json=${reportOf(lane)}`,
+  ...lane.projects,
   ...extra,
-]);
+];
+const reportOf = (lane) => join(results, `vitest-${lane === lanes[0] ? 'main' : 'e2e'}.json`);
+const logOf = (lane) => join(results, `vitest-${lane === lanes[0] ? 'main' : 'e2e'}.log`);
+
+let statuses;
+if (process.env.TEST_LANES === '1') {
+  statuses = lanes.map((lane) => run('npx', vitestArgs(lane)));
+} else {
+  // The first lane prints as it goes; the second writes to its log, printed when it ends.
+  statuses = await Promise.all(
+    lanes.map(
+      (lane, i) =>
+        new Promise((resolve) => {
+          const child = spawn('npx', vitestArgs(lane), {
+            cwd: root,
+            env: process.env,
+            stdio: i === 0 ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+          });
+          if (i === 0) {
+            child.on('close', (code) => resolve(code ?? 1));
+            return;
+          }
+          const log = createWriteStream(logOf(lane));
+          child.stdout.pipe(log, { end: false });
+          child.stderr.pipe(log, { end: false });
+          // Resolved once the log is on disk, so it can be printed whole.
+          child.on('close', (code) => log.end(() => resolve(code ?? 1)));
+        }),
+    ),
+  );
+  for (const lane of lanes.slice(1)) {
+    console.log(`\n== tests: ${lane.name} (${logOf(lane)})`);
+    process.stdout.write(readFileSync(logOf(lane), 'utf8'));
+  }
+}
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-try {
-  const r = JSON.parse(readFileSync(report, 'utf8'));
-  passed = r.numPassedTests;
-  failed = r.numFailedTests;
-  skipped = r.numPendingTests + r.numTodoTests;
-  if (!r.success && failed === 0) failed = 1; // a suite that failed to load counts
-} catch {
-  failed = Math.max(failed, 1);
+for (const lane of lanes) {
+  try {
+    const r = JSON.parse(readFileSync(reportOf(lane), 'utf8'));
+    passed += r.numPassedTests;
+    failed += r.numFailedTests;
+    skipped += r.numPendingTests + r.numTodoTests;
+    if (!r.success && r.numFailedTests === 0) failed += 1; // a suite that failed to load counts
+  } catch {
+    failed += 1;
+  }
 }
+const status = statuses.every((s) => s === 0) ? 0 : 1;
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(status === 0 && failed === 0 ? 0 : 1);
