@@ -29,10 +29,10 @@ mkdirSync(results, { recursive: true });
 const extra = process.argv.slice(2);
 
 /*
- * Two lanes at once, one per core: the browser tests (one Chromium and one server, file after
- * file) beside every other project (file after file). Run one after the other they took 35 min
- * on the 2-core CI machine; side by side about two thirds of that (docs/WEB.md, "Browser tests").
- * TEST_LANES=1 runs them one after the other in this terminal, as before.
+ * Two lanes at once: the browser tests (one Chromium and one server, file after file) beside
+ * every other project (file after file). On 2 cores this takes about as long as one after the
+ * other (each lane keeps more than a core busy); with more cores, less (docs/WEB.md, "Browser
+ * tests"). TEST_LANES=1 runs them one after the other in this terminal.
  */
 const lanes = [
   { name: 'unit and server', projects: ['--project', '!e2e'] },
