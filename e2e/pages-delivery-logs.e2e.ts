@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, inject, it } from 'vitest';
 import { type Db, openDatabase } from '../apps/server/src/db/database';
 import { addToPush, appendTagLog, closePush, openPush } from '../apps/server/src/delivery/logs';
+import { insertTags } from '../apps/server/src/modules/tags/repository';
 import {
   api,
   apiLogin,
@@ -111,34 +112,25 @@ describeBrowser('delivery log pages (/logmgr/esl, /logmgr/push)', () => {
     // A push runs while one of its labels waits for its render (the reconciler finishes a push
     // with none): a tag of this run's own whose label is held back for an hour, as a burst of
     // changes to one tag is.
-    const tag = await database.db
-      .insertInto('tags')
-      .values({
+    [heldTagId] = await insertTags(database.db, [
+      {
         tenant_id: at.tenantId,
         store_id: at.storeId,
         hardware_id: hw(9),
         model: '05',
         colour: 'bwr',
-        product_id: null,
-        station_id: null,
         status: 'unknown',
-        signal: null,
-        battery: null,
-        temperature: null,
         hardware_model: '',
-        last_seen: null,
         created_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    heldTagId = tag.id;
+      },
+    ]);
     await database.db
       .insertInto('device_tasks')
       .values({
         tenant_id: at.tenantId,
         store_id: at.storeId,
-        target_key: `t:${tag.id}`,
-        tag_id: tag.id,
+        target_key: `t:${heldTagId}`,
+        tag_id: heldTagId,
         station_id: null,
         kind: 'image',
         request_id: null,

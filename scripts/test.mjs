@@ -35,8 +35,8 @@ const extra = process.argv.slice(2);
  * tests"). TEST_LANES=1 runs them one after the other in this terminal.
  */
 const lanes = [
-  { name: 'unit and server', projects: ['--project', '!e2e'] },
-  { name: 'browser', projects: ['--project', 'e2e'] },
+  { id: 'main', name: 'unit and server', projects: ['--project', '!e2e'] },
+  { id: 'e2e', name: 'browser', projects: ['--project', 'e2e'] },
 ];
 const vitestArgs = (lane) => [
   'vitest',
@@ -48,8 +48,8 @@ const vitestArgs = (lane) => [
   ...lane.projects,
   ...extra,
 ];
-const reportOf = (lane) => join(results, `vitest-${lane === lanes[0] ? 'main' : 'e2e'}.json`);
-const logOf = (lane) => join(results, `vitest-${lane === lanes[0] ? 'main' : 'e2e'}.log`);
+const reportOf = (lane) => join(results, `vitest-${lane.id}.json`);
+const logOf = (lane) => join(results, `vitest-${lane.id}.log`);
 
 let statuses;
 if (process.env.TEST_LANES === '1') {
