@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
   api,
   apiLogin,
+  chooseOption,
   describeBrowser,
   eventually,
   expect,
@@ -15,6 +16,7 @@ import {
   login,
   newPage,
   screenshotListPage,
+  selectOf,
   toast,
   useBrowser,
   waitForShell,
@@ -163,8 +165,7 @@ describeBrowser('products page (/basemgr/product)', () => {
       await search();
       await eventually(() => rows(page).count()).toBe(1);
       await page.fill('#productFilter_text', prefix);
-      await page.locator('#productFilter_bound').click();
-      await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: 'On a tag' }).click();
+      await chooseOption(page, selectOf(page, '#productFilter_bound'), 'On a tag');
       await search();
       await eventually(() => rows(page).count()).toBe(0);
       await page.locator('form#productFilter').getByRole('button', { name: 'Reset' }).click();

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
   api,
   apiLogin,
+  chooseOption,
   describeBrowser,
   eventually,
   expect,
@@ -11,6 +12,7 @@ import {
   login,
   newPage,
   screenshotListPage,
+  selectOf,
   settled,
   toast,
   useBrowser,
@@ -43,27 +45,9 @@ const options = (page: Page) => page.locator('.ant-select-dropdown:visible .ant-
 // The page's own table: closed dialogs keep theirs in the document.
 const rows = (page: Page) => page.getByTestId('tag-table').locator('.ant-table-tbody .ant-table-row');
 
-/**
- * Picks an option of a select and waits until the select shows it. A click can land on a dropdown
- * that is still opening or closing (seen once in CI): then close it and try again.
- */
+/** Picks the option whose text starts with `option` ('Bound' is not 'Not bound'). */
 async function choose(page: Page, select: string, option: string): Promise<void> {
-  // The option whose text starts with `option` ('Bound' is not 'Not bound').
-  const starts = new RegExp(`^${option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
-  const shown = page.locator('.ant-select', { has: page.locator(select) }).locator('.ant-select-content');
-  for (let attempt = 1; ; attempt++) {
-    await page.locator(select).click();
-    const wanted = options(page).filter({ hasText: starts }).first();
-    await wanted.waitFor();
-    await wanted.click();
-    try {
-      await expect.poll(() => shown.textContent(), { timeout: 3000 }).toMatch(starts);
-      return;
-    } catch (err) {
-      if (attempt === 3) throw err;
-      await page.keyboard.press('Escape');
-    }
-  }
+  await chooseOption(page, selectOf(page, select), new RegExp(`^${option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
 }
 
 async function activeId(page: Page): Promise<string> {

@@ -8,6 +8,7 @@ import {
   api,
   apiLogin,
   chineseFontLoaded,
+  chooseOption,
   describeBrowser,
   eventually,
   expect,
@@ -15,6 +16,7 @@ import {
   login,
   newPage,
   screenshot,
+  selectOf,
   settled,
   useBrowser,
   waitForShell,
@@ -201,8 +203,7 @@ describeBrowser('delivery log pages (/logmgr/esl, /logmgr/push)', () => {
       await screenshot(page, `push-log-${lang}`);
 
       // By source: the console's push goes, the import stays.
-      await page.locator('#pushLogFilter_source').click();
-      await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: w.import }).click();
+      await chooseOption(page, selectOf(page, '#pushLogFilter_source'), w.import);
       await page.locator('form#pushLogFilter button[type="submit"]').click();
       await eventually(async () => {
         const sources = await page.getByTestId('push-log').locator('.ant-table-tbody .ant-tag').allTextContents();

@@ -4,12 +4,14 @@ import {
   api,
   apiLogin,
   chineseFontLoaded,
+  chooseOption,
   describeBrowser,
   digest,
   expect,
   login,
   newPage,
   screenshot,
+  selectOf,
   useBrowser,
   waitForShell,
 } from './support/browser';
@@ -38,9 +40,7 @@ async function findUser(token: string): Promise<UserRow | undefined> {
 
 /** Picks an option of an antd Select by typing part of its label. */
 async function choose(page: Page, id: string, text: string): Promise<void> {
-  await page.locator(`#${id}`).click();
-  await page.locator(`#${id}`).fill(text);
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: text }).first().click();
+  await chooseOption(page, selectOf(page, `#${id}`), text, { search: text });
   await page.keyboard.press('Escape');
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, it } from 'vitest';
 import {
   api,
   apiLogin,
+  chooseOption,
   describeBrowser,
   expect,
   type Lang,
@@ -73,9 +74,7 @@ const xOf = async (page: Page) => Number(await field(page, 'x').inputValue());
 
 /** Chooses the test product in the preview's product picker. */
 async function previewWithProduct(page: Page): Promise<void> {
-  await page.locator('[data-testid="preview-product"]').click();
-  await page.keyboard.type('农夫山泉');
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: barcode }).click();
+  await chooseOption(page, page.getByTestId('preview-product'), barcode, { search: '农夫山泉' });
   await page.locator('[data-testid="preview-product"]', { hasText: barcode }).waitFor();
 }
 

@@ -198,6 +198,51 @@ export async function settled(page: Page): Promise<void> {
   );
 }
 
+/** The root of the antd Select that holds `inner` (its input, found by id for example). */
+export const selectOf = (page: Page, inner: string) => page.locator('.ant-select', { has: page.locator(inner) });
+
+/**
+ * Picks an option of an antd Select (single or multiple) and waits until the select has taken it.
+ * Under load a click can land on a list that is still opening — its virtual rows are measured
+ * again between mouse down and mouse up — and be lost: the list stays open and nothing is chosen
+ * (seen in CI on the import wizard). Then the list is closed and the choice made again.
+ * `search` is typed first for a select that filters as one types.
+ */
+export async function chooseOption(
+  page: Page,
+  select: Locator,
+  option: string | RegExp,
+  options: { search?: string } = {},
+): Promise<void> {
+  const list = page.locator('.ant-select-dropdown:visible');
+  for (let attempt = 1; ; attempt++) {
+    if (!(await select.evaluate((el) => el.classList.contains('ant-select-open')))) await select.click();
+    if (options.search !== undefined) await select.locator('input').fill(options.search);
+    const wanted = list.locator('.ant-select-item-option', { hasText: option }).first();
+    await wanted.waitFor();
+    await settled(page);
+    await wanted.click();
+    try {
+      // A single select closes once it has taken the choice; a multiple one marks the option.
+      await expect
+        .poll(
+          async () =>
+            (await select.evaluate((el) => el.classList.contains('ant-select-multiple')))
+              ? (await wanted.getAttribute('aria-selected')) === 'true' ||
+                (await wanted.evaluate((el) => el.classList.contains('ant-select-item-option-selected')))
+              : !(await select.evaluate((el) => el.classList.contains('ant-select-open'))),
+          { timeout: 5000 },
+        )
+        .toBe(true);
+      return;
+    } catch (err) {
+      if (attempt === 3) throw err;
+      await page.keyboard.press('Escape');
+      await settled(page);
+    }
+  }
+}
+
 /**
  * Switches the current store through the navbar's store switcher and answers the chosen store's
  * name. `choose` picks one of the picker's options. Waits for the list to open and to close again
