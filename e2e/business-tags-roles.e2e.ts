@@ -6,6 +6,7 @@ import { seriousViolations } from './support/axe';
 import {
   api,
   apiLogin,
+  chooseOption,
   describeBrowser,
   expect,
   type Lang,
@@ -219,8 +220,11 @@ describeBrowser('which template a tag shows, set on the tags page and in the sto
         // The red tag can: set, and its row says the template is its own.
         await red.locator('.ant-checkbox-input').check();
         await page.getByTestId('selection-bar').getByTestId('set-tag-template').click();
-        await dialog(page).locator('#tagTemplate_templateId').click();
-        await page.locator('.ant-select-item-option', { hasText: templateName }).click();
+        await chooseOption(
+          page,
+          dialog(page).locator('.ant-select', { has: page.locator('#tagTemplate_templateId') }),
+          templateName,
+        );
         await dialog(page).getByRole('button', { name: words.save }).click();
         await toast(page, words.set).waitFor();
         await expect.poll(() => red.locator('[data-label-source]').getAttribute('data-label-source')).toBe('tag');

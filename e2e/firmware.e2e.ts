@@ -5,6 +5,7 @@ import { afterAll, beforeAll, inject, it } from 'vitest';
 import {
   api,
   apiLogin,
+  chooseOption,
   describeBrowser,
   eventually,
   expect,
@@ -120,10 +121,8 @@ describeBrowser('firmware upgrades (/saadmin/sa/firmware, /basemgr/upgrade)', ()
         await login(page, 'admin', { path: '/basemgr/upgrade' });
         await waitForShell(page);
         await page.getByTestId('upgrades-page').waitFor();
-        await page.getByTestId('upgrade-firmware').click();
-        await page.locator('.ant-select-item-option', { hasText: version }).click();
-        await page.getByTestId('upgrade-stations').click();
-        await page.locator('.ant-select-item-option', { hasText: sn }).click();
+        await chooseOption(page, page.getByTestId('upgrade-firmware'), version);
+        await chooseOption(page, page.getByTestId('upgrade-stations'), sn);
         await page.keyboard.press('Escape');
         await page.getByTestId('upgrade-start').click();
         await toast(page, text.queued).waitFor();
