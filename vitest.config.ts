@@ -1,12 +1,24 @@
 import { defineConfig } from 'vitest/config';
 
 // One run covers every workspace; browser tests live in e2e/ and start their own server.
+// The Node-only projects reuse one module graph per worker (isolate: false): every server test
+// file imports fastify, kysely and the app (~2 s each), and none of them mocks a module or stubs
+// a global (docs/WEB.md, "Browser tests"). The web project keeps isolation (fake timers, jsdom).
+const shared = { isolate: false } as const;
+
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'repo', root: 'scripts', include: ['*.test.ts'] } },
-      { test: { name: 'contract', root: 'packages/contract', include: ['src/**/*.test.ts'] } },
-      { test: { name: 'labels', root: 'packages/labels', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } },
+      { test: { name: 'repo', root: 'scripts', include: ['*.test.ts'], ...shared } },
+      { test: { name: 'contract', root: 'packages/contract', include: ['src/**/*.test.ts'], ...shared } },
+      {
+        test: {
+          name: 'labels',
+          root: 'packages/labels',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          ...shared,
+        },
+      },
       {
         test: {
           name: 'server',
@@ -14,9 +26,18 @@ export default defineConfig({
           include: ['src/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          ...shared,
         },
       },
-      { test: { name: 'simulator', root: 'apps/simulator', include: ['src/**/*.test.ts'], testTimeout: 30_000 } },
+      {
+        test: {
+          name: 'simulator',
+          root: 'apps/simulator',
+          include: ['src/**/*.test.ts'],
+          testTimeout: 30_000,
+          ...shared,
+        },
+      },
       { test: { name: 'web', root: 'apps/web', include: ['src/**/*.test.ts'] } },
       {
         test: {
