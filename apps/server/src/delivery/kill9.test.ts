@@ -208,8 +208,27 @@ describe.each(await testDatabases())('kill -9 of the server mid full-store refre
             (x) => `${x.key.sn} connected ${x.isConnected} welcomed ${x.isWelcomed} ${x.lastError ?? ''}`,
           );
           const logs = await db.db.selectFrom('sys_logs').select(['event', 'message']).execute();
+          // The tasks of tags not (yet) showing their label: where each one stands.
+          const behind = (await storeTags())
+            .filter((r) => r.desired_hash === null || s.tag(r.hardware_id).screen()?.hash !== r.desired_hash)
+            .slice(0, 10);
+          const tasks = await db.db
+            .selectFrom('device_tasks')
+            .select(['tag_id', 'station_id', 'state', 'code', 'rev', 'sent_rev', 'attempt', 'not_before', 'hash'])
+            .select(['ack_deadline', 'done_deadline', 'lease_owner', 'lease_until', 'sent_at', 'accepted_at'])
+            .where('tag_id', 'in', behind.length ? behind.map((r) => r.id) : [-1])
+            .execute();
+          const tagsBehind = behind.map((r) => ({
+            hw: r.hardware_id,
+            station: r.station_id,
+            desired: r.desired_hash?.slice(0, 12),
+            shows: s.tag(r.hardware_id).screen()?.hash.slice(0, 12) ?? null,
+            task: tasks.find((t) => t.tag_id === r.id),
+          }));
           throw new Error(
-            `timed out waiting for ${what} (${routed} routed, ${shown()} shown; ${st.join('; ')}) ${JSON.stringify(logs.slice(-20))}`,
+            `timed out waiting for ${what} (${routed} routed, ${shown()} shown; ${st.join('; ')}; ` +
+              `sim clock ${s.clock.now()}, db now ${Date.now()}) behind: ${JSON.stringify(tagsBehind)} ` +
+              JSON.stringify(logs.slice(-20)),
           );
         }
         await new Promise((r) => setTimeout(r, 200));
@@ -248,6 +267,8 @@ describe.each(await testDatabases())('kill -9 of the server mid full-store refre
     const inFlightAtKill = active.filter((r) => r.state === 'sent' || r.state === 'accepted').length;
 
     // Same database, same broker port: the stations reconnect, say hello, send their outboxes.
+    // (Real time allowed: 240 s. With 120 s a full `npm test` on 2 cores once ended at 1,994 of
+    // 2,000; a timeout now names where the tasks of the tags still behind stand.)
     server = await startServer(env);
     await waitFor(
       'every tag showing its label',
@@ -255,7 +276,7 @@ describe.each(await testDatabases())('kill -9 of the server mid full-store refre
         (await storeTags()).every(
           (r) => r.desired_hash !== null && s.tag(r.hardware_id).screen()?.hash === r.desired_hash,
         ),
-      120_000,
+      240_000,
     );
     await waitFor(
       'the request done',
@@ -329,5 +350,5 @@ describe.each(await testDatabases())('kill -9 of the server mid full-store refre
       `kill -9 (${target.name}): ${atKill}/${TAGS} shown at the kill, ${inFlightAtKill} in flight, ` +
         `${transfers - TAGS} transferred twice`,
     );
-  }, 300_000);
+  }, 480_000);
 });
