@@ -205,7 +205,8 @@ export const selectOf = (page: Page, inner: string) => page.locator('.ant-select
  * Picks an option of an antd Select (single or multiple) and waits until the select has taken it.
  * Under load a click can land on a list that is still opening — its virtual rows are measured
  * again between mouse down and mouse up — and be lost: the list stays open and nothing is chosen
- * (seen in CI on the import wizard). Then the list is closed and the choice made again.
+ * (seen in CI on the import wizard). Then the list is closed and the choice made again. A single
+ * select must then show the option (a controlled one once its owner has taken the value).
  * `search` is typed first for a select that filters as one types.
  */
 export async function chooseOption(
@@ -215,32 +216,38 @@ export async function chooseOption(
   options: { search?: string } = {},
 ): Promise<void> {
   const list = page.locator('.ant-select-dropdown:visible');
+  const hasClass = (name: string) => select.evaluate((el, n) => el.classList.contains(n), name);
+  const multiple = await hasClass('ant-select-multiple');
   for (let attempt = 1; ; attempt++) {
-    if (!(await select.evaluate((el) => el.classList.contains('ant-select-open')))) await select.click();
+    if (!(await hasClass('ant-select-open'))) await select.click();
     if (options.search !== undefined) await select.locator('input').fill(options.search);
     const wanted = list.locator('.ant-select-item-option', { hasText: option }).first();
     await wanted.waitFor();
     await settled(page);
     await wanted.click();
     try {
-      // A single select closes once it has taken the choice; a multiple one marks the option.
+      // A single select closes once it has taken the choice; a multiple one marks the option
+      // (its class: the rows of a virtual list carry no aria-selected).
       await expect
         .poll(
           async () =>
-            (await select.evaluate((el) => el.classList.contains('ant-select-multiple')))
-              ? (await wanted.getAttribute('aria-selected')) === 'true' ||
-                (await wanted.evaluate((el) => el.classList.contains('ant-select-item-option-selected')))
-              : !(await select.evaluate((el) => el.classList.contains('ant-select-open'))),
+            multiple
+              ? await wanted.evaluate((el) => el.classList.contains('ant-select-item-option-selected'))
+              : !(await hasClass('ant-select-open')),
           { timeout: 5000 },
         )
         .toBe(true);
-      return;
+      break;
     } catch (err) {
       if (attempt === 3) throw err;
       await page.keyboard.press('Escape');
       await settled(page);
     }
   }
+  if (multiple) return;
+  const shown = () => select.locator('.ant-select-content').textContent();
+  if (typeof option === 'string') await eventually(shown).toContain(option);
+  else await eventually(shown).toMatch(option);
 }
 
 /**

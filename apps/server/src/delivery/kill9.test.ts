@@ -203,13 +203,14 @@ describe.each(await testDatabases())('kill -9 of the server mid full-store refre
       const end = performance.now() + timeoutMs;
       while (!(await pred())) {
         if (performance.now() > end) {
-          const routed = (await storeTags()).filter((r) => r.station_id !== null).length;
+          const rows = await storeTags();
+          const routed = rows.filter((r) => r.station_id !== null).length;
           const st = s.stations.map(
             (x) => `${x.key.sn} connected ${x.isConnected} welcomed ${x.isWelcomed} ${x.lastError ?? ''}`,
           );
           const logs = await db.db.selectFrom('sys_logs').select(['event', 'message']).execute();
           // The tasks of tags not (yet) showing their label: where each one stands.
-          const behind = (await storeTags())
+          const behind = rows
             .filter((r) => r.desired_hash === null || s.tag(r.hardware_id).screen()?.hash !== r.desired_hash)
             .slice(0, 10);
           const tasks = await db.db
