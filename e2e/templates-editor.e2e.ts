@@ -318,6 +318,10 @@ describeBrowser('template list and editor (/tmpl/index, /tmpl/tmpledit)', () => 
   }, 120_000);
 
   it('copies and deletes templates from the list; asks before leaving unsaved changes or overwriting a newer save', async () => {
+    // A retry starts from the same list: a copy an earlier attempt left is deleted first.
+    const before = await api<TemplateRow[]>('/mgr/templ/list', { page: 1, limit: 100, name: suffix }, token);
+    const left = before.data.filter((t) => t.name !== templateName).map((t) => t.id);
+    if (left.length) expect((await api('/mgr/templ/delete', { ids: left }, token)).code).toBe(0);
     const { context, page } = await newPage(browser());
     try {
       await login(page, 'admin', { path: '/tmpl/index' });
