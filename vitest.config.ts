@@ -5,6 +5,10 @@ import { defineConfig } from 'vitest/config';
 // file imports fastify, kysely and the app (~2 s each), and none of them mocks a module or stubs
 // a global (docs/WEB.md, "Browser tests"). The web project keeps isolation (fake timers, jsdom).
 const shared = { isolate: false } as const;
+// Server and simulator tests run real brokers, databases, worker threads and child processes on a
+// 2-core machine shared with the browser lane: one that fails is run once more, and `npm test`
+// lists every test that passed only on its retry, with the first attempt's error.
+const again = { retry: 1 } as const;
 
 export default defineConfig({
   test: {
@@ -27,6 +31,7 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           ...shared,
+          ...again,
         },
       },
       {
@@ -36,6 +41,7 @@ export default defineConfig({
           include: ['src/**/*.test.ts'],
           testTimeout: 30_000,
           ...shared,
+          ...again,
         },
       },
       { test: { name: 'web', root: 'apps/web', include: ['src/**/*.test.ts'] } },

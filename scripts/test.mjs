@@ -86,6 +86,10 @@ if (process.env.TEST_LANES === '1') {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+// What failed, again at the very end: CI keeps only the tail of a long run, and the first lane's
+// own report scrolled past long before it.
+const failures = [];
+const retried = [];
 for (const lane of lanes) {
   try {
     const r = JSON.parse(readFileSync(reportOf(lane), 'utf8'));
@@ -93,10 +97,38 @@ for (const lane of lanes) {
     failed += r.numFailedTests;
     skipped += r.numPendingTests + r.numTodoTests;
     if (!r.success && r.numFailedTests === 0) failed += 1; // a suite that failed to load counts
+    for (const file of r.testResults ?? []) {
+      const where = file.name.startsWith(root) ? file.name.slice(root.length) : file.name;
+      // A test that passed on its retry keeps the first attempt's error (Vitest's JSON report).
+      for (const a of file.assertionResults ?? []) {
+        if (a.status === 'passed' && a.failureMessages?.length) {
+          retried.push({ where, title: a.fullName, message: a.failureMessages[0] });
+        }
+      }
+      const bad = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+      for (const a of bad) failures.push({ where, title: a.fullName, message: a.failureMessages?.[0] });
+      if (file.status === 'failed' && bad.length === 0)
+        failures.push({ where, title: '(file)', message: file.message });
+    }
   } catch {
     failed += 1;
+    failures.push({ where: reportOf(lane), title: '(no report)', message: `lane ${lane.name} wrote no report` });
   }
 }
+const list = (title, rows) => {
+  if (rows.length === 0) return;
+  console.log(`\n== ${title} (${rows.length})`);
+  for (const f of rows) {
+    console.log(`\n- ${f.where} > ${f.title}`);
+    const lines = String(f.message ?? '')
+      .split('\n')
+      .slice(0, 12);
+    for (const line of lines) console.log(`    ${line}`);
+  }
+};
+list('passed only on their retry', retried);
+list('failed', failures);
+
 const status = statuses.every((s) => s === 0) ? 0 : 1;
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(status === 0 && failed === 0 ? 0 : 1);

@@ -65,6 +65,13 @@ export interface PageOptions {
   /** Interface language set before the first load (default zh-CN, the product's default). */
   lang?: Lang;
   viewport?: { width: number; height: number };
+  /**
+   * Whether the page animates (default false: the browser says the user prefers reduced motion,
+   * and the console then opens dialogs, popovers and lists at once). On a busy 2-core machine a
+   * click on an overlay still zooming in was lost now and then (docs/WEB.md, "Browser tests");
+   * shell/motion.e2e.ts checks both settings.
+   */
+  motion?: boolean;
 }
 
 /** A fresh context (own cookies and storage) and page against the test server. */
@@ -76,6 +83,7 @@ export async function newPage(
     baseURL: baseUrl(),
     viewport: options.viewport ?? { width: 1366, height: 800 },
     locale: options.lang === 'en' ? 'en-US' : 'zh-CN',
+    reducedMotion: options.motion ? 'no-preference' : 'reduce',
   });
   const lang = options.lang ?? 'zh-CN';
   // Only sets the language when none is chosen, so a switch made in the page survives reloads.

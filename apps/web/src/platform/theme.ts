@@ -151,7 +151,8 @@ const TEXT_TOKENS = {
   colorTextPlaceholder: 'rgba(0, 0, 0, 0.6)',
 } as const;
 
-export function themeFor(size: Size, colour: string): ThemeConfig {
+/** `motion: false` when the user asks for reduced motion (platform/motion.ts). */
+export function themeFor(size: Size, colour: string, motion = true): ThemeConfig {
   const d = DENSITY[size];
   const { primary, onDark } = themeColours(colour);
   return {
@@ -167,6 +168,7 @@ export function themeFor(size: Size, colour: string): ThemeConfig {
       fontSize: d.fontSize,
       fontFamily: FONT_FAMILY,
       borderRadius: 4,
+      motion,
     },
     components: {
       Table: {

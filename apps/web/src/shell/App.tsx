@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { RouterProvider } from 'react-router';
 import { setFeedback } from '../platform/feedback';
 import { language } from '../platform/i18n';
+import { useReducedMotion } from '../platform/motion';
 import { themeFor } from '../platform/theme';
 import { useAppStore } from '../store/app';
 import { useSettingsStore } from '../store/settings';
@@ -22,8 +23,13 @@ function FeedbackBridge() {
 export function App() {
   const size = useAppStore((s) => s.size);
   const colour = useSettingsStore((s) => s.theme);
+  const reducedMotion = useReducedMotion();
   return (
-    <ConfigProvider locale={language === 'en' ? enUS : zhCN} theme={themeFor(size, colour)} componentSize="middle">
+    <ConfigProvider
+      locale={language === 'en' ? enUS : zhCN}
+      theme={themeFor(size, colour, !reducedMotion)}
+      componentSize="middle"
+    >
       <AntApp message={{ maxCount: 3 }}>
         <FeedbackBridge />
         <RouterProvider router={router} />

@@ -3,6 +3,7 @@ import { GridComponent, LegendPlainComponent, TooltipComponent } from 'echarts/c
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
+import { useReducedMotion } from '../../platform/motion';
 import { FONT_FAMILY } from '../../platform/theme';
 
 // Only what the dashboard draws: bars, lines, pies with a grid, a plain legend and tooltips
@@ -19,6 +20,7 @@ interface Props {
 /** One echarts chart, loaded with the dashboard's statistics only once one has numbers to draw. */
 export default function Chart({ option, height = 280, testId }: Props) {
   const ref = useRef<HTMLDivElement>(null);
+  const reducedMotion = useReducedMotion();
 
   useEffect(() => {
     const el = ref.current;
@@ -27,8 +29,12 @@ export default function Chart({ option, height = 280, testId }: Props) {
     // Canvas text does not inherit the page's font: without it Chinese draws as empty boxes on a
     // machine whose only CJK font is the shipped one.
     const textStyle = { fontFamily: FONT_FAMILY };
+    // Bars and pies grow into place unless the user asked for reduced motion (platform/motion.ts).
+    const animation = !reducedMotion;
     const base = option.baseOption as echarts.EChartsCoreOption | undefined;
-    chart.setOption(base ? { ...option, baseOption: { textStyle, ...base } } : { textStyle, ...option });
+    chart.setOption(
+      base ? { ...option, baseOption: { textStyle, animation, ...base } } : { textStyle, animation, ...option },
+    );
     // How many of the drawn labels overlap another, for the browser tests (issue: at 400 px the
     // chart labels ran over each other).
     chart.on('finished', () => {
@@ -40,7 +46,7 @@ export default function Chart({ option, height = 280, testId }: Props) {
       observer.disconnect();
       chart.dispose();
     };
-  }, [option]);
+  }, [option, reducedMotion]);
 
   return <div ref={ref} data-testid={testId} style={{ width: '100%', height }} />;
 }
