@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // One run covers every workspace; browser tests live in e2e/ and start their own server.
 // The Node-only projects reuse one module graph per worker (isolate: false): every server test
 // file imports fastify, kysely and the app (~2 s each), and none of them mocks a module or stubs
-// a global (docs/WEB.md, "Browser tests"). The web project keeps isolation (fake timers, jsdom).
+// a global (docs/WEB.md, "Browser tests"). The web project keeps isolation (fake timers, stubbed globals).
 const shared = { isolate: false } as const;
 // Server and simulator tests run real brokers, databases, worker threads and child processes on a
 // 2-core machine shared with the browser lane: one that fails is run once more, and `npm test`

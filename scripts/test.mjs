@@ -99,15 +99,17 @@ for (const lane of lanes) {
     if (!r.success && r.numFailedTests === 0) failed += 1; // a suite that failed to load counts
     for (const file of r.testResults ?? []) {
       const where = file.name.startsWith(root) ? file.name.slice(root.length) : file.name;
-      // A test that passed on its retry keeps the first attempt's error (Vitest's JSON report).
+      let failedHere = 0;
       for (const a of file.assertionResults ?? []) {
-        if (a.status === 'passed' && a.failureMessages?.length) {
-          retried.push({ where, title: a.fullName, message: a.failureMessages[0] });
+        const row = { where, title: a.fullName, message: a.failureMessages?.[0] };
+        if (a.status === 'failed') {
+          failures.push(row);
+          failedHere++;
         }
+        // A test that passed on its retry keeps the first attempt's error (Vitest's JSON report).
+        else if (a.status === 'passed' && a.failureMessages?.length) retried.push(row);
       }
-      const bad = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
-      for (const a of bad) failures.push({ where, title: a.fullName, message: a.failureMessages?.[0] });
-      if (file.status === 'failed' && bad.length === 0)
+      if (file.status === 'failed' && failedHere === 0)
         failures.push({ where, title: '(file)', message: file.message });
     }
   } catch {

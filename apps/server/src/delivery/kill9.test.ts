@@ -199,6 +199,9 @@ describe.each(await testDatabases())('kill -9 of the server mid full-store refre
       pacing = false;
       await paced;
     });
+    // A tag shows its label once its simulated screen carries the hash the server wants it to show.
+    const showsLabel = (r: { hardware_id: string; desired_hash: string | null }) =>
+      r.desired_hash !== null && s.tag(r.hardware_id).screen()?.hash === r.desired_hash;
     const waitFor = async (what: string, pred: () => boolean | Promise<boolean>, timeoutMs: number) => {
       const end = performance.now() + timeoutMs;
       while (!(await pred())) {
@@ -210,9 +213,7 @@ describe.each(await testDatabases())('kill -9 of the server mid full-store refre
           );
           const logs = await db.db.selectFrom('sys_logs').select(['event', 'message']).execute();
           // The tasks of tags not (yet) showing their label: where each one stands.
-          const behind = rows
-            .filter((r) => r.desired_hash === null || s.tag(r.hardware_id).screen()?.hash !== r.desired_hash)
-            .slice(0, 10);
+          const behind = rows.filter((r) => !showsLabel(r)).slice(0, 10);
           const tasks = await db.db
             .selectFrom('device_tasks')
             .select(['tag_id', 'station_id', 'state', 'code', 'rev', 'sent_rev', 'attempt', 'not_before', 'hash'])
@@ -271,14 +272,7 @@ describe.each(await testDatabases())('kill -9 of the server mid full-store refre
     // (Real time allowed: 240 s. With 120 s a full `npm test` on 2 cores once ended at 1,994 of
     // 2,000; a timeout now names where the tasks of the tags still behind stand.)
     server = await startServer(env);
-    await waitFor(
-      'every tag showing its label',
-      async () =>
-        (await storeTags()).every(
-          (r) => r.desired_hash !== null && s.tag(r.hardware_id).screen()?.hash === r.desired_hash,
-        ),
-      240_000,
-    );
+    await waitFor('every tag showing its label', async () => (await storeTags()).every(showsLabel), 240_000);
     await waitFor(
       'the request done',
       async () => (await call<{ status: string }>('/mgr/request/get', { id: full.requestId })).status === 'done',
