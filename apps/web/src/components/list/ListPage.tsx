@@ -1,12 +1,12 @@
 import { Card, Flex, Form, Space, Table, type TableProps, Typography } from 'antd';
 import type { ColumnType } from 'antd/es/table';
-import { type Key, type ReactNode, useLayoutEffect, useRef, useState } from 'react';
+import { type Key, type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ActionButton, allowed, type ListAction } from './ActionButton';
 import { FilterActions } from './FilterActions';
 import { type FilterField, filterInput } from './filters';
 import { sortOrderOf, tableSort } from './state';
-import { SELECTION_WIDTH, tableWidth, VIRTUAL_FROM, VIRTUAL_HEIGHT } from './table';
+import { pinnedWhileTheyFit, SELECTION_WIDTH, tableWidth, VIRTUAL_FROM, VIRTUAL_HEIGHT } from './table';
 import type { ListView } from './useListQuery';
 
 /** A column of a list screen: antd's, plus `sort`, the key the server sorts by when it is clicked. */
@@ -60,8 +60,9 @@ export function ListPage<Row extends { id: number }, S extends string, V>(props:
   const toolbar = allowed(props.toolbar ?? []);
   const tableBox = useRef<HTMLDivElement>(null);
   const actionsWidth = useFittedActions(tableBox, actions?.width ?? 0);
+  const boxWidth = useWidth(tableBox);
 
-  const columns: ColumnType<Row>[] = props.columns
+  const declared: ColumnType<Row>[] = props.columns
     .filter((c): c is ListColumn<Row, S> => Boolean(c))
     .map(({ sort, ...column }) =>
       sort === undefined
@@ -74,7 +75,7 @@ export function ListPage<Row extends { id: number }, S extends string, V>(props:
           },
     );
   if (actions) {
-    columns.push({
+    declared.push({
       title: common('list.actions'),
       key: 'actions',
       width: actionsWidth,
@@ -105,6 +106,7 @@ export function ListPage<Row extends { id: number }, S extends string, V>(props:
   };
 
   const selectable = bulk !== null;
+  const columns = pinnedWhileTheyFit(declared, boxWidth, selectable ? SELECTION_WIDTH : 0);
   const width = props.scrollX ?? tableWidth(columns, selectable ? SELECTION_WIDTH : 0);
   const virtual = props.scrollX === undefined && list.rows.length > VIRTUAL_FROM;
   const count = list.selected.length;
@@ -214,4 +216,17 @@ function useFittedActions(box: { current: HTMLElement | null }, given: number): 
     if (need > Math.max(given, fitted)) setFitted(need);
   });
   return Math.max(given, fitted);
+}
+
+/** The element's width, kept current as the window or the layout changes it (0 until measured). */
+function useWidth(box: { current: HTMLElement | null }): number {
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [box]);
+  return width;
 }
