@@ -4,7 +4,7 @@
  *   node --import tsx bench/station-gateway.bench.ts [--stations 1000] [--tags 200] [--report 30]
  *     [--heartbeat 60] [--seconds 60] [--database sqlite|postgres]
  *
- * Unlike apps/simulator/src/bench/station-load.ts (broker and schema check only), this runs the
+ * Unlike bench/station-load.ts (broker and schema check only), this runs the
  * whole server as its own process (apps/server/src/main.ts: embedded broker, gateway storing
  * hello, heartbeats and tag reports, tag status) on a database seeded directly with one store of
  * `--stations` stations and `--tags` registered tags per station. A child process
@@ -27,7 +27,7 @@ import { sql } from 'kysely';
 import { openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { newKeys } from '../apps/server/src/modules/tenants/service';
-import { loadTagId } from '../apps/simulator/src/bench/load-ids';
+import { loadTagId } from './load-ids';
 import { cpuSeconds, memoryOf, startServer } from './server-process';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -197,7 +197,7 @@ async function main(): Promise<void> {
     [
       '--import',
       'tsx',
-      join(ROOT, 'apps/simulator/src/bench/station-load.ts'),
+      join(ROOT, 'bench/station-load.ts'),
       '--child',
       `mqtt://127.0.0.1:${mqttPort}`,
       '--distinct',

@@ -1,7 +1,7 @@
 /**
  * Station load on the embedded broker (issue 12's figure; docs/PERFORMANCE.md). Not a test.
  *
- *   node --import tsx apps/simulator/src/bench/station-load.ts [--stations 1000] [--tags 2000]
+ *   node --import tsx bench/station-load.ts [--stations 1000] [--tags 2000]
  *     [--seconds 60] [--report 30] [--heartbeat 60]
  *
  * This process runs what the server will: the embedded broker with station logins and ACL, and
@@ -18,8 +18,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { decodeMessage, encodeMessage, messageForPath, parseTopic, topics } from '@esl/contract/protocol';
 import mqtt from 'mqtt';
-import { createStationBroker } from '../../../server/src/delivery/broker';
-import { inProcessPort } from '../../../server/src/delivery/mqtt';
+import { createStationBroker } from '../apps/server/src/delivery/broker';
+import { inProcessPort } from '../apps/server/src/delivery/mqtt';
 import { loadTagId } from './load-ids';
 
 const { values } = parseArgs({
