@@ -170,7 +170,7 @@ export const routes: AppRoute[] = withGroupRoles([
         name: 'conf',
         icon: 'control',
         roles: needs('tenant.config'),
-        page: () => import('../pages/tenant/index'),
+        page: () => import('../pages/tenantSettings/index'),
       },
       {
         path: '/system/setme',

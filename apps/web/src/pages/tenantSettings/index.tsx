@@ -50,10 +50,10 @@ const APPID: FieldsOf<{ appid?: string }> = [
   },
 ];
 
-export default function ConfPage() {
+export default function TenantSettingsPage() {
   const info = useQuery({ queryKey: BASE_INFO, queryFn: () => request('baseInfo', {}) });
   return (
-    <Loaded query={info} ns="tenant">
+    <Loaded query={info} ns="tenantSettings">
       {(data) => (
         <>
           <CardColumns
@@ -75,7 +75,7 @@ export default function ConfPage() {
 }
 
 function TenantInfoCard({ info }: { info: TenantBaseInfo }) {
-  const { t } = useTranslation('tenant');
+  const { t } = useTranslation('tenantSettings');
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const getInfo = useUserStore((s) => s.getInfo);
@@ -109,7 +109,7 @@ function TenantInfoCard({ info }: { info: TenantBaseInfo }) {
 }
 
 function AppIdCard({ info }: { info: TenantBaseInfo }) {
-  const { t } = useTranslation('tenant');
+  const { t } = useTranslation('tenantSettings');
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const values = useMemo(() => ({ appid: info.appid }), [info]);
@@ -136,7 +136,7 @@ function AppIdCard({ info }: { info: TenantBaseInfo }) {
  * it is shown here until the page is left, with a "try it" call using it.
  */
 function ApiKeyCard({ info }: { info: TenantBaseInfo }) {
-  const { t } = useTranslation('tenant');
+  const { t } = useTranslation('tenantSettings');
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [fresh, setFresh] = useState<string | null>(null);

@@ -25,7 +25,7 @@ const STATE_COLOURS: Record<CallbackState, string> = {
  * their status, and the given-up events sent again (docs/INTEGRATION.md, "Callbacks").
  */
 export function CallbackCard() {
-  const { t } = useTranslation('tenant');
+  const { t } = useTranslation('tenantSettings');
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<{ url: string }>();
