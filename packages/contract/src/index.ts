@@ -1,5 +1,6 @@
 export * from './api/assignments';
 export * from './api/callbacks';
+export * from './api/firmware';
 export * from './api/logs';
 export * from './api/open';
 export * from './api/opTarget';
@@ -11,7 +12,6 @@ export * from './api/summary';
 export * from './api/tags';
 export * from './api/templates';
 export * from './api/tenants';
-export * from './api/upgrades';
 export * from './api/users';
 export * from './calls';
 export * from './common';

@@ -1,4 +1,4 @@
-import type { CallName, ListCallName } from '@esl/contract';
+import type { CallName, FirmwareFileKind, ListCallName } from '@esl/contract';
 
 /**
  * Every cache key of the console, in one place, so that what a change invalidates is read here
@@ -73,6 +73,13 @@ export const queryKeys = {
   /** The template rules dialog: every rule, and the templates offered for one model. */
   templateRules: () => ['templates', 'rules'],
   templatesForRule: (model: string | undefined) => ['templates', 'forRule', model],
+  /** The platform's firmware files (the operator's screen). */
+  firmwareFiles: () => ['firmware', 'files'],
+  /** The firmware files a tenant may upgrade one kind of device with. */
+  firmwareChoices: (kind: FirmwareFileKind) => ['firmware', 'choices', kind],
+  /** A store's device upgrades, and the stations offered for one. */
+  firmwareRollouts: (storeId: number) => ['firmware', storeId, 'rollouts'],
+  rolloutStations: (storeId: number) => ['firmware', storeId, 'stations'],
   /** The label fonts, loaded once for the editor's canvas. */
   labelFonts: () => ['label-fonts'],
 } as const;

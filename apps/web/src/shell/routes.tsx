@@ -89,7 +89,7 @@ export const routes: AppRoute[] = withGroupRoles([
         name: 'upgrade',
         icon: 'rocket',
         roles: needs('firmware.upgrade'),
-        page: () => import('../pages/upgrades/index'),
+        page: () => import('../pages/firmware/rollouts/index'),
       },
     ],
   },
@@ -207,7 +207,7 @@ export const routes: AppRoute[] = withGroupRoles([
     roles: ['superadmin'],
     platform: true,
     hidden: true,
-    page: () => import('../pages/firmware/index'),
+    page: () => import('../pages/firmware/files/index'),
   },
 ]);
 

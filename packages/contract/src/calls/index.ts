@@ -3,6 +3,7 @@ import type { Language, Messages } from '../errors';
 import { ASSIGNMENT_CALL_NAMES, ASSIGNMENT_CALLS } from './assignments';
 import { CALLBACK_CALL_NAMES, CALLBACK_CALLS } from './callbacks';
 import type { CallDef } from './define';
+import { FIRMWARE_CALL_NAMES, FIRMWARE_CALLS } from './firmware';
 import { LOG_CALL_NAMES, LOG_CALLS } from './logs';
 import { OPEN_CALL_NAMES, OPEN_CALLS, type OpenCallName, openPath } from './open';
 import { PRODUCT_CALL_NAMES, PRODUCT_CALLS } from './products';
@@ -14,7 +15,6 @@ import { TAG_CALL_NAMES, TAG_CALLS } from './tags';
 import { TEMPLATE_CALL_NAMES, TEMPLATE_CALLS } from './templates';
 import { TENANT_CALL_NAMES, TENANT_CALLS } from './tenant';
 import { TENANTS_CALL_NAMES, TENANTS_CALLS } from './tenants';
-import { UPGRADE_CALL_NAMES, UPGRADE_CALLS } from './upgrades';
 import { USER_CALL_NAMES, USER_CALLS } from './users';
 
 export type { Access, CallDef, FileAnswer, TypedCallDef } from './define';
@@ -39,7 +39,7 @@ export const CALLS = {
   ...STATION_CALLS,
   ...TAG_CALLS,
   ...PRODUCT_CALLS,
-  ...UPGRADE_CALLS,
+  ...FIRMWARE_CALLS,
   ...CALLBACK_CALLS,
 } as const;
 
@@ -70,7 +70,7 @@ export const CALL_NAMES: Record<CallName, Messages> = {
   ...STATION_CALL_NAMES,
   ...TAG_CALL_NAMES,
   ...PRODUCT_CALL_NAMES,
-  ...UPGRADE_CALL_NAMES,
+  ...FIRMWARE_CALL_NAMES,
   ...CALLBACK_CALL_NAMES,
 };
 

@@ -3,34 +3,37 @@ import type { DataOf, FirmwareChoice } from '@esl/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Result, Space, Table, Typography, Upload } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { CALL_PATHS } from '../../api/callPaths';
-import { requestList, upload } from '../../platform/request';
-import { useUserStore } from '../../store/user';
-import { parseTime } from '../../utils/time';
+import { CALL_PATHS } from '../../../api/callPaths';
+import { queryKeys } from '../../../platform/queryKeys';
+import { requestList, upload } from '../../../platform/request';
+import { useUserStore } from '../../../store/user';
+import { parseTime } from '../../../utils/time';
 
 type Version = DataOf<'firmwareList'>;
 
 /** The platform operator's firmware files: upload one at a time, and the version list. */
-export default function FirmwarePage() {
+export default function FirmwareFilesPage() {
   const permissions = useUserStore((s) => s.permissions);
   if (!permissions.includes('platform.tenants')) {
     return <Result status="403" title="403" />;
   }
-  return <Firmware />;
+  return <FirmwareFiles />;
 }
 
-function Firmware() {
-  const { t } = useTranslation('upgrades');
+function FirmwareFiles() {
+  const { t } = useTranslation('firmware');
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const key = ['firmware', 'list'];
-  const list = useQuery({ queryKey: key, queryFn: () => requestList('firmwareList', { page: 1, limit: 200 }) });
+  const list = useQuery({
+    queryKey: queryKeys.firmwareFiles(),
+    queryFn: () => requestList('firmwareList', { page: 1, limit: 200 }),
+  });
   const send = useMutation({
     mutationFn: (file: File) =>
       upload(CALL_PATHS.uploadFirmware, file, { timeout: 120_000 }) as Promise<FirmwareChoice>,
     onSuccess: (fw) => {
       message.success(t('platform.uploaded', { version: fw.version }));
-      void queryClient.invalidateQueries({ queryKey: ['firmware'] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.area('firmware') });
     },
   });
 

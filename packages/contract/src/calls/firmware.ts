@@ -9,13 +9,13 @@ import {
   UpgradeTagsBody,
   UpgradeTask,
   UploadedFirmware,
-} from '../api/upgrades';
+} from '../api/firmware';
 import { Empty } from '../common';
 import type { Messages } from '../errors';
 import { call, change, list } from './define';
 
 /** Firmware upgrades of base stations, their modules and tags (docs/PROTOCOL.md §5.12, §10). */
-export const UPGRADE_CALLS = {
+export const FIRMWARE_CALLS = {
   upgradeModules: call(
     '/res/update/onupdatemodules',
     'firmware.upgrade',
@@ -75,7 +75,7 @@ export const UPGRADE_CALLS = {
 } as const;
 
 /** What the console and the operation log call each operation, in both languages. */
-export const UPGRADE_CALL_NAMES = {
+export const FIRMWARE_CALL_NAMES = {
   upgradeModules: { 'zh-CN': '升级基站模块', en: 'Upgrade base station modules' },
   upgradeStations: { 'zh-CN': '升级基站', en: 'Upgrade base stations' },
   upgradeTags: { 'zh-CN': '升级价签', en: 'Upgrade tags' },
@@ -83,4 +83,4 @@ export const UPGRADE_CALL_NAMES = {
   upgradeList: { 'zh-CN': '查询升级任务', en: 'List upgrades' },
   firmwareChoices: { 'zh-CN': '查询可用固件', en: 'List available firmware' },
   uploadFirmware: { 'zh-CN': '上传固件', en: 'Upload firmware' },
-} as const satisfies Record<keyof typeof UPGRADE_CALLS, Messages>;
+} as const satisfies Record<keyof typeof FIRMWARE_CALLS, Messages>;

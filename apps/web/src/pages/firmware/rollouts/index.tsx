@@ -4,11 +4,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Popconfirm, Progress, Segmented, Select, Space, Table, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type Notice, subscribeNotices } from '../../platform/notice';
-import { request, requestList } from '../../platform/request';
-import { useUserStore } from '../../store/user';
-import { parseTime } from '../../utils/time';
-import { storeScreen } from '../shared/StoreRequired';
+import { type Notice, subscribeNotices } from '../../../platform/notice';
+import { queryKeys } from '../../../platform/queryKeys';
+import { request, requestList } from '../../../platform/request';
+import { useUserStore } from '../../../store/user';
+import { parseTime } from '../../../utils/time';
+import { storeScreen } from '../../shared/StoreRequired';
 import { applyProgress, isFirmwareProgress, percent } from './progress';
 
 const FILE_KIND = { apfw: 'ap', modulefw: 'module', tagfw: 'tag' } as const;
@@ -22,10 +23,10 @@ const STATE_COLOUR: Record<UpgradeTask['state'], string> = {
   cancelled: 'warning',
 };
 
-export default storeScreen('upgrades', Upgrades);
+export default storeScreen('firmware', FirmwareRollouts);
 
-function Upgrades({ storeId }: { storeId: number }) {
-  const { t } = useTranslation('upgrades');
+function FirmwareRollouts({ storeId }: { storeId: number }) {
+  const { t } = useTranslation('firmware');
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const canUpgrade = useUserStore((s) => s.permissions).includes('firmware.upgrade');
@@ -33,18 +34,18 @@ function Upgrades({ storeId }: { storeId: number }) {
   const [firmwareId, setFirmwareId] = useState<number | null>(null);
   const [stationIds, setStationIds] = useState<number[]>([]);
 
-  const tasksKey = useMemo(() => ['upgrades', storeId, 'list'], [storeId]);
+  const tasksKey = useMemo(() => queryKeys.firmwareRollouts(storeId), [storeId]);
   const tasks = useQuery({
     queryKey: tasksKey,
     queryFn: () => requestList('upgradeList', { page: 1, limit: 200 }),
     refetchInterval: 30_000,
   });
   const choices = useQuery({
-    queryKey: ['upgrades', 'firmware', FILE_KIND[kind]],
+    queryKey: queryKeys.firmwareChoices(FILE_KIND[kind]),
     queryFn: () => requestList('firmwareChoices', { kind: FILE_KIND[kind] }),
   });
   const stations = useQuery({
-    queryKey: ['upgrades', storeId, 'stations'],
+    queryKey: queryKeys.rolloutStations(storeId),
     queryFn: () => requestList('stationRuntime', { page: 1, limit: 500 }),
     enabled: kind !== 'tagfw',
   });

@@ -9,6 +9,7 @@ import { Id, Paging } from '../common';
 
 export const FIRMWARE_FILE_KINDS = ['ap', 'module', 'tag'] as const;
 export const FirmwareFileKind = z.enum(FIRMWARE_FILE_KINDS);
+export type FirmwareFileKind = z.infer<typeof FirmwareFileKind>;
 
 /** Largest firmware file the upload takes, bytes (header + payload). */
 export const FIRMWARE_UPLOAD_MAX_BYTES = 16 * 1024 * 1024 + 8192;
