@@ -1,11 +1,11 @@
-import type { InfoData, RequestProgress, Tag, TagDelivery } from '@esl/contract';
+import type { CallName, InfoData, RequestProgress, Tag, TagDelivery } from '@esl/contract';
 import Cookies from 'js-cookie';
 import { sha256 } from 'js-sha256';
+import { API_BASE, CALL_PATHS } from '../api/callPaths';
 
 // The handheld calls the console's own API (/api/...) with the console's session cookie; only
-// types come from the contract, so the page's JavaScript carries no zod (docs/PDA.md).
-
-const API = '/api';
+// types come from the contract, and the paths from the generated `api/callPaths.ts`, so the
+// page's JavaScript carries no zod (docs/PDA.md).
 const TOKEN_COOKIE = 'ESL-Token';
 /** The API's "session expired" and "not allowed" codes. */
 export const SESSION_EXPIRED = 800;
@@ -43,12 +43,12 @@ export function setApiLanguage(lang: string): void {
   language = lang;
 }
 
-async function post(path: string, body: unknown): Promise<Response> {
+async function post(name: CallName, body: unknown): Promise<Response> {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'accept-language': language };
   const token = getToken();
   if (token) headers.token = token;
   try {
-    return await fetch(`${API}${path}`, { method: 'POST', headers, body: JSON.stringify(body ?? {}) });
+    return await fetch(`${API_BASE}${CALL_PATHS[name]}`, { method: 'POST', headers, body: JSON.stringify(body ?? {}) });
   } catch {
     throw new ApiError(-1, '');
   }
@@ -61,9 +61,9 @@ interface Answer<T> {
   count?: number;
 }
 
-/** One API call; resolves with its data and count, rejects with an ApiError. */
-export async function call<T>(path: string, body: unknown = {}): Promise<{ data: T; count: number }> {
-  const res = await post(path, body);
+/** One API call, by its name in the contract; resolves with its data and count, rejects with an ApiError. */
+export async function call<T>(name: CallName, body: unknown = {}): Promise<{ data: T; count: number }> {
+  const res = await post(name, body);
   let answer: Answer<T>;
   try {
     answer = (await res.json()) as Answer<T>;
@@ -75,43 +75,43 @@ export async function call<T>(path: string, body: unknown = {}): Promise<{ data:
 }
 
 export async function login(username: string, password: string): Promise<void> {
-  const { data } = await call<{ token: string }>('/user/login', { username, password: sha256(password) });
+  const { data } = await call<{ token: string }>('login', { username, password: sha256(password) });
   setToken(data.token);
 }
 
-export const info = async () => (await call<InfoData>('/user/info')).data;
+export const info = async () => (await call<InfoData>('info')).data;
 
-export const logout = () => call('/user/logout').catch(() => undefined);
+export const logout = () => call('logout').catch(() => undefined);
 
-export const setStore = (id: number) => call('/user/setcurrshop', { curshop: id });
+export const setStore = (id: number) => call('setCurrShop', { curshop: id });
 
 /** The tag of the current store with exactly this hardware ID (upper case), or null. */
 export async function findTag(hardwareId: string): Promise<Tag | null> {
-  const { data } = await call<Tag[]>('/mgr/tag/list', { page: 1, limit: 1, hardwareId });
+  const { data } = await call<Tag[]>('tagList', { page: 1, limit: 1, hardwareId });
   return data.find((t) => t.hardwareId === hardwareId) ?? null;
 }
 
 export const bindTag = async (hardwareId: string, barcode: string) =>
-  (await call<Tag>('/mgr/tag/bindesl', { hardwareId, barcode })).data;
+  (await call<Tag>('bindTag', { hardwareId, barcode })).data;
 
-export const unbindTag = (id: number) => call<{ unbound: number }>('/mgr/tag/unbindesl', { ids: [id] });
+export const unbindTag = (id: number) => call<{ unbound: number }>('unbindTag', { ids: [id] });
 
 /** A short green flash a clerk can spot on a shelf. */
 export const LED_PATTERN = { colour: 'green', onMs: 300, offMs: 300, count: 10, repeat: 1 } as const;
 
 export const flashLed = async (id: number) =>
-  (await call<{ requestId: number; tasks: number }>('/mgr/tag/ledesl', { ids: [id], led: LED_PATTERN })).data;
+  (await call<{ requestId: number; tasks: number }>('ledTag', { ids: [id], led: LED_PATTERN })).data;
 
-export const requestProgress = async (id: number) => (await call<RequestProgress>('/mgr/request/get', { id })).data;
+export const requestProgress = async (id: number) => (await call<RequestProgress>('requestProgress', { id })).data;
 
-export const tagDelivery = async (id: number) => (await call<TagDelivery>('/mgr/tag/delivery', { id })).data;
+export const tagDelivery = async (id: number) => (await call<TagDelivery>('tagDelivery', { id })).data;
 
 export const failedTags = (limit = 100) =>
-  call<Tag[]>('/mgr/tag/list', { page: 1, limit, failed: true, sort: 'lastSeen', order: 'desc' });
+  call<Tag[]>('tagList', { page: 1, limit, failed: true, sort: 'lastSeen', order: 'desc' });
 
 /** A tag's screen as a PNG object URL (the caller revokes it), or null when it has none yet. */
 export async function screenUrl(id: number, which: 'shown' | 'desired'): Promise<string | null> {
-  const res = await post('/mgr/tag/screen', { id, which });
+  const res = await post('tagScreen', { id, which });
   if (!res.ok || !(res.headers.get('content-type') ?? '').includes('image/png')) return null;
   return URL.createObjectURL(await res.blob());
 }
