@@ -1,4 +1,5 @@
 import { Element } from '@esl/labels';
+import { LIMITS } from '@esl/labels/model';
 import { describe, expect, it } from 'vitest';
 import {
   addElement,
@@ -6,7 +7,6 @@ import {
   deleteElements,
   distributeElements,
   duplicateElements,
-  MAX_ELEMENTS,
   moveElements,
   nextId,
   patchElement,
@@ -53,7 +53,7 @@ describe('adding, deleting, duplicating', () => {
     const b = Element.parse(rect('b', 0, 0, 1, 1));
     expect(ids(addElement(doc, b))).toEqual(['a', 'b']);
     expect(addElement(doc, { ...b, id: 'a' })).toBe(doc);
-    const full = docWith(...Array.from({ length: MAX_ELEMENTS }, (_, i) => rect(`r${i}`, 0, 0, 1, 1)));
+    const full = docWith(...Array.from({ length: LIMITS.elements }, (_, i) => rect(`r${i}`, 0, 0, 1, 1)));
     expect(addElement(full, b)).toBe(full);
   });
 

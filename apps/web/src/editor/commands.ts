@@ -7,15 +7,13 @@ import {
   inkInSet,
   type TemplateDocument,
 } from '@esl/labels';
+import { LIMITS } from '@esl/labels/model';
 import { elementBox, type Rect, unionBox } from './geometry';
 
 /**
  * Pure changes to a template document. Each takes a document and answers a new one (or the same
  * object when nothing changed); none of them touches history or selection, which state.ts keeps.
  */
-
-/** Most elements a document may hold (the schema's limit). */
-export const MAX_ELEMENTS = 500;
 
 /** A change to some fields of one element; the element's type decides which fields exist. */
 export type ElementPatch = Partial<ElementT>;
@@ -42,9 +40,9 @@ export function nextId(doc: TemplateDocument, type: ElementT['type']): string {
   return `${type}-${n}`;
 }
 
-/** Appends an element (on top of the others); refused past MAX_ELEMENTS. */
+/** Appends an element (on top of the others); refused past the schema's LIMITS.elements. */
 export function addElement(doc: TemplateDocument, element: ElementT): TemplateDocument {
-  if (doc.elements.length >= MAX_ELEMENTS) return doc;
+  if (doc.elements.length >= LIMITS.elements) return doc;
   if (doc.elements.some((e) => e.id === element.id)) return doc;
   return withElements(doc, [...doc.elements, element]);
 }
@@ -110,7 +108,7 @@ export function duplicateElements(
   let next = doc;
   const created: string[] = [];
   for (const e of doc.elements) {
-    if (!wanted.has(e.id) || next.elements.length >= MAX_ELEMENTS) continue;
+    if (!wanted.has(e.id) || next.elements.length >= LIMITS.elements) continue;
     const id = nextId(next, e.type);
     next = addElement(next, { ...e, id, x: e.x + offset, y: e.y + offset });
     created.push(id);

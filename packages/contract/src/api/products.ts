@@ -8,7 +8,10 @@ import { SortOrder } from './tags';
  * a JSON number is accepted and read through its decimal text. The server keeps integer cents
  * and answers strings with exactly two fraction digits, so no price ever passes through a float.
  */
-export const PRICE_PATTERN = /^\d{1,10}(\.\d{1,2})?$/;
+const PRICE_DIGITS = 10;
+/** The longest price as typed: its digits, the point and two decimals (13 characters). */
+export const PRICE_CHARS = PRICE_DIGITS + 3;
+export const PRICE_PATTERN = new RegExp(`^\\d{1,${PRICE_DIGITS}}(\\.\\d{1,2})?$`);
 export const Price = z
   .union([z.string(), z.number()], {
     error: (issue) => (issue.input === undefined || issue.input === null ? 'required' : 'invalid'),
@@ -36,16 +39,22 @@ export type ProductField = (typeof PRODUCT_FIELDS)[number];
 /** Fields every imported row must have. */
 export const REQUIRED_PRODUCT_FIELDS: readonly ProductField[] = ['barcode', 'name', 'price'];
 
+/** Characters of a custom field key. */
+export const CUSTOM_KEY_CHARS = 32;
+/** Custom fields one product may have. */
+export const CUSTOM_FIELDS_MAX = 50;
+/** Characters of a custom field's value. */
+export const CUSTOM_VALUE_CHARS = 500;
 /**
  * Custom field keys: a letter, then letters, digits or '_' (a template binds them as data keys,
- * like the standard fields); never a standard field's name; at most 50 per product.
+ * like the standard fields); never a standard field's name; at most CUSTOM_FIELDS_MAX per product.
  */
-export const CUSTOM_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
+export const CUSTOM_KEY_PATTERN = new RegExp(`^[A-Za-z][A-Za-z0-9_]{0,${CUSTOM_KEY_CHARS - 1}}$`);
 export const isCustomKey = (key: string): boolean =>
   CUSTOM_KEY_PATTERN.test(key) && !(PRODUCT_FIELDS as readonly string[]).includes(key);
 export const CustomFields = z
-  .record(z.string().refine(isCustomKey, 'invalid'), Line(500))
-  .refine((r) => Object.keys(r).length <= 50, 'tooBig');
+  .record(z.string().refine(isCustomKey, 'invalid'), Line(CUSTOM_VALUE_CHARS))
+  .refine((r) => Object.keys(r).length <= CUSTOM_FIELDS_MAX, 'tooBig');
 
 export const PRODUCT_FIELD_LABELS: Record<ProductField, Messages> = {
   barcode: { 'zh-CN': '条码', en: 'barcode' },

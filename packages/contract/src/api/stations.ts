@@ -2,10 +2,14 @@ import { z } from 'zod';
 import { Id, Line, Paging } from '../common';
 import { STATION_COMMANDS } from '../protocol/codes';
 
+/** Characters of a host name or address (server, NTP). */
+export const HOST_NAME_CHARS = 253;
+/** Characters of a station's upgrade URL. */
+export const UPGRADE_URL_CHARS = 512;
 const HostName = z
   .string()
   .trim()
-  .regex(/^[0-9A-Za-z.:_-]{1,253}$/, 'invalid');
+  .regex(new RegExp(`^[0-9A-Za-z.:_-]{1,${HOST_NAME_CHARS}}$`), 'invalid');
 const Ipv4OrEmpty = z.union([z.literal(''), z.ipv4('invalid')]);
 
 /**
@@ -22,7 +26,7 @@ export const StationConfigFields = z.object({
   gateway: Ipv4OrEmpty.default(''),
   serverHost: z.union([z.literal(''), HostName]).default(''),
   serverPort: z.number().int().min(1).max(65_535).nullable().default(null),
-  upgradeUrl: z.union([z.literal(''), z.url('invalid').max(512)]).default(''),
+  upgradeUrl: z.union([z.literal(''), z.url('invalid').max(UPGRADE_URL_CHARS)]).default(''),
   heartbeatS: z.number().int().min(10).max(3600).default(60),
   reportS: z.number().int().min(5).max(3600).default(30),
 });

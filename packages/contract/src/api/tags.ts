@@ -153,10 +153,12 @@ export const TagListBody = Paging.extend({
   order: SortOrder.default('desc'),
 });
 
+/** Hardware IDs one add call takes. */
+export const TAG_IDS_PER_ADD = 2000;
 /** One ID or many (a scanner adds in bulk); a string may hold several IDs split by spaces, commas or lines. */
 const HardwareIds = z.preprocess(
   (v) => (typeof v === 'string' ? v.split(/[\s,;]+/).filter(Boolean) : v),
-  z.array(HardwareId, modelOrId).min(1, 'modelOrId').max(2000),
+  z.array(HardwareId, modelOrId).min(1, 'modelOrId').max(TAG_IDS_PER_ADD),
 );
 
 export const AddTagsBody = z

@@ -1,14 +1,18 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { PRODUCT_FIELD_LABELS, REQUIRED_PRODUCT_FIELDS } from '@esl/contract';
+import { CUSTOM_KEY_CHARS, FieldMap, PRODUCT_FIELD_LABELS, REQUIRED_PRODUCT_FIELDS } from '@esl/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Input, Modal, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { maxLengthOf } from '../../components/form/spec';
 import { queryKeys } from '../../platform/queryKeys';
 import { request } from '../../platform/request';
 import { sentenceCase } from '../../utils/format';
 import { isStandardField, type MappingRow, mappingBody, mappingProblems } from './body';
+
+/** A column title's longest value, as the contract's mapping takes it. */
+const TITLE_CHARS = maxLengthOf(FieldMap.shape.tField);
 
 export const FIELD_MAP_KEY = queryKeys.fieldMap();
 
@@ -99,7 +103,7 @@ export function FieldMapModal({ open, editable, onClose }: Props) {
               disabled={!editable}
               placeholder={t('map.customKey')}
               status={keyProblem ? 'error' : undefined}
-              maxLength={32}
+              maxLength={CUSTOM_KEY_CHARS}
               onChange={(e) => update(row.uid, { name: e.target.value })}
             />
             {keyProblem && <Typography.Text type="danger">{t(`map.problem.${keyProblem}`)}</Typography.Text>}
@@ -119,7 +123,7 @@ export function FieldMapModal({ open, editable, onClose }: Props) {
               value={tField}
               disabled={!editable}
               status={titleProblem ? 'error' : undefined}
-              maxLength={64}
+              maxLength={TITLE_CHARS}
               onChange={(e) => update(row.uid, { tField: e.target.value })}
             />
             {titleProblem && <Typography.Text type="danger">{t(`map.problem.${titleProblem}`)}</Typography.Text>}

@@ -1,5 +1,15 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { AddProductBody, BARCODE_PATTERN, isCustomKey, PRICE_PATTERN, type Product } from '@esl/contract';
+import {
+  AddProductBody,
+  BARCODE_PATTERN,
+  CUSTOM_FIELDS_MAX,
+  CUSTOM_KEY_CHARS,
+  CUSTOM_VALUE_CHARS,
+  isCustomKey,
+  PRICE_CHARS,
+  PRICE_PATTERN,
+  type Product,
+} from '@esl/contract';
 import { App, Button, Divider, Form, Input, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { FormModal, useFormDialog } from '../../components/FormModal';
@@ -16,9 +26,8 @@ interface Props {
   onSaved: () => void;
 }
 
-const MAX_CUSTOM = 50;
 const f = contractFields(AddProductBody.shape);
-/** A price as typed: digits, at most two decimals (`PRICE_PATTERN`: 13 characters at the most). */
+/** A price as typed: digits, at most two decimals (`PRICE_PATTERN`, `PRICE_CHARS` at the most). */
 const price = (name: 'price' | 'originalPrice', required?: string): TextField<typeof name> => ({
   kind: 'text',
   name,
@@ -26,7 +35,7 @@ const price = (name: 'price' | 'originalPrice', required?: string): TextField<ty
   span: 8,
   required,
   trimmedPattern: [PRICE_PATTERN, 'rule.priceFormat'],
-  max: 13,
+  max: PRICE_CHARS,
   inputMode: 'decimal',
 });
 const line = (name: 'unit' | 'spec' | 'origin' | 'grade') =>
@@ -109,10 +118,10 @@ export function ProductFormModal({ open, product, onClose, onSaved }: Props) {
                     }),
                   ]}
                 >
-                  <Input placeholder={t('field.customKey')} style={{ width: 200 }} maxLength={32} />
+                  <Input placeholder={t('field.customKey')} style={{ width: 200 }} maxLength={CUSTOM_KEY_CHARS} />
                 </Form.Item>
                 <Form.Item name={[field.name, 'value']} rules={[lineBreak]}>
-                  <Input placeholder={t('field.customValue')} style={{ width: 340 }} maxLength={500} />
+                  <Input placeholder={t('field.customValue')} style={{ width: 340 }} maxLength={CUSTOM_VALUE_CHARS} />
                 </Form.Item>
                 <Button
                   type="text"
@@ -126,7 +135,7 @@ export function ProductFormModal({ open, product, onClose, onSaved }: Props) {
             <Button
               type="dashed"
               icon={<PlusOutlined />}
-              disabled={fields.length >= MAX_CUSTOM}
+              disabled={fields.length >= CUSTOM_FIELDS_MAX}
               onClick={() => add({ key: '', value: '' })}
             >
               {t('field.addCustom')}

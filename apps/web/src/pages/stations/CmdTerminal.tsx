@@ -1,7 +1,8 @@
-import type { Station } from '@esl/contract';
+import { CmdLine, type Station } from '@esl/contract';
 import { Alert, Button, Input, Modal, Space, Typography } from 'antd';
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { maxLengthOf } from '../../components/form/spec';
 import { type Notice, subscribeNotices } from '../../platform/notice';
 import { ApiError, request } from '../../platform/request';
 
@@ -19,6 +20,8 @@ interface Session {
 
 /** Lines kept on screen; older ones scroll away. */
 const MAX_LINES = 500;
+/** The longest command line the contract takes. */
+const LINE_CHARS = maxLengthOf(CmdLine);
 
 /**
  * The command window: a terminal on one base station. Lines go out through /mgr/ap/cmd (the
@@ -158,7 +161,7 @@ export function CmdTerminal({ station, onClose }: { station: Station | null; onC
             onChange={(e) => setInput(e.target.value)}
             onPressEnter={() => void send()}
             onKeyDown={onKeyDown}
-            maxLength={200}
+            maxLength={LINE_CHARS}
             autoFocus
             style={{ fontFamily: 'monospace' }}
           />

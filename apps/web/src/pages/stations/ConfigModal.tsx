@@ -1,4 +1,11 @@
-import { type BodyOf, type Station, StationConfigFields, StationConfigInput } from '@esl/contract';
+import {
+  type BodyOf,
+  HOST_NAME_CHARS,
+  type Station,
+  StationConfigFields,
+  StationConfigInput,
+  UPGRADE_URL_CHARS,
+} from '@esl/contract';
 import { useMutation } from '@tanstack/react-query';
 import { App, Form, Input, Modal, Radio, Select, Tag } from 'antd';
 import { useEffect } from 'react';
@@ -150,14 +157,21 @@ export function ConfigModal({ station, onClose, onSaved }: Props) {
           address('gateway', 'field.gateway', '192.168.1.10'),
         ]
       : []),
-    { kind: 'text', name: 'serverHost', label: 'config.serverHost', extra: 'config.serverHint', span: 16, max: 253 },
+    {
+      kind: 'text',
+      name: 'serverHost',
+      label: 'config.serverHost',
+      extra: 'config.serverHint',
+      span: 16,
+      max: HOST_NAME_CHARS,
+    },
     f.number('serverPort', { label: 'config.serverPort', span: 8 }),
     {
       kind: 'text',
       name: 'upgradeUrl',
       label: 'field.upgradeUrl',
       span: 24,
-      max: 512,
+      max: UPGRADE_URL_CHARS,
       placeholder: literal('https://'),
       rules: (t) => [{ type: 'url', message: t('rule.url') }],
     },

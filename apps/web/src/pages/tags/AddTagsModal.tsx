@@ -1,11 +1,11 @@
-import { findTagModel, type TagColourType } from '@esl/contract';
+import { findTagModel, TAG_IDS_PER_ADD, type TagColourType } from '@esl/contract';
 import { useMutation } from '@tanstack/react-query';
 import { App, Form, Input, Select, Typography } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../components/FormModal';
 import { request } from '../../platform/request';
-import { MAX_IDS_PER_ADD, parseHardwareIds } from './body';
+import { parseHardwareIds } from './body';
 import { MODEL_OPTIONS } from './modelOptions';
 
 interface Values {
@@ -98,8 +98,8 @@ export function AddTagsModal({ open, onClose, onAdded }: Props) {
                 return Promise.reject(new Error(t('rule.badIds', { ids: invalid.slice(0, 5).join(', ') })));
               }
               if (ids.length === 0) return Promise.reject(new Error(t('rule.modelOrId')));
-              if (ids.length > MAX_IDS_PER_ADD) {
-                return Promise.reject(new Error(t('rule.tooManyIds', { max: MAX_IDS_PER_ADD })));
+              if (ids.length > TAG_IDS_PER_ADD) {
+                return Promise.reject(new Error(t('rule.tooManyIds', { max: TAG_IDS_PER_ADD })));
               }
               return Promise.resolve();
             },

@@ -1,9 +1,13 @@
-import type { LedPatternBody } from '@esl/contract';
+import { LedPatternBody } from '@esl/contract';
 import { Form, InputNumber, Modal, Select } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { rangeOf } from '../../components/form/spec';
 
 const COLOURS = ['green', 'red', 'blue', 'yellow', 'cyan', 'magenta', 'white'] as const;
+/** Flashes and on-time as the contract takes them (the on-time starts at 50 ms here, to be seen). */
+const COUNT = rangeOf(LedPatternBody.shape.count);
+const ON_MS = rangeOf(LedPatternBody.shape.onMs);
 
 interface Values {
   colour: LedPatternBody['colour'];
@@ -55,10 +59,10 @@ export function LedModal({
           <Select options={COLOURS.map((c) => ({ value: c, label: t(`led.colours.${c}`) }))} />
         </Form.Item>
         <Form.Item name="count" label={t('led.count')} rules={[{ required: true, message: t('led.countRequired') }]}>
-          <InputNumber min={1} max={100} precision={0} style={{ width: '100%' }} />
+          <InputNumber min={COUNT.min} max={COUNT.max} precision={0} style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item name="onMs" label={t('led.onMs')} rules={[{ required: true, message: t('led.onMsRequired') }]}>
-          <InputNumber min={50} max={10_000} step={100} precision={0} style={{ width: '100%' }} />
+          <InputNumber min={50} max={ON_MS.max} step={100} precision={0} style={{ width: '100%' }} />
         </Form.Item>
       </Form>
     </Modal>

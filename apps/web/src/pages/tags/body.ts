@@ -3,8 +3,6 @@ import type { FilterOf } from '../../components/list/useListQuery';
 
 /** A tag's hardware ID as the contract takes it: 8 to 16 hex characters. */
 const HARDWARE_ID = /^[0-9A-Fa-f]{8,16}$/;
-/** The add call takes at most this many IDs at once. */
-export const MAX_IDS_PER_ADD = 2000;
 
 export interface ParsedIds {
   /** Valid IDs, upper case, each once, in the order typed or scanned. */

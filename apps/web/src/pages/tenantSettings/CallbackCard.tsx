@@ -1,5 +1,11 @@
 import { RedoOutlined, ReloadOutlined, SaveOutlined, SendOutlined } from '@ant-design/icons';
-import { CALLBACK_STATE_LABELS, CALLBACK_TYPE_LABELS, type CallbackDelivery, type CallbackState } from '@esl/contract';
+import {
+  CALLBACK_STATE_LABELS,
+  CALLBACK_TYPE_LABELS,
+  CALLBACK_URL_MAX,
+  type CallbackDelivery,
+  type CallbackState,
+} from '@esl/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -142,7 +148,7 @@ export function CallbackCard() {
           ]}
         >
           <Input
-            maxLength={500}
+            maxLength={CALLBACK_URL_MAX}
             allowClear
             placeholder="https://erp.example.com/esl/callback"
             data-testid="callback-url"

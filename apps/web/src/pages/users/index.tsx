@@ -1,5 +1,5 @@
 import { DeleteOutlined } from '@ant-design/icons';
-import { ROLE_LABELS, TENANT_ROLES, type TenantRole, type User } from '@esl/contract';
+import { ROLE_LABELS, SHOP_LIST_LIMIT, TENANT_ROLES, type TenantRole, type User } from '@esl/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Space, Tag, Tooltip, Typography } from 'antd';
 import { useMemo } from 'react';
@@ -44,7 +44,7 @@ export default function UsersPage() {
   });
   const stores = useQuery({
     queryKey: queryKeys.allStores(),
-    queryFn: () => requestList('storeList', { page: 1, limit: 2000 }),
+    queryFn: () => requestList('storeList', { page: 1, limit: SHOP_LIST_LIMIT }),
   });
   const storeNames = useMemo(() => new Map((stores.data?.rows ?? []).map((s) => [s.id, s.name])), [stores.data]);
 

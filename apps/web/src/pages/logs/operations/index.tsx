@@ -1,4 +1,4 @@
-import { CALL_NAMES, CALLS, type CallName } from '@esl/contract';
+import { CALL_NAMES, CALLS, type CallName, SHOP_LIST_LIMIT } from '@esl/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -35,7 +35,7 @@ export default function OpLogPage() {
   });
   const stores = useQuery({
     queryKey: queryKeys.allStores(),
-    queryFn: () => requestList('storeList', { page: 1, limit: 2000 }),
+    queryFn: () => requestList('storeList', { page: 1, limit: SHOP_LIST_LIMIT }),
     enabled: canReadStores,
   });
 

@@ -1,7 +1,9 @@
-import { findTagModel, TagColourType } from '@esl/contract';
+import { findTagModel, SaveTemplateBody, TagColourType } from '@esl/contract';
 import { type ColourType as ColourTypeT, DITHER_MODES, type DitherMode, type Rotation } from '@esl/labels';
+import { LIMITS } from '@esl/labels/model';
 import { Form, Input, InputNumber, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { maxLengthOf } from '../../../components/form/spec';
 import { setColourType, setDocument } from '../../../editor/commands';
 import { change, type EditorState } from '../../../editor/state';
 import type { EditorStore } from '../../../editor/store';
@@ -17,6 +19,8 @@ interface Props {
 }
 
 const CUSTOM = 'custom';
+const NAME_CHARS = maxLengthOf(SaveTemplateBody.shape.name);
+const PANEL = LIMITS.panel;
 
 /** The label's own settings, shown when nothing is selected: name, size, colours, rotation, dithering. */
 export function DocumentPanel({ store, state, name, onName }: Props) {
@@ -42,7 +46,7 @@ export function DocumentPanel({ store, state, name, onName }: Props) {
 
   // Typing a size that is not the model's makes the template a free width × length one.
   const setSide = (side: 'w' | 'h', value: number | null) => {
-    if (value === null || value < 1 || value > 4096) return;
+    if (value === null || value < PANEL.min || value > PANEL.max) return;
     update((d) => {
       const size = { ...d.size, [side]: Math.round(value) };
       const m = size.model ? findTagModel(size.model) : undefined;
@@ -57,7 +61,7 @@ export function DocumentPanel({ store, state, name, onName }: Props) {
         <Input
           aria-label={t('templates:field.name')}
           value={name}
-          maxLength={64}
+          maxLength={NAME_CHARS}
           onChange={(e) => onName(e.target.value)}
           data-testid="doc-name"
         />
@@ -77,8 +81,8 @@ export function DocumentPanel({ store, state, name, onName }: Props) {
           <InputNumber
             aria-label={t('templates:field.width')}
             value={doc.size.w}
-            min={1}
-            max={4096}
+            min={PANEL.min}
+            max={PANEL.max}
             precision={0}
             suffix="px"
             style={{ width: '100%' }}
@@ -89,8 +93,8 @@ export function DocumentPanel({ store, state, name, onName }: Props) {
           <InputNumber
             aria-label={t('templates:field.length')}
             value={doc.size.h}
-            min={1}
-            max={4096}
+            min={PANEL.min}
+            max={PANEL.max}
             precision={0}
             suffix="px"
             style={{ width: '100%' }}

@@ -5,6 +5,7 @@ import {
   RULE_MATCH_FIELDS,
   type RuleKind,
   type RuleScope,
+  SetRuleBody,
   type TagColourType,
   type TemplateRule,
 } from '@esl/contract';
@@ -12,6 +13,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, AutoComplete, Button, Form, Input, Modal, Popconfirm, Select, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
+import { maxLengthOf } from '../../../components/form/spec';
 import { queryKeys } from '../../../platform/queryKeys';
 import { request, requestList } from '../../../platform/request';
 import { misfit } from '../../tags/fit';
@@ -35,6 +37,7 @@ interface RuleValues {
 }
 
 const KINDS: readonly RuleKind[] = ['default', 'unbound', 'category'];
+const MATCH_VALUE_CHARS = maxLengthOf(SetRuleBody.shape.matchValue);
 
 /**
  * Which template tags show (docs/TEMPLATES.md, "Which template a tag shows"): the rules of the
@@ -179,7 +182,7 @@ export function RulesModal({ open, canWrite, onClose }: Props) {
                   />
                 </Form.Item>
                 <Form.Item name="matchValue" rules={[{ required: true, message: t('rules.pickValue') }]}>
-                  <Input style={{ width: 130 }} placeholder={t('rules.value')} maxLength={64} />
+                  <Input style={{ width: 130 }} placeholder={t('rules.value')} maxLength={MATCH_VALUE_CHARS} />
                 </Form.Item>
               </>
             )}
