@@ -10,9 +10,9 @@
 import { cpus, loadavg, totalmem } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp } from '../apps/server/src/app';
-import { testConfig } from '../apps/server/src/config';
-import { openDatabase } from '../apps/server/src/db/database';
-import { migrateToLatest } from '../apps/server/src/db/migrate';
+import { testConfig } from '../apps/server/src/infra/config';
+import { openDatabase } from '../apps/server/src/infra/db/database';
+import { migrateToLatest } from '../apps/server/src/infra/db/migrate';
 import { buildShop } from '../apps/server/src/test/business';
 
 const arg = (name: string) => {

@@ -18,7 +18,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { ErrorCode } from '@esl/contract';
 import { TEMPLATE_VERSION } from '@esl/labels';
-import { clientDigest } from '../apps/server/src/auth/passwords';
+import { clientDigest } from '../apps/server/src/infra/lib/passwords';
 import { startServer } from './server-process';
 
 const arg = (name: string) => {

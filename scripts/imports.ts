@@ -19,6 +19,8 @@ export interface Import {
   /** Repository-relative path of the imported source file; undefined for outside packages. */
   to?: string;
   line: number;
+  /** Loaded only when it runs: `import()`, or erased from the build: `import type`. */
+  lazy?: boolean;
 }
 
 export interface Report {
@@ -33,8 +35,19 @@ const SOURCE = /\.(ts|tsx|mts|cts)$/;
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'artifacts', 'test-results', 'data', 'coverage']);
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.d.ts'];
 
-/** The server folders below the domain modules (docs/SERVER.md, "Layout"). */
-export const SERVER_INFRASTRUCTURE = ['api', 'db', 'lib', 'notice', 'auth', 'audit', 'web', 'cache', 'openapi'];
+/**
+ * The floors of the server (docs/ARCHITECTURE.md, "Server floors"), lowest first: each entry of
+ * apps/server/src stands on one, and imports only from its own floor or lower ones.
+ */
+export const SERVER_FLOORS: readonly (readonly string[])[] = [
+  ['infra'],
+  ['outbox'],
+  ['api'],
+  ['modules'],
+  ['delivery', 'open', 'metrics', 'demo'],
+  ['app.ts'],
+  ['main.ts', 'test'],
+];
 
 interface Workspace {
   dir: string;
@@ -73,26 +86,28 @@ function sourceFiles(root: string, dir: string, out: string[]): string[] {
 }
 
 /** Every module specifier in a file, with its line. */
-export function specifiers(fileName: string, text: string): { specifier: string; line: number }[] {
+export function specifiers(fileName: string, text: string): { specifier: string; line: number; lazy: boolean }[] {
   const kind = fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, kind);
-  const found: { specifier: string; line: number }[] = [];
-  const add = (node: ts.Node | undefined) => {
+  const found: { specifier: string; line: number; lazy: boolean }[] = [];
+  const add = (node: ts.Node | undefined, lazy = false) => {
     if (node && ts.isStringLiteralLike(node)) {
-      found.push({ specifier: node.text, line: file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1 });
+      const line = file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1;
+      found.push({ specifier: node.text, line, lazy });
     }
   };
   const visit = (node: ts.Node) => {
-    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) add(node.moduleSpecifier);
+    if (ts.isImportDeclaration(node)) add(node.moduleSpecifier, node.importClause?.isTypeOnly === true);
+    else if (ts.isExportDeclaration(node)) add(node.moduleSpecifier, node.isTypeOnly);
     else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
       add(node.moduleReference.expression);
     } else if (ts.isCallExpression(node)) {
       const callee = node.expression;
       const dynamic = callee.kind === ts.SyntaxKind.ImportKeyword;
       const required = ts.isIdentifier(callee) && callee.text === 'require';
-      if ((dynamic || required) && node.arguments.length > 0) add(node.arguments[0]);
+      if ((dynamic || required) && node.arguments.length > 0) add(node.arguments[0], dynamic);
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
-      add(node.argument.literal);
+      add(node.argument.literal, true);
     }
     ts.forEachChild(node, visit);
   };
@@ -122,7 +137,7 @@ export function readImports(root: string): { files: string[]; imports: Import[];
   const imports: Import[] = [];
   const unresolved: Import[] = [];
   for (const from of files) {
-    for (const { specifier, line } of specifiers(from, readFileSync(join(root, from), 'utf8'))) {
+    for (const { specifier, line, lazy } of specifiers(from, readFileSync(join(root, from), 'utf8'))) {
       const bare = specifier.replace(/[?#].*$/, '');
       let to: string | undefined;
       let local = false;
@@ -141,7 +156,7 @@ export function readImports(root: string): { files: string[]; imports: Import[];
           to = target === undefined ? undefined : resolveFile(root, toPosix(join(space.dir, target)));
         }
       }
-      const found: Import = { from, specifier, to, line };
+      const found: Import = { from, specifier, to, line, ...(lazy ? { lazy } : {}) };
       if (local && to === undefined) unresolved.push(found);
       else imports.push(found);
     }
@@ -157,7 +172,61 @@ interface Rule {
   broken: (i: Import) => boolean;
 }
 
+const SERVER = 'apps/server/src';
+/** Tests and the test harness stand above every floor: they may import any of them. */
+const TEST = /\.test\.tsx?$/;
 const MODULES = 'apps/server/src/modules';
+
+/** The floor of a server file (index into SERVER_FLOORS), -1 for one on no floor, undefined outside the server or for a test. */
+export function floorOf(path: string | undefined): number | undefined {
+  if (!under(path, SERVER) || TEST.test(path as string)) return undefined;
+  const entry = (path as string).slice(SERVER.length + 1).split('/')[0];
+  return SERVER_FLOORS.findIndex((floor) => floor.includes(entry));
+}
+
+/**
+ * Server imports that break the floors: from a lower floor to a higher one, a file on no floor,
+ * and two sibling folders (at any depth: infra/db and infra/cache, modules/tags and
+ * modules/templates, delivery and open) that import each other. Type-only and lazy imports count.
+ */
+function floorViolations(imports: Import[]): string[] {
+  const out: string[] = [];
+  const pairs = new Map<string, Import[]>();
+  for (const i of imports) {
+    const from = floorOf(i.from);
+    const to = floorOf(i.to);
+    if (from === undefined || to === undefined) continue;
+    if (from === -1) {
+      out.push(`${i.from}:${i.line} → ${i.specifier}: every server file stands on a floor (SERVER_FLOORS)`);
+      continue;
+    }
+    if (to > from) {
+      out.push(
+        `${i.from}:${i.line} → ${i.specifier}: a server floor imports only its own or lower floors (${SERVER_FLOORS[from].join(', ')} is below ${SERVER_FLOORS[to].join(', ')})`,
+      );
+    }
+    const a = (i.from as string).slice(SERVER.length + 1).split('/');
+    const b = (i.to as string).slice(SERVER.length + 1).split('/');
+    let k = 0;
+    while (k < a.length - 1 && k < b.length - 1 && a[k] === b[k]) k++;
+    // Two folders side by side (a file directly in their common folder is in neither).
+    if (k < a.length - 1 && k < b.length - 1) {
+      const key = `${a.slice(0, k + 1).join('/')}|${b.slice(0, k + 1).join('/')}`;
+      pairs.set(key, [...(pairs.get(key) ?? []), i]);
+    }
+  }
+  for (const [key, list] of pairs) {
+    const [a, b] = key.split('|');
+    const back = pairs.get(`${b}|${a}`);
+    if (!back) continue;
+    for (const i of list) {
+      out.push(
+        `${i.from}:${i.line} → ${i.specifier}: two server folders never import each other (${a}/ and ${b}/ do, e.g. ${back[0].from}:${back[0].line})`,
+      );
+    }
+  }
+  return out;
+}
 /** The module a file belongs to: the folder below modules/ (modules/index.ts, the handler map, is in none). */
 const moduleOf = (path: string | undefined) => {
   const parts = under(path, MODULES) ? (path as string).slice(MODULES.length + 1).split('/') : [];
@@ -181,11 +250,17 @@ export const RULES: Rule[] = [
     broken: (i) => under(i.from, 'packages/labels') && under(i.to, 'packages/contract'),
   },
   {
-    name: `server infrastructure (src/{${SERVER_INFRASTRUCTURE.join(',')}}, config.ts) imports no domain module`,
+    name: 'the simulator imports nothing of the server',
+    broken: (i) => under(i.from, 'apps/simulator') && under(i.to, 'apps/server'),
+  },
+  {
+    name: 'server code loads the simulator only in demo/, lazily (import() or import type); tests and test/ may',
     broken: (i) =>
-      (SERVER_INFRASTRUCTURE.some((f) => under(i.from, `apps/server/src/${f}`)) ||
-        i.from === 'apps/server/src/config.ts') &&
-      under(i.to, MODULES),
+      under(i.from, SERVER) &&
+      !TEST.test(i.from) &&
+      !under(i.from, `${SERVER}/test`) &&
+      under(i.to, 'apps/simulator') &&
+      !(under(i.from, `${SERVER}/demo`) && i.lazy),
   },
   {
     name: 'a module meets another module only through its service.ts',
@@ -305,6 +380,7 @@ export function checkImports(root: string): Report {
     for (const rule of RULES) if (rule.broken(i)) violations.push(`${i.from}:${i.line} → ${i.specifier}: ${rule.name}`);
   }
   if (files.includes(MODEL_ENTRY)) violations.push(...modelViolations(imports));
+  violations.push(...floorViolations(imports));
   const edges = new Map<string, Set<string>>();
   for (const f of files) edges.set(f, new Set());
   for (const i of imports) if (i.to !== undefined) edges.get(i.from)?.add(i.to);

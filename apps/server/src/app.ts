@@ -11,29 +11,29 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import type { Services } from './api/context';
 import { messageOf } from './api/errors';
 import { registerCalls } from './api/register';
-import { writeSysLog } from './audit/syslog';
-import { notifyOn, startPgBus } from './cache/pgbus';
-import { attachCache, SharedCache } from './cache/shared';
-import { type CallbackSender, startCallbackSender } from './callbacks/sender';
-import { startNoticeRelay } from './cluster/notices';
-import { notifyChannel } from './cluster/repository';
-import type { Config } from './config';
-import { type Db, openDatabase } from './db/database';
-import { noStationAccounts } from './delivery/accounts';
-import { noStationLink } from './delivery/link';
-import { startLogRetention } from './delivery/logs';
-import { createRenderPool, PREVIEW_WORKERS } from './delivery/render';
+import { registerNoticeSocket } from './api/socket';
+import { noStationAccounts } from './api/station-accounts';
+import { noStationLink } from './api/station-control';
 import { type Delivery, startDelivery } from './delivery/service';
+import { writeSysLog } from './infra/audit/syslog';
+import { notifyOn, startPgBus } from './infra/cache/pgbus';
+import { attachCache, SharedCache } from './infra/cache/shared';
+import { startNoticeRelay } from './infra/cluster/notices';
+import { notifyChannel } from './infra/cluster/repository';
+import type { Config } from './infra/config';
+import { type Db, openDatabase } from './infra/db/database';
+import { startLogRetention } from './infra/logs';
+import { Notices } from './infra/notice/notices';
+import { registerOpenApi } from './infra/openapi/routes';
+import { createRenderPool, PREVIEW_WORKERS } from './infra/render';
+import { isPdaPath, registerSecurityHeaders } from './infra/web/headers';
+import { placeholderPage } from './infra/web/placeholder';
 import { registerMetrics } from './metrics/metrics';
 import { handlers } from './modules';
+import { type CallbackSender, startCallbackSender } from './modules/callbacks/sender';
 import { registerTemplateAssets } from './modules/templates/assets';
 import { registerAvatarRoute } from './modules/users/avatar';
-import { Notices } from './notice/notices';
-import { registerNoticeSocket } from './notice/socket';
 import { registerIntegrationCalls } from './open/routes';
-import { registerOpenApi } from './openapi/routes';
-import { isPdaPath, registerSecurityHeaders } from './web/headers';
-import { placeholderPage } from './web/placeholder';
 
 declare module 'fastify' {
   interface FastifyInstance {

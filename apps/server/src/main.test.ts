@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Station, Tag } from '@esl/contract';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { clientDigest } from './auth/passwords';
+import { clientDigest } from './infra/lib/passwords';
 import { testDatabases } from './test/databases';
 
 const main = new URL('./main.ts', import.meta.url).pathname;

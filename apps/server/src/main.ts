@@ -1,17 +1,22 @@
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { startWall } from '@esl/simulator';
 import { buildApp } from './app';
-import { writeSysLog } from './audit/syslog';
-import { clientDigest, hashPassword } from './auth/passwords';
-import { type BrokerMode, ClusterRefusal, joinCluster, type Membership, workersRefusal } from './cluster/membership';
-import { configFromEnv } from './config';
-import { dialectOf, openDatabase } from './db/database';
-import { migrateToLatest } from './db/migrate';
+import { seedDemoFirmware } from './demo/firmware';
 import { DEMO_PASSWORD, DEMO_USERS, ensureOperator, OPERATOR_USERNAME, seedDemo } from './demo/seed';
-import { startDemoStations } from './demo/stations';
-import { seedDemoFirmware } from './firmware/demo';
+import { startDemoStations, startDemoWall } from './demo/stations';
+import { writeSysLog } from './infra/audit/syslog';
+import {
+  type BrokerMode,
+  ClusterRefusal,
+  joinCluster,
+  type Membership,
+  workersRefusal,
+} from './infra/cluster/membership';
+import { configFromEnv } from './infra/config';
+import { dialectOf, openDatabase } from './infra/db/database';
+import { migrateToLatest } from './infra/db/migrate';
+import { clientDigest, hashPassword } from './infra/lib/passwords';
 
 /**
  * `node --import tsx apps/server/src/main.ts [--demo]`: migrate, seed if asked, listen.
@@ -118,7 +123,7 @@ async function main(): Promise<void> {
         const wallPort = process.env.SIM_HTTP?.trim();
         if (wallPort && !/^\d{1,5}$/.test(wallPort))
           throw new Error(`SIM_HTTP must be a port number (got "${wallPort}")`);
-        const wall = wallPort ? await startWall(sim.stations, { port: Number(wallPort), host }) : null;
+        const wall = wallPort ? await startDemoWall(sim, Number(wallPort), host) : null;
         if (wall) notes.push(`Store wall of the simulated tags: ${wall.url}`);
         close = async () => {
           await wall?.close();

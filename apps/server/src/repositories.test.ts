@@ -19,32 +19,32 @@ const OWNER: Record<string, string | readonly string[]> = {
   stores: 'modules/stores',
   store_params: 'modules/stores',
   login_attempts: 'modules/session',
-  sessions: 'auth',
-  op_logs: 'audit',
-  sys_logs: 'audit',
+  sessions: 'api',
+  op_logs: 'infra/audit',
+  sys_logs: 'infra/audit',
   tenants: 'modules/tenants',
-  firmware: ['modules/tenants', 'firmware'],
-  firmware_tasks: 'firmware',
+  firmware: ['modules/tenants', 'modules/firmware'],
+  firmware_tasks: 'modules/firmware',
   templates: 'modules/templates',
   template_thumbs: 'modules/templates',
   data_keys: 'modules/templates',
   template_rules: 'modules/templates',
   stations: ['modules/stations', 'delivery/gateway'],
-  device_requests: ['modules/stations', 'delivery/tasks'],
-  device_tasks: 'delivery/tasks',
+  device_requests: ['modules/stations', 'outbox/slots', 'delivery/tasks'],
+  device_tasks: ['outbox/slots', 'delivery/tasks'],
   products: 'modules/products',
   field_maps: 'modules/products',
-  tags: ['modules/tags', 'delivery/gateway', 'delivery/tasks'],
-  tag_images: 'delivery/render',
+  tags: ['modules/tags', 'delivery/gateway', 'delivery/tasks', 'outbox/slots'],
+  tag_images: 'infra/render',
   open_nonces: 'open',
-  tag_log: 'delivery/logs',
-  push_log: 'delivery/logs',
-  callback_settings: 'callbacks',
-  callback_outbox: 'callbacks',
-  cluster_leases: 'cluster',
+  tag_log: 'infra/logs',
+  push_log: 'infra/logs',
+  callback_settings: 'modules/callbacks',
+  callback_outbox: ['modules/callbacks', 'outbox/results'],
+  cluster_leases: 'infra/cluster',
 };
 
-const EXEMPT = /^(db\/|demo\/|test\/|cache\/pgbus\.ts$)|\.test\.ts$/;
+const EXEMPT = /^(infra\/db\/|demo\/|test\/|infra\/cache\/pgbus\.ts$)|\.test\.ts$/;
 const QUERY = /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(|\bsql(<[^>]*>)?`/;
 const WRITE = /\.(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(\s*'([a-z_]+)/g;
 
@@ -101,7 +101,7 @@ describe('SQL', () => {
   });
 
   it('names an owner for every table of the schema', () => {
-    const schema = readFileSync(new URL('db/schema.ts', root), 'utf8');
+    const schema = readFileSync(new URL('infra/db/schema.ts', root), 'utf8');
     const block = schema.slice(schema.indexOf('export interface Database {'));
     const tables = [...block.slice(0, block.indexOf('}')).matchAll(/^\s+([a-z_]+):/gm)].map((m) => m[1]);
     expect(tables.length).toBeGreaterThan(10);

@@ -1,15 +1,15 @@
 import type { Language, OpTarget, Role } from '@esl/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { SharedCache } from '../cache/shared';
-import type { Config } from '../config';
-import type { Dialect } from '../db/database';
-import type { Database } from '../db/schema';
-import type { StationAccounts } from '../delivery/accounts';
-import type { StationLink } from '../delivery/link';
-import type { RenderPool } from '../delivery/render/types';
-import type { Notices } from '../notice/notices';
+import type { SharedCache } from '../infra/cache/shared';
+import type { Config } from '../infra/config';
+import type { Dialect } from '../infra/db/database';
+import type { Database } from '../infra/db/schema';
+import type { Notices } from '../infra/notice/notices';
+import type { RenderPool } from '../infra/render/types';
 import { forbidden, sessionExpired } from './errors';
+import type { StationAccounts } from './station-accounts';
+import type { StationLink } from './station-control';
 
 /** What every handler can reach: the database, the configuration, the notice hub. */
 export interface Services {

@@ -9,12 +9,12 @@ import {
   pickLanguage,
 } from '@esl/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { insertOpLog } from '../audit/repository';
-import { callerOf } from '../auth/callers';
-import { tokenOf } from '../auth/token';
+import { insertOpLog } from '../infra/audit/repository';
+import { callerOf } from './callers';
 import type { CallContext, Services } from './context';
 import { AppError, forbidden, invalidField, messageOf, notAvailable } from './errors';
 import type { FileReply, HandlerMap, ListResult } from './handlers';
+import { tokenOf } from './token';
 import { nulField, validationError } from './validation';
 
 type LooseHandler = (ctx: CallContext, body: unknown) => Promise<unknown>;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type StationKey, stationRoot, stationUsername } from '@esl/contract/protocol';
 import mqtt, { type MqttClient } from 'mqtt';
-import type { StationAccounts } from './accounts';
+import type { StationAccounts } from '../api/station-accounts';
 
 /*
  * Station accounts on Mosquitto's dynamic-security plugin (docs/MOSQUITTO.md): a client

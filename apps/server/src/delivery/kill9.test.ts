@@ -8,16 +8,16 @@ import { type LabelData, TEMPLATE_VERSION } from '@esl/labels';
 import { type Simulator, startSimulator } from '@esl/simulator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
-import { testConfig } from '../config';
-import { type Db as Opened, openDatabase } from '../db/database';
-import { migrateToLatest } from '../db/migrate';
-import { randomHex } from '../lib/random';
+import { testConfig } from '../infra/config';
+import { type Db as Opened, openDatabase } from '../infra/db/database';
+import { migrateToLatest } from '../infra/db/migrate';
+import { randomHex } from '../infra/lib/random';
+import { renderJobs } from '../infra/render';
 import * as products from '../modules/products/service';
 import * as templates from '../modules/templates/service';
 import { buildShop, insertBoundTags } from '../test/business';
 import { testDatabases } from '../test/databases';
 import { callApi } from '../test/harness';
-import { renderJobs } from './render';
 
 // kill -9 of the server in the middle of a full-store refresh (issue 13, DELIVERY.md §9 item 9):
 // the real server as a child process (`node --import tsx src/main.ts`, its embedded broker, its

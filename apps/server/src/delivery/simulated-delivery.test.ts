@@ -1,11 +1,11 @@
 import type { Tag } from '@esl/contract';
 import { decodeTagImage } from '@esl/labels';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { loadImage } from '../infra/render';
 import { multipartFile } from '../test/business';
 import { testDatabases } from '../test/databases';
 import { useApp } from '../test/harness';
 import { simulatedShops } from '../test/simulated-shop';
-import { loadImage } from './render';
 
 // Labels reach the tags (issue 13): the real server with its task engine, the simulator's
 // stations and tags over the embedded broker (test/simulated-shop.ts). The tags decode what they

@@ -1,7 +1,7 @@
 import { type StationKey, topics } from '@esl/contract/protocol';
 import { type Simulator, type SimulatorOptions, startSimulator } from '@esl/simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type StationHarness, startStationHarness, testImage } from './testing';
+import { type StationHarness, startStationHarness, testImage } from '../test/delivery';
 
 // What a simulated station does with the server's messages, observed over the real broker.
 

@@ -3,7 +3,7 @@ import type { StationKey } from '@esl/contract/protocol';
 import { encodeTagImage } from '@esl/labels';
 import { type Simulator, startSimulator } from '@esl/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StationHarness, startStationHarness } from './testing';
+import { type StationHarness, startStationHarness } from '../test/delivery';
 
 // The simulator's stations against the real embedded broker, seen from the server's side of the
 // MQTT port: every message a station sends must pass the contract's schema there.

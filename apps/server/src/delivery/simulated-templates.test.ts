@@ -2,11 +2,11 @@ import type { AddStationData, Template } from '@esl/contract';
 import { TEMPLATE_VERSION, type TemplateDocumentInput } from '@esl/labels';
 import { type Simulator, startSimulator } from '@esl/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
+import { renderJobs } from '../infra/render';
 import * as templates from '../modules/templates/service';
 import { buildProduct, buildShop, buildTag } from '../test/business';
 import { testDatabases } from '../test/databases';
 import { type TestApp, useApp } from '../test/harness';
-import { renderJobs } from './render';
 import type { Delivery } from './service';
 
 // /mgr/templ/updatedevtmpl and /mgr/templ/updatedevfonts (issue 13 item 0) against the real

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { writeSysLog } from '../audit/syslog';
-import type { Database } from '../db/schema';
+import { writeSysLog } from '../infra/audit/syslog';
+import type { Database } from '../infra/db/schema';
 import type { SysLogLine } from './broker/events';
 
 /**

@@ -1,7 +1,7 @@
 import { findTagModel, TAG_STATUSES, type TagStatus } from '@esl/contract';
 import type { Insertable } from 'kysely';
-import type { ProductTable, StationTable, TagTable } from '../db/schema';
-import { randomHex, sha256Hex } from '../lib/random';
+import type { ProductTable, StationTable, TagTable } from '../infra/db/schema';
+import { randomHex, sha256Hex } from '../infra/lib/random';
 import { insertTags } from '../modules/tags/repository';
 import type { SeedContext, SeedStep } from './step';
 

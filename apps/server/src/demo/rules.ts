@@ -1,6 +1,6 @@
 import { findTagModel } from '@esl/contract';
-import { relabelTenant } from '../delivery/tasks/enqueue';
 import { fitProblem } from '../modules/templates/assign';
+import { relabelTenant } from '../outbox/slots/enqueue';
 import { DEMO_MODELS } from './business';
 import type { SeedContext, SeedStep } from './step';
 import { ALL_DEMO_TEMPLATES } from './templates';

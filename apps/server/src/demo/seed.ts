@@ -1,7 +1,7 @@
 import type { TenantRole } from '@esl/contract';
 import type { Kysely } from 'kysely';
-import { clientDigest, hashPassword, type PasswordCost, PRODUCTION_COST } from '../auth/passwords';
-import type { Database } from '../db/schema';
+import type { Database } from '../infra/db/schema';
+import { clientDigest, hashPassword, type PasswordCost, PRODUCTION_COST } from '../infra/lib/passwords';
 import { newKeys } from '../modules/tenants/service';
 import { businessStep } from './business';
 import { rulesStep } from './rules';

@@ -1,8 +1,8 @@
-import { type Simulator, type StationSpec, startSimulator } from '@esl/simulator';
+import type { Simulator, StationSpec } from '@esl/simulator';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
-import type { StationAccounts } from '../delivery/accounts';
-import { randomHex, sha256Hex } from '../lib/random';
+import type { StationAccounts } from '../api/station-accounts';
+import type { Database } from '../infra/db/schema';
+import { randomHex, sha256Hex } from '../infra/lib/random';
 
 /*
  * `npm run demo`: the demo stores' base stations played by the simulator in this process, so a
@@ -60,6 +60,8 @@ export async function startDemoStations(o: DemoStationsOptions): Promise<Simulat
     }
     spec?.tags?.push({ id: t.hardware_id, hw: t.model, wakeS: 20 });
   }
+  // The simulator is loaded only here, when the demo asks for it (a production start never does).
+  const { startSimulator } = await import('@esl/simulator');
   return startSimulator({
     url: o.url,
     stations: specs,
@@ -69,4 +71,14 @@ export async function startDemoStations(o: DemoStationsOptions): Promise<Simulat
     reportS: 5,
     log: o.log,
   });
+}
+
+/** SIM_HTTP=PORT: the simulator's store wall, every simulated tag's screen as it decoded it. */
+export async function startDemoWall(
+  sim: Simulator,
+  port: number,
+  host: string,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const { startWall } = await import('@esl/simulator');
+  return startWall(sim.stations, { port, host });
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { Database } from '../infra/db/schema';
 
 // The shape of a seed step, apart from seed.ts (which runs the steps) so the steps do not import it.
 

@@ -1,5 +1,5 @@
 import { type ElementInput, TEMPLATE_VERSION, TemplateDocument, type TemplateDocumentInput } from '@esl/labels';
-import { randomHex } from '../lib/random';
+import { randomHex } from '../infra/lib/random';
 import { renderThumbnail } from '../modules/templates/render';
 import { insertTemplate, listDataKeys, nameTaken, saveThumb, upsertDataKey } from '../modules/templates/repository';
 import { documentColumns } from '../modules/templates/service';

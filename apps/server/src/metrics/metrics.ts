@@ -1,11 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { deliveryGauges, liveLeases } from '../cluster/repository';
-import type { Db } from '../db/database';
-import type { FirmwareTaskKind, FirmwareTaskState } from '../db/schema';
 import type { Delivery } from '../delivery/service';
-import { upgradeCounts } from '../firmware/repository';
+import { deliveryGauges, liveLeases } from '../infra/cluster/repository';
+import type { Db } from '../infra/db/database';
+import type { FirmwareTaskKind, FirmwareTaskState } from '../infra/db/schema';
+import { upgradeCounts } from '../modules/firmware/repository';
 
 /*
  * GET /metrics in the Prometheus text format (docs/DEPLOY.md, "Monitoring"). Counters are this

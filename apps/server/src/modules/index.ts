@@ -1,6 +1,6 @@
 import type { HandlerMap } from '../api/handlers';
-import { callbackHandlers } from '../callbacks/handlers';
-import { firmwareHandlers } from '../firmware/routes';
+import { callbackHandlers } from './callbacks/routes';
+import { firmwareHandlers } from './firmware/routes';
 import { logHandlers } from './logs/routes';
 import { productHandlers } from './products/routes';
 import { sessionHandlers } from './session/routes';

@@ -2,9 +2,9 @@ import { ErrorCode, NONCE_PATTERN, OPEN_HEADERS, OPEN_WINDOW_MS } from '@esl/con
 import type { FastifyRequest } from 'fastify';
 import type { Services } from '../api/context';
 import { AppError } from '../api/errors';
-import { isUniqueViolation } from '../db/unique';
+import { isUniqueViolation } from '../infra/db/unique';
+import { verify } from '../infra/lib/signature';
 import * as repo from './repository';
-import { verify } from './signature';
 
 /** The key behind a signed call: the tenant it names. */
 export interface OpenKey {

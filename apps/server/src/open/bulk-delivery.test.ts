@@ -4,15 +4,15 @@ import type { AddStationData, Template } from '@esl/contract';
 import { TEMPLATE_VERSION, type TemplateDocumentInput } from '@esl/labels';
 import { type Simulator, startSimulator } from '@esl/simulator';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CALLBACK_HEADERS } from '../callbacks/sender';
-import { renderJobs } from '../delivery/render';
 import type { Delivery } from '../delivery/service';
+import { verify } from '../infra/lib/signature';
+import { renderJobs } from '../infra/render';
+import { CALLBACK_HEADERS } from '../modules/callbacks/sender';
 import * as templates from '../modules/templates/service';
 import { buildShop, insertBoundTags } from '../test/business';
 import { testDatabases } from '../test/databases';
 import { type TestApp, useApp } from '../test/harness';
-import { verify } from './signature';
-import { type Key, send } from './testing';
+import { type Key, send } from '../test/open';
 
 // Issue 15 end to end: an ERP upserts 1,000 products in a signed /open/v1 call, then a tenth of
 // them again; the server re-renders the labels of their tags and delivers them through simulated stations (the

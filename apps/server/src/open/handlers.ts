@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { CallContext } from '../api/context';
 import { AppError, notFound } from '../api/errors';
 import type { ListResult } from '../api/handlers';
-import * as callbacks from '../callbacks/service';
+import * as callbacks from '../modules/callbacks/service';
 import * as products from '../modules/products/service';
 import * as stores from '../modules/stores/service';
 import * as tags from '../modules/tags/service';

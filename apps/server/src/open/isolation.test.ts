@@ -5,8 +5,8 @@ import { buildProduct, buildTag } from '../test/business';
 import { testDatabases } from '../test/databases';
 import { buildStore, buildTenant } from '../test/factories';
 import { useApp } from '../test/harness';
+import { type Key, send } from '../test/open';
 import { routesOf } from '../test/routes';
-import { type Key, send } from './testing';
 
 // Tenant isolation of every integration call (issue 15): tenant A's key naming tenant B's
 // store, barcodes, hardware IDs and request ids is refused or finds nothing, and neither tenant's

@@ -3,13 +3,13 @@ import { promisify } from 'node:util';
 import { curlExample, type Envelope, ErrorCode, OPEN_BASE, OPEN_CALLS, OPEN_HEADERS } from '@esl/contract';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { appendTagLog } from '../delivery/logs';
+import { sign } from '../infra/lib/signature';
+import { appendTagLog } from '../infra/logs';
 import { buildProduct, buildTag } from '../test/business';
 import { testDatabases } from '../test/databases';
 import { buildStore, buildTenant, buildUser, login } from '../test/factories';
 import { callApi, useApp } from '../test/harness';
-import { sign } from './signature';
-import { type Key, nonce, send } from './testing';
+import { type Key, nonce, send } from '../test/open';
 
 async function products(app: FastifyInstance, storeId: number) {
   return app.services.db

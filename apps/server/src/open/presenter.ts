@@ -1,5 +1,5 @@
 import { findTagModel, type OpenStore, type OpenTag, type OpenTagResult, TagStatus } from '@esl/contract';
-import type { StoreRow } from '../db/schema';
+import type { StoreRow } from '../infra/db/schema';
 import type { LabelledTag } from '../modules/tags/service';
 import type { LastTagResultRow } from './repository';
 

@@ -14,7 +14,7 @@ import type { CallContext, Caller, Services } from '../api/context';
 import { AppError, invalidField, messageOf, notAvailable } from '../api/errors';
 import type { ListResult } from '../api/handlers';
 import { nulField, validationError } from '../api/validation';
-import { insertOpLog } from '../audit/repository';
+import { insertOpLog } from '../infra/audit/repository';
 import { authenticate, type OpenKey } from './auth';
 import { type OpenHandlerMap, openHandlers } from './handlers';
 

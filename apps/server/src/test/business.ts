@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
-import type { Database } from '../db/schema';
-import { randomHex } from '../lib/random';
+import type { Database } from '../infra/db/schema';
+import { randomHex } from '../infra/lib/random';
 import { buildTenant, buildUser, buildWorld, login } from './factories';
 import { callApi } from './harness';
 

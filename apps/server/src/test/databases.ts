@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import pg from 'pg';
-import { randomHex } from '../lib/random';
+import { randomHex } from '../infra/lib/random';
 
 /** A database the server suite runs against; each `create()` makes a fresh one with a random name. */
 export interface TestDatabase {

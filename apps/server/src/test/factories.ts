@@ -1,8 +1,8 @@
 import type { Role } from '@esl/contract';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import { clientDigest, hashPassword } from '../auth/passwords';
-import { randomHex } from '../lib/random';
+import { clientDigest, hashPassword } from '../infra/lib/passwords';
+import { randomHex } from '../infra/lib/random';
 import { newKeys } from '../modules/tenants/service';
 import { callApi } from './harness';
 

@@ -2,9 +2,9 @@ import type { Envelope } from '@esl/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../app';
-import { testConfig } from '../config';
-import { openDatabase } from '../db/database';
-import { migrateToLatest } from '../db/migrate';
+import { testConfig } from '../infra/config';
+import { openDatabase } from '../infra/db/database';
+import { migrateToLatest } from '../infra/db/migrate';
 import type { TestDatabase } from './databases';
 
 /** A clock the test moves by hand; sessions and login throttles read it through config.now. */

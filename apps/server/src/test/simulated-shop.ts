@@ -1,8 +1,8 @@
 import type { AddStationData, Template } from '@esl/contract';
 import { TEMPLATE_VERSION, type TemplateDocumentInput } from '@esl/labels';
 import { type FlapSpec, type Simulator, startSimulator } from '@esl/simulator';
-import { renderJobs } from '../delivery/render';
 import type { Delivery } from '../delivery/service';
+import { renderJobs } from '../infra/render';
 import * as templates from '../modules/templates/service';
 import { buildProduct, buildShop, buildTag } from './business';
 import type { TestApp } from './harness';

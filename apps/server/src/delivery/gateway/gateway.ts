@@ -20,12 +20,12 @@ import {
   topics,
 } from '@esl/contract/protocol';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { StationLink } from '../../api/station-control';
+import type { Database } from '../../infra/db/schema';
+import type { Notices } from '../../infra/notice/notices';
 import { configMessage, readConfig } from '../../modules/stations/config';
 import { presentStation } from '../../modules/stations/presenter';
-import type { Notices } from '../../notice/notices';
 import type { SysLogLine } from '../broker/events';
-import type { StationLink } from '../link';
 import type { MqttMessage, MqttPort, Unsubscribe } from '../mqtt/port';
 import { CmdSessions } from './commands';
 import { Presence, type PresenceNotice, type PresenceOptions } from './presence';

@@ -1,8 +1,8 @@
 import type { HeartbeatMsg, HelloMsg, StationKey } from '@esl/contract/protocol';
 import type SQLite from 'better-sqlite3';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { dialectOfDb, sqliteHandleOf } from '../../db/database';
-import type { Database } from '../../db/schema';
+import { dialectOfDb, sqliteHandleOf } from '../../infra/db/database';
+import type { Database } from '../../infra/db/schema';
 import { type StatusThresholds, thresholdsFromJson } from './tag-status';
 
 /* SQL of the gateway: station presence and runtime figures, tag reports, tag status. */

@@ -2,7 +2,7 @@ import type { AddStationData, Station } from '@esl/contract';
 import { DEFAULTS } from '@esl/contract/protocol';
 import { type Simulator, startSimulator } from '@esl/simulator';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { claimLease } from '../../cluster/repository';
+import { claimLease } from '../../infra/cluster/repository';
 import { buildShop } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { useApp } from '../../test/harness';

@@ -1,11 +1,11 @@
 import { topics } from '@esl/contract/protocol';
 import { describe, expect, it } from 'vitest';
-import type { TaskState } from '../../db/schema';
+import type { TaskState } from '../../infra/db/schema';
+import { IMAGE_KEEP_MS, storeImages } from '../../infra/render';
 import { buildShop, buildStation, buildTag } from '../../test/business';
 import { testDatabases } from '../../test/databases';
+import { testImage } from '../../test/delivery';
 import { useApp } from '../../test/harness';
-import { IMAGE_KEEP_MS, storeImages } from '../render';
-import { testImage } from '../testing';
 import { jobId } from './policy';
 
 // The task state machine driven directly (DELIVERY.md §5.2): deadlines, stale and foreign

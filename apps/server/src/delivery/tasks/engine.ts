@@ -17,15 +17,16 @@ import {
 } from '@esl/contract/protocol';
 import type { LabelData } from '@esl/labels';
 import type { Kysely, Transaction } from 'kysely';
-import { enqueueTagResult, tagResultOf } from '../../callbacks/repository';
-import type { Database, TaskState } from '../../db/schema';
+import type { Database, TaskState } from '../../infra/db/schema';
+import { addToPush, appendTagLog, closeIdlePushes, closeRenderedPushes, type TagLogResult } from '../../infra/logs';
+import type { Notices } from '../../infra/notice/notices';
+import type { RenderedImage, RenderJob, RenderOutcome } from '../../infra/render';
 import * as products from '../../modules/products/service';
 import * as templates from '../../modules/templates/service';
-import type { Notices } from '../../notice/notices';
-import { addToPush, appendTagLog, closeIdlePushes, closeRenderedPushes, type TagLogResult } from '../logs';
+import { enqueueTagResult, tagResultOf } from '../../outbox/results/repository';
+import { onTasksChanged } from '../../outbox/slots/enqueue';
+import * as outbox from '../../outbox/slots/repository';
 import type { MqttPort } from '../mqtt/port';
-import type { RenderedImage, RenderJob, RenderOutcome } from '../render';
-import { onTasksChanged } from './enqueue';
 import {
   ACK_MS,
   backoffMs,
@@ -210,7 +211,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
 
   // Notices, gathered and sent once per pump/message: changed tags per tenant and store, request progress.
   const changedTags = new Map<string, { tenantId: number; storeId: number; ids: Set<number> }>();
-  const progress = new Map<number, repo.RequestRow>();
+  const progress = new Map<number, outbox.RequestRow>();
   const progressSentAt = new Map<number, number>();
   const tagChanged = (tenantId: number, storeId: number, id: number | null) => {
     if (id === null) return;
@@ -290,7 +291,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
       await enqueueTagResult(trx, slot.tenant_id, tagResultOf(slot, log.result, log.code), now());
     }
     if (slot.request_id === null) return;
-    const row = await repo.countRequest(trx, slot.request_id, ok ? 1 : 0, ok ? 0 : 1, now());
+    const row = await outbox.countRequest(trx, slot.request_id, ok ? 1 : 0, ok ? 0 : 1, now());
     if (row) progress.set(row.id, row);
   }
 
@@ -764,7 +765,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
           if (tag && slot.request_id !== null && r.rev === slot.rev && mine(slot, station) && !counted.has(key)) {
             if (counted.size > 100_000) counted.clear();
             counted.add(key);
-            const row = await repo.countRequest(trx, slot.request_id, r.present ? 1 : 0, r.present ? 0 : 1, t);
+            const row = await outbox.countRequest(trx, slot.request_id, r.present ? 1 : 0, r.present ? 0 : 1, t);
             if (row) progress.set(row.id, row);
           }
           if (
@@ -863,7 +864,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
     const row = await repo.findRequestById(db, requestId);
     if (!row || row.status === 'done') return;
     const missing = Number(row.total) - Number(row.done) - Number(row.failed);
-    const updated = await repo.countRequest(db, requestId, 0, Math.max(0, missing), now());
+    const updated = await outbox.countRequest(db, requestId, 0, Math.max(0, missing), now());
     if (updated) progress.set(updated.id, updated);
   }
 
@@ -1008,7 +1009,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
     const row = await repo.findRequestById(trx, requestId);
     if (!row || row.status === 'done') return;
     const missing = Number(row.total) - Number(row.done) - Number(row.failed);
-    const updated = await repo.countRequest(trx, requestId, 0, Math.max(0, missing), now());
+    const updated = await outbox.countRequest(trx, requestId, 0, Math.max(0, missing), now());
     if (updated) progress.set(updated.id, updated);
   }
 

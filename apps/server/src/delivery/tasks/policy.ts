@@ -10,13 +10,6 @@ export const ACK_MS = 15_000;
 export const DONE_SLACK_MS = 60_000;
 /** A render lease: a crashed renderer's slots are taken by another after this long. */
 export const RENDER_LEASE_MS = 60_000;
-/**
- * Coalescing: a slot changed again within this long of its previous change waits this long
- * (from the change that found it recent) before its render, and later changes in that wait join
- * it. A lone change renders at once; a burst renders its first change at once and its last one
- * after the wait — at most one render (and one job) per tag a second while changes keep coming.
- */
-export const BURST_MS = 1000;
 
 /**
  * Failures the reconciler does not re-open when the tag is heard: the same picture would fail the

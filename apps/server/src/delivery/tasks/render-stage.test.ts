@@ -2,17 +2,17 @@ import type { Template } from '@esl/contract';
 import { decodeMessage, type HelloMsg, type Job } from '@esl/contract/protocol';
 import { TEMPLATE_VERSION } from '@esl/labels';
 import { describe, expect, it } from 'vitest';
-import { Notices } from '../../notice/notices';
+import { Notices } from '../../infra/notice/notices';
+import type { RenderJob } from '../../infra/render';
+import { dataPushed, PRIO, relabelTags } from '../../outbox/slots/enqueue';
+import * as outbox from '../../outbox/slots/repository';
+import { refresh } from '../../outbox/slots/requests';
 import { buildShop, buildStation, insertBoundTags } from '../../test/business';
 import { testDatabases } from '../../test/databases';
+import { testImage } from '../../test/delivery';
 import { useApp } from '../../test/harness';
-import type { RenderJob } from '../render';
-import { testImage } from '../testing';
 import { createTaskEngine, type RenderBackend } from './engine';
-import { dataPushed, PRIO, relabelTags } from './enqueue';
 import { jobId } from './policy';
-import * as repo from './repository';
-import { refresh } from './requests';
 
 // The render stage's order of work (DELIVERY.md §5.3), seen through a render backend that records
 // its calls: which tags each batch draws, and when batches are drawn and written; the data-push
@@ -246,7 +246,14 @@ describe.each(await testDatabases())('render stage ($name)', (target) => {
     const [bulk, data, interactive] = tagIds as [number, number, number];
     const now = t().clock.now();
     await db.transaction().execute(async (trx) => {
-      await repo.upsertImageSlots(trx, { ...at, tagIds: [bulk], prio: PRIO.bulk, force: false, requestId: null, now });
+      await outbox.upsertImageSlots(trx, {
+        ...at,
+        tagIds: [bulk],
+        prio: PRIO.bulk,
+        force: false,
+        requestId: null,
+        now,
+      });
       await relabelTags(trx, at, [data], now);
     });
     await refresh(db, { ...at, userId: null, now }, [interactive], false);

@@ -1,6 +1,6 @@
 import type { OpLog, SysLog } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
-import { writeSysLog } from '../../audit/syslog';
+import { writeSysLog } from '../../infra/audit/syslog';
 import { testDatabases } from '../../test/databases';
 import { buildOperator, buildWorld } from '../../test/factories';
 import { useApp } from '../../test/harness';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { contains, offsetOf } from '../../db/query';
-import type { Database } from '../../db/schema';
+import { contains, offsetOf } from '../../infra/db/query';
+import type { Database } from '../../infra/db/schema';
 
 // Reading the operation and system logs; the rows are written by audit/ (below every module).
 

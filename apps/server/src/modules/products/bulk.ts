@@ -1,9 +1,9 @@
 import { type OpenProductInput, TARGET_NAMES_KEPT } from '@esl/contract';
 import type { CallContext } from '../../api/context';
 import { invalidField } from '../../api/errors';
-import { dataPushed, tasksChanged } from '../../delivery/tasks/enqueue';
-import { dataChange } from '../../delivery/tasks/requests';
-import { toCents } from '../../lib/price';
+import { toCents } from '../../infra/lib/price';
+import { dataPushed, tasksChanged } from '../../outbox/slots/enqueue';
+import { dataChange } from '../../outbox/slots/requests';
 import { currentStore } from '../stores/service';
 import * as repo from './repository';
 

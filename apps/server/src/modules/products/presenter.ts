@@ -1,5 +1,5 @@
 import type { Product } from '@esl/contract';
-import { formatCents } from '../../lib/price';
+import { formatCents } from '../../infra/lib/price';
 import type { ProductDetailRow } from './repository';
 
 export function parseCustom(text: string): Record<string, string> {

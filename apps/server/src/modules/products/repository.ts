@@ -1,7 +1,7 @@
 import { CompiledQuery, type Insertable, type Kysely, sql, type Updateable } from 'kysely';
-import type { Dialect } from '../../db/database';
-import { contains, offsetOf } from '../../db/query';
-import type { Database, ProductTable } from '../../db/schema';
+import type { Dialect } from '../../infra/db/database';
+import { contains, offsetOf } from '../../infra/db/query';
+import type { Database, ProductTable } from '../../infra/db/schema';
 import type { CurrentStore } from '../stores/service';
 
 type Db = Kysely<Database>;

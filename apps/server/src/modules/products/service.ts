@@ -2,10 +2,10 @@ import { type FieldMap, hasPermission, type ParsedBodyOf, productLabelData, TARG
 import type { Kysely } from 'kysely';
 import { type CallContext, requireTenant } from '../../api/context';
 import { conflict, forbidden, notFound } from '../../api/errors';
-import type { Database } from '../../db/schema';
-import { onUniqueViolation } from '../../db/unique';
-import { dataPushed, tasksChanged } from '../../delivery/tasks/enqueue';
-import { toCents } from '../../lib/price';
+import type { Database } from '../../infra/db/schema';
+import { onUniqueViolation } from '../../infra/db/unique';
+import { toCents } from '../../infra/lib/price';
+import { dataPushed, tasksChanged } from '../../outbox/slots/enqueue';
 import { type CurrentStore, currentStore } from '../stores/service';
 import { effectiveFieldMap } from './mapping';
 import { parseCustom, presentProduct } from './presenter';

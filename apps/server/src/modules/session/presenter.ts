@@ -1,6 +1,6 @@
 import type { InfoData, Permission } from '@esl/contract';
 import type { Caller } from '../../api/context';
-import { switchableRoles } from '../../auth/roles';
+import { switchableRoles } from '../../api/roles';
 import { presentShop } from '../stores/service';
 
 export function presentInfo(

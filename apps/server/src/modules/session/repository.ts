@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '../../infra/db/schema';
 
 // The login throttle (login_attempts). Session rows are auth/repository.ts; users are modules/users.
 

@@ -1,7 +1,7 @@
 import { describeTarget, InfoData, TENANT_ROLES } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
-import { actingAs, switchableRoles } from '../../auth/roles';
-import { sha256Hex } from '../../lib/random';
+import { actingAs, switchableRoles } from '../../api/roles';
+import { sha256Hex } from '../../infra/lib/random';
 import { testDatabases } from '../../test/databases';
 import { buildOperator, buildStore, buildTenant, buildUser, buildWorld, login } from '../../test/factories';
 import { useApp } from '../../test/harness';

@@ -1,11 +1,11 @@
 import { type PdaConfigData, permissionsOf, type Role } from '@esl/contract';
 import { type CallContext, publicBase, requireCaller, requireTenant } from '../../api/context';
 import { forbidden, invalidField, loginFailed, notFound, rateLimited } from '../../api/errors';
-import { writeSysLog } from '../../audit/syslog';
-import { decoyHash, verifyPassword } from '../../auth/passwords';
-import * as sessions from '../../auth/repository';
-import { parseRoles, switchableRoles } from '../../auth/roles';
-import { randomHex, sha256Hex } from '../../lib/random';
+import * as sessions from '../../api/repository';
+import { parseRoles, switchableRoles } from '../../api/roles';
+import { writeSysLog } from '../../infra/audit/syslog';
+import { decoyHash, verifyPassword } from '../../infra/lib/passwords';
+import { randomHex, sha256Hex } from '../../infra/lib/random';
 import * as stores from '../stores/service';
 import * as users from '../users/service';
 import * as repo from './repository';

@@ -1,7 +1,7 @@
 import { InfoData, PdaConfigData } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
-import { clientDigest } from '../../auth/passwords';
-import { sha256Hex } from '../../lib/random';
+import { clientDigest } from '../../infra/lib/passwords';
+import { sha256Hex } from '../../infra/lib/random';
 import { testDatabases } from '../../test/databases';
 import { buildOperator, buildStore, buildTenant, buildUser, buildWorld, login, PASSWORD } from '../../test/factories';
 import { useApp } from '../../test/harness';

@@ -1,5 +1,5 @@
 import type { Station } from '@esl/contract';
-import type { StationRow } from '../../db/schema';
+import type { StationRow } from '../../infra/db/schema';
 import { configState, presentConfig } from './config';
 
 const num = (v: number | null) => (v === null ? null : Number(v));

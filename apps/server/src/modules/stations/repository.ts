@@ -1,6 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
-import { contains, offsetOf } from '../../db/query';
-import type { Database, DeviceRequestTable, StationTable } from '../../db/schema';
+import { contains, offsetOf } from '../../infra/db/query';
+import type { Database, DeviceRequestTable, StationTable } from '../../infra/db/schema';
 import type { CurrentStore } from '../stores/service';
 
 type Db = Kysely<Database>;

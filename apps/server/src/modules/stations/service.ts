@@ -3,9 +3,9 @@ import { STATION_COMMANDS } from '@esl/contract/protocol';
 import type { Insertable, Kysely } from 'kysely';
 import { type CallContext, requireCaller } from '../../api/context';
 import { conflict, invalidField, notFound } from '../../api/errors';
-import type { Database, DeviceRequestTable } from '../../db/schema';
-import { onUniqueViolation } from '../../db/unique';
-import { randomHex, sha256Hex } from '../../lib/random';
+import type { Database, DeviceRequestTable } from '../../infra/db/schema';
+import { onUniqueViolation } from '../../infra/db/unique';
+import { randomHex, sha256Hex } from '../../infra/lib/random';
 import { type CurrentStore, currentStore } from '../stores/service';
 import * as repo from './repository';
 

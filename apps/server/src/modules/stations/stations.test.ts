@@ -7,7 +7,7 @@ import {
   TENANT_ROLES,
 } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../lib/random';
+import { sha256Hex } from '../../infra/lib/random';
 import { buildShop, buildStation, buildStorelessAdmin, snapshot } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { buildWorld } from '../../test/factories';

@@ -1,5 +1,5 @@
 import type { Shop, Store } from '@esl/contract';
-import type { StoreRow } from '../../db/schema';
+import type { StoreRow } from '../../infra/db/schema';
 
 export function presentStore(row: StoreRow): Store {
   return {

@@ -1,7 +1,7 @@
 import { type Kysely, sql, type Updateable } from 'kysely';
-import { cached } from '../../cache/shared';
-import { compiledOnce, contains, containsPattern, offsetOf, runCached } from '../../db/query';
-import type { Database, NewStore, StoreTable } from '../../db/schema';
+import { cached } from '../../infra/cache/shared';
+import { compiledOnce, contains, containsPattern, offsetOf, runCached } from '../../infra/db/query';
+import type { Database, NewStore, StoreTable } from '../../infra/db/schema';
 
 /**
  * Whose stores: `userId` null means every store of the tenant (administrators); otherwise only

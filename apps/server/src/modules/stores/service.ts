@@ -2,7 +2,7 @@ import { type ParsedBodyOf, StoreParams } from '@esl/contract';
 import type { Kysely } from 'kysely';
 import { type CallContext, isAdmin, requireTenant, type TenantCaller } from '../../api/context';
 import { conflict, notFound, storeNotSet } from '../../api/errors';
-import type { Database } from '../../db/schema';
+import type { Database } from '../../infra/db/schema';
 import * as repo from './repository';
 
 export { presentShop } from './presenter';

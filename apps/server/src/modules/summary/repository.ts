@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '../../infra/db/schema';
 import type { CurrentStore } from '../stores/service';
 
 type Db = Kysely<Database>;

@@ -1,6 +1,6 @@
 import type { Tag } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
-import type { TaskState } from '../../db/schema';
+import type { TaskState } from '../../infra/db/schema';
 import { buildShop, buildTag } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { useApp } from '../../test/harness';

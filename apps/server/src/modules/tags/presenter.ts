@@ -1,5 +1,5 @@
 import { findTagModel, type Tag, type TagColourType, TagStatus } from '@esl/contract';
-import { formatCents } from '../../lib/price';
+import { formatCents } from '../../infra/lib/price';
 import type { LabelledTag } from './service';
 
 const num = (v: number | null) => (v === null ? null : Number(v));

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, SelectQueryBuilder } from 'kysely';
-import { cached } from '../../cache/shared';
-import { contains, containsPattern, offsetOf, runCached } from '../../db/query';
-import type { Database, TagTable } from '../../db/schema';
+import { cached } from '../../infra/cache/shared';
+import { contains, containsPattern, offsetOf, runCached } from '../../infra/db/query';
+import type { Database, TagTable } from '../../infra/db/schema';
 import type { CurrentStore } from '../stores/service';
 
 type Db = Kysely<Database>;

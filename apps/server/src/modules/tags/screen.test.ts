@@ -1,10 +1,10 @@
 import { ErrorCode, TENANT_ROLES } from '@esl/contract';
 import { decodePng, decodeTagImage, indexToRgba, SAMPLE_DATA, TemplateDocument } from '@esl/labels';
 import { describe, expect, it } from 'vitest';
-import { renderJobs } from '../../delivery/render/render';
-import { storeImages } from '../../delivery/render/repository';
-import { isRendered, type RenderedImage } from '../../delivery/render/types';
 import { DEMO_TEMPLATES } from '../../demo/templates';
+import { renderJobs } from '../../infra/render/render';
+import { storeImages } from '../../infra/render/repository';
+import { isRendered, type RenderedImage } from '../../infra/render/types';
 import { buildShop, buildTag } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { buildOperator } from '../../test/factories';

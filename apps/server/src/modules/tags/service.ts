@@ -2,10 +2,10 @@ import { findTagModel, type OpTarget, type ParsedBodyOf, TARGET_NAMES_KEPT, type
 import type { Kysely } from 'kysely';
 import type { CallContext } from '../../api/context';
 import { conflict, notFound } from '../../api/errors';
-import type { Database } from '../../db/schema';
-import { onUniqueViolation } from '../../db/unique';
-import { relabelTags, tasksChanged } from '../../delivery/tasks/enqueue';
-import * as requests from '../../delivery/tasks/requests';
+import type { Database } from '../../infra/db/schema';
+import { onUniqueViolation } from '../../infra/db/unique';
+import { relabelTags, tasksChanged } from '../../outbox/slots/enqueue';
+import * as requests from '../../outbox/slots/requests';
 import * as products from '../products/service';
 import { type CurrentStore, currentStore } from '../stores/service';
 import * as templates from '../templates/service';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/databases';
 import { buildWorld } from '../../test/factories';
 import { useApp } from '../../test/harness';
-import { addTemplate, nameDoc, priceDoc } from './fixtures';
+import { addTemplate, nameDoc, priceDoc } from '../../test/templates';
 
 type Role = 'admin' | 'editor' | 'manager' | 'clerk' | 'stock';
 const ROLES: Role[] = ['admin', 'editor', 'manager', 'clerk', 'stock'];

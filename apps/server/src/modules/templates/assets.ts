@@ -5,7 +5,7 @@ import { LABEL_FONTS } from '@esl/contract';
 import { FONT_FILES, registerFonts } from '@esl/labels/node';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '../../infra/db/schema';
 import { THUMB_PATH } from './presenter';
 import { findThumb } from './repository';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/databases';
 import { buildWorld } from '../../test/factories';
 import { useApp } from '../../test/harness';
-import { nameDoc } from './fixtures';
+import { nameDoc } from '../../test/templates';
 import { previewGate } from './service';
 
 const [sqlite] = await testDatabases();

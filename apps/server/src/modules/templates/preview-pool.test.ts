@@ -6,7 +6,7 @@ import { DEMO_TEMPLATES } from '../../demo/templates';
 import { testDatabases } from '../../test/databases';
 import { buildWorld } from '../../test/factories';
 import { useApp } from '../../test/harness';
-import { nameDoc, priceDoc } from './fixtures';
+import { nameDoc, priceDoc } from '../../test/templates';
 import { pngDataUrl } from './render';
 
 const [sqlite] = await testDatabases();

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/databases';
 import { buildTenant, buildUser, buildWorld, login } from '../../test/factories';
 import { useApp } from '../../test/harness';
-import { priceDoc } from './fixtures';
+import { priceDoc } from '../../test/templates';
 
 /** The price label plus a text bound to a custom field. */
 const doc = () => {

@@ -1,6 +1,6 @@
 import { type LabelData, SAMPLE_DATA, type TemplateDocument } from '@esl/labels';
 import type { Services } from '../../api/context';
-import { isPreview, type RenderedPreview, renderPreview } from '../../delivery/render';
+import { isPreview, type RenderedPreview, renderPreview } from '../../infra/render';
 
 export type { RenderedPreview };
 

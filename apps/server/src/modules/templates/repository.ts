@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, Insertable, Kysely, Updateable } from 'kysely';
-import { contains, offsetOf } from '../../db/query';
-import type { Database, NewTemplate, TemplateRuleTable, TemplateTable } from '../../db/schema';
+import { contains, offsetOf } from '../../infra/db/query';
+import type { Database, NewTemplate, TemplateRuleTable, TemplateTable } from '../../infra/db/schema';
 import type { Rule } from './assign';
 
 type Db = Kysely<Database>;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProduct, buildShop, buildStorelessAdmin, buildTag } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { useApp } from '../../test/harness';
-import { addTemplate } from './fixtures';
+import { addTemplate } from '../../test/templates';
 
 describe.each(await testDatabases())('template assignment rules on $name', (db) => {
   const t = useApp(db);

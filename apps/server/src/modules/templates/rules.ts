@@ -2,9 +2,9 @@ import { findTagModel, type ParsedBodyOf, TARGET_NAMES_KEPT, type TagLabel, type
 import type { Kysely } from 'kysely';
 import { type CallContext, requireTenant } from '../../api/context';
 import { conflict, invalidField, notFound } from '../../api/errors';
-import type { Database } from '../../db/schema';
-import { onUniqueViolation } from '../../db/unique';
-import { relabelTags, relabelTenant, tasksChanged } from '../../delivery/tasks/enqueue';
+import type { Database } from '../../infra/db/schema';
+import { onUniqueViolation } from '../../infra/db/unique';
+import { relabelTags, relabelTenant, tasksChanged } from '../../outbox/slots/enqueue';
 import * as products from '../products/service';
 import { currentStore } from '../stores/service';
 import { fitProblem, type LabelTag, pickTemplate } from './assign';

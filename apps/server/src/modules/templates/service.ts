@@ -12,11 +12,11 @@ import { designSize, ELEMENT_TRAITS, type LabelData, SAMPLE_DATA, type TemplateD
 import type { Kysely } from 'kysely';
 import { type CallContext, requireTenant } from '../../api/context';
 import { AppError, conflict, invalidField, notFound } from '../../api/errors';
-import type { Database } from '../../db/schema';
-import { onUniqueViolation } from '../../db/unique';
-import { labelTagsOfTenant, relabelTenant, rerenderTags, tasksChanged } from '../../delivery/tasks/enqueue';
-import { Gate } from '../../lib/gate';
-import { randomHex } from '../../lib/random';
+import type { Database } from '../../infra/db/schema';
+import { onUniqueViolation } from '../../infra/db/unique';
+import { Gate } from '../../infra/lib/gate';
+import { randomHex } from '../../infra/lib/random';
+import { labelTagsOfTenant, relabelTenant, rerenderTags, tasksChanged } from '../../outbox/slots/enqueue';
 import * as products from '../products/service';
 import { checkFit, newDocument, readDocument } from './documents';
 import { presentTemplate } from './presenter';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/databases';
 import { buildWorld } from '../../test/factories';
 import { useApp } from '../../test/harness';
-import { addTemplate, nameDoc, priceDoc } from './fixtures';
+import { addTemplate, nameDoc, priceDoc } from '../../test/templates';
 
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47];
 

@@ -1,5 +1,5 @@
 import type { Tenant, TenantBaseInfo } from '@esl/contract';
-import type { TenantRow } from '../../db/schema';
+import type { TenantRow } from '../../infra/db/schema';
 
 export function presentTenant(row: TenantRow & { store_count?: number | null; user_count?: number | null }): Tenant {
   return {

@@ -1,6 +1,6 @@
 import type { Kysely, Updateable } from 'kysely';
-import { contains, offsetOf } from '../../db/query';
-import type { Database, TenantTable } from '../../db/schema';
+import { contains, offsetOf } from '../../infra/db/query';
+import type { Database, TenantTable } from '../../infra/db/schema';
 
 export async function listTenants(db: Kysely<Database>, f: { page: number; limit: number; name?: string }) {
   let q = db.selectFrom('tenants as t');

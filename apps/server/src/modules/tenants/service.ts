@@ -2,8 +2,8 @@ import { type ParsedBodyOf, TARGET_NAMES_KEPT } from '@esl/contract';
 import type { CallContext } from '../../api/context';
 import { requireTenant } from '../../api/context';
 import { conflict, notFound } from '../../api/errors';
-import { hashPassword } from '../../auth/passwords';
-import { randomHex } from '../../lib/random';
+import { hashPassword } from '../../infra/lib/passwords';
+import { randomHex } from '../../infra/lib/random';
 import * as users from '../users/service';
 import * as repo from './repository';
 

@@ -1,7 +1,7 @@
 import type { InfoData } from '@esl/contract';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
-import { declaredSize, imageType } from '../../lib/image';
+import { declaredSize, imageType } from '../../infra/lib/image';
 import { testDatabases } from '../../test/databases';
 import { buildWorld } from '../../test/factories';
 import { useApp } from '../../test/harness';

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { CallContext } from '../../api/context';
 import { badFile } from '../../api/errors';
-import type { Database } from '../../db/schema';
+import type { Database } from '../../infra/db/schema';
 import { findAvatar } from './repository';
 
 export const AVATAR_PATH = '/uploads/avatars';

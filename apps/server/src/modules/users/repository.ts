@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Updateable } from 'kysely';
-import { contains, offsetOf } from '../../db/query';
-import type { Database, NewUser, UserTable } from '../../db/schema';
+import { contains, offsetOf } from '../../infra/db/query';
+import type { Database, NewUser, UserTable } from '../../infra/db/schema';
 
 export interface UserFilter {
   page: number;

@@ -2,11 +2,11 @@ import { AVATAR_MAX_BYTES, hasPermission, type ParsedBodyOf, TARGET_NAMES_KEPT, 
 import type { Kysely } from 'kysely';
 import { type CallContext, isAdmin, publicBase, requireCaller, requireTenant } from '../../api/context';
 import { badFile, conflict, forbidden, invalidField, notFound } from '../../api/errors';
-import { hashPassword } from '../../auth/passwords';
-import { deleteUserSessions } from '../../auth/repository';
-import type { Database, NewUser } from '../../db/schema';
-import { reencodeImage } from '../../lib/image';
-import { randomHex } from '../../lib/random';
+import { deleteUserSessions } from '../../api/repository';
+import type { Database, NewUser } from '../../infra/db/schema';
+import { reencodeImage } from '../../infra/lib/image';
+import { hashPassword } from '../../infra/lib/passwords';
+import { randomHex } from '../../infra/lib/random';
 import * as stores from '../stores/service';
 import { AVATAR_PATH, AVATAR_SIDE, readUpload } from './avatar';
 import { presentUser } from './presenter';

@@ -1,6 +1,6 @@
 import type { User } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
-import { clientDigest } from '../../auth/passwords';
+import { clientDigest } from '../../infra/lib/passwords';
 import { testDatabases } from '../../test/databases';
 import { buildWorld, login, PASSWORD } from '../../test/factories';
 import { useApp } from '../../test/harness';

@@ -7,8 +7,8 @@ import {
   PRODUCT_FIELD_LABELS,
   type ProductField,
 } from '@esl/contract';
-import { fromSpreadsheet } from '../../../lib/formula';
-import { centsOf } from '../../../lib/price';
+import { fromSpreadsheet } from '../../../infra/lib/formula';
+import { centsOf } from '../../../infra/lib/price';
 import type { SheetRow } from './csv';
 
 type TextField = 'name' | 'unit' | 'spec' | 'origin' | 'grade' | 'qrcode';

@@ -8,8 +8,8 @@ import {
 } from '@esl/contract';
 import type { CallContext } from '../../../api/context';
 import { AppError } from '../../../api/errors';
-import { dataPushed, tasksChanged } from '../../../delivery/tasks/enqueue';
-import { Gate } from '../../../lib/gate';
+import { Gate } from '../../../infra/lib/gate';
+import { dataPushed, tasksChanged } from '../../../outbox/slots/enqueue';
 import { type CurrentStore, currentStore } from '../../stores/service';
 import { effectiveFieldMap, planColumns } from '../mapping';
 import * as repo from '../repository';

@@ -1,0 +1,184 @@
+import { availableParallelism, hostname } from 'node:os';
+import { join } from 'node:path';
+import { type PasswordCost, PRODUCTION_COST } from './lib/passwords';
+
+/** Everything the server needs to know from its surroundings; tests build one directly. */
+export interface Config {
+  /** `sqlite:<file>` / `sqlite::memory:` or a `postgres://` URL. */
+  databaseUrl: string;
+  /** Public address used in avatar URLs and the PDA configuration; empty = the request's own. */
+  publicUrl: string;
+  sessionTtlHours: number;
+  /** Login attempts per IP per minute before @fastify/rate-limit answers. */
+  loginRateLimitPerMinute: number;
+  /** Signed integration calls (/open/v1) per API key per minute, counted across processes (OPEN_RATE_LIMIT). */
+  openRateLimitPerMinute: number;
+  /** Folder of the built console; served at / when present. */
+  webDist: string;
+  /** Injectable clock (Unix ms) so tests can expire sessions and throttles without sleeping. */
+  now: () => number;
+  /** argon2id cost for new password hashes. */
+  passwordCost: PasswordCost;
+  /** The read cache of sessions and stores (cache/shared.ts); READ_CACHE=off reads the database every time. */
+  readCache: boolean;
+  /** Pino logger options; false keeps tests quiet. */
+  logger: boolean | { level: string };
+  /** The station broker (DELIVERY.md §4.3); null: none (MQTT=off, and tests that do not need one). */
+  mqtt: MqttConfig | null;
+  /** Period of the delivery sweeper, ms; 0: no timer (tests call `gateway.tick()` after moving `now`). */
+  deliveryTickMs: number;
+  /** Render worker threads (DELIVERY.md §5.3, `RENDER_WORKERS`); 0: labels render in the main thread. */
+  renderWorkers: number;
+  /** Callbacks (docs/INTEGRATION.md): what a callback URL may reach, the wait per delivery, the sender's period. */
+  callbacks: CallbackConfig;
+  /** GET /metrics: the bearer token a scraper must send (METRICS_TOKEN); empty: loopback callers only. */
+  metricsToken: string;
+}
+
+export interface CallbackConfig {
+  /** CALLBACK_ALLOW_LOOPBACK=on lets callbacks reach 127.0.0.0/8 and ::1 (tests); off by default. */
+  allowLoopback: boolean;
+  /** CALLBACK_ALLOW_PRIVATE=on lets callbacks reach private networks (10/8, 172.16/12, 192.168/16 …); off by default. */
+  allowPrivate: boolean;
+  /** CALLBACK_TIMEOUT_MS: longest wait for a receiver's answer (default 10 s). */
+  timeoutMs: number;
+  /** Period of the sender, ms; 0: no timer (tests call `tick()`). */
+  tickMs: number;
+}
+
+export type MqttConfig =
+  /** The embedded aedes broker, listening here (port 0: any free port), and with TLS when `tls` is set. */
+  | { mode: 'embedded'; host: string; port: number; tls?: MqttTlsConfig }
+  /** The server is a client of an external broker (Mosquitto, EMQX). */
+  | {
+      mode: 'external';
+      url: string;
+      username?: string;
+      password?: string;
+      /** Mosquitto dynamic-security admin: station accounts are written there. */
+      adminUsername?: string;
+      adminPassword?: string;
+      /** Client ids `esl-server-{instanceId}` / `esl-admin-{instanceId}`. */
+      instanceId: string;
+    };
+
+/** A second listener of the embedded broker that speaks MQTT over TLS (MQTT_TLS_CERT, MQTT_TLS_KEY, MQTT_TLS_PORT). */
+export interface MqttTlsConfig {
+  /** PEM files: the certificate (chain) and its private key, read when the broker starts. */
+  certFile: string;
+  keyFile: string;
+  /** 8884 by default; 0: any free port. */
+  port: number;
+}
+
+/**
+ * MQTT=off, MQTT_URL (external broker) or the embedded one on MQTT_HOST (default HOST) : MQTT_PORT
+ * (1884), plus a TLS listener on MQTT_TLS_PORT (8884) when MQTT_TLS_CERT and MQTT_TLS_KEY are set.
+ */
+export function mqttFromEnv(env: NodeJS.ProcessEnv): MqttConfig | null {
+  if (/^(off|0|false|no)$/i.test(env.MQTT ?? '')) return null;
+  const wantsTls = Boolean(env.MQTT_TLS_CERT || env.MQTT_TLS_KEY || env.MQTT_TLS_PORT);
+  if (env.MQTT_URL) {
+    if (wantsTls)
+      throw new Error(
+        'MQTT_TLS_CERT, MQTT_TLS_KEY and MQTT_TLS_PORT are for the embedded broker; with MQTT_URL the external broker does TLS (give it an mqtts:// URL)',
+      );
+    return {
+      mode: 'external',
+      url: env.MQTT_URL,
+      username: env.MQTT_USERNAME || undefined,
+      password: env.MQTT_PASSWORD || undefined,
+      adminUsername: env.MQTT_ADMIN_USERNAME || undefined,
+      adminPassword: env.MQTT_ADMIN_PASSWORD || undefined,
+      instanceId: env.INSTANCE_ID || `${hostname()}-${process.pid}`,
+    };
+  }
+  const port = portFrom(env, 'MQTT_PORT', 1884);
+  const host = env.MQTT_HOST || env.HOST || '127.0.0.1';
+  if (!wantsTls) return { mode: 'embedded', host, port };
+  if (!env.MQTT_TLS_CERT || !env.MQTT_TLS_KEY)
+    throw new Error('the embedded broker listens with TLS only with both MQTT_TLS_CERT and MQTT_TLS_KEY (PEM files)');
+  return {
+    mode: 'embedded',
+    host,
+    port,
+    tls: { certFile: env.MQTT_TLS_CERT, keyFile: env.MQTT_TLS_KEY, port: portFrom(env, 'MQTT_TLS_PORT', 8884) },
+  };
+}
+
+function portFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  const port = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error(`${name} must be a port number (got "${raw}")`);
+  return port;
+}
+
+/**
+ * RENDER_WORKERS: render worker threads; default one per core but one (the main thread does the
+ * database and network work), at least 1. `0` renders in the main thread.
+ */
+export function renderWorkersFromEnv(env: NodeJS.ProcessEnv, cores = availableParallelism()): number {
+  const raw = env.RENDER_WORKERS?.trim();
+  if (!raw) return Math.max(1, cores - 1);
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 256)
+    throw new Error(`RENDER_WORKERS must be a whole number from 0 to 256 (got "${env.RENDER_WORKERS}")`);
+  return n;
+}
+
+const repoRoot = new URL('../../../../', import.meta.url).pathname;
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = env.DATA_DIR ?? join(process.cwd(), 'data');
+  return {
+    databaseUrl: env.DATABASE_URL || `sqlite:${join(dataDir, 'esl.db')}`,
+    publicUrl: (env.PUBLIC_URL ?? '').replace(/\/+$/, ''),
+    sessionTtlHours: positive(env.SESSION_TTL_HOURS, 12),
+    loginRateLimitPerMinute: positive(env.LOGIN_RATE_LIMIT, 30),
+    openRateLimitPerMinute: positive(env.OPEN_RATE_LIMIT, 600),
+    webDist: env.WEB_DIST ?? join(repoRoot, 'apps/web/dist'),
+    now: Date.now,
+    passwordCost: PRODUCTION_COST,
+    readCache: !/^(off|0|false|no)$/i.test(env.READ_CACHE ?? ''),
+    logger: { level: env.LOG_LEVEL ?? 'warn' },
+    mqtt: mqttFromEnv(env),
+    deliveryTickMs: 1000,
+    renderWorkers: renderWorkersFromEnv(env),
+    callbacks: {
+      allowLoopback: /^(on|1|true|yes)$/i.test(env.CALLBACK_ALLOW_LOOPBACK ?? ''),
+      allowPrivate: /^(on|1|true|yes)$/i.test(env.CALLBACK_ALLOW_PRIVATE ?? ''),
+      timeoutMs: positive(env.CALLBACK_TIMEOUT_MS, 10_000),
+      tickMs: 1000,
+    },
+    metricsToken: env.METRICS_TOKEN ?? '',
+  };
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    databaseUrl: 'sqlite::memory:',
+    publicUrl: '',
+    sessionTtlHours: 12,
+    loginRateLimitPerMinute: 10_000,
+    openRateLimitPerMinute: 10_000,
+    webDist: join(repoRoot, 'apps/web/dist'),
+    now: Date.now,
+    // Same algorithm, far cheaper: the suite logs in hundreds of times.
+    passwordCost: { memoryCost: 1024, timeCost: 1 },
+    readCache: true,
+    logger: false,
+    mqtt: null,
+    deliveryTickMs: 0,
+    // Tests render in their own thread unless they are about the pool.
+    renderWorkers: 0,
+    callbacks: { allowLoopback: false, allowPrivate: false, timeoutMs: 2000, tickMs: 0 },
+    metricsToken: '',
+    ...overrides,
+  };
+}
+
+function positive(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+}

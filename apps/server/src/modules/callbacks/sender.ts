@@ -1,0 +1,308 @@
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { hostname } from 'node:os';
+import { OPEN_HEADERS } from '@esl/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../infra/db/schema';
+import { sign } from '../../infra/lib/signature';
+import { addToPush, closePush, openPush } from '../../infra/logs';
+import {
+  type AddressPolicy,
+  guardedLookup,
+  isSelf,
+  parseCallbackUrl,
+  type Resolver,
+  refusal,
+  systemResolver,
+} from './address';
+import * as repo from './repository';
+
+/*
+ * The callback sender: a background loop of the server (started and stopped with it) that works
+ * through the outbox. Each round it leases the due rows that are first in line for their key (a
+ * tag, a request) — a row waits while an earlier row of its key is pending — so one tag's events
+ * arrive in the order they happened, and two server processes never send the same row. A failed
+ * attempt (no answer within the timeout, a refused address, a status other than 2xx) is tried again
+ * after an exponential backoff with jitter, for at least a day (a receiver down overnight loses
+ * nothing); after MAX_ATTEMPTS the event is given up ('failed'), and the console or the API can
+ * put it back in line (repository.ts `resendFailed`).
+ */
+
+/** Header naming the event's type; the event's id and the attempt number follow. */
+export const CALLBACK_HEADERS = {
+  event: 'x-esl-event',
+  eventId: 'x-esl-event-id',
+  attempt: 'x-esl-attempt',
+} as const;
+
+/**
+ * Attempts before an event is given up. With the backoff below, the waits between the first
+ * attempt and the last add up to 24.1–32.1 hours (11 doublings from 2 s, then 31 capped hours,
+ * each 75–100 % of its step): never less than a day.
+ */
+export const MAX_ATTEMPTS = 43;
+export const BACKOFF_BASE_MS = 2_000;
+export const BACKOFF_CAP_MS = 60 * 60_000;
+/** The least share of its step a delay keeps after jitter. */
+export const JITTER_MIN = 0.75;
+/** Characters of an answer's body kept (for the console); the rest is not read. */
+export const EXCERPT_CHARS = 200;
+const READ_BYTES = 1024;
+/** Finished events (sent, given up, dropped) are kept this long for the console, then deleted. */
+export const KEEP_FINISHED_MS = 7 * 24 * 60 * 60_000;
+const PRUNE_EVERY_MS = 10 * 60_000;
+const PRUNE_BATCH = 5000;
+
+/** Delay before attempt `attempts + 1` after `attempts` failures: 2 s · 2^(n−1), at most 1 h, times 0.75–1 (jitter). */
+export function backoffMs(attempts: number, random: () => number = Math.random): number {
+  const full = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
+  return Math.round(full * (JITTER_MIN + (1 - JITTER_MIN) * random()));
+}
+
+export interface SenderOptions {
+  db: Kysely<Database>;
+  now: () => number;
+  policy: AddressPolicy;
+  /** Longest wait for one delivery's answer, ms. */
+  timeoutMs: number;
+  /** Period of the loop, ms; 0: no timer (tests call `tick()`). */
+  tickMs: number;
+  /** This server's public address (PUBLIC_URL): refused whatever it resolves to (address.ts isSelf). */
+  selfUrls?: readonly string[];
+  resolver?: Resolver;
+  random?: () => number;
+  onError?: (err: unknown) => void;
+  /** Rows leased per round. */
+  batch?: number;
+}
+
+export interface CallbackSender {
+  /** One round: answers how many deliveries were attempted. */
+  tick(): Promise<number>;
+  /** Deletes finished events older than KEEP_FINISHED_MS; answers how many. */
+  prune(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+interface Attempt {
+  ok: boolean;
+  status: number | null;
+  error: string;
+  excerpt: string;
+}
+
+type Row = {
+  id: number;
+  tenant_id: number;
+  store_id: number | null;
+  event_id: string;
+  type: string;
+  payload: string;
+  attempts: number;
+};
+
+export function startCallbackSender(o: SenderOptions): CallbackSender {
+  const { db } = o;
+  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const leaseMs = o.timeoutMs * 2 + 30_000;
+  const batch = o.batch ?? 50;
+  const random = o.random ?? Math.random;
+  const resolver = o.resolver ?? systemResolver;
+  let running: Promise<number> | null = null;
+  let stopped = false;
+
+  async function claim(t: number): Promise<Row[]> {
+    const due = await repo.dueHeads(db, t, batch);
+    const got = await repo.lease(
+      db,
+      due.map((r) => Number(r.id)),
+      owner,
+      t,
+      t + leaseMs,
+    );
+    return due.filter((r) => got.has(Number(r.id))).map((r) => ({ ...r, attempts: Number(r.attempts) }));
+  }
+
+  async function send(row: Row, target: { url: string; ck: string; sk: string }, attempt: number): Promise<Attempt> {
+    let url: URL;
+    try {
+      url = parseCallbackUrl(target.url);
+    } catch {
+      return { ok: false, status: null, error: 'refused address', excerpt: '' };
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (isSelf(url, o.selfUrls ?? [])) return { ok: false, status: null, error: 'refused address', excerpt: '' };
+    if (isIP(host) && refusal(host, o.policy) !== null)
+      return { ok: false, status: null, error: 'refused address', excerpt: '' };
+    const timestamp = String(o.now());
+    const nonce = randomBytes(16).toString('hex');
+    const path = `${url.pathname}${url.search}`;
+    const body = Buffer.from(row.payload, 'utf8');
+    const signature = sign(target.sk, { method: 'POST', path, timestamp, nonce, body });
+    const headers = {
+      'content-type': 'application/json',
+      'content-length': String(body.length),
+      'user-agent': 'esl-callbacks/1',
+      [OPEN_HEADERS.key]: target.ck,
+      [OPEN_HEADERS.timestamp]: timestamp,
+      [OPEN_HEADERS.nonce]: nonce,
+      [OPEN_HEADERS.signature]: signature,
+      [CALLBACK_HEADERS.event]: row.type,
+      [CALLBACK_HEADERS.eventId]: row.event_id,
+      [CALLBACK_HEADERS.attempt]: String(attempt),
+    };
+    const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise<Attempt>((resolve) => {
+      let settled = false;
+      const done = (a: Attempt) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(a);
+      };
+      const req = request(
+        url,
+        { method: 'POST', headers, lookup: guardedLookup(o.policy, resolver) as never, agent: false },
+        (res: IncomingMessage) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          const finish = () => {
+            const status = res.statusCode ?? 0;
+            const excerpt = Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_CHARS);
+            const ok = status >= 200 && status < 300;
+            done({ ok, status, error: ok ? '' : `HTTP ${status}`, excerpt });
+            res.destroy();
+          };
+          res.on('data', (c: Buffer) => {
+            if (size < READ_BYTES) chunks.push(c.subarray(0, READ_BYTES - size));
+            size += c.length;
+            if (size >= READ_BYTES) finish();
+          });
+          res.on('end', finish);
+          res.on('error', finish);
+        },
+      );
+      const timer = setTimeout(() => {
+        done({ ok: false, status: null, error: 'timeout', excerpt: '' });
+        req.destroy();
+      }, o.timeoutMs);
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        const error =
+          err.code === 'ECALLBACKADDRESS' ? 'refused address' : `connection failed${err.code ? ` (${err.code})` : ''}`;
+        done({ ok: false, status: null, error, excerpt: '' });
+      });
+      req.end(body);
+    });
+  }
+
+  async function record(row: Row, a: Attempt, t: number) {
+    const attempts = row.attempts + 1;
+    const giveUp = !a.ok && attempts >= MAX_ATTEMPTS;
+    await repo.recordAttempt(db, row.id, owner, {
+      state: a.ok ? 'sent' : giveUp ? 'failed' : 'pending',
+      attempts,
+      next_at: a.ok || giveUp ? t : t + backoffMs(attempts, random),
+      finished_at: a.ok || giveUp ? t : null,
+      last_status: a.status,
+      last_error: a.error,
+      excerpt: a.excerpt,
+    });
+  }
+
+  /** One data-push row per tenant and store per round: events attempted, delivered, failed. */
+  async function log(results: Array<{ row: Row; a: Attempt }>, t: number) {
+    const groups = new Map<string, Array<{ row: Row; a: Attempt }>>();
+    for (const r of results) {
+      if (r.row.store_id === null) continue;
+      const key = `${r.row.tenant_id}:${r.row.store_id}`;
+      groups.set(key, [...(groups.get(key) ?? []), r]);
+    }
+    for (const group of groups.values()) {
+      const first = (group[0] as { row: Row }).row;
+      const id = await openPush(db, {
+        tenantId: first.tenant_id,
+        storeId: first.store_id as number,
+        source: 'callback',
+        tagsAffected: group.length,
+        startedAt: t,
+      });
+      const failed = group.filter((g) => !g.a.ok);
+      await addToPush(db, id, { rendered: group.length - failed.length, failed: failed.length });
+      for (const reason of new Set(failed.map((g) => g.a.error))) {
+        await addToPush(db, id, { exception: `${reason}: ${failed.filter((g) => g.a.error === reason).length}` });
+      }
+      await closePush(db, id, o.now());
+    }
+  }
+
+  async function round(): Promise<number> {
+    const t = o.now();
+    const rows = await claim(t);
+    if (rows.length === 0) return 0;
+    const tenantIds = [...new Set(rows.map((r) => r.tenant_id))];
+    const targets = new Map((await repo.targets(db, tenantIds)).map((r) => [r.id, r]));
+    const results: Array<{ row: Row; a: Attempt }> = [];
+    // Every leased row is the head of its key, so they may go out together.
+    await Promise.all(
+      rows.map(async (row) => {
+        const target = targets.get(row.tenant_id);
+        if (!target || target.url === '') {
+          await repo.drop(db, row.id, owner, t);
+          return;
+        }
+        const a = await send(row, target, row.attempts + 1);
+        await record(row, a, o.now());
+        results.push({ row, a });
+      }),
+    );
+    await log(results, t);
+    return rows.length;
+  }
+
+  async function prune(): Promise<number> {
+    const before = o.now() - KEEP_FINISHED_MS;
+    let total = 0;
+    for (;;) {
+      const n = await repo.pruneFinished(db, before, PRUNE_BATCH);
+      total += n;
+      if (n < PRUNE_BATCH) return total;
+    }
+  }
+
+  let prunedAt = 0;
+  function tick(): Promise<number> {
+    if (running) return running;
+    running = round().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  let timer: NodeJS.Timeout | null = null;
+  const loop = async () => {
+    try {
+      // Keep going while there is work (the next of each key is due at once).
+      while (!stopped && (await tick()) > 0);
+      if (!stopped && o.now() - prunedAt >= PRUNE_EVERY_MS) {
+        prunedAt = o.now();
+        await prune();
+      }
+    } catch (err) {
+      o.onError?.(err);
+    }
+    if (!stopped) timer = setTimeout(loop, o.tickMs);
+  };
+  if (o.tickMs > 0) timer = setTimeout(loop, o.tickMs);
+
+  return {
+    tick,
+    prune,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      if (running) await running.catch(() => {});
+    },
+  };
+}
