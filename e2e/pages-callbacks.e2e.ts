@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, inject, it } from 'vitest';
-import { type Db, openDatabase } from '../apps/server/src/db/database';
+import { type Db, openDatabase } from '../apps/server/src/infra/db/database';
 import { seriousViolations, structureViolations } from './support/axe';
 import {
   api,

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, inject, it } from 'vitest';
-import { openDatabase } from '../apps/server/src/db/database';
-import { appendTagLog } from '../apps/server/src/delivery/logs';
+import { openDatabase } from '../apps/server/src/infra/db/database';
+import { appendTagLog } from '../apps/server/src/infra/logs';
 import {
   api,
   apiLogin,

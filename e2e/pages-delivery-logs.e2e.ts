@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, inject, it } from 'vitest';
-import { type Db, openDatabase } from '../apps/server/src/db/database';
-import { addToPush, appendTagLog, closePush, openPush } from '../apps/server/src/delivery/logs';
+import { type Db, openDatabase } from '../apps/server/src/infra/db/database';
+import { addToPush, appendTagLog, closePush, openPush } from '../apps/server/src/infra/logs';
 import { insertTags } from '../apps/server/src/modules/tags/repository';
 import {
   api,

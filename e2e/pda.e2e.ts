@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Simulator, startSimulator } from '@esl/simulator';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, inject, it } from 'vitest';
-import { type Db, openDatabase } from '../apps/server/src/db/database';
+import { type Db, openDatabase } from '../apps/server/src/infra/db/database';
 import { seriousViolations } from './support/axe';
 import {
   api,
