@@ -13,7 +13,7 @@ import { STORE_CALL_NAMES, STORE_CALLS } from './stores';
 import { SUMMARY_CALL_NAMES, SUMMARY_CALLS } from './summary';
 import { TAG_CALL_NAMES, TAG_CALLS } from './tags';
 import { TEMPLATE_CALL_NAMES, TEMPLATE_CALLS } from './templates';
-import { TENANT_CALL_NAMES, TENANT_CALLS } from './tenant';
+import { TENANT_SETTINGS_CALL_NAMES, TENANT_SETTINGS_CALLS } from './tenantSettings';
 import { TENANTS_CALL_NAMES, TENANTS_CALLS } from './tenants';
 import { USER_CALL_NAMES, USER_CALLS } from './users';
 
@@ -29,7 +29,7 @@ export { XLSX_TYPE } from './products';
 export const CALLS = {
   ...SESSION_CALLS,
   ...USER_CALLS,
-  ...TENANT_CALLS,
+  ...TENANT_SETTINGS_CALLS,
   ...STORE_CALLS,
   ...LOG_CALLS,
   ...TENANTS_CALLS,
@@ -60,7 +60,7 @@ export const ALL_CALLS: readonly CallDef[] = Object.values(CALLS);
 export const CALL_NAMES: Record<CallName, Messages> = {
   ...SESSION_CALL_NAMES,
   ...USER_CALL_NAMES,
-  ...TENANT_CALL_NAMES,
+  ...TENANT_SETTINGS_CALL_NAMES,
   ...STORE_CALL_NAMES,
   ...LOG_CALL_NAMES,
   ...TENANTS_CALL_NAMES,
