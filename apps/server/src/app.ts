@@ -33,7 +33,7 @@ import { handlers } from './modules';
 import { type CallbackSender, startCallbackSender } from './modules/callbacks/sender';
 import { registerTemplateAssets } from './modules/templates/assets';
 import { registerAvatarRoute } from './modules/users/avatar';
-import { registerIntegrationCalls } from './open/routes';
+import { registerIntegrationCalls } from './open/register';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,6 +1,6 @@
 import { type ElementInput, TEMPLATE_VERSION, TemplateDocument, type TemplateDocumentInput } from '@esl/labels';
 import { randomHex } from '../infra/lib/random';
-import { renderThumbnail } from '../modules/templates/render';
+import { renderThumbnail } from '../infra/render';
 import { insertTemplate, listDataKeys, nameTaken, saveThumb, upsertDataKey } from '../modules/templates/repository';
 import { documentColumns } from '../modules/templates/service';
 import type { SeedContext, SeedStep } from './step';

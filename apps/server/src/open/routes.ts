@@ -1,146 +1,123 @@
-import {
-  type Envelope,
-  ErrorCode,
-  encodeTarget,
-  OPEN_BASE,
-  OPEN_CALLS,
-  type OpenCallDef,
-  type OpenCallName,
-  openPath,
-  pickLanguage,
-} from '@esl/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { CallContext, Caller, Services } from '../api/context';
-import { AppError, invalidField, messageOf, notAvailable } from '../api/errors';
+import type { OpenCallName, OpenCalls } from '@esl/contract';
+import { ErrorCode } from '@esl/contract';
+import type { z } from 'zod';
+import type { CallContext } from '../api/context';
+import { AppError, notFound } from '../api/errors';
 import type { ListResult } from '../api/handlers';
-import { nulField, validationError } from '../api/validation';
-import { insertOpLog } from '../infra/audit/repository';
-import { authenticate, type OpenKey } from './auth';
-import { type OpenHandlerMap, openHandlers } from './handlers';
+import * as callbacks from '../modules/callbacks/service';
+import * as products from '../modules/products/service';
+import * as stores from '../modules/stores/service';
+import * as tags from '../modules/tags/service';
+import { presentOpenStore, presentOpenTag } from './presenter';
+import { lastTagResults } from './repository';
 
-type LooseHandler = (ctx: CallContext, body: unknown) => Promise<unknown>;
-
-/**
- * The integration API (docs/INTEGRATION.md): one POST route per OPEN_CALLS entry under
- * OPEN_BASE, in a scope of its own whose body parser keeps the raw bytes (the signature covers
- * them exactly as sent). Signature → availability → body → handler → the console's envelope;
- * calls that change data leave an operation-log row naming the key.
- */
-export async function registerIntegrationCalls(
-  app: FastifyInstance,
-  services: Services,
-  handlers: OpenHandlerMap = openHandlers,
-): Promise<void> {
-  await app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    for (const name of Object.keys(OPEN_CALLS) as OpenCallName[]) {
-      const def: OpenCallDef = OPEN_CALLS[name];
-      const handler = handlers[name] as LooseHandler | undefined;
-      scope.post(OPEN_BASE + def.path, (request, reply) => runOpenCall(name, def, handler, services, request, reply));
-    }
-  });
-}
-
-/** The key acting as its tenant's administrator, with no user behind it (user id 0: no users row has it). */
-function callerOf(key: OpenKey): Caller {
-  return {
-    sessionId: '',
-    userId: 0,
-    username: `api:${key.ck}`,
-    name: `API ${key.ck}`,
-    introduction: '',
-    avatarKey: null,
-    roles: ['admin'],
-    heldRoles: ['admin'],
-    actingRole: null,
-    tenantId: key.tenantId,
-    tenantName: key.tenantName,
-    tenantCompany: key.tenantCompany,
-    storeId: null,
-  };
-}
-
-function parseJson(raw: Buffer): unknown {
-  const text = raw.toString('utf8');
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw invalidField('body', 'body');
-  }
-}
-
-async function runOpenCall(
-  name: OpenCallName,
-  def: OpenCallDef,
-  handler: LooseHandler | undefined,
-  services: Services,
-  request: FastifyRequest,
-  _reply: FastifyReply,
-): Promise<Envelope<unknown>> {
-  const lang = pickLanguage(request.headers['accept-language']);
-  const now = services.config.now();
-  const ctx: CallContext = { services, lang, ip: request.ip, request, caller: null, now, target: null };
-  const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-  let envelope: Envelope<unknown>;
-  let body: unknown = {};
-  try {
-    ctx.caller = callerOf(await authenticate(services, request, raw));
-    if (!def.ready || !handler) throw notAvailable();
-    body = parseJson(raw);
-    const parsed = def.body.safeParse(body);
-    if (!parsed.success) throw validationError(parsed.error, body);
-    const nul = nulField(parsed.data);
-    if (nul) throw invalidField(nul, 'nul');
-    const result = await handler(ctx, parsed.data);
-    const msg = messageOf(0, lang);
-    if (def.list) {
-      const { rows, count } = result as ListResult<unknown>;
-      envelope = { code: 0, msg, data: rows, count };
-    } else {
-      envelope = { code: 0, msg, data: result };
-    }
-  } catch (err) {
-    if (!(err instanceof AppError)) {
-      if (def.changes) await record(ctx, name, body, ErrorCode.INTERNAL, messageOf(ErrorCode.INTERNAL, lang));
-      throw err;
-    }
-    envelope = { code: err.code, msg: messageOf(err.code, lang, err.vars, true), data: err.data };
-    if (def.list) envelope.count = 0;
-  }
-  if (def.changes) await record(ctx, name, body, envelope.code, envelope.msg);
-  return envelope;
-}
+type Answer<N extends OpenCallName> = OpenCalls[N]['list'] extends true
+  ? ListResult<z.output<OpenCalls[N]['data']>>
+  : z.output<OpenCalls[N]['data']>;
+export type OpenHandler<N extends OpenCallName> = (
+  ctx: CallContext,
+  body: z.output<OpenCalls[N]['body']>,
+) => Promise<Answer<N>>;
+export type OpenHandlerMap = { [N in OpenCallName]?: OpenHandler<N> };
 
 /**
- * The operation-log row of a changing call, once the key is known (a refused signature names no
- * one, so it is not logged), and the end of the tenant's cached reads, as for console calls.
+ * Makes the store named by its code the call's current store, so the console's services act on
+ * it. A code the key's tenant does not have (another tenant's included) is not found.
  */
-async function record(ctx: CallContext, name: OpenCallName, body: unknown, code: number, msg: string) {
+async function atStore(ctx: CallContext, code: string) {
   const caller = ctx.caller;
-  if (!caller || caller.tenantId === null) return;
-  await insertOpLog(ctx.services.db, {
-    tenant_id: caller.tenantId,
-    store_id: caller.storeId,
-    user_id: null,
-    username: caller.username,
-    call: openPath(name),
-    target: (ctx.target ? encodeTarget(ctx.target) : storeOf(body)).replaceAll('\u0000', ''),
-    code,
-    msg,
-    ip: ctx.ip,
-    time: ctx.now,
-  });
-  try {
-    await ctx.services.cache.changed(caller.tenantId);
-  } catch (err) {
-    ctx.request.log.warn(`cache invalidation not announced: ${(err as Error).message}`);
-  }
+  if (!caller || caller.tenantId === null) throw new AppError(ErrorCode.OPEN_KEY_INVALID);
+  const store = await stores.findByCode(ctx.services.db, caller.tenantId, code);
+  if (!store) throw notFound();
+  caller.storeId = store.id;
+  return { tenantId: caller.tenantId, storeId: store.id, userId: caller.userId };
 }
 
-/** The store code a refused body named, shown as it is. */
-function storeOf(body: unknown): string {
-  const store = body && typeof body === 'object' ? (body as Record<string, unknown>).store : undefined;
-  return typeof store === 'string' ? store.slice(0, 200) : '';
-}
+/**
+ * The integration calls, through the same services as the console's (so their rules, and what
+ * the delivery layer hooks onto them, hold for both).
+ */
+export const openHandlers: OpenHandlerMap = {
+  openUpsertProducts: async (ctx, body) => {
+    await atStore(ctx, body.store);
+    return products.upsertByBarcode(ctx, body.products);
+  },
+  openDeleteProducts: async (ctx, body) => {
+    await atStore(ctx, body.store);
+    return products.removeByBarcodes(ctx, body.barcodes);
+  },
+  openBindTags: async (ctx, body) => {
+    const at = await atStore(ctx, body.store);
+    // All or nothing: every tag and every product is checked before the first binding.
+    await tags.idsOfHardwareIds(
+      ctx,
+      body.bindings.map((b) => b.hardwareId),
+    );
+    const wanted = [...new Set(body.bindings.map((b) => b.barcode))];
+    const found = await Promise.all(wanted.map((barcode) => products.findByBarcode(ctx.services.db, at, barcode)));
+    const missing = wanted.find((_, i) => !found[i]);
+    if (missing !== undefined) throw notFound({ kind: 'barcode', value: missing });
+    for (const b of body.bindings) await tags.bind(ctx, b.hardwareId, b.barcode);
+    ctx.target = {
+      kind: 'tags',
+      names: body.bindings.slice(0, 20).map((b) => `${b.hardwareId}→${b.barcode}`),
+      count: body.bindings.length,
+    };
+    return { bound: body.bindings.length };
+  },
+  openUnbindTags: async (ctx, body) => {
+    await atStore(ctx, body.store);
+    const ids = await tags.idsOfHardwareIds(ctx, body.hardwareIds);
+    return { unbound: await tags.unbind(ctx, ids) };
+  },
+  openTagList: async (ctx, body) => {
+    const at = await atStore(ctx, body.store);
+    const { rows, count } = await tags.list(ctx, {
+      page: body.page,
+      limit: body.limit,
+      status: body.status,
+      bound: body.bound,
+      sort: 'id',
+      order: 'asc',
+    });
+    const last = new Map(
+      (
+        await lastTagResults(
+          ctx.services.db,
+          at,
+          rows.map((r) => r.id),
+        )
+      ).map((r) => [r.tag_id, r]),
+    );
+    return { rows: rows.map((r) => presentOpenTag(r, last.get(r.id))), count };
+  },
+  openRefreshTags: async (ctx, body) => {
+    await atStore(ctx, body.store);
+    const ids = await tags.idsOfHardwareIds(ctx, body.hardwareIds);
+    return tags.refresh(ctx, ids, body.force);
+  },
+  openLedTags: async (ctx, body) => {
+    await atStore(ctx, body.store);
+    const ids = await tags.idsOfHardwareIds(ctx, body.hardwareIds);
+    return tags.flashLed(ctx, ids, body.led);
+  },
+  openRequestProgress: async (ctx, body) => {
+    const p = await tags.progressWithResults(ctx, body.requestId);
+    return {
+      requestId: p.id,
+      kind: p.kind,
+      status: p.status,
+      total: p.total,
+      done: p.done,
+      failed: p.failed,
+      results: p.results.map((r) => ({ hardwareId: r.hardwareId, state: r.state, code: r.code })),
+    };
+  },
+  openStoreList: async (ctx, body) => {
+    const { rows, count } = await stores.list(ctx, { page: body.page, limit: body.limit });
+    return { rows: rows.map(presentOpenStore), count };
+  },
+  openCallbackGet: (ctx) => callbacks.getSettings(ctx),
+  openCallbackSet: (ctx, body) => callbacks.setSettings(ctx, body.url),
+  openCallbackResend: (ctx) => callbacks.resendFailed(ctx),
+};

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id, Line, Paging } from '../common';
-import { Barcode, CustomFields, Price } from './products';
+import { Barcode, ProductFieldTypes } from './products';
 import { HardwareId, TagStatus } from './tags';
 
 /**
@@ -44,19 +44,7 @@ export const StoreCode = z.string().trim().min(1, 'required').max(32);
  * One product of a bulk upsert, by barcode: a product the store lacks needs `name` and `price`;
  * for one it has, only the fields given change (`custom`, when given, replaces the whole set).
  */
-export const OpenProductInput = z.object({
-  barcode: Barcode,
-  name: Line(200).optional(),
-  price: Price.optional(),
-  /** null clears it. */
-  originalPrice: Price.nullable().optional(),
-  unit: Line(20).optional(),
-  spec: Line(64).optional(),
-  origin: Line(64).optional(),
-  grade: Line(32).optional(),
-  qrcode: Line(500).optional(),
-  custom: CustomFields.optional(),
-});
+export const OpenProductInput = ProductFieldTypes.partial().required({ barcode: true });
 export type OpenProductInput = z.infer<typeof OpenProductInput>;
 
 const unique =

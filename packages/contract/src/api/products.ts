@@ -110,18 +110,38 @@ export function productLabelData(product: Product): Readonly<Record<string, stri
   };
 }
 
-const ProductFields = {
+/**
+ * Each product field as every call that writes products spells it (the console's add and alter,
+ * the import, the integration API's upsert): the calls differ only in which are required and what
+ * an absent one means.
+ */
+export const ProductFieldTypes = z.object({
   barcode: Barcode,
-  name: RequiredLine(200),
+  name: Line(200),
   price: Price,
+  /** null clears it. */
+  originalPrice: Price.nullable(),
+  unit: Line(20),
+  spec: Line(64),
+  origin: Line(64),
+  grade: Line(32),
+  qrcode: Line(500),
+  custom: CustomFields,
+});
+
+const t = ProductFieldTypes.shape;
+const ProductFields = {
+  barcode: t.barcode,
+  name: RequiredLine(200),
+  price: t.price,
   /** Empty or null clears it. */
-  originalPrice: Price.nullable().optional(),
-  unit: Line(20).default(''),
-  spec: Line(64).default(''),
-  origin: Line(64).default(''),
-  grade: Line(32).default(''),
-  qrcode: Line(500).default(''),
-  custom: CustomFields.default({}),
+  originalPrice: t.originalPrice.optional(),
+  unit: t.unit.default(''),
+  spec: t.spec.default(''),
+  origin: t.origin.default(''),
+  grade: t.grade.default(''),
+  qrcode: t.qrcode.default(''),
+  custom: t.custom.default({}),
 };
 
 export const AddProductBody = z.object(ProductFields);

@@ -1,6 +1,6 @@
 // The render pool and the stored images of delivery (DELIVERY.md §5.3).
 export { createRenderPool, PART_JOBS, PART_TIMEOUT_MS, PREVIEW_WORKERS, type WorkerPoolOptions } from './pool';
-export { renderPreview } from './preview';
+export { drawPreview, pngDataUrl, renderPreview, renderThumbnail } from './preview';
 export { renderJobs, tagJob } from './render';
 export {
   collectImages,

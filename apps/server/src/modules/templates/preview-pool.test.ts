@@ -3,11 +3,11 @@ import { SAMPLE_DATA, TemplateDocument, type TemplateDocumentInput } from '@esl/
 import { registerFonts, renderToPng } from '@esl/labels/node';
 import { describe, expect, it } from 'vitest';
 import { DEMO_TEMPLATES } from '../../demo/templates';
+import { pngDataUrl } from '../../infra/render';
 import { testDatabases } from '../../test/databases';
 import { buildWorld } from '../../test/factories';
 import { useApp } from '../../test/harness';
 import { nameDoc, priceDoc } from '../../test/templates';
-import { pngDataUrl } from './render';
 
 const [sqlite] = await testDatabases();
 

@@ -1,5 +1,5 @@
 import { defineHandlers } from '../../api/handlers';
-import { pngDataUrl } from './render';
+import { pngDataUrl } from '../../infra/render';
 import * as rules from './rules';
 import * as templates from './service';
 

@@ -16,11 +16,11 @@ import type { Database } from '../../infra/db/schema';
 import { onUniqueViolation } from '../../infra/db/unique';
 import { Gate } from '../../infra/lib/gate';
 import { randomHex } from '../../infra/lib/random';
+import { drawPreview, renderThumbnail } from '../../infra/render';
 import { labelTagsOfTenant, relabelTenant, rerenderTags, tasksChanged } from '../../outbox/slots/enqueue';
 import * as products from '../products/service';
 import { checkFit, newDocument, readDocument } from './documents';
 import { presentTemplate } from './presenter';
-import { drawPreview, renderThumbnail } from './render';
 import * as repo from './repository';
 import { resolveTemplates, rulesUsing } from './rules';
 
