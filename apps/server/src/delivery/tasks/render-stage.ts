@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { LabelData } from '@esl/labels';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../infra/db/schema';
 import { addToPush, closeRenderedPushes } from '../../infra/logs';
 import type { RenderedImage, RenderJob, RenderOutcome } from '../../infra/render';
 import * as products from '../../modules/products/service';
@@ -125,7 +127,7 @@ export async function claimBatch(state: EngineState, size: number): Promise<Clai
 
 /** Writes a claimed batch once rendered: images, what each tag desires, slots queued (or done, or failed). */
 export async function storeBatch(state: EngineState, claimed: Claimed): Promise<void> {
-  const { slots, tags, problems, keys, reused } = claimed;
+  const { slots, tags } = claimed;
   const outcomes = new Map((await claimed.outcomes).map((x) => [x.tagId, x]));
   await state.db.transaction().execute(async (trx) => {
     const images = new Map<number, RenderedImage[]>();
@@ -138,7 +140,7 @@ export async function storeBatch(state: EngineState, claimed: Claimed): Promise<
     for (const [tenantId, list] of images) await state.o.render.storeImages(trx, tenantId, list);
     const t2 = state.now();
     const pushes = new Map<number, { rendered: number; failed: number; exception?: string }>();
-    const pushed = (id: number | null, ok: boolean, why?: string) => {
+    const pushed: Pushed = (id, ok, why) => {
       if (id === null) return;
       const p = pushes.get(id) ?? { rendered: 0, failed: 0 };
       if (ok) p.rendered++;
@@ -148,67 +150,7 @@ export async function storeBatch(state: EngineState, claimed: Claimed): Promise<
       }
       pushes.set(id, p);
     };
-    for (const s of slots) {
-      const tag = s.tag_id === null ? undefined : tags.get(s.tag_id);
-      const x = s.tag_id === null ? undefined : (outcomes.get(s.tag_id) ?? reused.get(s.tag_id));
-      if (!tag || !x || !('hash' in x)) {
-        const detail = !tag ? 'noTag' : (problems.get(tag.id) ?? (x && 'error' in x ? x.error : 'noRender'));
-        // No template chose the tag: nothing to show, not a failed synthesis (logged only when asked for).
-        const code = detail === 'noTemplate' ? 'noTemplate' : 'renderError';
-        if (
-          await renderRepo.slotFailed(trx, {
-            id: s.id,
-            rev: s.rev,
-            state: 'render',
-            code,
-            detail: detail.slice(0, 200),
-            now: t2,
-          })
-        ) {
-          state.counters.renderFailed++;
-          pushed(s.push_id, false, `${tag?.hardware_id ?? s.tag_id}: ${detail}`);
-          const log = code === 'renderError' || s.request_id !== null;
-          await settled(
-            state,
-            trx,
-            { ...s, kind: 'image', hardware_id: tag?.hardware_id, attempt: 0 },
-            false,
-            log ? { result: 'failed', code } : undefined,
-          );
-        }
-        continue;
-      }
-      const skip = !Number(s.force) && tag.shown_ver === x.hash.slice(0, 16);
-      if (
-        await renderRepo.slotRendered(trx, {
-          id: s.id,
-          rev: s.rev,
-          tagId: tag.id,
-          hash: x.hash,
-          size: x.size,
-          skip,
-          now: t2,
-          renderKey: keys.get(tag.id) ?? null,
-        })
-      ) {
-        if (reused.has(tag.id)) state.counters.renderReused++;
-        else state.counters.rendered++;
-        pushed(s.push_id, true);
-        if (skip) {
-          state.counters.skipped++;
-          await settled(
-            state,
-            trx,
-            { ...s, kind: 'image', hardware_id: tag.hardware_id, hash: x.hash, attempt: 0 },
-            true,
-            {
-              result: 'skipped',
-              code: 'skipped',
-            },
-          );
-        } else tagChanged(state, s.tenant_id, s.store_id, tag.id);
-      }
-    }
+    for (const s of slots) await writeSlot(state, trx, claimed, outcomes, s, t2, pushed);
     for (const [id, p] of pushes) {
       await addToPush(trx, id, {
         rendered: p.rendered,
@@ -219,4 +161,73 @@ export async function storeBatch(state: EngineState, claimed: Claimed): Promise<
     // A push whose labels are all rendered (or failed) is finished now.
     await closeRenderedPushes(trx, [...pushes.keys()], t2);
   });
+}
+
+/** Counts a slot's label on its data push: rendered, or failed and why. */
+type Pushed = (id: number | null, ok: boolean, why?: string) => void;
+
+/** One slot of a rendered batch: queued (or done, skipped) with its picture, or failed. */
+async function writeSlot(
+  state: EngineState,
+  trx: Transaction<Database>,
+  claimed: Claimed,
+  outcomes: Map<number, RenderOutcome>,
+  s: renderRepo.RenderSlot,
+  t2: number,
+  pushed: Pushed,
+) {
+  const { tags, problems, keys, reused } = claimed;
+  const tag = s.tag_id === null ? undefined : tags.get(s.tag_id);
+  const x = s.tag_id === null ? undefined : (outcomes.get(s.tag_id) ?? reused.get(s.tag_id));
+  if (!tag || !x || !('hash' in x)) {
+    const detail = !tag ? 'noTag' : (problems.get(tag.id) ?? (x && 'error' in x ? x.error : 'noRender'));
+    // No template chose the tag: nothing to show, not a failed synthesis (logged only when asked for).
+    const code = detail === 'noTemplate' ? 'noTemplate' : 'renderError';
+    if (
+      await renderRepo.slotFailed(trx, {
+        id: s.id,
+        rev: s.rev,
+        state: 'render',
+        code,
+        detail: detail.slice(0, 200),
+        now: t2,
+      })
+    ) {
+      state.counters.renderFailed++;
+      pushed(s.push_id, false, `${tag?.hardware_id ?? s.tag_id}: ${detail}`);
+      const log = code === 'renderError' || s.request_id !== null;
+      await settled(
+        state,
+        trx,
+        { ...s, kind: 'image', hardware_id: tag?.hardware_id, attempt: 0 },
+        false,
+        log ? { result: 'failed', code } : undefined,
+      );
+    }
+    return;
+  }
+  const skip = !Number(s.force) && tag.shown_ver === x.hash.slice(0, 16);
+  if (
+    await renderRepo.slotRendered(trx, {
+      id: s.id,
+      rev: s.rev,
+      tagId: tag.id,
+      hash: x.hash,
+      size: x.size,
+      skip,
+      now: t2,
+      renderKey: keys.get(tag.id) ?? null,
+    })
+  ) {
+    if (reused.has(tag.id)) state.counters.renderReused++;
+    else state.counters.rendered++;
+    pushed(s.push_id, true);
+    if (skip) {
+      state.counters.skipped++;
+      await settled(state, trx, { ...s, kind: 'image', hardware_id: tag.hardware_id, hash: x.hash, attempt: 0 }, true, {
+        result: 'skipped',
+        code: 'skipped',
+      });
+    } else tagChanged(state, s.tenant_id, s.store_id, tag.id);
+  }
 }
