@@ -16,6 +16,7 @@ import { connectDynsec, type Dynsec } from './dynsec';
 import { createFirmwareEngine, type FirmwareEngine, type FirmwareEngineOptions } from './firmware/engine';
 import { createGateway, type Gateway, type GatewayOptions } from './gateway/gateway';
 import { secretHashOf } from './gateway/repository';
+import { mqttStationLink } from './link/station-link';
 import { connectClientPort } from './mqtt/client';
 import { countingPort } from './mqtt/counting';
 import { inProcessPort } from './mqtt/inprocess';
@@ -143,7 +144,7 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
   const leases = deps.shared ? deliveryLeases(deps.db, owner, deps.now, deps.tickMs ?? 1000) : null;
   const tasks = createTaskEngine({
     db: deps.db,
-    port,
+    link: mqttStationLink(port),
     notices: deps.notices,
     now: deps.now,
     render: {

@@ -11,6 +11,7 @@ import { buildShop, buildStation, insertBoundTags } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { testImage } from '../../test/delivery';
 import { useApp } from '../../test/harness';
+import { mqttStationLink } from '../link/station-link';
 import { createTaskEngine, type RenderBackend } from './engine';
 import { jobId } from './policy';
 
@@ -104,14 +105,14 @@ describe.each(await testDatabases())('render stage ($name)', (target) => {
     const published: Array<{ topic: string; jobs: Job[] }> = [];
     const engine = createTaskEngine({
       db: app.services.db,
-      port: {
+      link: mqttStationLink({
         publish: async (topic, payload) => {
           const m = topic.endsWith('/down/jobs') ? decodeMessage('jobs', payload) : null;
           if (m?.ok) published.push({ topic, jobs: m.message.jobs });
         },
         subscribe: async () => async () => {},
         close: async () => {},
-      },
+      }),
       notices: new Notices(),
       now: t().clock.now,
       render,

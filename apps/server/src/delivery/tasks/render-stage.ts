@@ -1,0 +1,233 @@
+import { createHash } from 'node:crypto';
+import type { LabelData } from '@esl/labels';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../infra/db/schema';
+import { addToPush, closeRenderedPushes } from '../../infra/logs';
+import type { RenderedImage, RenderJob, RenderOutcome } from '../../infra/render';
+import * as products from '../../modules/products/service';
+import * as templates from '../../modules/templates/service';
+import { RENDER_LEASE_MS } from './policy';
+import * as renderRepo from './render/repository';
+import { settled, tagChanged } from './settle';
+import type { EngineState } from './state';
+
+/*
+ * The render stage (docs/DELIVERY-ENGINE.md): claims slots waiting in `render` under a lease,
+ * spread over the stations, resolves what each label shows, renders it through the pool (or
+ * reuses the last picture when nothing it depends on changed) and stores the images; the slots
+ * go on to `queued` (or done, when the tag shows that picture already, or failed).
+ */
+
+/** Slots of the first render claim of a burst: its labels render in well under a second. */
+export const FIRST_BATCH = 64;
+
+/** Version of what renders a label: bump it when the renderer or its fonts change pictures. */
+const RENDERER = 'r1';
+
+/** What a tag's picture depends on: template and revision, the values it shows, model and colours. */
+export function renderKey(
+  templateId: number,
+  revision: number,
+  values: unknown,
+  model: string,
+  colour: string,
+): string {
+  return createHash('sha256')
+    .update(JSON.stringify([RENDERER, templateId, revision, values, model, colour]))
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/** A claimed batch: what each tag needs, and its renders under way in the pool. */
+export interface Claimed {
+  slots: renderRepo.RenderSlot[];
+  tags: Map<number, Awaited<ReturnType<typeof renderRepo.tagsForRender>>[number]>;
+  problems: Map<number, string>;
+  keys: Map<number, string>;
+  reused: Map<number, { tagId: number; hash: string; size: number }>;
+  outcomes: Promise<RenderOutcome[]>;
+}
+
+/**
+ * Claims a batch (spread over the stations), reads what its labels show and hands the renders
+ * to the pool; answers without waiting for them, so the pump writes the previous batch and
+ * dispatches while the workers draw this one.
+ */
+export async function claimBatch(state: EngineState, size: number): Promise<Claimed | null> {
+  const t = state.now();
+  const slots = await renderRepo.claimRenderSpread(state.db, state.owner, t, RENDER_LEASE_MS, size);
+  if (slots.length === 0) return null;
+  const tags = new Map(
+    (
+      await renderRepo.tagsForRender(
+        state.db,
+        slots.flatMap((s) => (s.tag_id === null ? [] : [s.tag_id])),
+      )
+    ).map((x) => [x.id, x]),
+  );
+  // What each tag shows: its template (by the assignment rules) and its product's data.
+  const jobs: RenderJob[] = [];
+  const problems = new Map<number, string>();
+  const keys = new Map<number, string>();
+  const reused = new Map<number, { tagId: number; hash: string; size: number }>();
+  const byStore = new Map<string, renderRepo.RenderSlot[]>();
+  for (const s of slots)
+    byStore.set(`${s.tenant_id}:${s.store_id}`, [...(byStore.get(`${s.tenant_id}:${s.store_id}`) ?? []), s]);
+  for (const group of byStore.values()) {
+    const { tenant_id: tenantId, store_id: storeId } = group[0] as renderRepo.RenderSlot;
+    const rows = group.flatMap((s) => {
+      const tag = s.tag_id === null ? undefined : tags.get(s.tag_id);
+      return tag ? [tag] : [];
+    });
+    const labels = await templates.resolveTemplates(
+      state.db,
+      rows.map((r) => ({ id: r.id, tenantId, storeId, model: r.model, colour: r.colour, productId: r.product_id })),
+    );
+    const docs = await templates.documentsOf(
+      state.db,
+      tenantId,
+      [...labels.values()].flatMap((l) => (l.templateId === null ? [] : [l.templateId])),
+    );
+    const data = await products.labelDataOf(
+      state.db,
+      { tenantId, storeId },
+      rows.flatMap((r) => (r.product_id === null ? [] : [r.product_id])),
+    );
+    for (const r of rows) {
+      const label = labels.get(r.id);
+      const doc = label?.templateId == null ? undefined : docs.get(label.templateId);
+      if (!doc) {
+        problems.set(r.id, 'noTemplate');
+        continue;
+      }
+      const values = r.product_id === null ? {} : (data.get(r.product_id)?.data ?? {});
+      // What the picture depends on; unchanged since the last render → the render is skipped too.
+      const key = renderKey(label?.templateId ?? 0, doc.revision, values, r.model, r.colour);
+      keys.set(r.id, key);
+      const slot = group.find((x) => x.tag_id === r.id);
+      if (
+        slot &&
+        !Number(slot.force) &&
+        r.render_key === key &&
+        r.desired_hash &&
+        slot.hash === r.desired_hash &&
+        slot.size
+      ) {
+        reused.set(r.id, { tagId: r.id, hash: r.desired_hash, size: Number(slot.size) });
+        continue;
+      }
+      jobs.push({ tenantId, tagId: r.id, doc: doc.doc, data: values as LabelData, model: r.model, colour: r.colour });
+    }
+  }
+  state.counters.renders += jobs.length;
+  const outcomes = jobs.length ? state.o.render.render(jobs) : Promise.resolve([]);
+  outcomes.catch(() => {}); // awaited by storeBatch; not an unhandled rejection meanwhile
+  return { slots, tags, problems, keys, reused, outcomes };
+}
+
+/** Writes a claimed batch once rendered: images, what each tag desires, slots queued (or done, or failed). */
+export async function storeBatch(state: EngineState, claimed: Claimed): Promise<void> {
+  const { slots, tags } = claimed;
+  const outcomes = new Map((await claimed.outcomes).map((x) => [x.tagId, x]));
+  await state.db.transaction().execute(async (trx) => {
+    const images = new Map<number, RenderedImage[]>();
+    for (const x of outcomes.values()) {
+      if (!('hash' in x)) continue;
+      const tenantId = tags.get(x.tagId)?.tenant_id;
+      if (tenantId === undefined) continue;
+      images.set(tenantId, [...(images.get(tenantId) ?? []), x]);
+    }
+    for (const [tenantId, list] of images) await state.o.render.storeImages(trx, tenantId, list);
+    const t2 = state.now();
+    const pushes = new Map<number, { rendered: number; failed: number; exception?: string }>();
+    const pushed: Pushed = (id, ok, why) => {
+      if (id === null) return;
+      const p = pushes.get(id) ?? { rendered: 0, failed: 0 };
+      if (ok) p.rendered++;
+      else {
+        p.failed++;
+        p.exception ??= why;
+      }
+      pushes.set(id, p);
+    };
+    for (const s of slots) await writeSlot(state, trx, claimed, outcomes, s, t2, pushed);
+    for (const [id, p] of pushes) {
+      await addToPush(trx, id, {
+        rendered: p.rendered,
+        failed: p.failed,
+        ...(p.exception ? { exception: p.exception } : {}),
+      });
+    }
+    // A push whose labels are all rendered (or failed) is finished now.
+    await closeRenderedPushes(trx, [...pushes.keys()], t2);
+  });
+}
+
+/** Counts a slot's label on its data push: rendered, or failed and why. */
+type Pushed = (id: number | null, ok: boolean, why?: string) => void;
+
+/** One slot of a rendered batch: queued (or done, skipped) with its picture, or failed. */
+async function writeSlot(
+  state: EngineState,
+  trx: Transaction<Database>,
+  claimed: Claimed,
+  outcomes: Map<number, RenderOutcome>,
+  s: renderRepo.RenderSlot,
+  t2: number,
+  pushed: Pushed,
+) {
+  const { tags, problems, keys, reused } = claimed;
+  const tag = s.tag_id === null ? undefined : tags.get(s.tag_id);
+  const x = s.tag_id === null ? undefined : (outcomes.get(s.tag_id) ?? reused.get(s.tag_id));
+  if (!tag || !x || !('hash' in x)) {
+    const detail = !tag ? 'noTag' : (problems.get(tag.id) ?? (x && 'error' in x ? x.error : 'noRender'));
+    // No template chose the tag: nothing to show, not a failed synthesis (logged only when asked for).
+    const code = detail === 'noTemplate' ? 'noTemplate' : 'renderError';
+    if (
+      await renderRepo.slotFailed(trx, {
+        id: s.id,
+        rev: s.rev,
+        state: 'render',
+        code,
+        detail: detail.slice(0, 200),
+        now: t2,
+      })
+    ) {
+      state.counters.renderFailed++;
+      pushed(s.push_id, false, `${tag?.hardware_id ?? s.tag_id}: ${detail}`);
+      const log = code === 'renderError' || s.request_id !== null;
+      await settled(
+        state,
+        trx,
+        { ...s, kind: 'image', hardware_id: tag?.hardware_id, attempt: 0 },
+        false,
+        log ? { result: 'failed', code } : undefined,
+      );
+    }
+    return;
+  }
+  const skip = !Number(s.force) && tag.shown_ver === x.hash.slice(0, 16);
+  if (
+    await renderRepo.slotRendered(trx, {
+      id: s.id,
+      rev: s.rev,
+      tagId: tag.id,
+      hash: x.hash,
+      size: x.size,
+      skip,
+      now: t2,
+      renderKey: keys.get(tag.id) ?? null,
+    })
+  ) {
+    if (reused.has(tag.id)) state.counters.renderReused++;
+    else state.counters.rendered++;
+    pushed(s.push_id, true);
+    if (skip) {
+      state.counters.skipped++;
+      await settled(state, trx, { ...s, kind: 'image', hardware_id: tag.hardware_id, hash: x.hash, attempt: 0 }, true, {
+        result: 'skipped',
+        code: 'skipped',
+      });
+    } else tagChanged(state, s.tenant_id, s.store_id, tag.id);
+  }
+}
