@@ -28,7 +28,7 @@ const OWNER: Record<string, string | readonly string[]> = {
   templates: 'modules/templates',
   template_thumbs: 'modules/templates',
   data_keys: 'modules/templates',
-  template_rules: 'modules/templates',
+  template_rules: ['modules/templates', 'modules/templates/rules'],
   stations: ['modules/stations', 'delivery/gateway'],
   device_requests: ['modules/stations', 'outbox/slots', 'delivery/tasks'],
   device_tasks: [

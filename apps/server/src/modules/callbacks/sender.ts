@@ -1,23 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
 import { hostname } from 'node:os';
-import { OPEN_HEADERS } from '@esl/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../infra/db/schema';
-import { sign } from '../../infra/lib/signature';
 import { addToPush, closePush, openPush } from '../../infra/logs';
-import {
-  type AddressPolicy,
-  guardedLookup,
-  isSelf,
-  parseCallbackUrl,
-  type Resolver,
-  refusal,
-  systemResolver,
-} from './address';
+import type { AddressPolicy, Resolver } from './address';
+import { type Attempt, postEvent } from './post';
 import * as repo from './repository';
+
+export { CALLBACK_HEADERS, EXCERPT_CHARS } from './post';
 
 /*
  * The callback sender: a background loop of the server (started and stopped with it) that works
@@ -30,13 +20,6 @@ import * as repo from './repository';
  * put it back in line (repository.ts `resendFailed`).
  */
 
-/** Header naming the event's type; the event's id and the attempt number follow. */
-export const CALLBACK_HEADERS = {
-  event: 'x-esl-event',
-  eventId: 'x-esl-event-id',
-  attempt: 'x-esl-attempt',
-} as const;
-
 /**
  * Attempts before an event is given up. With the backoff below, the waits between the first
  * attempt and the last add up to 24.1–32.1 hours (11 doublings from 2 s, then 31 capped hours,
@@ -47,9 +30,6 @@ export const BACKOFF_BASE_MS = 2_000;
 export const BACKOFF_CAP_MS = 60 * 60_000;
 /** The least share of its step a delay keeps after jitter. */
 export const JITTER_MIN = 0.75;
-/** Characters of an answer's body kept (for the console); the rest is not read. */
-export const EXCERPT_CHARS = 200;
-const READ_BYTES = 1024;
 /** Finished events (sent, given up, dropped) are kept this long for the console, then deleted. */
 export const KEEP_FINISHED_MS = 7 * 24 * 60 * 60_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -86,13 +66,6 @@ export interface CallbackSender {
   stop(): Promise<void>;
 }
 
-interface Attempt {
-  ok: boolean;
-  status: number | null;
-  error: string;
-  excerpt: string;
-}
-
 type Row = {
   id: number;
   tenant_id: number;
@@ -109,7 +82,6 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
   const leaseMs = o.timeoutMs * 2 + 30_000;
   const batch = o.batch ?? 50;
   const random = o.random ?? Math.random;
-  const resolver = o.resolver ?? systemResolver;
   let running: Promise<number> | null = null;
   let stopped = false;
 
@@ -123,78 +95,6 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
       t + leaseMs,
     );
     return due.filter((r) => got.has(Number(r.id))).map((r) => ({ ...r, attempts: Number(r.attempts) }));
-  }
-
-  async function send(row: Row, target: { url: string; ck: string; sk: string }, attempt: number): Promise<Attempt> {
-    let url: URL;
-    try {
-      url = parseCallbackUrl(target.url);
-    } catch {
-      return { ok: false, status: null, error: 'refused address', excerpt: '' };
-    }
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (isSelf(url, o.selfUrls ?? [])) return { ok: false, status: null, error: 'refused address', excerpt: '' };
-    if (isIP(host) && refusal(host, o.policy) !== null)
-      return { ok: false, status: null, error: 'refused address', excerpt: '' };
-    const timestamp = String(o.now());
-    const nonce = randomBytes(16).toString('hex');
-    const path = `${url.pathname}${url.search}`;
-    const body = Buffer.from(row.payload, 'utf8');
-    const signature = sign(target.sk, { method: 'POST', path, timestamp, nonce, body });
-    const headers = {
-      'content-type': 'application/json',
-      'content-length': String(body.length),
-      'user-agent': 'esl-callbacks/1',
-      [OPEN_HEADERS.key]: target.ck,
-      [OPEN_HEADERS.timestamp]: timestamp,
-      [OPEN_HEADERS.nonce]: nonce,
-      [OPEN_HEADERS.signature]: signature,
-      [CALLBACK_HEADERS.event]: row.type,
-      [CALLBACK_HEADERS.eventId]: row.event_id,
-      [CALLBACK_HEADERS.attempt]: String(attempt),
-    };
-    const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    return new Promise<Attempt>((resolve) => {
-      let settled = false;
-      const done = (a: Attempt) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(a);
-      };
-      const req = request(
-        url,
-        { method: 'POST', headers, lookup: guardedLookup(o.policy, resolver) as never, agent: false },
-        (res: IncomingMessage) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          const finish = () => {
-            const status = res.statusCode ?? 0;
-            const excerpt = Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_CHARS);
-            const ok = status >= 200 && status < 300;
-            done({ ok, status, error: ok ? '' : `HTTP ${status}`, excerpt });
-            res.destroy();
-          };
-          res.on('data', (c: Buffer) => {
-            if (size < READ_BYTES) chunks.push(c.subarray(0, READ_BYTES - size));
-            size += c.length;
-            if (size >= READ_BYTES) finish();
-          });
-          res.on('end', finish);
-          res.on('error', finish);
-        },
-      );
-      const timer = setTimeout(() => {
-        done({ ok: false, status: null, error: 'timeout', excerpt: '' });
-        req.destroy();
-      }, o.timeoutMs);
-      req.on('error', (err: NodeJS.ErrnoException) => {
-        const error =
-          err.code === 'ECALLBACKADDRESS' ? 'refused address' : `connection failed${err.code ? ` (${err.code})` : ''}`;
-        done({ ok: false, status: null, error, excerpt: '' });
-      });
-      req.end(body);
-    });
   }
 
   async function record(row: Row, a: Attempt, t: number) {
@@ -252,7 +152,7 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
           await repo.drop(db, row.id, owner, t);
           return;
         }
-        const a = await send(row, target, row.attempts + 1);
+        const a = await postEvent(row, target, row.attempts + 1, o);
         await record(row, a, o.now());
         results.push({ row, a });
       }),

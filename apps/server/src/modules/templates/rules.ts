@@ -9,6 +9,7 @@ import * as products from '../products/service';
 import { currentStore } from '../stores/service';
 import { fitProblem, type LabelTag, pickTemplate } from './assign';
 import * as repo from './repository';
+import * as rulesRepo from './rules/repository';
 
 /**
  * The template each tag shows and the rule that chose it (docs/TEMPLATES.md, "Which template a
@@ -27,7 +28,7 @@ export async function resolveTemplates(
   }
   for (const group of byStore.values()) {
     const { tenantId, storeId } = group[0] as LabelTag;
-    const found = await repo.rulesForTags(
+    const found = await rulesRepo.rulesForTags(
       db,
       tenantId,
       storeId,
@@ -58,7 +59,7 @@ async function storeOf(ctx: CallContext, required: boolean): Promise<number | nu
   return (await currentStore(ctx)).storeId;
 }
 
-export function presentRule(row: repo.ListedRuleRow): TemplateRule {
+export function presentRule(row: rulesRepo.ListedRuleRow): TemplateRule {
   return {
     id: row.id,
     scope: row.store_id === null ? 'tenant' : 'store',
@@ -78,10 +79,10 @@ export function presentRule(row: repo.ListedRuleRow): TemplateRule {
   };
 }
 
-export async function listRules(ctx: CallContext, f: repo.RuleFilter) {
+export async function listRules(ctx: CallContext, f: rulesRepo.RuleFilter) {
   const { tenantId } = requireTenant(ctx);
   const storeId = await storeOf(ctx, f.scope === 'store');
-  const { rows, count } = await repo.listRules(ctx.services.db, { tenantId, storeId }, f);
+  const { rows, count } = await rulesRepo.listRules(ctx.services.db, { tenantId, storeId }, f);
   return { rows: rows.map(presentRule), count };
 }
 
@@ -133,16 +134,16 @@ export async function setRule(ctx: CallContext, body: ParsedBodyOf<'setTemplateR
   const { db } = ctx.services;
   const id = await onUniqueViolation(
     db.transaction().execute(async (trx) => {
-      const existing = await repo.findRuleId(trx, key);
+      const existing = await rulesRepo.findRuleId(trx, key);
       const patch = { template_id: body.templateId, priority: body.priority, updated_at: ctx.now };
       // Which tags the rule changes is the renderer's question: every tag of the tenant is
       // re-rendered, and only those whose picture changed are sent (skip by hash).
       await relabelTenant(trx, tenantId, ctx.now);
       if (existing) {
-        await repo.updateRule(trx, tenantId, existing.id, patch);
+        await rulesRepo.updateRule(trx, tenantId, existing.id, patch);
         return existing.id;
       }
-      return repo.insertRule(trx, {
+      return rulesRepo.insertRule(trx, {
         tenant_id: tenantId,
         store_id: storeId,
         tag_id: null,
@@ -158,7 +159,7 @@ export async function setRule(ctx: CallContext, body: ParsedBodyOf<'setTemplateR
     () => conflict(`${body.kind} ${model.code}/${colour}${match}`),
   );
   tasksChanged();
-  const row = await repo.findRule(db, tenantId, id);
+  const row = await rulesRepo.findRule(db, tenantId, id);
   if (!row) throw notFound();
   return presentRule(row);
 }
@@ -170,9 +171,9 @@ export async function removeRules(ctx: CallContext, ids: readonly number[]) {
   ctx.target = { kind: 'templateRules', count: unique.length };
   const storeId = await storeOf(ctx, false);
   const removed = await ctx.services.db.transaction().execute(async (trx) => {
-    if ((await repo.countRules(trx, { tenantId, storeId }, unique)) !== unique.length) throw notFound();
+    if ((await rulesRepo.countRules(trx, { tenantId, storeId }, unique)) !== unique.length) throw notFound();
     await relabelTenant(trx, tenantId, ctx.now);
-    return repo.deleteRules(trx, tenantId, unique);
+    return rulesRepo.deleteRules(trx, tenantId, unique);
   });
   tasksChanged();
   return removed;
@@ -196,7 +197,7 @@ export async function assignToTags(
     ctx.target = { ...ctx.target, extra: template.name };
   }
   await ctx.services.db.transaction().execute(async (trx) => {
-    await repo.setTagRules(trx, at, tags, templateId, ctx.now);
+    await rulesRepo.setTagRules(trx, at, tags, templateId, ctx.now);
     await relabelTags(
       trx,
       at,
@@ -210,5 +211,5 @@ export async function assignToTags(
 
 /** How many rules name each of the templates (for the IN_USE refusal of delete). */
 export function rulesUsing(db: Kysely<Database>, tenantId: number, templateIds: readonly number[]) {
-  return repo.rulesUsing(db, tenantId, templateIds);
+  return rulesRepo.rulesUsing(db, tenantId, templateIds);
 }
