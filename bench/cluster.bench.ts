@@ -21,15 +21,15 @@
 import { cpus, loadavg, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { AddStationData, Template } from '@esl/contract';
-import { TEMPLATE_VERSION } from '@esl/labels';
+import { priceLabel } from '@esl/labels/testing';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
-import { recipeEnv, type ServerChild, scrape, startMosquitto, startServer } from '../apps/server/src/test/cluster';
 import { testConfig } from '../apps/server/src/infra/config';
 import { openDatabase } from '../apps/server/src/infra/db/database';
 import { migrateToLatest } from '../apps/server/src/infra/db/migrate';
 import { randomHex } from '../apps/server/src/infra/lib/random';
 import { buildShop, insertBoundTags } from '../apps/server/src/test/business';
+import { recipeEnv, type ServerChild, scrape, startMosquitto, startServer } from '../apps/server/src/test/cluster';
 import { callApi } from '../apps/server/src/test/harness';
 import { channelBound, profileByName, startSimulator } from '../apps/simulator/src/index';
 import { cpuSeconds } from './server-process';
@@ -79,25 +79,7 @@ async function main() {
       '/mgr/templ/alerttempData',
       {
         id: template.data.id,
-        doc: {
-          version: TEMPLATE_VERSION,
-          size: { model: '05', w: 250, h: 122 },
-          colourType: 'bwr',
-          elements: [
-            { type: 'text', id: 'n', x: 4, y: 4, w: 242, h: 40, font: { size: 28 }, binding: { key: 'name' } },
-            {
-              type: 'price',
-              id: 'p',
-              x: 4,
-              y: 50,
-              w: 242,
-              h: 60,
-              colour: 'red',
-              font: { size: 48 },
-              binding: { key: 'price' },
-            },
-          ],
-        },
+        doc: priceLabel({ model: '05', w: 250, h: 122, colourType: 'bwr' }),
       },
       { token },
     );

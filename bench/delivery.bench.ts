@@ -38,7 +38,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AddStationData, Template } from '@esl/contract';
-import { TEMPLATE_VERSION } from '@esl/labels';
+import { priceLabel } from '@esl/labels/testing';
 import { sql } from 'kysely';
 import { buildApp } from '../apps/server/src/app';
 import { testConfig } from '../apps/server/src/infra/config';
@@ -85,25 +85,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-const doc = {
-  version: TEMPLATE_VERSION,
-  size: { model: '05', w: 250, h: 122 },
-  colourType: 'bwr',
-  elements: [
-    { type: 'text', id: 'name', x: 4, y: 4, w: 242, h: 40, font: { size: 28 }, binding: { key: 'name' } },
-    {
-      type: 'price',
-      id: 'p',
-      x: 4,
-      y: 50,
-      w: 242,
-      h: 60,
-      colour: 'red',
-      font: { size: 48 },
-      binding: { key: 'price' },
-    },
-  ],
-};
+const doc = priceLabel({ model: '05', w: 250, h: 122, colourType: 'bwr' });
 
 /** The store, its stations, template, products and bound tags, written before the server starts. */
 async function seed(url: string) {

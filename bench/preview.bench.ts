@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { ErrorCode } from '@esl/contract';
-import { TEMPLATE_VERSION } from '@esl/labels';
+import { priceLabel } from '@esl/labels/testing';
 import { clientDigest } from '../apps/server/src/infra/lib/passwords';
 import { startServer } from './server-process';
 
@@ -43,35 +43,7 @@ const median = (xs: number[]) => {
 };
 
 /** The large template: a name, a price and a barcode over a 4096 × 4096 panel. */
-const BIG = {
-  version: TEMPLATE_VERSION,
-  size: { model: null, w: 4096, h: 4096 },
-  colourType: 'bwr',
-  elements: [
-    {
-      type: 'text',
-      id: 'name',
-      x: 40,
-      y: 40,
-      w: 4000,
-      h: 600,
-      font: { size: 400, weight: 'bold' },
-      binding: { key: 'name' },
-    },
-    {
-      type: 'price',
-      id: 'price',
-      x: 40,
-      y: 800,
-      w: 3000,
-      h: 1400,
-      colour: 'red',
-      font: { size: 1000, weight: 'bold' },
-      binding: { key: 'price' },
-    },
-    { type: 'barcode', id: 'code', x: 40, y: 2400, w: 4000, h: 1600, binding: { key: 'barcode' } },
-  ],
-};
+const BIG = priceLabel({ w: 4096, h: 4096, colourType: 'bwr', barcode: true });
 
 interface Probe {
   stop(): Promise<number[]>;

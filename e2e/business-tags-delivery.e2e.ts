@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { TEMPLATE_VERSION } from '@esl/labels';
+import { priceLabel } from '@esl/labels/testing';
 import { type Simulator, startSimulator } from '@esl/simulator';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, inject, it } from 'vitest';
@@ -50,34 +50,7 @@ const TEXT = {
 
 const suffix = randomBytes(3).toString('hex').toUpperCase();
 
-const doc = {
-  version: TEMPLATE_VERSION,
-  size: { model: '05', w: 250, h: 122 },
-  colourType: 'bwr',
-  elements: [
-    {
-      type: 'text',
-      id: 'name',
-      x: 4,
-      y: 4,
-      w: 242,
-      h: 30,
-      font: { size: 24, weight: 'bold' },
-      binding: { key: 'name' },
-    },
-    {
-      type: 'price',
-      id: 'price',
-      x: 4,
-      y: 40,
-      w: 242,
-      h: 70,
-      colour: 'red',
-      font: { size: 56, weight: 'bold' },
-      binding: { key: 'price' },
-    },
-  ],
-};
+const doc = priceLabel({ model: '05', w: 250, h: 122, colourType: 'bwr' });
 
 interface TagRow {
   id: number;

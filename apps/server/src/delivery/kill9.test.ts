@@ -4,7 +4,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddStationData, Template } from '@esl/contract';
-import { type LabelData, TEMPLATE_VERSION } from '@esl/labels';
+import type { LabelData } from '@esl/labels';
+import { priceLabel } from '@esl/labels/testing';
 import { type Simulator, startSimulator } from '@esl/simulator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
@@ -123,25 +124,7 @@ describe.each(await testDatabases())('kill -9 of the server mid full-store refre
     const template = await ok<Template>('/mgr/templ/addtemple', { name: 'kill9', model: '05' });
     await ok('/mgr/templ/alerttempData', {
       id: template.id,
-      doc: {
-        version: TEMPLATE_VERSION,
-        size: { model: '05', w: 250, h: 122 },
-        colourType: 'bwr',
-        elements: [
-          { type: 'text', id: 'name', x: 4, y: 4, w: 242, h: 40, font: { size: 28 }, binding: { key: 'name' } },
-          {
-            type: 'price',
-            id: 'p',
-            x: 4,
-            y: 50,
-            w: 242,
-            h: 60,
-            colour: 'red',
-            font: { size: 48 },
-            binding: { key: 'price' },
-          },
-        ],
-      },
+      doc: priceLabel({ model: '05', w: 250, h: 122, colourType: 'bwr' }),
     });
     await ok('/mgr/templ/setrule', { kind: 'default', model: '05', templateId: template.id });
     const now = Date.now();

@@ -1,5 +1,5 @@
 import type { AddStationData, Template } from '@esl/contract';
-import { TEMPLATE_VERSION, type TemplateDocumentInput } from '@esl/labels';
+import { priceLabel } from '@esl/labels/testing';
 import { type Simulator, startSimulator } from '@esl/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildProduct, buildShop, buildTag } from '../test/business';
@@ -22,27 +22,7 @@ const qr = (k: number) => ({
   value: `https://shop.example.com/offers/${'7Qx'.repeat(60)}/${k}`,
 });
 
-const doc: TemplateDocumentInput = {
-  version: TEMPLATE_VERSION,
-  size: { model: '28', w: 800, h: 480 },
-  colourType: 'bwr',
-  elements: [
-    qr(0),
-    qr(1),
-    qr(2),
-    {
-      type: 'price',
-      id: 'price',
-      x: 10,
-      y: 280,
-      w: 780,
-      h: 190,
-      colour: 'red',
-      font: { size: 150, weight: 'bold' },
-      binding: { key: 'price' },
-    },
-  ],
-};
+const doc = priceLabel({ model: '28', w: 800, h: 480, colourType: 'bwr', extra: [qr(0), qr(1), qr(2)] });
 
 const TAGS = 72;
 

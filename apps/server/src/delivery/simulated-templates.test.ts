@@ -1,5 +1,6 @@
 import type { AddStationData, Template } from '@esl/contract';
 import { TEMPLATE_VERSION, type TemplateDocumentInput } from '@esl/labels';
+import { priceLabel } from '@esl/labels/testing';
 import { type Simulator, startSimulator } from '@esl/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderJobs } from '../infra/render';
@@ -14,25 +15,7 @@ import type { Delivery } from './service';
 // text, for fonts) are rendered again and delivered under one data-push row; the others are not
 // touched.
 
-const textDoc: TemplateDocumentInput = {
-  version: TEMPLATE_VERSION,
-  size: { model: '05', w: 250, h: 122 },
-  colourType: 'bwr',
-  elements: [
-    { type: 'text', id: 'name', x: 4, y: 4, w: 242, h: 30, font: { size: 24 }, binding: { key: 'name' } },
-    {
-      type: 'price',
-      id: 'price',
-      x: 4,
-      y: 40,
-      w: 242,
-      h: 70,
-      colour: 'red',
-      font: { size: 56, weight: 'bold' },
-      binding: { key: 'price' },
-    },
-  ],
-};
+const textDoc = priceLabel({ model: '05', w: 250, h: 122, colourType: 'bwr' });
 
 /** A label without any text: nothing in it depends on a font. */
 const boxDoc: TemplateDocumentInput = {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AddStationData, Template } from '@esl/contract';
-import { TEMPLATE_VERSION, type TemplateDocumentInput } from '@esl/labels';
+import { priceLabel } from '@esl/labels/testing';
 import { type Simulator, startSimulator } from '@esl/simulator';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Delivery } from '../delivery/service';
@@ -25,25 +25,7 @@ const TAGS = 1000;
 const STATIONS = 4;
 const PER_STATION = TAGS / STATIONS;
 
-const doc: TemplateDocumentInput = {
-  version: TEMPLATE_VERSION,
-  size: { model: '05', w: 250, h: 122 },
-  colourType: 'bwr',
-  elements: [
-    { type: 'text', id: 'name', x: 4, y: 4, w: 242, h: 36, font: { size: 26 }, binding: { key: 'name' } },
-    {
-      type: 'price',
-      id: 'price',
-      x: 4,
-      y: 46,
-      w: 242,
-      h: 64,
-      colour: 'red',
-      font: { size: 52, weight: 'bold' },
-      binding: { key: 'price' },
-    },
-  ],
-};
+const doc = priceLabel({ model: '05', w: 250, h: 122, colourType: 'bwr' });
 
 interface Hit {
   path: string;

@@ -1,5 +1,6 @@
 import type { AddStationData, Template } from '@esl/contract';
-import { TEMPLATE_VERSION, type TemplateDocumentInput } from '@esl/labels';
+import type { TemplateDocumentInput } from '@esl/labels';
+import { priceLabel } from '@esl/labels/testing';
 import { type FlapSpec, type Simulator, startSimulator } from '@esl/simulator';
 import type { Delivery } from '../delivery/service';
 import { renderJobs } from '../infra/render';
@@ -15,34 +16,7 @@ import type { TestApp } from './harness';
  */
 
 /** The price label every simulated store shows: the product's name and its price in red. */
-export const PRICE_DOC: TemplateDocumentInput = {
-  version: TEMPLATE_VERSION,
-  size: { model: '05', w: 250, h: 122 },
-  colourType: 'bwr',
-  elements: [
-    {
-      type: 'text',
-      id: 'name',
-      x: 4,
-      y: 4,
-      w: 242,
-      h: 30,
-      font: { size: 24, weight: 'bold' },
-      binding: { key: 'name' },
-    },
-    {
-      type: 'price',
-      id: 'price',
-      x: 4,
-      y: 40,
-      w: 242,
-      h: 70,
-      colour: 'red',
-      font: { size: 56, weight: 'bold' },
-      binding: { key: 'price' },
-    },
-  ],
-};
+export const PRICE_DOC: TemplateDocumentInput = priceLabel({ model: '05', w: 250, h: 122, colourType: 'bwr' });
 
 export interface ShopTag {
   id: number;

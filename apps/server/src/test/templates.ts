@@ -1,50 +1,13 @@
 // Test fixtures for the template module (imported by *.test.ts only).
 import type { Template } from '@esl/contract';
 import { type ColourType, TEMPLATE_VERSION, type TemplateDocumentInput } from '@esl/labels';
+import { priceLabel } from '@esl/labels/testing';
 import type { TestApp } from './harness';
 
 /** A shelf label of a 2.66" black/white/red tag: name, price in red, original price, barcode. */
 export function priceDoc(overrides: Partial<TemplateDocumentInput> = {}): TemplateDocumentInput {
   return {
-    version: TEMPLATE_VERSION,
-    size: { model: '0A', w: 296, h: 152 },
-    colourType: 'bwr',
-    elements: [
-      {
-        type: 'text',
-        id: 'name',
-        x: 6,
-        y: 4,
-        w: 284,
-        h: 34,
-        font: { size: 26, weight: 'bold' },
-        binding: { key: 'name' },
-      },
-      {
-        type: 'price',
-        id: 'price',
-        x: 6,
-        y: 40,
-        w: 170,
-        h: 60,
-        colour: 'red',
-        font: { size: 52, weight: 'bold' },
-        binding: { key: 'price' },
-      },
-      {
-        type: 'price',
-        id: 'was',
-        x: 180,
-        y: 50,
-        w: 110,
-        h: 30,
-        strike: true,
-        font: { size: 20 },
-        binding: { key: 'originalPrice' },
-      },
-      { type: 'barcode', id: 'code', x: 6, y: 104, w: 180, h: 44, binding: { key: 'barcode' } },
-      { type: 'line', id: 'rule', x: 0, y: 101, w: 296, h: 0 },
-    ],
+    ...priceLabel({ model: '0A', w: 296, h: 152, colourType: 'bwr', original: true, barcode: true }),
     ...overrides,
   };
 }

@@ -1,6 +1,7 @@
 import type { AddStationData, Template } from '@esl/contract';
 import { NOTICE_SOCKET_PATH } from '@esl/contract';
-import { type LabelData, TEMPLATE_VERSION } from '@esl/labels';
+import type { LabelData } from '@esl/labels';
+import { priceLabel } from '@esl/labels/testing';
 import { type Simulator, startSimulator } from '@esl/simulator';
 import mqtt from 'mqtt';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -82,25 +83,7 @@ describe.runIf(haveMosquitto && target)('two server processes on one PostgreSQL 
       return res.data;
     };
     const template = await local<Template>('/mgr/templ/addtemple', { name: 'cluster', model: '05' });
-    const doc = (size: number) => ({
-      version: TEMPLATE_VERSION,
-      size: { model: '05', w: 250, h: 122 },
-      colourType: 'bwr',
-      elements: [
-        { type: 'text', id: 'name', x: 4, y: 4, w: 242, h: 40, font: { size }, binding: { key: 'name' } },
-        {
-          type: 'price',
-          id: 'p',
-          x: 4,
-          y: 50,
-          w: 242,
-          h: 60,
-          colour: 'red',
-          font: { size: 48 },
-          binding: { key: 'price' },
-        },
-      ],
-    });
+    const doc = (size: number) => priceLabel({ model: '05', w: 250, h: 122, colourType: 'bwr', nameSize: size });
     await local('/mgr/templ/alerttempData', { id: template.id, doc: doc(28) });
     await local('/mgr/templ/setrule', { kind: 'default', model: '05', templateId: template.id });
     const hws = (
