@@ -14,7 +14,7 @@ import { registerCalls } from './api/register';
 import { registerNoticeSocket } from './api/socket';
 import { noStationAccounts } from './api/station-accounts';
 import { noStationLink } from './api/station-control';
-import { type Delivery, startDelivery } from './delivery/service';
+import { type Delivery, startDelivery } from './delivery/wiring';
 import { writeSysLog } from './infra/audit/syslog';
 import { notifyOn, startPgBus } from './infra/cache/pgbus';
 import { attachCache, SharedCache } from './infra/cache/shared';

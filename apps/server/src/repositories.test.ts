@@ -34,7 +34,7 @@ const OWNER: Record<string, string | readonly string[]> = {
   device_tasks: ['outbox/slots', 'delivery/tasks'],
   products: 'modules/products',
   field_maps: 'modules/products',
-  tags: ['modules/tags', 'delivery/gateway', 'delivery/tasks', 'outbox/slots'],
+  tags: ['modules/tags', 'delivery/gateway/tags', 'delivery/tasks', 'outbox/slots'],
   tag_images: 'infra/render',
   open_nonces: 'open',
   tag_log: 'infra/logs',

@@ -26,7 +26,12 @@ export interface SendOptions {
 
 export interface StationLink {
   /** Encodes and sends one message to a station. */
-  send<K extends DownMessage>(station: StationKey, name: K, message: MessageInput<K>, options?: SendOptions): Promise<void>;
+  send<K extends DownMessage>(
+    station: StationKey,
+    name: K,
+    message: MessageInput<K>,
+    options?: SendOptions,
+  ): Promise<void>;
   /** Sends a message already encoded (a batch measured against the size limit before it goes). */
   sendEncoded(station: StationKey, name: DownMessage, payload: string, options?: SendOptions): Promise<void>;
   /** One chunk of a blob the station asked for (`down/blob/{hash}/{offset}`: raw bytes). */
