@@ -128,7 +128,7 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
   app.decorate('delivery', delivery);
   if (delivery) {
     services.stationAccounts = delivery.accounts;
-    services.stationLink = delivery.gateway.link;
+    services.stationLink = delivery.gateway.control;
     app.addHook('onClose', () => delivery.close());
   }
 

@@ -67,8 +67,8 @@ export interface Gateway {
   sweepTagStatus(): Promise<void>;
   /** Resolves when every message received so far is handled. */
   idle(): Promise<void>;
-  /** Desired configuration and command window, for the stations module. */
-  readonly link: StationControl;
+  /** Desired configuration and command window, for the stations module (api/station-control.ts). */
+  readonly control: StationControl;
   close(): Promise<void>;
 }
 
@@ -79,7 +79,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const uplink = stationUplink(core, { presences: presences(core, config, sweeper.told), config }, options);
   return {
     counters: core.counters,
-    link: config.control,
+    control: config.control,
     start: () => uplink.start(),
     async tick() {
       const t = options.now();

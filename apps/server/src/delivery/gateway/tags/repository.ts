@@ -299,7 +299,7 @@ export async function thresholdsOfStore(db: Db, storeId: number): Promise<Status
   return thresholdsFromJson(row?.params);
 }
 
-/** tag-status.ts's rules over a `tags` row (SQLite and PostgreSQL); tested against them in rules.test.ts. */
+/** status.ts's rules over a `tags` row (SQLite and PostgreSQL); tested against them in ../rules.test.ts. */
 export function tagStatusSql(now: number, th: StatusThresholds): RawBuilder<string> {
   // Casts: PostgreSQL types a bare parameter from its neighbour, and `integer` cannot hold Unix ms.
   const heardWithin = sql`cast(${now} as bigint) - cast(${th.missedWakes * 1000} as bigint) * coalesce(tags.wake_s, cast(${th.defaultWakeS} as bigint))`;
