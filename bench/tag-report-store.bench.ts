@@ -1,6 +1,6 @@
 /**
  * What storing one station's tag report costs on SQLite, per tag, for the statement forms the
- * report handler has used (apps/server/src/delivery/gateway/repository.ts):
+ * report handler has used (apps/server/src/delivery/gateway/tags/repository.ts):
  *
  *   node --import tsx bench/tag-report-store.bench.ts [--tags 2000000] [--rounds 5]
  *
@@ -21,10 +21,10 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
+import { tagStatusSql } from '../apps/server/src/delivery/gateway/tags/repository';
+import { thresholdsFromJson } from '../apps/server/src/delivery/gateway/tags/status';
 import { openDatabase } from '../apps/server/src/infra/db/database';
 import { migrateToLatest } from '../apps/server/src/infra/db/migrate';
-import { tagStatusSql } from '../apps/server/src/delivery/gateway/repository';
-import { thresholdsFromJson } from '../apps/server/src/delivery/gateway/tag-status';
 import { newKeys } from '../apps/server/src/modules/tenants/service';
 
 const { values } = parseArgs({

@@ -14,7 +14,7 @@ import { registerCalls } from './api/register';
 import { registerNoticeSocket } from './api/socket';
 import { noStationAccounts } from './api/station-accounts';
 import { noStationLink } from './api/station-control';
-import { type Delivery, startDelivery } from './delivery/service';
+import { type Delivery, startDelivery } from './delivery/wiring';
 import { writeSysLog } from './infra/audit/syslog';
 import { notifyOn, startPgBus } from './infra/cache/pgbus';
 import { attachCache, SharedCache } from './infra/cache/shared';
@@ -128,7 +128,7 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
   app.decorate('delivery', delivery);
   if (delivery) {
     services.stationAccounts = delivery.accounts;
-    services.stationLink = delivery.gateway.link;
+    services.stationLink = delivery.gateway.control;
     app.addHook('onClose', () => delivery.close());
   }
 

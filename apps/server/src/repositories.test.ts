@@ -40,7 +40,7 @@ const OWNER: Record<string, string | readonly string[]> = {
   ],
   products: 'modules/products',
   field_maps: 'modules/products',
-  tags: ['modules/tags', 'delivery/gateway', 'delivery/tasks', 'delivery/tasks/render', 'outbox/slots'],
+  tags: ['modules/tags', 'delivery/gateway/tags', 'delivery/tasks', 'delivery/tasks/render', 'outbox/slots'],
   tag_images: 'infra/render',
   open_nonces: 'open',
   tag_log: 'infra/logs',

@@ -1,9 +1,8 @@
-import { encodeMessage, topics } from '@esl/contract/protocol';
 import type { Kysely } from 'kysely';
 import { PROCESS_PREFIX } from '../infra/cluster/membership';
 import { onlineStations, takeDeadProcesses } from '../infra/cluster/repository';
 import type { Database } from '../infra/db/schema';
-import type { MqttPort } from './mqtt/port';
+import type { StationLink } from './link/station-link';
 
 /*
  * When a server process dies, the station messages it had received but not yet handled are
@@ -16,18 +15,19 @@ import type { MqttPort } from './mqtt/port';
  */
 export async function resyncAfterDeath(
   db: Kysely<Database>,
-  port: MqttPort,
+  link: StationLink,
   now: () => number,
 ): Promise<{ dead: string[]; welcomed: number }> {
   const dead = await takeDeadProcesses(db, PROCESS_PREFIX, now());
   if (dead.length === 0) return { dead, welcomed: 0 };
   let welcomed = 0;
   for (const s of await onlineStations(db)) {
-    await port.publish(
-      topics.down({ tenantId: s.tenant_id, sn: s.sn }, 'welcome'),
-      encodeMessage('welcome', { v: 1, connId: s.conn_id, time: now(), cfgRev: Number(s.cfg_rev) }),
-      { qos: 1 },
-    );
+    await link.send({ tenantId: s.tenant_id, sn: s.sn }, 'welcome', {
+      v: 1,
+      connId: s.conn_id,
+      time: now(),
+      cfgRev: Number(s.cfg_rev),
+    });
     welcomed++;
   }
   return { dead, welcomed };

@@ -3,7 +3,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases';
 import { useApp } from '../test/harness';
 import { simulatedShops } from '../test/simulated-shop';
-import { batteryPercent } from './gateway/gateway';
+import { batteryPercent } from './gateway/tags/report';
 
 // Faults on the way to the tags (issue 13): stations that drop their connection during a
 // full-store refresh, and a tag that refuses its picture for a low battery. The real server and

@@ -8,7 +8,7 @@ import * as templates from '../modules/templates/service';
 import { buildProduct, buildShop, buildTag } from '../test/business';
 import { testDatabases } from '../test/databases';
 import { type TestApp, useApp } from '../test/harness';
-import type { Delivery } from './service';
+import type { Delivery } from './wiring';
 
 // /mgr/templ/updatedevtmpl and /mgr/templ/updatedevfonts (issue 13 item 0) against the real
 // server, its task engine and simulated tags: the tags whose label uses the templates (or draws

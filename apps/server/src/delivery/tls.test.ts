@@ -12,7 +12,7 @@ import { openDatabase } from '../infra/db/database';
 import { buildShop } from '../test/business';
 import { testDatabases } from '../test/databases';
 import { useApp } from '../test/harness';
-import { startDelivery } from './service';
+import { startDelivery } from './wiring';
 
 // The embedded broker's TLS listener (MQTT_TLS_CERT, MQTT_TLS_KEY, MQTT_TLS_PORT): a throwaway
 // self-signed certificate made here with the openssl command line, the server configured from

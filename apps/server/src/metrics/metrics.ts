@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Delivery } from '../delivery/service';
+import type { Delivery } from '../delivery/wiring';
 import { deliveryGauges, liveLeases } from '../infra/cluster/repository';
 import type { Db } from '../infra/db/database';
 import type { FirmwareTaskKind, FirmwareTaskState } from '../infra/db/schema';

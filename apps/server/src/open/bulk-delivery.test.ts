@@ -4,7 +4,7 @@ import type { AddStationData, Template } from '@esl/contract';
 import { priceLabel } from '@esl/labels/testing';
 import { type Simulator, startSimulator } from '@esl/simulator';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Delivery } from '../delivery/service';
+import type { Delivery } from '../delivery/wiring';
 import { verify } from '../infra/lib/signature';
 import { renderJobs } from '../infra/render';
 import { CALLBACK_HEADERS } from '../modules/callbacks/sender';

@@ -2,7 +2,7 @@ import type { AddStationData, Template } from '@esl/contract';
 import type { TemplateDocumentInput } from '@esl/labels';
 import { priceLabel } from '@esl/labels/testing';
 import { type FlapSpec, type Simulator, startSimulator } from '@esl/simulator';
-import type { Delivery } from '../delivery/service';
+import type { Delivery } from '../delivery/wiring';
 import { renderJobs } from '../infra/render';
 import * as templates from '../modules/templates/service';
 import { buildProduct, buildShop, buildTag } from './business';

@@ -13,6 +13,7 @@ import { testDatabases } from '../../test/databases';
 import { buildStore, buildTenant } from '../../test/factories';
 import { useApp } from '../../test/harness';
 import { applyHello } from '../gateway/repository';
+import { mqttStationLink } from '../link/station-link';
 import type { MqttPort } from '../mqtt/port';
 import {
   createFirmwareEngine,
@@ -82,7 +83,7 @@ describe.each(await testDatabases())('firmware engine on one database, several p
   ): FirmwareEngine {
     const e = createFirmwareEngine({
       db: on,
-      port: fakePort(sent),
+      link: mqttStationLink(fakePort(sent)),
       notices: new Notices(),
       now,
       syslog: (line) => logs.push(line),

@@ -22,8 +22,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildShop, buildTag } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { useApp } from '../../test/harness';
-import * as repo from './repository';
-import { thresholdsFromJson } from './tag-status';
+import * as repo from './tags/repository';
+import { thresholdsFromJson } from './tags/status';
 
 // The gateway on the server that `npm start` runs: embedded broker on a free port, stations from
 // the stations table, a clock the test moves (sweeper ticks called by hand).

@@ -1,8 +1,8 @@
 import { StoreParams } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
-import { batteryPercent } from './gateway';
 import { Presence } from './presence';
-import { type TagFacts, tagStatus, thresholdsFromJson, thresholdsOf } from './tag-status';
+import { batteryPercent } from './tags/report';
+import { type TagFacts, tagStatus, thresholdsFromJson, thresholdsOf } from './tags/status';
 
 describe('Presence (damped notices)', () => {
   it('tells online at once, offline only when not back within 10 s', () => {

@@ -103,11 +103,12 @@ describe.each(await testDatabases())('down/time on $name', (db) => {
     const services = t().app.services;
     const now = t().clock.now;
     // Two more "processes" on the same database and broker, the sweeper lease deciding between
-    // them as in service.ts (cluster/leases.ts: renewed by its holder at every sweep, here 8 s).
+    // them as in wiring.ts (cluster/leases.ts: renewed by its holder at every sweep, here 8 s).
     const gateway = (owner: string) =>
       createGateway({
         db: services.db,
         port: d.port,
+        link: d.link,
         notices: services.notices,
         now,
         syslog: () => {},

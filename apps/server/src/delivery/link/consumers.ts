@@ -19,12 +19,37 @@ import type {
 /** The kinds of work a station carries, each with one consumer. */
 export type JobKind = 'task' | 'firmware';
 
-/** A firmware job's id: `zf` and 14 base-36 digits; a task job's id is its slot id in base 36 (never that long). */
+/**
+ * A firmware job's id: `zf` and an upgrade slot's id (a positive safe integer) in 14 base-36
+ * digits; a task job's id is its slot id in base 36 (never that long). Anything else is the task
+ * engine's to judge (it cancels what it does not know).
+ */
 const FIRMWARE_ID = /^zf[0-9a-z]{14}$/;
 
 /** Which kind of work a job id belongs to. */
 export function jobKindOf(id: string): JobKind {
-  return FIRMWARE_ID.test(id) ? 'firmware' : 'task';
+  if (!FIRMWARE_ID.test(id)) return 'task';
+  const n = Number.parseInt(id.slice(2), 36);
+  return Number.isSafeInteger(n) && n > 0 ? 'firmware' : 'task';
+}
+
+/**
+ * The order consumers hear a station's news (hello, tag reports): the task engine first, so the
+ * firmware engine's dispatch, which holds tag upgrades while label work waits, sees the label work
+ * the hello re-queued or the report re-opened.
+ */
+export const NEWS_ORDER: readonly JobKind[] = ['task', 'firmware'];
+
+/**
+ * The order job messages (ack, result, progress) are handed out, each consumer its own kind's part,
+ * and blob requests offered until one consumer serves it: the firmware engine first (one indexed
+ * look at its open upgrades; the task engine counts a hash it does not serve as refused).
+ */
+export const JOB_ORDER: readonly JobKind[] = ['firmware', 'task'];
+
+/** `consumers` in the order of `kinds` (a kind with no consumer is left out). */
+export function inOrder<C extends { readonly kind: JobKind }>(consumers: readonly C[], kinds: readonly JobKind[]): C[] {
+  return kinds.flatMap((k) => consumers.filter((c) => c.kind === k));
 }
 
 /** The station a message came from, as the gateway identified it at login. */

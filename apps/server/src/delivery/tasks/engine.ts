@@ -40,11 +40,6 @@ export interface TaskEngine extends JobConsumer<StationRef> {
   onResult(station: StationRef, m: ResultMsg): Promise<void>;
   /** Serves a blob chunk of one of the station's images: true when it went out (JobConsumer). */
   onBlob(station: StationRef, m: BlobRequestMsg): Promise<boolean>;
-  /**
-   * The same, as gateway.ts's `TaskHooks` still declares it (no answer), until the gateway hands
-   * blob pulls to its consumers by kind.
-   */
-  onBlob(station: StationRef, m: BlobRequestMsg): Promise<void>;
   /** Tags reported by a station: heal what they show, dispatch what waited for a route. */
   onTagsReported(tagIds: readonly number[]): Promise<void>;
   /** A station's heartbeat: its measured radio service rate. */
@@ -67,8 +62,7 @@ export function createTaskEngine(o: EngineOptions): TaskEngine {
     onHello: (station, m) => onHello(state, station, m),
     onAck: (station, m) => onAck(state, station, m),
     onResult: (station, m) => onResult(state, station, m),
-    // One function for both signatures of `onBlob` (TaskEngine): it answers whether it served the chunk.
-    onBlob: ((station: StationRef, m: BlobRequestMsg) => onBlob(state, station, m)) as TaskEngine['onBlob'],
+    onBlob: (station, m) => onBlob(state, station, m),
     onHeartbeat: (station, m) => onHeartbeat(state, station, m),
     windowOf: (stationId) => windowOf(state, stationId),
     onTagsReported: (tagIds) => onTagsReported(state, tagIds),

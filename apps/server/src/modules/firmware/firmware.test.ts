@@ -3,7 +3,7 @@ import type { AddStationData, FirmwareChoice, UpgradeStarted, UpgradeTask } from
 import { encodeFirmwareFile } from '@esl/contract/protocol';
 import { buildFirmwareFile, type FirmwareFaults, type Simulator, startSimulator } from '@esl/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Delivery } from '../../delivery/service';
+import type { Delivery } from '../../delivery/wiring';
 import { buildShop, buildTag, multipartFile } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { buildOperator } from '../../test/factories';

@@ -14,9 +14,9 @@ import { type BrokerLog, createStationBroker, type StationBroker } from './broke
 import { type BrokerEvent, describeBrokerEvent } from './broker/events';
 import { connectDynsec, type Dynsec } from './dynsec';
 import { createFirmwareEngine, type FirmwareEngine, type FirmwareEngineOptions } from './firmware/engine';
-import { createGateway, type Gateway, type GatewayOptions } from './gateway/gateway';
+import { createGateway, type Gateway, type GatewayConsumer, type GatewayOptions } from './gateway/gateway';
 import { secretHashOf } from './gateway/repository';
-import { mqttStationLink } from './link/station-link';
+import { mqttStationLink, type StationLink } from './link/station-link';
 import { connectClientPort } from './mqtt/client';
 import { countingPort } from './mqtt/counting';
 import { inProcessPort } from './mqtt/inprocess';
@@ -26,9 +26,10 @@ import { type DampedSysLog, dampedSysLog } from './syslog';
 import { createTaskEngine, type EngineOptions, type TaskEngine } from './tasks/engine';
 
 /*
- * The delivery layer as the server starts it: the station broker (embedded aedes, or a client of
- * MQTT_URL), the gateway over it, the sweeper's timer, and the station accounts the stations
- * module tells about new secrets.
+ * Start-up wiring of the delivery layer: the station broker (embedded aedes, or a client of
+ * MQTT_URL), the one StationLink every message to a station goes through, the gateway (the one
+ * place station messages come in) with the task and firmware engines as its consumers, the
+ * sweeper's timer, and the station accounts the stations module tells about new secrets.
  */
 
 export interface Delivery {
@@ -47,6 +48,8 @@ export interface Delivery {
   readonly syslog: DampedSysLog;
   /** The server's own MQTT side (tests publish through it as if a station had). */
   readonly port: MqttPort;
+  /** Where every message to a station goes (over `port`). */
+  readonly link: StationLink;
   /** Station messages this process received, by kind (/metrics). */
   readonly received: Readonly<Record<string, number>>;
   close(): Promise<void>;
@@ -85,66 +88,16 @@ const LOGGED = new Set<BrokerEvent['type']>([
 
 export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Promise<Delivery> {
   const syslog = dampedSysLog(deps.db, deps.now);
-  let broker: StationBroker | null = null;
-  let port: MqttPort;
-  let url: string;
-  let tlsUrl: string | null = null;
-  let accounts: StationAccounts = noStationAccounts;
-  let dynsec: Dynsec | null = null;
-
-  if (config.mode === 'embedded') {
-    broker = await createStationBroker({
-      directory: { secretHash: (tenantId, sn) => secretHashOf(deps.db, { tenantId, sn }) },
-      onEvent: (e) => {
-        if (LOGGED.has(e.type)) syslog.write(describeBrokerEvent(e));
-      },
-      now: deps.now,
-      log: deps.log,
-    });
-    try {
-      const tls = config.tls ? readTls(config.tls.certFile, config.tls.keyFile) : null;
-      url = urlOf('mqtt', await broker.listen({ port: config.port, host: config.host }));
-      if (config.tls && tls) {
-        // The same broker behind a node:tls server: each decrypted socket is handled like a plain one.
-        tlsUrl = urlOf('mqtts', await broker.listen({ port: config.tls.port, host: config.host, tls }));
-      }
-    } catch (err) {
-      await broker.close();
-      throw err;
-    }
-    port = inProcessPort(broker.aedes);
-    const b = broker;
-    const kick = async (key: StationKey) => {
-      b.disconnect(key);
-    };
-    accounts = { secretIssued: kick, removed: kick };
-  } else {
-    url = config.url;
-    port = await connectClientPort({
-      url: config.url,
-      clientId: `esl-server-${config.instanceId}`,
-      username: config.username,
-      password: config.password,
-    });
-    if (config.adminUsername && config.adminPassword) {
-      dynsec = await connectDynsec({
-        url: config.url,
-        username: config.adminUsername,
-        password: config.adminPassword,
-        clientId: `esl-admin-${config.instanceId}`,
-      });
-      accounts = dynsec;
-    }
-  }
-
-  const counting = countingPort(port);
-  port = counting.port;
+  const station = await connectStations(config, deps, syslog);
+  const counting = countingPort(station.port);
+  const port = counting.port;
+  const link = mqttStationLink(port);
   const pool = createRenderPool({ workers: deps.renderWorkers ?? 0 });
   const owner = config.mode === 'external' ? `srv-${config.instanceId}` : `srv-${hostname()}-${process.pid}`;
   const leases = deps.shared ? deliveryLeases(deps.db, owner, deps.now, deps.tickMs ?? 1000) : null;
   const tasks = createTaskEngine({
     db: deps.db,
-    link: mqttStationLink(port),
+    link,
     notices: deps.notices,
     now: deps.now,
     render: {
@@ -162,7 +115,7 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
 
   const firmware = createFirmwareEngine({
     db: deps.db,
-    port,
+    link,
     notices: deps.notices,
     now: deps.now,
     syslog: (line) => syslog.write(line),
@@ -174,20 +127,120 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
   const gateway = createGateway({
     db: deps.db,
     port,
+    link,
     notices: deps.notices,
     now: deps.now,
     syslog: syslog.write,
     share: config.mode === 'external' ? 'esl' : undefined,
     onError: (err, what) => deps.log.error({ err }, `station message failed: ${what}`),
-    tasks,
-    firmware,
+    consumers: [tasks, firmware],
     // With several processes `down/time` goes out from the sweeper lease's holder only.
     claimTimeSync: leases?.sweeper,
     ...deps.gateway,
   });
   await gateway.start();
   await tasks.start();
+  const timer = startSweeper({ deps, gateway, tasks, firmware, link, leases, syslog });
 
+  return {
+    gateway,
+    tasks,
+    firmware,
+    broker: station.broker,
+    url: station.url,
+    tlsUrl: station.tlsUrl,
+    accounts: station.accounts,
+    syslog,
+    port,
+    link,
+    received: counting.received,
+    async close() {
+      if (timer) clearInterval(timer);
+      await gateway.close();
+      await tasks.close();
+      await port.close();
+      await station.dynsec?.close();
+      await station.broker?.close();
+      await syslog.flush();
+    },
+  };
+}
+
+/** Where the server meets its stations: the embedded broker's listeners, or a client of MQTT_URL. */
+interface StationSide {
+  broker: StationBroker | null;
+  port: MqttPort;
+  url: string;
+  tlsUrl: string | null;
+  accounts: StationAccounts;
+  dynsec: Dynsec | null;
+}
+
+async function connectStations(config: MqttConfig, deps: DeliveryDeps, syslog: DampedSysLog): Promise<StationSide> {
+  if (config.mode !== 'embedded') {
+    const port = await connectClientPort({
+      url: config.url,
+      clientId: `esl-server-${config.instanceId}`,
+      username: config.username,
+      password: config.password,
+    });
+    let dynsec: Dynsec | null = null;
+    if (config.adminUsername && config.adminPassword) {
+      dynsec = await connectDynsec({
+        url: config.url,
+        username: config.adminUsername,
+        password: config.adminPassword,
+        clientId: `esl-admin-${config.instanceId}`,
+      });
+    }
+    return { broker: null, port, url: config.url, tlsUrl: null, accounts: dynsec ?? noStationAccounts, dynsec };
+  }
+  const broker = await createStationBroker({
+    directory: { secretHash: (tenantId, sn) => secretHashOf(deps.db, { tenantId, sn }) },
+    onEvent: (e) => {
+      if (LOGGED.has(e.type)) syslog.write(describeBrokerEvent(e));
+    },
+    now: deps.now,
+    log: deps.log,
+  });
+  let url: string;
+  let tlsUrl: string | null = null;
+  try {
+    const tls = config.tls ? readTls(config.tls.certFile, config.tls.keyFile) : null;
+    url = urlOf('mqtt', await broker.listen({ port: config.port, host: config.host }));
+    if (config.tls && tls) {
+      // The same broker behind a node:tls server: each decrypted socket is handled like a plain one.
+      tlsUrl = urlOf('mqtts', await broker.listen({ port: config.tls.port, host: config.host, tls }));
+    }
+  } catch (err) {
+    await broker.close();
+    throw err;
+  }
+  const kick = async (key: StationKey) => {
+    broker.disconnect(key);
+  };
+  return {
+    broker,
+    port: inProcessPort(broker.aedes),
+    url,
+    tlsUrl,
+    accounts: { secretIssued: kick, removed: kick },
+    dynsec: null,
+  };
+}
+
+interface SweeperParts {
+  deps: DeliveryDeps;
+  gateway: Gateway;
+  tasks: TaskEngine;
+  firmware: FirmwareEngine;
+  link: StationLink;
+  leases: ReturnType<typeof deliveryLeases> | null;
+  syslog: DampedSysLog;
+}
+
+/** The sweeper's timer (`tickMs`; null for 0, when tests tick by hand). */
+function startSweeper({ deps, gateway, tasks, firmware, link, leases, syslog }: SweeperParts) {
   let ticking = false;
   const timer =
     (deps.tickMs ?? 1000) > 0
@@ -204,7 +257,7 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
                 return firmware.pump();
               }
               if (leases) {
-                const r = await resyncAfterDeath(deps.db, port, deps.now);
+                const r = await resyncAfterDeath(deps.db, link, deps.now);
                 if (r.dead.length)
                   syslog.write({
                     tenantId: null,
@@ -223,28 +276,7 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
         }, deps.tickMs ?? 1000)
       : null;
   timer?.unref();
-
-  return {
-    gateway,
-    tasks,
-    firmware,
-    broker,
-    url,
-    tlsUrl,
-    accounts,
-    syslog,
-    port,
-    received: counting.received,
-    async close() {
-      if (timer) clearInterval(timer);
-      await gateway.close();
-      await tasks.close();
-      await port.close();
-      await dynsec?.close();
-      await broker?.close();
-      await syslog.flush();
-    },
-  };
+  return timer;
 }
 
 /** `mqtt://host:port` of a listener (an any-address listener shown as the loopback address). */

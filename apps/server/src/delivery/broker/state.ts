@@ -1,0 +1,50 @@
+import type { StationKey } from '@esl/contract/protocol';
+import type { Client } from 'aedes';
+import type { BrokerEvent } from './events';
+
+/* What the embedded broker's parts (login.ts, authorize.ts, broker.ts's listeners) share. */
+
+export interface BrokerLimits {
+  /** Failed logins per address within `addressWindowMs` before the address is refused. */
+  addressFailures: number;
+  addressWindowMs: number;
+  /** Failed logins per username within `usernameWindowMs` (like the console login). */
+  usernameFailures: number;
+  usernameWindowMs: number;
+  maxPacketBytes: number;
+  /** Per-connection publish budget: a burst of `publishBurst`, refilled at `publishPerS`. */
+  publishBurst: number;
+  publishPerS: number;
+  keepaliveLimitS: number;
+  drainTimeoutMs: number;
+  concurrency: number;
+}
+
+/** Pino-compatible: the server passes its logger. */
+export interface BrokerLog {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/** A logged-in station's connection: who, from where, its publish budget. */
+export interface Session {
+  station: StationKey;
+  address: string;
+  tokens: number;
+  refilledAt: number;
+}
+
+export interface BrokerState {
+  limits: BrokerLimits;
+  now: () => number;
+  log: BrokerLog;
+  /** Reports an event (a failing handler is logged, never thrown into aedes). */
+  emit: (e: BrokerEvent) => void;
+  /** Remote address per connection, as aedes sees it (the guarded stream). */
+  addresses: WeakMap<object, string>;
+  sessions: WeakMap<Client, Session>;
+  /** The same sessions by connection stream, for the packet-size guard (which sees no client). */
+  streamSessions: WeakMap<object, Session>;
+  /** aedes's connected clients by client id. */
+  clients: Record<string, Client | undefined>;
+}

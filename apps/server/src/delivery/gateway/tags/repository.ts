@@ -1,0 +1,314 @@
+import type SQLite from 'better-sqlite3';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { dialectOfDb, sqliteHandleOf } from '../../../infra/db/database';
+import type { Database } from '../../../infra/db/schema';
+import { type StatusThresholds, thresholdsFromJson } from './status';
+
+/* SQL of the gateway's tag reports: the reported tags stored, their status recomputed. */
+
+type Db = Kysely<Database>;
+
+export interface ReportedTag {
+  id: number;
+  tenant_id: number;
+  store_id: number;
+  hardware_id: string;
+  station_id: number | null;
+  signal: number | null;
+  desired_hash: string | null;
+  wake_s: number | null;
+  status: string;
+  station_online: number | null;
+}
+
+/**
+ * Prepared statements of the report handler's hot path on SQLite, per database handle: one
+ * statement run per row inside one transaction costs a third of what the JSON-unpacking UPDATE
+ * did (no JSON to build and parse, no index move for an unchanged station), measured in
+ * bench/tag-report-store.bench.ts.
+ */
+interface HotStatements {
+  lookup: SQLite.Statement;
+  same: SQLite.Statement;
+  moved: SQLite.Statement;
+  apply: (updates: readonly TagUpdate[], status?: ReportStatus) => void;
+  /** The status statement by SQL text (the thresholds and the time are its parameters). */
+  statuses: Map<string, SQLite.Statement>;
+}
+const hot = new WeakMap<SQLite.Database, HotStatements>();
+
+/**
+ * How a report's transaction keeps status right. A tag heard within its wake allowance (nearly
+ * every reported tag) is normal or online, and only its picture decides which: when that is the
+ * status the row had at the lookup (`kept`), the row's UPDATE leaves status alone, guarded by the
+ * desired picture and status it was decided from — naming status in SET rewrites its index entry
+ * even for the same value, which cost as much as a second statement (bench/tag-report-store.bench.ts).
+ * Any other tag, or a row whose guard no longer holds (a render or the sweep came between), gets
+ * the whole rule, tagStatusSql, as a second statement (`stmt`, the tag's id its last parameter).
+ */
+interface ReportStatus {
+  stmt: SQLite.Statement;
+  params: unknown[];
+  kept: (u: TagUpdate) => boolean;
+}
+
+const REPORT_SET = `signal = ?, battery = ?, temperature = coalesce(?, temperature), hardware_model = ?,
+  last_seen = case when last_seen is null or ? > last_seen then ? else last_seen end,
+  wake_s = coalesce(?, wake_s), shown_ver = ?, fw = coalesce(?, fw),
+  next_wake_at = case when ? is null then next_wake_at else ? + ? * 1000 end`;
+
+function hotStatements(raw: SQLite.Database): HotStatements {
+  let s = hot.get(raw);
+  if (s) return s;
+  const lookup = raw.prepare(`select t.id, t.tenant_id, t.store_id, t.hardware_id, t.station_id, t.signal,
+      t.desired_hash, t.wake_s, t.status, s.online as station_online
+    from json_each(?) j join tags t on t.hardware_id = j.value left join stations s on s.id = t.station_id`);
+  const same = raw.prepare(`update tags set ${REPORT_SET} where id = ?`);
+  // Naming station_id in SET moves the row in the station index even when the value is the same:
+  // only a tag routed to another station takes this statement.
+  const moved = raw.prepare(`update tags set station_id = ?, ${REPORT_SET} where id = ?`);
+  const guard = 'where id = ? and desired_hash is ? and status = ?';
+  const sameKept = raw.prepare(`update tags set ${REPORT_SET} ${guard}`);
+  const movedKept = raw.prepare(`update tags set station_id = ?, ${REPORT_SET} ${guard}`);
+  const apply = raw.transaction((updates: readonly TagUpdate[], status?: ReportStatus) => {
+    for (const u of updates) {
+      const values = [
+        u.signal,
+        u.battery,
+        u.temperature,
+        u.hardwareModel,
+        u.lastSeen,
+        u.lastSeen,
+        u.wakeS,
+        u.shownVer,
+        u.fw,
+        u.wakeS,
+        u.lastSeen,
+        u.wakeS,
+      ];
+      if (status?.kept(u)) {
+        const done = u.stationChanged
+          ? movedKept.run(u.stationId, ...values, u.id, u.desiredBefore, u.statusBefore)
+          : sameKept.run(...values, u.id, u.desiredBefore, u.statusBefore);
+        if (done.changes === 1) continue;
+      }
+      if (u.stationChanged) moved.run(u.stationId, ...values, u.id);
+      else same.run(...values, u.id);
+      if (status) {
+        // The tag's id is the statement's last parameter.
+        status.params[status.params.length - 1] = u.id;
+        status.stmt.run(...status.params);
+      }
+    }
+  });
+  s = { lookup, same, moved, apply, statuses: new Map() };
+  hot.set(raw, s);
+  return s;
+}
+
+/** The registered tags among `hardwareIds`, with the online state of the station each was last heard by. */
+export async function tagsByHardwareId(db: Db, hardwareIds: readonly string[]): Promise<ReportedTag[]> {
+  const raw = sqliteHandleOf(db);
+  if (raw) {
+    const json = JSON.stringify(hardwareIds);
+    return db.connection().execute(async () => hotStatements(raw).lookup.all(json) as ReportedTag[]);
+  }
+  return db
+    .selectFrom('tags')
+    .leftJoin('stations', 'stations.id', 'tags.station_id')
+    .select([
+      'tags.id',
+      'tags.tenant_id',
+      'tags.store_id',
+      'tags.hardware_id',
+      'tags.station_id',
+      'tags.signal',
+      'tags.desired_hash',
+      'tags.wake_s',
+      'tags.status',
+      'stations.online as station_online',
+    ])
+    .where('tags.hardware_id', 'in', hardwareIds)
+    .execute();
+}
+
+export interface TagUpdate {
+  id: number;
+  stationId: number;
+  signal: number;
+  battery: number;
+  temperature: number | null;
+  hardwareModel: string;
+  lastSeen: number;
+  wakeS: number | null;
+  /** The row as the lookup read it: the wake interval (the status rule falls back to it), the
+   * picture it should show, its status. */
+  wakeSBefore: number | null;
+  desiredBefore: string | null;
+  statusBefore: string;
+  shownVer: string | null;
+  fw: string | null;
+  /** Routed to another station than the row holds (SQLite: only then is station_id written). */
+  stationChanged: boolean;
+}
+
+/**
+ * Stores one report's tags. On SQLite (through the handle `openDatabase` opened) one prepared
+ * UPDATE per row in one transaction, holding Kysely's connection. Otherwise (PostgreSQL, or a
+ * transaction's Kysely) one UPDATE per report: the rows travel as one JSON parameter that the
+ * database unpacks (json_each on SQLite, jsonb_array_elements on PostgreSQL). A VALUES list of 500 rows bound
+ * 5,000 parameters and cost ~40 ms to build and prepare before any row was written; the JSON form
+ * takes 2–10 ms for the same 500 tags (bench/station-gateway.bench.ts, docs/PERFORMANCE.md).
+ */
+export async function applyTagUpdates(db: Db, updates: readonly TagUpdate[]): Promise<void> {
+  if (updates.length === 0) return;
+  const raw = sqliteHandleOf(db);
+  if (raw) {
+    await db.connection().execute(async () => hotStatements(raw).apply(updates));
+    return;
+  }
+  const json = JSON.stringify(
+    updates.map((u) => [
+      u.id,
+      u.stationId,
+      u.signal,
+      u.battery,
+      u.temperature,
+      u.hardwareModel,
+      u.lastSeen,
+      u.wakeS,
+      u.shownVer,
+      u.fw,
+    ]),
+  );
+  const rows =
+    dialectOfDb(db) === 'postgres' ? sql`jsonb_array_elements(cast(${json} as jsonb))` : sql`json_each(${json})`;
+  await sql`with v as (select
+        cast(value ->> 0 as bigint) as id,
+        cast(value ->> 1 as bigint) as station_id,
+        cast(value ->> 2 as integer) as signal,
+        cast(value ->> 3 as integer) as battery,
+        cast(value ->> 4 as integer) as temperature,
+        cast(value ->> 5 as text) as hardware_model,
+        cast(value ->> 6 as bigint) as last_seen,
+        cast(value ->> 7 as integer) as wake_s,
+        cast(value ->> 8 as text) as shown_ver,
+        cast(value ->> 9 as text) as fw
+      from ${rows})
+    update tags set
+      station_id = v.station_id,
+      signal = v.signal,
+      battery = v.battery,
+      temperature = coalesce(v.temperature, tags.temperature),
+      hardware_model = v.hardware_model,
+      last_seen = case when tags.last_seen is null or v.last_seen > tags.last_seen then v.last_seen else tags.last_seen end,
+      wake_s = coalesce(v.wake_s, tags.wake_s),
+      shown_ver = v.shown_ver,
+      fw = coalesce(v.fw, tags.fw),
+      next_wake_at = case when v.wake_s is null then tags.next_wake_at
+        else v.last_seen + cast(v.wake_s as bigint) * 1000 end
+    from v where tags.id = v.id`.execute(db);
+}
+
+/**
+ * Stores one report's tags (applyTagUpdates) and recomputes their status (recomputeTagStatus). On
+ * SQLite both run per tag in one transaction of prepared statements: one commit per report, and
+ * no 500-parameter statement for Kysely to build.
+ */
+export async function storeTagReport(
+  db: Db,
+  store: { tenantId: number; storeId: number },
+  updates: readonly TagUpdate[],
+  now: number,
+  th: StatusThresholds,
+): Promise<void> {
+  if (updates.length === 0) return;
+  const raw = sqliteHandleOf(db);
+  if (!raw) {
+    await applyTagUpdates(db, updates);
+    await recomputeTagStatus(
+      db,
+      store,
+      now,
+      th,
+      updates.map((u) => u.id),
+    );
+    return;
+  }
+  const compiled = db
+    .updateTable('tags')
+    .set({ status: tagStatusSql(now, th) })
+    .where(({ eb }) => eb('status', '<>', tagStatusSql(now, th)))
+    .where('id', '=', 0)
+    .compile();
+  const hotOnes = hotStatements(raw);
+  let stmt = hotOnes.statuses.get(compiled.sql);
+  if (!stmt) {
+    stmt = raw.prepare(compiled.sql);
+    if (hotOnes.statuses.size > 16) hotOnes.statuses.clear();
+    hotOnes.statuses.set(compiled.sql, stmt);
+  }
+  // tagStatusSql's first branches for the row after the update: heard within its allowance (last
+  // seen is at least the report's, the wake interval the report's or else the row's) and not lost.
+  // Then the picture decides, as in tagStatusSql; kept when that is the status the row has.
+  const kept = (u: TagUpdate) =>
+    u.lastSeen > now - th.lostMs &&
+    u.lastSeen >= now - th.missedWakes * 1000 * (u.wakeS ?? u.wakeSBefore ?? th.defaultWakeS) &&
+    u.statusBefore === (u.desiredBefore === null || u.desiredBefore.slice(0, 16) === u.shownVer ? 'normal' : 'online');
+  const status: ReportStatus = { stmt, params: [...compiled.parameters], kept };
+  await db.connection().execute(async () => hotOnes.apply(updates, status));
+}
+
+/** Recomputes tag status in one store (only `ids`, when given); rows already right are left alone. */
+export async function recomputeTagStatus(
+  db: Db,
+  store: { tenantId: number; storeId: number },
+  now: number,
+  th: StatusThresholds,
+  ids?: readonly number[],
+): Promise<number> {
+  if (ids && ids.length === 0) return 0;
+  const status = tagStatusSql(now, th);
+  let q = db
+    .updateTable('tags')
+    .set({ status })
+    .where(({ eb }) => eb('status', '<>', status));
+  // With ids (the caller's tags of this store) the primary key finds the rows: also naming
+  // store_id let SQLite pick the (store_id, last_seen) index and walk the whole store for every
+  // report — 60–90 ms per 500 tags in a 200,000-tag store (bench/station-gateway.bench.ts).
+  // Without ids, the store's rows through the (tenant_id, store_id, id) index.
+  q = ids ? q.where('id', 'in', ids) : q.where('tenant_id', '=', store.tenantId).where('store_id', '=', store.storeId);
+  const result = await q.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Every store with tags, with its status thresholds. */
+export async function storesWithThresholds(
+  db: Db,
+): Promise<Array<{ tenantId: number; storeId: number; th: StatusThresholds }>> {
+  const rows = await db
+    .selectFrom('stores')
+    .leftJoin('store_params', 'store_params.store_id', 'stores.id')
+    .select(['stores.tenant_id', 'stores.id', 'store_params.params'])
+    .execute();
+  return rows.map((r) => ({ tenantId: r.tenant_id, storeId: r.id, th: thresholdsFromJson(r.params) }));
+}
+
+export async function thresholdsOfStore(db: Db, storeId: number): Promise<StatusThresholds> {
+  const row = await db.selectFrom('store_params').select('params').where('store_id', '=', storeId).executeTakeFirst();
+  return thresholdsFromJson(row?.params);
+}
+
+/** status.ts's rules over a `tags` row (SQLite and PostgreSQL); tested against them in ../rules.test.ts. */
+export function tagStatusSql(now: number, th: StatusThresholds): RawBuilder<string> {
+  // Casts: PostgreSQL types a bare parameter from its neighbour, and `integer` cannot hold Unix ms.
+  const heardWithin = sql`cast(${now} as bigint) - cast(${th.missedWakes * 1000} as bigint) * coalesce(tags.wake_s, cast(${th.defaultWakeS} as bigint))`;
+  return sql<string>`case
+    when tags.last_seen is null then 'unknown'
+    when tags.last_seen <= ${now - th.lostMs} then 'lost'
+    when tags.last_seen >= ${heardWithin} then
+      case when tags.desired_hash is null or substr(tags.desired_hash, 1, 16) = tags.shown_ver then 'normal' else 'online' end
+    when exists (select 1 from stations s where s.id = tags.station_id and s.online = 0) then 'disconnected'
+    when tags.last_seen <= ${now - th.offlineMs} then 'offline'
+    else 'interrupted' end`;
+}
