@@ -21,9 +21,9 @@ import { TAG_MODELS } from '@esl/contract';
 import autocannon from 'autocannon';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
-import { clientDigest, hashPassword } from '../apps/server/src/infra/lib/passwords';
 import { openDatabase } from '../apps/server/src/infra/db/database';
 import { migrateToLatest } from '../apps/server/src/infra/db/migrate';
+import { clientDigest, hashPassword } from '../apps/server/src/infra/lib/passwords';
 import { newKeys } from '../apps/server/src/modules/tenants/service';
 import { cpuSeconds, memoryOf, startServer } from './server-process';
 

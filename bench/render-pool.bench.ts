@@ -12,9 +12,9 @@
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { gs1CheckDigit, type LabelData, TemplateDocument } from '@esl/labels';
+import { DEMO_TEMPLATES } from '../apps/server/src/demo/templates';
 import { createRenderPool } from '../apps/server/src/infra/render/pool';
 import { isRendered, type RenderJob, type RenderPool } from '../apps/server/src/infra/render/types';
-import { DEMO_TEMPLATES } from '../apps/server/src/demo/templates';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -12,9 +12,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { clientDigest, hashPassword } from '../apps/server/src/infra/lib/passwords';
 import { openDatabase } from '../apps/server/src/infra/db/database';
 import { migrateToLatest } from '../apps/server/src/infra/db/migrate';
+import { clientDigest, hashPassword } from '../apps/server/src/infra/lib/passwords';
 import { newKeys } from '../apps/server/src/modules/tenants/service';
 import { cpuSeconds, startServer } from './server-process';
 

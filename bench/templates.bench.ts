@@ -12,11 +12,11 @@ import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app';
-import { clientDigest, hashPassword } from '../apps/server/src/infra/lib/passwords';
+import { DEMO_TEMPLATES } from '../apps/server/src/demo/templates';
 import { testConfig } from '../apps/server/src/infra/config';
 import { openDatabase } from '../apps/server/src/infra/db/database';
 import { migrateToLatest } from '../apps/server/src/infra/db/migrate';
-import { DEMO_TEMPLATES } from '../apps/server/src/demo/templates';
+import { clientDigest, hashPassword } from '../apps/server/src/infra/lib/passwords';
 import { newKeys } from '../apps/server/src/modules/tenants/service';
 
 const arg = (name: string, fallback: number) => {

@@ -14,7 +14,7 @@ import { type BrokerLog, createStationBroker, type StationBroker } from './broke
 import { type BrokerEvent, describeBrokerEvent } from './broker/events';
 import { connectDynsec, type Dynsec } from './dynsec';
 import { createFirmwareEngine, type FirmwareEngine, type FirmwareEngineOptions } from './firmware/engine';
-import { createGateway, type Gateway, type GatewayConsumer, type GatewayOptions } from './gateway/gateway';
+import { createGateway, type Gateway, type GatewayOptions } from './gateway/gateway';
 import { secretHashOf } from './gateway/repository';
 import { mqttStationLink, type StationLink } from './link/station-link';
 import { connectClientPort } from './mqtt/client';
