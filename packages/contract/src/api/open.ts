@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Line, Paging } from '../common';
+import { Id, Paging } from '../common';
 import { Barcode, ProductFieldTypes } from './products';
 import { HardwareId, TagStatus } from './tags';
 
