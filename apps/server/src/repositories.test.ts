@@ -24,7 +24,7 @@ const OWNER: Record<string, string | readonly string[]> = {
   sys_logs: 'infra/audit',
   tenants: 'modules/tenants',
   firmware: ['modules/tenants', 'modules/firmware'],
-  firmware_tasks: 'modules/firmware',
+  firmware_tasks: ['modules/firmware', 'delivery/firmware'],
   templates: 'modules/templates',
   template_thumbs: 'modules/templates',
   data_keys: 'modules/templates',

@@ -1,6 +1,6 @@
 import { type JobRef, LIMITS } from '@esl/contract/protocol';
-import * as repo from '../../modules/firmware/repository';
 import { firmwareJobId } from './ids';
+import * as repo from './repository';
 import type { FirmwareCore, UpgradeSteps } from './upgrade';
 
 /*

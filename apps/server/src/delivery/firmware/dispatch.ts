@@ -1,6 +1,6 @@
 import { type Job, LIMITS, type StationKey } from '@esl/contract/protocol';
-import * as repo from '../../modules/firmware/repository';
 import { firmwareJobId } from './ids';
+import * as repo from './repository';
 import { ACK_MS, type FirmwareCore, TTL_S, type UpgradeSteps } from './upgrade';
 
 /*

@@ -7,7 +7,7 @@ import { claimLease } from '../../infra/cluster/repository';
 import { type Db as Opened, openDatabase, sqliteHandleOf } from '../../infra/db/database';
 import type { Database, FirmwareTaskKind } from '../../infra/db/schema';
 import { Notices } from '../../infra/notice/notices';
-import * as repo from '../../modules/firmware/repository';
+import * as moduleRepo from '../../modules/firmware/repository';
 import { buildStation, buildTag } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { buildStore, buildTenant } from '../../test/factories';
@@ -22,6 +22,7 @@ import {
   type FirmwareStation,
   firmwareJobId,
 } from './engine';
+import * as repo from './repository';
 
 // The firmware engine's decisions where several server processes share one database: two engine
 // instances (with their own connection pool on PostgreSQL, as two processes have) keep a station
@@ -135,7 +136,7 @@ describe.each(await testDatabases())('firmware engine on one database, several p
   async function firmware(kind: 'ap' | 'tag', version: string) {
     const bytes = new Uint8Array(randomBytes(512));
     const hash = createHash('sha256').update(bytes).digest('hex');
-    const id = await repo.insertFirmware(db(), {
+    const id = await moduleRepo.insertFirmware(db(), {
       kind,
       version,
       name: `${kind}-${version}`,
@@ -155,7 +156,7 @@ describe.each(await testDatabases())('firmware engine on one database, several p
     kind: FirmwareTaskKind,
     tagId: number | null,
   ) {
-    return repo.openTask(db(), {
+    return moduleRepo.openTask(db(), {
       tenantId: s.at.tenantId,
       storeId: s.at.storeId,
       targetKey: tagId === null ? `s:${s.station.id}` : `t:${tagId}`,

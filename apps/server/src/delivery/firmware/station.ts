@@ -1,7 +1,7 @@
 import type { AckMsg, BlobRequestMsg, HelloMsg, JobRef, ProgressMsg, ResultMsg, TagsMsg } from '@esl/contract/protocol';
 import { LIMITS } from '@esl/contract/protocol';
-import * as repo from '../../modules/firmware/repository';
 import { firmwareJobId, firmwareTaskId } from './ids';
+import * as repo from './repository';
 import { deviceOf, type FirmwareCore, INSTALL_MS, TRANSFER_SLACK_MS, TTL_S, type UpgradeSteps } from './upgrade';
 
 /*

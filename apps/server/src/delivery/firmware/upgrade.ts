@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database, FirmwareTaskState } from '../../infra/db/schema';
 import { appendTagLog } from '../../infra/logs/repository';
 import type { Notices } from '../../infra/notice/notices';
-import * as repo from '../../modules/firmware/repository';
 import type { StationLink } from '../link/station-link';
+import * as repo from './repository';
 
 /*
  * One upgrade's steps as the firmware engine's stages share them: the engine's parts (the same

@@ -8,7 +8,7 @@ import type { Database, FirmwareTaskKind, FirmwareTaskState } from '../../infra/
  * message changes nothing.
  */
 
-type Db = Kysely<Database> | Transaction<Database>;
+export type Db = Kysely<Database> | Transaction<Database>;
 
 export const ACTIVE: readonly FirmwareTaskState[] = ['queued', 'sent', 'accepted', 'installing'];
 export const AT_STATION: readonly FirmwareTaskState[] = ['sent', 'accepted'];
@@ -75,11 +75,6 @@ export function firmwareById(db: Db, id: number) {
     .executeTakeFirst();
 }
 
-export async function firmwareBytes(db: Db, hash: string): Promise<Uint8Array | null> {
-  const row = await db.selectFrom('firmware').select('bytes').where('hash', '=', hash).executeTakeFirst();
-  return row ? new Uint8Array(row.bytes) : null;
-}
-
 // -------------------------------------------------------------------------------------------
 // Devices (read)
 
@@ -102,48 +97,6 @@ export function tagsOfStore(db: Db, tenantId: number, storeId: number, models: r
   if (ids) q = q.where('id', 'in', ids.length ? ids : [0]);
   if (models.length === 0) return Promise.resolve([]);
   return q.where('model', 'in', models).orderBy('id').execute();
-}
-
-export function stationById(db: Db, id: number) {
-  return db
-    .selectFrom('stations')
-    .select(['id', 'tenant_id', 'store_id', 'sn', 'online', 'firmware', 'module_firmware'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-}
-
-/**
- * Whether label work (priority 0–1: interactive, data changes) holds tag upgrades at a station:
- * a slot running there (sent, accepted), or one ready to go to it now — routed to it (its tag's
- * station; a roll call's own) and not waiting out a retry backoff, to be rendered or queued. A
- * slot backing off (a tag not heard, say) holds nothing until it is due again.
- */
-export async function labelWorkWaits(db: Db, stationId: number, now: number): Promise<boolean> {
-  const running = await db
-    .selectFrom('device_tasks')
-    .select('id')
-    .where('station_id', '=', stationId)
-    .where('prio', '<=', 1)
-    .where('state', 'in', ['sent', 'accepted'])
-    .limit(1)
-    .executeTakeFirst();
-  if (running) return true;
-  const ready = await db
-    .selectFrom('device_tasks')
-    .leftJoin('tags', 'tags.id', 'device_tasks.tag_id')
-    .select('device_tasks.id')
-    .where('device_tasks.prio', '<=', 1)
-    .where('device_tasks.state', 'in', ['render', 'queued'])
-    .where('device_tasks.not_before', '<=', now)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('device_tasks.kind', '=', 'rollcall'), eb('device_tasks.station_id', '=', stationId)]),
-        eb.and([eb('device_tasks.kind', '<>', 'rollcall'), eb('tags.station_id', '=', stationId)]),
-      ]),
-    )
-    .limit(1)
-    .executeTakeFirst();
-  return ready !== undefined;
 }
 
 // -------------------------------------------------------------------------------------------
@@ -227,165 +180,17 @@ const TASK_COLUMNS = [
   'firmware_tasks.came_back_on',
 ] as const;
 
-function tasks(db: Db) {
+/** Upgrade slots with their tag's hardware id and model and their station's serial. */
+export function taskRows(db: Db) {
   return db
     .selectFrom('firmware_tasks')
     .leftJoin('tags', 'tags.id', 'firmware_tasks.tag_id')
     .leftJoin('stations', 'stations.id', 'firmware_tasks.station_id')
     .select([...TASK_COLUMNS, 'tags.hardware_id', 'tags.model as tag_model', 'stations.sn']);
 }
-export type TaskRow = Awaited<ReturnType<ReturnType<typeof tasks>['executeTakeFirstOrThrow']>>;
-
-export function taskById(db: Db, id: number) {
-  return tasks(db).where('firmware_tasks.id', '=', id).executeTakeFirst();
-}
-
-export function tasksByIds(db: Db, ids: readonly number[]) {
-  if (ids.length === 0) return Promise.resolve([]);
-  return tasks(db).where('firmware_tasks.id', 'in', ids).execute();
-}
+export type TaskRow = Awaited<ReturnType<ReturnType<typeof taskRows>['executeTakeFirstOrThrow']>>;
 
 /** Upgrades of one station's devices that are still open (for its hello and reports). */
-/** Whether the store has a tag upgrade not yet ended (firmware_tasks_store index). */
-export async function storeHasOpenTagTasks(db: Db, tenantId: number, storeId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('firmware_tasks')
-    .select('id')
-    .where('tenant_id', '=', tenantId)
-    .where('store_id', '=', storeId)
-    .where('kind', '=', 'tagfw')
-    .where('state', 'in', ACTIVE)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-export function openTasksOfStation(db: Db, stationId: number) {
-  return tasks(db)
-    .where('firmware_tasks.station_id', '=', stationId)
-    .where('firmware_tasks.state', 'in', ACTIVE)
-    .execute();
-}
-
-/** Stations with upgrades due now, online, with the tag transfers each runs at once. */
-export function stationsWithDueTasks(db: Db, now: number) {
-  return db
-    .selectFrom('firmware_tasks')
-    .innerJoin('stations', 'stations.id', 'firmware_tasks.station_id')
-    .select(['stations.id', 'stations.tenant_id', 'stations.store_id', 'stations.sn', 'stations.fw_concurrent'])
-    .where('firmware_tasks.state', '=', 'queued')
-    .where('firmware_tasks.not_before', '<=', now)
-    .where('stations.online', '=', 1)
-    .groupBy(['stations.id', 'stations.tenant_id', 'stations.store_id', 'stations.sn', 'stations.fw_concurrent'])
-    .execute();
-}
-
-export function dueTasksOfStation(db: Db, stationId: number, now: number, limit: number) {
-  return tasks(db)
-    .where('firmware_tasks.station_id', '=', stationId)
-    .where('firmware_tasks.state', '=', 'queued')
-    .where('firmware_tasks.not_before', '<=', now)
-    .orderBy('firmware_tasks.id')
-    .limit(limit)
-    .execute();
-}
-
-/** How many upgrades of each kind run at a station now (sent, accepted, installing). */
-export async function runningAt(db: Db, stationId: number) {
-  const rows = await db
-    .selectFrom('firmware_tasks')
-    .select(['kind', 'state', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('station_id', '=', stationId)
-    .where('state', 'in', ['sent', 'accepted', 'installing'])
-    .groupBy(['kind', 'state'])
-    .execute();
-  let station = 0;
-  let tagTransfers = 0;
-  for (const r of rows) {
-    if (r.kind === 'tagfw') {
-      if (r.state !== 'installing') tagTransfers += Number(r.n);
-    } else station += Number(r.n);
-  }
-  return { station, tagTransfers };
-}
-
-interface Move {
-  id: number;
-  rev: number;
-  from: readonly FirmwareTaskState[];
-}
-
-export async function move(
-  db: Db,
-  m: Move,
-  set: Partial<{
-    state: FirmwareTaskState;
-    code: string;
-    attempt: number;
-    not_before: number;
-    deadline: number | null;
-    sent_at: number;
-    accepted_at: number;
-    installing_at: number;
-    finished_at: number;
-    done_bytes: number;
-    came_back_on: string;
-  }>,
-): Promise<boolean> {
-  const r = await db
-    .updateTable('firmware_tasks')
-    // Sent again from the queue: a version a station came back on belonged to the last attempt.
-    .set(set.state === 'queued' ? { ...set, came_back_on: null } : set)
-    .where('id', '=', m.id)
-    .where('rev', '=', m.rev)
-    .where('state', 'in', m.from)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
-}
-
-/**
- * Bytes the station holds of a running transfer (never goes down within a revision). Answers
- * 'tenth' when this report is the first into a new tenth of the file (one system-log row per tenth,
- * whichever process handles the reports), 'moved' when it only moved on, null when it changed nothing.
- */
-export async function setDoneBytes(
-  db: Db,
-  t: { id: number; rev: number; size: number },
-  done: number,
-): Promise<'tenth' | 'moved' | null> {
-  const update = (below: number) =>
-    db
-      .updateTable('firmware_tasks')
-      .set({ done_bytes: done })
-      .where('id', '=', t.id)
-      .where('rev', '=', t.rev)
-      .where('state', 'in', AT_STATION)
-      .where('done_bytes', '<', below)
-      .executeTakeFirst();
-  // The first byte of the tenth `done` is in: held before, fewer than that → a new tenth.
-  const firstOfTenth = Math.ceil((Math.floor((done * 10) / Math.max(1, t.size)) * t.size) / 10);
-  if (Number((await update(firstOfTenth)).numUpdatedRows) > 0) return 'tenth';
-  return Number((await update(done)).numUpdatedRows) > 0 ? 'moved' : null;
-}
-
-/** Tasks whose current state has run out of time. */
-export function overdue(db: Db, now: number) {
-  return tasks(db)
-    .where('firmware_tasks.state', 'in', ['sent', 'accepted', 'installing'])
-    .where('firmware_tasks.deadline', '<', now)
-    .limit(500)
-    .execute();
-}
-
-/** Tag upgrades of a store at a station now (sent, accepted). */
-export function tagTasksAtStations(db: Db, tenantId: number, storeId: number) {
-  return tasks(db)
-    .where('firmware_tasks.tenant_id', '=', tenantId)
-    .where('firmware_tasks.store_id', '=', storeId)
-    .where('firmware_tasks.kind', '=', 'tagfw')
-    .where('firmware_tasks.state', 'in', AT_STATION)
-    .execute();
-}
 
 /** Cancels a store's queued tag upgrades in one statement; answers their ids. */
 export async function cancelQueuedTagTasks(db: Db, tenantId: number, storeId: number, now: number) {
@@ -421,7 +226,9 @@ export interface TaskFilter {
 }
 
 export async function listTasks(db: Db, f: TaskFilter) {
-  let q = tasks(db).where('firmware_tasks.tenant_id', '=', f.tenantId).where('firmware_tasks.store_id', '=', f.storeId);
+  let q = taskRows(db)
+    .where('firmware_tasks.tenant_id', '=', f.tenantId)
+    .where('firmware_tasks.store_id', '=', f.storeId);
   if (f.kind) q = q.where('firmware_tasks.kind', '=', f.kind);
   if (f.state) q = q.where('firmware_tasks.state', '=', f.state);
   let c = db
@@ -440,29 +247,4 @@ export async function listTasks(db: Db, f: TaskFilter) {
     c.executeTakeFirstOrThrow(),
   ]);
   return { rows, count: Number(total.n) };
-}
-
-/**
- * Queued tag upgrades follow their tag's route: those of tags now routed to this station (a tag
- * that had none when the upgrade was asked for, or moved) are sent from here. Answers how many moved.
- */
-export async function routeQueuedTagTasks(db: Db, tenantId: number, stationId: number, hardwareIds: string[]) {
-  if (hardwareIds.length === 0) return 0;
-  const r = await db
-    .updateTable('firmware_tasks')
-    .set({ station_id: stationId })
-    .where('tenant_id', '=', tenantId)
-    .where('kind', '=', 'tagfw')
-    .where('state', '=', 'queued')
-    .where((eb) => eb.or([eb('station_id', 'is', null), eb('station_id', '<>', stationId)]))
-    .where('tag_id', 'in', (eb) =>
-      eb
-        .selectFrom('tags')
-        .select('tags.id')
-        .where('tags.tenant_id', '=', tenantId)
-        .where('tags.station_id', '=', stationId)
-        .where('tags.hardware_id', 'in', hardwareIds),
-    )
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
 }
