@@ -128,6 +128,24 @@ describe('scripts/imports.ts', () => {
     ]);
   });
 
+  it('keeps the shared test label out of product code', () => {
+    const report = checkImports(
+      tree({
+        'packages/labels/package.json': JSON.stringify({
+          name: '@esl/labels',
+          exports: { '.': './src/index.ts', './model': './src/model/index.ts', './testing': './src/testing.ts' },
+        }),
+        'packages/labels/src/testing.ts': "import { Doc } from './model/document';\nexport const label = Doc;\n",
+        'apps/server/src/test/shop.ts': "import { label } from '@esl/labels/testing';\n",
+        'apps/server/src/modules/users/users.test.ts': "import { label } from '@esl/labels/testing';\n",
+        'apps/server/src/demo/seed.ts': "import { label } from '@esl/labels/testing';\n",
+      }),
+    );
+    expect(report.violations).toEqual([
+      'apps/server/src/demo/seed.ts:1 → @esl/labels/testing: the test label (@esl/labels/testing) is for tests, test/, e2e/ and bench/ only',
+    ]);
+  });
+
   it('reports each import cycle as a chain, lazy imports and type imports included', () => {
     const report = checkImports(
       tree({

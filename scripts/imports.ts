@@ -250,6 +250,16 @@ export const RULES: Rule[] = [
     broken: (i) => under(i.from, 'packages/labels') && under(i.to, 'packages/contract'),
   },
   {
+    name: 'the test label (@esl/labels/testing) is for tests, test/, e2e/ and bench/ only',
+    broken: (i) =>
+      i.to === 'packages/labels/src/testing.ts' &&
+      !TEST.test(i.from) &&
+      !under(i.from, `${SERVER}/test`) &&
+      !under(i.from, 'e2e') &&
+      !under(i.from, 'bench') &&
+      !under(i.from, 'packages/labels/test'),
+  },
+  {
     name: 'the simulator imports nothing of the server',
     broken: (i) => under(i.from, 'apps/simulator') && under(i.to, 'apps/server'),
   },
