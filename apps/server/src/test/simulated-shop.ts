@@ -55,6 +55,36 @@ export interface ShopOptions {
   queueSize?: number;
 }
 
+/** The store of a simulated shop: its stations, a default price template for model 05, tags with products. */
+async function seedShop(app: TestApp, o: ShopOptions) {
+  const call = async <T>(path: string, body: object, token: string): Promise<T> => {
+    const res = await app.call<T>(path, body, { token });
+    if (res.code !== 0) throw new Error(`${path}: ${res.code} ${res.msg}`);
+    return res.data;
+  };
+  const world = await buildShop(app.app);
+  const token = world.tokens.admin;
+  const at = { tenantId: world.tenant.id, storeId: world.store.id };
+  const count = o.stations ?? 1;
+  const stations: Array<AddStationData & { sn: string }> = [];
+  for (let k = 0; k < count; k++) {
+    stations.push(await call<AddStationData>('/mgr/ap/add', { sn: count === 1 ? o.sn : `${o.sn}-${k + 1}` }, token));
+  }
+  const template = await call<Template>('/mgr/templ/addtemple', { name: `price ${o.sn}`, model: '05' }, token);
+  await call('/mgr/templ/alerttempData', { id: template.id, doc: PRICE_DOC }, token);
+  await call('/mgr/templ/setrule', { kind: 'default', model: '05', templateId: template.id }, token);
+  const tags: ShopTag[] = [];
+  for (const st of stations) {
+    for (let i = 0; i < o.tags; i++) {
+      const n = tags.length;
+      const product = await buildProduct(app.app, at, { name: `Apple ${n}`, priceCents: 100 + n });
+      const tag = await buildTag(app.app, at, { model: '05', productId: i < (o.unbound ?? 0) ? null : product.id });
+      tags.push({ id: tag.id, hw: tag.hardware_id, productId: product.id, barcode: product.barcode, sn: st.sn });
+    }
+  }
+  return { token, at, stations, template, tags };
+}
+
 /** The steps of a simulated-delivery test against the app `t()`; `stop()` ends the simulator. */
 export function simulatedShops(t: () => TestApp) {
   let sim: Simulator | undefined;
@@ -116,26 +146,7 @@ export function simulatedShops(t: () => TestApp) {
    */
   async function shop(o: ShopOptions): Promise<Shop> {
     const app = t();
-    const world = await buildShop(app.app);
-    const token = world.tokens.admin;
-    const at = { tenantId: world.tenant.id, storeId: world.store.id };
-    const count = o.stations ?? 1;
-    const stations: Array<AddStationData & { sn: string }> = [];
-    for (let k = 0; k < count; k++) {
-      stations.push(await call<AddStationData>('/mgr/ap/add', { sn: count === 1 ? o.sn : `${o.sn}-${k + 1}` }, token));
-    }
-    const template = await call<Template>('/mgr/templ/addtemple', { name: `price ${o.sn}`, model: '05' }, token);
-    await call('/mgr/templ/alerttempData', { id: template.id, doc: PRICE_DOC }, token);
-    await call('/mgr/templ/setrule', { kind: 'default', model: '05', templateId: template.id }, token);
-    const tags: ShopTag[] = [];
-    for (const st of stations) {
-      for (let i = 0; i < o.tags; i++) {
-        const n = tags.length;
-        const product = await buildProduct(app.app, at, { name: `Apple ${n}`, priceCents: 100 + n });
-        const tag = await buildTag(app.app, at, { model: '05', productId: i < (o.unbound ?? 0) ? null : product.id });
-        tags.push({ id: tag.id, hw: tag.hardware_id, productId: product.id, barcode: product.barcode, sn: st.sn });
-      }
-    }
+    const { token, at, stations, template, tags } = await seedShop(app, o);
     const delivery = app.app.delivery;
     if (!delivery) throw new Error('no broker');
     const jobs = new Map<string, Array<{ id: string; rev: number }>>();
