@@ -207,11 +207,13 @@ describe.each(await testDatabases())('firmware upgrades ($name)', (db) => {
     expect(choices.map((c) => c.id)).toContain(first.data.id);
   });
 
+  let resumeAttempt = 0;
   it('resumes a station pull after a disconnect at 50 % from the first missing offset, and is done by the reported version', async () => {
     const fw = await operatorUpload(
       buildFirmwareFile({ kind: 'station', version: '2.0.0', models: ['SIM-AP'], size: STATION_FW }),
     );
-    const s = await shop('FW-RESUME', { disconnectAt: 0.5 });
+    // A retry of this test (vitest retry) gets a station of its own: the first attempt's stays.
+    const s = await shop(`FW-RESUME-${++resumeAttempt}`, { disconnectAt: 0.5 });
     const st = s.sim.station(s.sn);
     const started = await call<UpgradeStarted>(
       '/res/update/onUpdateap',
@@ -242,7 +244,10 @@ describe.each(await testDatabases())('firmware upgrades ($name)', (db) => {
       .executeTakeFirstOrThrow();
     expect(station.firmware).toBe('2.0.0');
     const steps = (await syslog(s.tenantId)).map((r) => r.event);
-    expect(steps).toEqual(expect.arrayContaining(['firmware.queued', 'firmware.sent', 'firmware.installing']));
+    // 'firmware.installing' comes between them when the station's `ok` is handled before it comes
+    // back on 2.0.0; on a loaded machine the restart's hello can come first (the `ok` still in its
+    // outbox), and the reported version alone makes it done (docs/PROTOCOL.md §10).
+    expect(steps).toEqual(expect.arrayContaining(['firmware.queued', 'firmware.sent']));
     expect(steps.at(-1)).toBe('firmware.done');
   });
 
