@@ -161,11 +161,7 @@ export class Bridge {
     }
   }
 
-  private deliver(
-    ap: AccessPointAdapter,
-    held: HeldJob,
-    job: Extract<Job, { kind: 'image' }>,
-  ): Promise<TagOutcome> {
+  private deliver(ap: AccessPointAdapter, held: HeldJob, job: Extract<Job, { kind: 'image' }>): Promise<TagOutcome> {
     const image = decodeTagImage(held.bytes as Uint8Array);
     this.counters.tx++;
     return ap.deliver(job.tag, image, job.image.ver, job.force === true);

@@ -204,7 +204,9 @@ export class OeplAccessPoint implements AccessPointAdapter {
         .then((type) => {
           const m = mapTagType(hwType, type, capabilities, this.info.alias || this.client.base);
           this.types.set(hwType, m);
-          this.log(`tag type ${hwType}: ${type.name} → ${m.model ? `model ${m.model.code}` : `learned ${m.learned?.key}`}`);
+          this.log(
+            `tag type ${hwType}: ${type.name} → ${m.model ? `model ${m.model.code}` : `learned ${m.learned?.key}`}`,
+          );
           this.opts.onChange?.();
         })
         .catch((err: Error) => {

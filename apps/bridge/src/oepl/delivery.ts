@@ -122,7 +122,10 @@ export class Deliveries {
       return;
     }
     this.log(`${f.mac}: upload answered ${reply.status} ${reply.text.trim()}`);
-    if (reply.status === 400) return this.end(f, 'unknownTag', 'mac not found');
+    if (reply.status === 400) {
+      this.end(f, 'unknownTag', 'mac not found');
+      return;
+    }
     // 409 (not running), a dropped connection: the same try again after a pause.
     f.tries--;
     this.clock.setTimeout(() => {
@@ -175,8 +178,8 @@ export class Deliveries {
   /** A failed try: the AP retries a timed-out transfer itself; an image lost by a reboot is uploaded again. */
   private failedTry(f: Flight, why: string, reupload: boolean): void {
     this.log(`${f.mac}: ${why} (try ${f.tries} of ${this.opts.maxTries})`);
-    if (f.tries >= this.opts.maxTries) return this.end(f, 'nack', why);
-    if (reupload) this.upload(f);
+    if (f.tries >= this.opts.maxTries) this.end(f, 'nack', why);
+    else if (reupload) this.upload(f);
     else f.tries++;
   }
 

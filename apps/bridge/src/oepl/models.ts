@@ -35,8 +35,7 @@ export interface TypeMapping {
   learned: LearnedModel | null;
 }
 
-const sameSet = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((x) => b.includes(x));
+const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
 
 /** Our colour type whose inks are exactly the type's colour names (any order), if any. */
 export function colourTypeOf(type: OeplTagType): TagColourType | null {
