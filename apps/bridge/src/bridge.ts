@@ -73,6 +73,8 @@ export class Bridge {
   async start(): Promise<void> {
     await Promise.all(this.aps.map((ap) => ap.start()));
     this.record();
+    // Pacing and an AP coming back free slots without an event: look for work twice a second.
+    this.link.interval(500, () => this.work());
     await this.link.start();
   }
 

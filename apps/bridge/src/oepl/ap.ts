@@ -48,6 +48,7 @@ export class OeplAccessPoint implements AccessPointAdapter {
   private stopped = false;
   private connected = false;
   private apToServerMs = 0;
+  private attachedAt = 0;
   private lastUploadAt = 0;
   private readonly typeLoads = new Map<number, Promise<void>>();
   private reconnectTimer: number | null = null;
@@ -100,6 +101,7 @@ export class OeplAccessPoint implements AccessPointAdapter {
     if (Number(cfg.stopsleep ?? 1) !== 0) await this.client.saveApConfig({ stopsleep: 0 });
     await this.client.setTime(this.opts.clock.now() / 1000).catch(() => ({ status: 0, text: '' }));
     await this.openSocket();
+    this.attachedAt = this.opts.clock.now();
     for (const rec of await this.client.backupDb()) this.onRecord(rec);
     this.deliveries.afterReconnect();
     this.log(`attached: ${this.records.size} tags, firmware ${this.info.version}, channel ${this.info.channel}`);
@@ -171,7 +173,9 @@ export class OeplAccessPoint implements AccessPointAdapter {
   }
 
   private onSys(sys: OeplSys): void {
+    const was = this.online;
     this.sys = sys;
+    if (this.online !== was) this.opts.onChange?.();
     this.sysAt = this.opts.clock.now();
     this.apToServerMs = this.opts.clock.now() - sys.currtime * 1000;
   }
@@ -302,7 +306,8 @@ export class OeplAccessPoint implements AccessPointAdapter {
 
   /** An AP that is up while every tag's last-seen is stale has lost its radio (a known field failure). */
   private checkRadio(): void {
-    if (!this.online || this.records.size === 0) return;
+    // Only once the AP has been watched for as long as a tag may stay silent.
+    if (!this.online || this.records.size === 0 || this.opts.clock.now() - this.attachedAt < this.opts.staleMs) return;
     const apNowS = (this.opts.clock.now() - this.apToServerMs) / 1000;
     const staleS = Math.max(this.opts.staleMs / 1000, 3 * this.info.maxsleep * 60);
     const fresh = [...this.records.values()].some((r) => apNowS - r.lastseen < staleS);

@@ -86,6 +86,11 @@ export class OeplApEmulator {
     return Math.floor((this.clock.now() + this.timeOffsetMs) / 1000);
   }
 
+  /** The tag on the air now, if any. */
+  get transferringMac(): string | null {
+    return this.transferring?.mac ?? null;
+  }
+
   get running(): boolean {
     return this.runstate === 2;
   }
