@@ -24,7 +24,7 @@ export interface BridgeOptions {
   clock?: Clock;
   rng?: Rng;
   /** Per-AP delivery settings (pacing, tries, waits). */
-  oepl?: Partial<Omit<OeplOptions, 'url' | 'clock' | 'log' | 'onChange'>>;
+  oepl?: Partial<Omit<OeplOptions, 'url' | 'clock' | 'log' | 'onChange' | 'serverNow'>>;
   log?: (line: string) => void;
   /** Called after anything observable changed (tests wait on it). */
   onChange?: () => void;
@@ -62,6 +62,7 @@ export class Bridge {
           ...options.oepl,
           url,
           clock,
+          serverNow: () => this.link.serverNow(),
           log: (line) => this.link.log(line),
           onChange: () => this.changed(),
         }),

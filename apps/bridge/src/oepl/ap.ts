@@ -15,6 +15,8 @@ export interface OeplOptions extends DeliveryOptions {
   /** The AP's address, `http://HOST[:PORT]`. */
   url: string;
   clock: Clock;
+  /** Server time (the station's clock corrected by the welcome): tag reports are stamped in it. */
+  serverNow?: () => number;
   /** Pause between two uploads to the AP, ms (the AP converts each JPEG on its own CPU). */
   paceMs?: number;
   /** Uploads waiting at the AP at most (different tags), so it never holds stale work. */
@@ -99,7 +101,9 @@ export class OeplAccessPoint implements AccessPointAdapter {
     };
     // Holding /ws open with stopsleep=1 keeps every tag awake and drains its battery.
     if (Number(cfg.stopsleep ?? 1) !== 0) await this.client.saveApConfig({ stopsleep: 0 });
-    await this.client.setTime(this.opts.clock.now() / 1000).catch(() => ({ status: 0, text: '' }));
+    await this.client
+      .setTime((this.opts.serverNow?.() ?? this.opts.clock.now()) / 1000)
+      .catch(() => ({ status: 0, text: '' }));
     await this.openSocket();
     this.attachedAt = this.opts.clock.now();
     for (const rec of await this.client.backupDb()) this.onRecord(rec);
@@ -177,7 +181,7 @@ export class OeplAccessPoint implements AccessPointAdapter {
     this.sys = sys;
     if (this.online !== was) this.opts.onChange?.();
     this.sysAt = this.opts.clock.now();
-    this.apToServerMs = this.opts.clock.now() - sys.currtime * 1000;
+    this.apToServerMs = (this.opts.serverNow?.() ?? this.opts.clock.now()) - sys.currtime * 1000;
   }
 
   /** "REBOOTING": the socket will die; reconnect and re-check what was in flight. */
@@ -308,7 +312,7 @@ export class OeplAccessPoint implements AccessPointAdapter {
   private checkRadio(): void {
     // Only once the AP has been watched for as long as a tag may stay silent.
     if (!this.online || this.records.size === 0 || this.opts.clock.now() - this.attachedAt < this.opts.staleMs) return;
-    const apNowS = (this.opts.clock.now() - this.apToServerMs) / 1000;
+    const apNowS = ((this.opts.serverNow?.() ?? this.opts.clock.now()) - this.apToServerMs) / 1000;
     const staleS = Math.max(this.opts.staleMs / 1000, 3 * this.info.maxsleep * 60);
     const fresh = [...this.records.values()].some((r) => apNowS - r.lastseen < staleS);
     const alarm = 'radio: every tag silent while the AP is up';

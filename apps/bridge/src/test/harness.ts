@@ -65,7 +65,12 @@ async function startBroker(key: StationKey): Promise<{ url: string; close(): Pro
 }
 
 /** The server's side: welcome, resack, and what came up. */
-async function startServerSide(url: string, key: StationKey, seen: Map<string, unknown[]>): Promise<MqttClient> {
+async function startServerSide(
+  url: string,
+  key: StationKey,
+  seen: Map<string, unknown[]>,
+  now: () => number,
+): Promise<MqttClient> {
   const client = await mqtt.connectAsync(url, { username: 'server', clientId: 'server', reconnectPeriod: 0 });
   const root = stationRoot(key);
   await client.subscribeAsync([`${root}/up/#`, `${root}/status`], { qos: 1 });
@@ -84,7 +89,7 @@ async function startServerSide(url: string, key: StationKey, seen: Map<string, u
       });
     if (name === 'hello') {
       const h = m as Message<'hello'>;
-      down('welcome', { v: 1, connId: h.connId, time: Date.now(), cfgRev: h.cfgRev });
+      down('welcome', { v: 1, connId: h.connId, time: now(), cfgRev: h.cfgRev });
     }
     if (name === 'result') {
       const ids = (m as Message<'result'>).results.map((r) => [r.id, r.rev]);
@@ -105,7 +110,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const key = { tenantId: 1, sn: 'OEPL1' };
   const broker = await startBroker(key);
   const seen = new Map<string, unknown[]>();
-  const server = await startServerSide(broker.url, key, seen);
+  const server = await startServerSide(broker.url, key, seen, () => clock.now());
   const emu = await startOeplAp({ clock, tags: options.tags ?? emuTags(3), maxsleep: options.maxsleep ?? 1 });
   const bridge = new Bridge({
     url: broker.url,

@@ -11,6 +11,8 @@ export interface EmuApServer {
   url: string;
   /** Every `/get_db?pos=` asked, in order (tests check the bridge never pages). */
   readonly pagesAsked: number[];
+  /** Cuts every WebSocket (a lost connection, not a reboot). */
+  dropSockets(): void;
   close(): Promise<void>;
 }
 
@@ -96,6 +98,9 @@ export async function serveOeplAp(ap: OeplApEmulator, { port = 0, host = '127.0.
   return {
     url: `http://${host}:${addr.port}`,
     pagesAsked,
+    dropSockets: () => {
+      for (const ws of clients) ws.terminate();
+    },
     close: async () => {
       unsubscribe();
       for (const ws of clients) ws.terminate();
