@@ -78,13 +78,9 @@ describe('bridge → emulated OEPL AP: tags and health', () => {
   it('learns a tag type the catalogue lacks from the AP (and reports none of its tags under a wrong model)', async () => {
     rig = await startRig({ tags: [{ mac: '0000EE0000000009', hwType: 0x35 }] });
     const r = rig;
-    await r.until(
-      () =>
-        r.bridge.aps[0] instanceof Object &&
-        (r.bridge.aps[0] as { types?: Map<number, unknown> }).types?.has(0x35) === true,
-      'type read',
-    );
-    const ap = r.bridge.aps[0] as unknown as { types: Map<number, { model: unknown; learned: unknown }> };
+    const ap = r.bridge.aps[0];
+    if (!(ap instanceof OeplAccessPoint)) throw new Error('an OEPL AP');
+    await r.until(() => ap.types.has(0x35), 'type read');
     const m = ap.types.get(0x35);
     expect(m?.model).toBeNull();
     expect(m?.learned).toMatchObject({
