@@ -1,16 +1,11 @@
 import {
   DEFAULTS,
-  decodeMessage,
   encodeMessage,
   type Job,
-  type JobKind,
-  LIMITS,
   MESSAGES,
   type Message,
   type MessageInput,
   type MessageName,
-  messageForPath,
-  parseTopic,
   type ResultCode,
   type ResultEntry,
   type StationKey,
@@ -20,71 +15,14 @@ import {
 } from '@esl/contract/protocol';
 import mqtt, { type MqttClient } from 'mqtt';
 import { BlobPulls } from './blobs';
-import { type CmdSessions, onCmd, type StationDriver } from './driver';
-import { imageMatches as imageBlobMatches } from './images';
-import { acceptJobs, type HeldJob } from './jobs';
+import { onDown } from './down';
+import type { CmdSessions, StationDriver } from './driver';
+import type { HeldJob } from './jobs';
+import { type LinkOptions, type LinkStats, newLinkStats, type StationIdentity } from './options';
 import { Outbox } from './outbox';
 import { TagTable } from './tag-table';
 import type { Clock, Rng } from './time';
-
-/** Who the station is on the broker. */
-export interface StationIdentity {
-  tenantId: number;
-  sn: string;
-  /** The MQTT secret shown when the station was added (docs/PROTOCOL.md 3). */
-  secret: string;
-}
-
-/** The protocol-side counters every station keeps (the simulator adds its radio's). */
-export interface LinkStats {
-  connects: number;
-  refusals: number;
-  abruptLosses: number;
-  reboots: number;
-  sent: Partial<Record<MessageName, number>>;
-  received: Partial<Record<MessageName | 'blobChunk', number>>;
-  /** Down messages that failed their schema (dropped). */
-  badDown: number;
-  acks: { ok: number; refused: number };
-  results: Partial<Record<ResultCode, number>>;
-}
-
-export const newLinkStats = (): LinkStats => ({
-  connects: 0,
-  refusals: 0,
-  abruptLosses: 0,
-  reboots: 0,
-  sent: {},
-  received: {},
-  badDown: 0,
-  acks: { ok: 0, refused: 0 },
-  results: {},
-});
-
-export interface LinkOptions {
-  /** The broker: `mqtt://host:port`, or `mqtts://host:port` for MQTT over TLS. */
-  url: string;
-  /** For `mqtts://`: PEM certificates to trust instead of the system's. The broker's certificate is always verified. */
-  ca?: string | Buffer;
-  clock: Clock;
-  rng: Rng;
-  /** Virtual ms before reconnecting after a lost connection (doubling on refusals, up to 5 min). */
-  reconnectMs?: number;
-  /** Jobs it holds at most (`caps.queue`). */
-  queueSize?: number;
-  /** Heartbeat and tag-report intervals until the server's config says otherwise, s. */
-  heartbeatS?: number;
-  reportS?: number;
-  /** Its counters; pass a bigger object to share it with the downward half. */
-  stats?: LinkStats;
-  /** Station time minus this clock (a station whose own clock is off). */
-  skewMs?: () => number;
-  /** Called after anything observable changed. */
-  onChange?: () => void;
-  /** Called with every jobs message as it arrives. */
-  onJobs?: (station: StationKey, jobs: readonly Job[]) => void;
-  log?: (line: string) => void;
-}
+import { hello, sendHeartbeat, sendReport, sweep } from './upward';
 
 type ConfigView = Omit<Message<'config'>, 'wifi'> & { wifi?: { ssid: string } };
 
@@ -122,6 +60,7 @@ export class StationLink {
   readonly reconnectMs: number;
   bootedAt: number;
   driver: StationDriver | null = null;
+  readonly onJobsHook?: (station: StationKey, jobs: readonly Job[]) => void;
 
   private client: MqttClient | null = null;
   private connected = false;
@@ -135,8 +74,8 @@ export class StationLink {
   private sweepTimer: number | null = null;
   private reconnectTimer: number | null = null;
   private reconnectDelay: number;
-  private seq = 0;
-  private lastFullReport = 0;
+  /** The tag reports' sequence on this connection and the last full one. */
+  private readonly reports = { seq: 0, lastFull: 0 };
   private readonly secret: string;
   private readonly opts: LinkOptions;
   /** The drop in progress, if any (reconnect waits for it). */
@@ -147,6 +86,7 @@ export class StationLink {
     this.username = stationUsername(this.key);
     this.secret = identity.secret;
     this.opts = options;
+    this.onJobsHook = options.onJobs;
     this.clock = options.clock;
     this.rng = options.rng;
     this.stats = options.stats ?? newLinkStats();
@@ -162,9 +102,6 @@ export class StationLink {
       () => this.connected && this.welcomed,
     );
   }
-
-  // ------------------------------------------------------------------------------------------
-  // Lifecycle
 
   get isConnected(): boolean {
     return this.connected;
@@ -232,9 +169,6 @@ export class StationLink {
     await this.drop(false);
   }
 
-  // ------------------------------------------------------------------------------------------
-  // MQTT
-
   private connect(): Promise<void> {
     if (this.stopped) return Promise.resolve();
     this.clearTimer('reconnectTimer');
@@ -277,13 +211,13 @@ export class StationLink {
     this.lastError = null;
     this.reconnectDelay = this.reconnectMs;
     this.stats.connects++;
-    this.seq = 0;
+    this.reports.seq = 0;
     this.heard.forgetReports();
     this.log(`connected as ${this.username} (connId ${this.connId})`);
     try {
       await client.subscribeAsync(topics.downFilter(this.key), { qos: 1 });
       await this.publish('status', { v: 1, online: true, connId: this.connId, at: this.localNow() }, client);
-      await this.publish('hello', this.hello(), client);
+      await this.publish('hello', hello(this), client);
     } catch (err) {
       this.log(`connect sequence failed: ${(err as Error).message}`);
     }
@@ -345,171 +279,17 @@ export class StationLink {
 
   private onMessage(client: MqttClient, topic: string, payload: Buffer): void {
     if (client !== this.client) return;
-    const parsed = parseTopic(topic);
-    if (parsed?.kind !== 'down' || parsed.tenantId !== this.key.tenantId || parsed.sn !== this.key.sn) {
-      this.stats.badDown++;
-      return;
-    }
-    if (parsed.name === 'blob') {
-      this.stats.received.blobChunk = (this.stats.received.blobChunk ?? 0) + 1;
-      this.onBlobChunk(parsed.hash, parsed.offset, payload);
-      this.changed();
-      return;
-    }
-    const name = messageForPath(`down/${parsed.name}`);
-    if (!name) return;
-    const decoded = decodeMessage(name, payload);
-    if (!decoded.ok) {
-      this.stats.badDown++;
-      this.log(`dropped ${name}: ${decoded.error} ${decoded.detail}`);
-      return;
-    }
-    this.stats.received[name] = (this.stats.received[name] ?? 0) + 1;
-    this.dispatch(name, decoded.message);
-    this.changed();
+    onDown(this, topic, payload);
   }
 
-  private dispatch(name: MessageName, m: unknown): void {
-    switch (name) {
-      case 'welcome':
-        this.onWelcome(m as Message<'welcome'>);
-        break;
-      case 'jobs':
-        this.onJobs(m as Message<'jobs'>);
-        break;
-      case 'cancel':
-        this.onCancel(m as Message<'cancel'>);
-        break;
-      case 'resack':
-        for (const [id, rev] of (m as Message<'resack'>).ids) this.results.confirm(id, rev);
-        break;
-      case 'config':
-        this.onConfig(m as Message<'config'>);
-        break;
-      case 'cmd':
-        onCmd(
-          {
-            now: this.clock.now(),
-            sessions: this.cmdSessions,
-            send: (body) => void this.publish('cmdOutput', body).catch(() => {}),
-            log: (line) => this.log(line),
-            driver: this.driver,
-          },
-          m as Message<'cmd'>,
-        );
-        break;
-      case 'time':
-        // The server's clock: what its own clock is off by is corrected from here on.
-        this.offsetMs = (m as Message<'time'>).t - this.localNow();
-        break;
-    }
-  }
-
-  // ------------------------------------------------------------------------------------------
-  // Protocol
-
-  private requireDriver(): StationDriver {
-    if (!this.driver) throw new Error(`${this.username}: no station driver attached`);
-    return this.driver;
-  }
-
-  private hello(): MessageInput<'hello'> {
-    const d = this.requireDriver().hello();
-    return {
-      v: 1,
-      connId: this.connId,
-      boot: this.boot,
-      model: d.model,
-      fw: d.fw,
-      radio: d.radio,
-      caps: {
-        queue: this.queueSize,
-        queueBytes: 4 * 1024 * 1024,
-        inlineMax: DEFAULTS.inlineMax,
-        chunk: DEFAULTS.chunk,
-        fwConcurrent: 1,
-        kinds: [...this.kinds()],
-      },
-      queue: [...this.queue.values()].map((h) => [h.job.id, h.job.rev] as [string, number]),
-      outbox: this.results.size,
-      net: d.net,
-      cfgRev: this.cfgRev,
-      time: this.localNow(),
-    };
-  }
-
-  private kinds(): readonly JobKind[] {
-    return this.requireDriver().kinds();
-  }
-
-  private onWelcome(m: Message<'welcome'>): void {
+  /** The server answered hello (ignored when it answers an older connection's). */
+  welcome(m: Message<'welcome'>): void {
     if (m.connId !== this.connId) return; // the answer to an older connection's hello
     this.welcomed = true;
     this.offsetMs = m.time - this.localNow();
     this.results.resendAll();
     this.requestChunks();
     this.driver?.welcomed?.();
-  }
-
-  private onJobs(m: Message<'jobs'>): void {
-    this.opts.onJobs?.(this.key, m.jobs);
-    const driver = this.requireDriver();
-    const acks = acceptJobs(
-      {
-        queue: this.queue,
-        kinds: this.kinds(),
-        queueSize: this.queueSize,
-        now: this.clock.now(),
-        replaced: (job) => this.result(job, 'replaced', {}),
-        queued: (held) => {
-          const job = held.job;
-          if (job.kind === 'image' && held.bytes === null) {
-            this.pulls.start(job.image.hash, job.image.size);
-            this.requestChunks();
-          }
-          if (job.kind === 'rollcall') this.rollCall(job);
-          driver.queued?.(held);
-        },
-      },
-      m.jobs,
-    );
-    for (const a of acks) a.ok ? this.stats.acks.ok++ : this.stats.acks.refused++;
-    for (let i = 0; i < acks.length; i += LIMITS.maxAcksPerMessage) {
-      void this.publish('ack', { v: 1, jobs: acks.slice(i, i + LIMITS.maxAcksPerMessage) }).catch(() => {});
-    }
-    driver.work?.();
-  }
-
-  private onCancel(m: Message<'cancel'>): void {
-    for (const [id, rev] of m.ids) {
-      const held = this.queue.get(id);
-      if (!held || held.job.rev > rev || held.running) continue;
-      this.queue.delete(id);
-      this.result(held.job, 'cancelled', {});
-    }
-  }
-
-  private onConfig(m: Message<'config'>): void {
-    const { wifi, ...rest } = m;
-    this.config = { ...rest, ...(wifi ? { wifi: { ssid: wifi.ssid } } : {}) };
-    this.cfgRev = m.cfgRev;
-    this.driver?.configured?.(m);
-    const timersChanged = m.heartbeatS !== this.heartbeatS || m.reportS !== this.reportS;
-    this.heartbeatS = m.heartbeatS;
-    this.reportS = m.reportS;
-    if (timersChanged) this.startTimers(true);
-    this.log(`config rev ${m.cfgRev} applied${wifi ? ` (wifi ${wifi.ssid})` : ''}`);
-    // Report the applied revision at once, as firmware would, rather than a heartbeat later.
-    this.heartbeat();
-  }
-
-  /** Answers from the tag table, without airtime: present = heard within twice its wake interval. */
-  private rollCall(job: Job): void {
-    const now = this.serverNow();
-    this.queue.delete(job.id);
-    const ids = this.driver?.rollCallTags?.() ?? [];
-    if (ids.length === 0) this.result(job, 'ok', {});
-    for (const tag of ids) this.result(job, 'ok', { tag, present: this.heard.present(tag, now) });
   }
 
   /** Ends a job with a result, kept in the outbox until the server confirms it. */
@@ -526,9 +306,6 @@ export class StationLink {
     this.result(ran, code, extra);
   }
 
-  // ------------------------------------------------------------------------------------------
-  // Blobs
-
   requestChunks(): void {
     if (!this.connected) return;
     for (const r of this.pulls.nextRequests()) {
@@ -537,30 +314,9 @@ export class StationLink {
     }
   }
 
-  private onBlobChunk(hash: string, offset: number, payload: Buffer): void {
-    const driver = this.driver;
-    const raw = new Uint8Array(payload);
-    const bytes = driver?.chunk ? driver.chunk(offset, raw) : raw;
-    const blob = this.pulls.receive(hash, offset, bytes);
-    if (driver?.blob?.(hash, blob)) return;
-    if (blob) {
-      const good = imageBlobMatches(blob, hash);
-      for (const held of [...this.queue.values()]) {
-        if (held.job.kind !== 'image' || held.job.image.hash !== hash) continue;
-        if (good) {
-          held.bytes = blob;
-        } else {
-          this.queue.delete(held.job.id);
-          this.result(held.job, 'badBlob', {});
-        }
-      }
-      if (good) driver?.work?.();
-    }
-    this.requestChunks();
+  heartbeat(): void {
+    sendHeartbeat(this);
   }
-
-  // ------------------------------------------------------------------------------------------
-  // Heartbeat and tag reports
 
   startTimers(restart = false): void {
     if (restart || this.heartbeatTimer === null) {
@@ -571,57 +327,13 @@ export class StationLink {
       this.clearTimer('reportTimer');
       this.reportTimer = this.interval(this.reportS * 1000, () => this.report());
     }
-    if (this.sweepTimer === null) this.sweepTimer = this.interval(5000, () => this.sweep());
+    if (this.sweepTimer === null) this.sweepTimer = this.interval(5000, () => sweep(this));
   }
 
-  heartbeat(): void {
-    if (!this.connected) return;
-    const d = this.requireDriver().heartbeat();
-    const queueBytes = [...this.queue.values()].reduce((s, h) => s + (h.bytes?.length ?? 0), 0);
-    void this.publish('heartbeat', {
-      v: 1,
-      at: this.localNow(),
-      uptimeS: this.uptimeS(),
-      ...d,
-      queue: { jobs: this.queue.size, bytes: queueBytes },
-      tagsHeard: this.heard.countPresent(this.serverNow()),
-      cfgRev: this.cfgRev,
-    }).catch(() => {});
-  }
-
-  /**
-   * Tags that changed since they were last reported, plus tags heard again whose last report is
-   * older than twice their wake interval; every tag heard recently at least every 10 minutes (`full`).
-   */
+  /** A tag report of what changed (every `reportS`; a full one every 10 minutes). */
   report(): void {
-    if (!this.connected) return;
-    const now = this.clock.now();
-    const full = now - this.lastFullReport >= DEFAULTS.fullReportS * 1000;
-    const due = this.heard.takeDue(now, this.serverNow(), full);
-    if (full) this.lastFullReport = now;
-    if (due.length === 0 && !full) return;
-    for (let i = 0; i < Math.max(1, due.length); i += LIMITS.maxTagsPerReport) {
-      const tags = due.slice(i, i + LIMITS.maxTagsPerReport);
-      void this.publish('tags', { v: 1, seq: this.seq++, at: this.serverNow(), full, tags }).catch(() => {});
-    }
+    sendReport(this, this.reports);
   }
-
-  /** Jobs whose TTL passed end as `timeout`, or `unknownTag` when the tag was never heard. */
-  private sweep(): void {
-    const now = this.clock.now();
-    for (const held of [...this.queue.values()]) {
-      if (!held.running && held.deadline <= now) {
-        this.queue.delete(held.job.id);
-        const tag = 'tag' in held.job ? held.job.tag : undefined;
-        const code = tag !== undefined && !this.heard.has(tag) ? 'unknownTag' : 'timeout';
-        this.result(held.job, code, { tries: held.tries });
-      }
-    }
-    for (const [id, s] of this.cmdSessions) if (s.expiresAt < now) this.cmdSessions.delete(id);
-  }
-
-  // ------------------------------------------------------------------------------------------
-  // Time, log, timers
 
   /** Local clock (with the station's skew). */
   localNow(): number {
