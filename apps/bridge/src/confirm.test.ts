@@ -85,3 +85,22 @@ describe('bridge → emulated OEPL AP: confirmation', () => {
     expect(r.results().filter((x) => x.code === 'replaced').length).toBeGreaterThanOrEqual(8);
   });
 });
+
+describe('bridge → emulated OEPL AP: refresh', () => {
+  it('skips a tag that already shows the image; a forced refresh has the AP send it again', async () => {
+    const r = await start();
+    const image = testImage(296, 128, 'bwr', 2);
+    const ver = await r.sendImage(MAC, image);
+    await r.until(() => r.results().length === 1, 'first');
+    expect(r.results()[0]).toMatchObject({ code: 'ok', ver });
+    await r.sendImage(MAC, image, { id: 'j2' });
+    await r.until(() => r.results().length === 2, 'second');
+    expect(r.results()[1]).toMatchObject({ id: 'j2', code: 'skipped', ver });
+    expect(r.emu.ap.uploads.length).toBe(1);
+    await r.sendImage(MAC, image, { id: 'j3', force: true });
+    await r.until(() => r.results().length === 3, 'forced');
+    expect(r.results()[2]).toMatchObject({ id: 'j3', code: 'ok', ver });
+    expect(r.emu.ap.uploads.length).toBe(1);
+    expect(tagOf(r).updatecount).toBe(2);
+  });
+});

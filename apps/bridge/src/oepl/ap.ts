@@ -64,6 +64,7 @@ export class OeplAccessPoint implements AccessPointAdapter {
       options.clock,
       {
         upload: (mac, jpeg) => this.upload(mac, jpeg),
+        refresh: (mac) => this.client.tagCmd(mac, 'refresh'),
         record: (mac) => this.records.get(mac) ?? null,
       },
       options,
@@ -260,10 +261,12 @@ export class OeplAccessPoint implements AccessPointAdapter {
     const mapping = this.types.get(rec.hwType);
     if (!mapping) return { code: 'unsupported', tries: 0, why: `tag type ${rec.hwType} unknown to the AP` };
     const shown = this.shown.get(mac);
-    if (!force && shown?.ver === ver && shown.hash === rec.hash) return { code: 'skipped', tries: 0, why: 'shown' };
-    let jpeg: Uint8Array;
+    const showing = shown?.ver === ver && shown.hash === rec.hash;
+    if (!force && showing) return { code: 'skipped', tries: 0, why: 'shown' };
+    let jpeg: Uint8Array | null = null;
     try {
-      jpeg = toJpeg(image, mapping.type);
+      // Forced and already shown: the AP would skip an equal upload, so it is told to send it again.
+      if (!showing) jpeg = toJpeg(image, mapping.type);
     } catch (err) {
       return { code: 'unsupported', tries: 0, why: (err as Error).message };
     }

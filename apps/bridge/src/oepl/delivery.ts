@@ -14,6 +14,8 @@ export interface DeliveryOutcome {
 /** What an upload needs from the AP client. */
 export interface Uploader {
   upload(mac: string, jpeg: Uint8Array): Promise<ApReply>;
+  /** Has the AP send the tag what it holds again (`/tag_cmd` refresh). */
+  refresh(mac: string): Promise<ApReply>;
   /** The AP's current record of a tag (after a reconnect), or null when unknown. */
   record(mac: string): OeplTag | null;
 }
@@ -31,7 +33,8 @@ export interface DeliveryOptions {
 
 interface Flight {
   mac: string;
-  jpeg: Uint8Array;
+  /** null: a forced refresh of what the tag shows (the AP skips an upload equal to it). */
+  jpeg: Uint8Array | null;
   tries: number;
   /** The tag's record when the upload was accepted: the evidence rule compares against it. */
   before: { updatecount: number; hash: string };
@@ -75,8 +78,8 @@ export class Deliveries {
     return this.flights.size;
   }
 
-  /** Uploads `jpeg` to the tag and resolves when it is shown or failed. */
-  deliver(mac: string, jpeg: Uint8Array): Promise<DeliveryOutcome> {
+  /** Uploads `jpeg` to the tag (null: refreshes what it shows) and resolves when it is shown or failed. */
+  deliver(mac: string, jpeg: Uint8Array | null): Promise<DeliveryOutcome> {
     if (this.flights.has(mac)) throw new Error(`${mac}: a delivery is already in flight`);
     return new Promise((resolve) => {
       const rec = this.ap.record(mac);
@@ -109,7 +112,7 @@ export class Deliveries {
     f.uploadStartedAt = this.clock.now();
     let reply: ApReply;
     try {
-      reply = await this.ap.upload(f.mac, f.jpeg);
+      reply = f.jpeg ? await this.ap.upload(f.mac, f.jpeg) : await this.ap.refresh(f.mac);
     } catch (err) {
       reply = { status: 0, text: (err as Error).message };
     }
