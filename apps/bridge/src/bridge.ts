@@ -193,6 +193,16 @@ export class Bridge {
       });
   }
 
+  private scanLines(): string {
+    const now = this.link.serverNow();
+    const lines = this.aps.flatMap((ap) =>
+      ap
+        .tagEntries()
+        .map((e) => `${e.id} rssi ${e.rssi} lqi ${e.lqi ?? '-'} seen ${Math.round((now - e.seenAt) / 1000)} s ago`),
+    );
+    return `${lines.join('\n')}\n`;
+  }
+
   private async command(line: string): Promise<CommandOutput> {
     const [cmd, ...args] = line.trim().split(/\s+/);
     const ap = this.aps[0];
@@ -201,6 +211,9 @@ export class Bridge {
         return { out: `${JSON.stringify(this.aps.map((a) => a.health()))}\n`, exit: 0 };
       case 'ping':
         return { out: 'pong\n', exit: 0 };
+      case 'scan':
+        // What the AP hears: each tag's signal and when it last checked in.
+        return { out: this.scanLines(), exit: 0 };
       case 'channel':
         return { out: `${ap?.health().channel ?? 0}\n`, exit: 0 };
       case 'log': {

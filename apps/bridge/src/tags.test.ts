@@ -116,3 +116,23 @@ describe('bridge → emulated OEPL AP: tags and health', () => {
     expect(r.results().map((x) => x.present)).toEqual([true, true]);
   });
 });
+
+describe('bridge → emulated OEPL AP: the command window', () => {
+  it('answers status and scan, and reboots the AP on reboot (then reconnects)', async () => {
+    rig = await startRig({ tags: emuTags(2, [0x31]) });
+    const r = rig;
+    await r.advance(45_000, 500);
+    const out = () =>
+      r
+        .of('cmdOutput')
+        .map((m) => m.out)
+        .join('');
+    await r.send('cmd', { v: 1, session: 's1', seq: 0, open: { ttlS: 600 }, line: 'status' });
+    await r.until(() => out().includes('"online":true'), 'status', 5000, 50);
+    await r.send('cmd', { v: 1, session: 's1', seq: 1, line: 'scan' });
+    await r.until(() => out().includes(`${emuTags(1)[0].mac} rssi`), 'scan', 5000, 50);
+    await r.send('cmd', { v: 1, session: 's1', seq: 2, line: 'reboot' });
+    await r.until(() => r.emu.ap.runstate !== 2, 'rebooting', 5000, 50);
+    await r.until(() => r.emu.ap.wsClients === 1 && r.bridge.aps[0].health().online, 'back', 60_000, 500);
+  });
+});
