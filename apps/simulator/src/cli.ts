@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseCli, USAGE } from './args';
 import { VirtualClock } from './clock';
-import { emuTags, startOeplAp } from './oepl';
+import { emuTags, oeplWallStation, startOeplAp } from './oepl';
 import { provision } from './provision';
 import { Random } from './random';
 import { startSimulator } from './simulator';
@@ -36,7 +36,12 @@ async function main(): Promise<void> {
     : null;
   if (ap) console.log(`emulated OpenEPaperLink AP: ${ap.url} (${oepl?.tags} tags; npm run bridge -- --ap ${ap.url} …)`);
   if (parsed.sim.stations.length === 0 && !parsed.provision) {
-    const stop = () => void ap?.stop().then(() => process.exit(0));
+    const apWall =
+      ap && parsed.httpPort !== null
+        ? await startWall([oeplWallStation(ap.ap)], { port: parsed.httpPort, host: parsed.httpHost })
+        : null;
+    if (apWall) console.log(`store wall: ${apWall.url}`);
+    const stop = () => void Promise.all([ap?.stop(), apWall?.close()]).then(() => process.exit(0));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     return;
@@ -51,7 +56,12 @@ async function main(): Promise<void> {
   );
 
   const wall =
-    parsed.httpPort === null ? null : await startWall(sim.stations, { port: parsed.httpPort, host: parsed.httpHost });
+    parsed.httpPort === null
+      ? null
+      : await startWall([...sim.stations, ...(ap ? [oeplWallStation(ap.ap)] : [])], {
+          port: parsed.httpPort,
+          host: parsed.httpHost,
+        });
   if (wall) console.log(`store wall: ${wall.url}`);
 
   let stopping = false;

@@ -8,6 +8,7 @@ export { type EmuApServer, serveOeplAp } from './http';
 export { mapToPalette } from './palette';
 export { type EmuScreen, EmuTag, type QueuedImage } from './tag';
 export { EMU_TAG_TYPES, type EmuTagType, rawBytes } from './types';
+export { oeplWallStation } from './wall';
 
 export interface OeplAp {
   ap: OeplApEmulator;

@@ -2,8 +2,10 @@ import jpeg from 'jpeg-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { VirtualClock } from '../clock';
+import { wallJson } from '../wall';
 import { emuTags, type OeplAp, startOeplAp } from './index';
 import { mapToPalette } from './palette';
+import { oeplWallStation } from './wall';
 
 // The emulated OpenEPaperLink AP against its documented behaviour (../shared/OEPL.md §1): replies
 // and status codes, /get_db paging and its 255-tag wall, palette mapping, check-in cadence, one
@@ -161,5 +163,20 @@ describe('emulated OEPL AP', () => {
     await clock.advance(600_000);
     expect(tag.nextcheckin - tag.lastseen).toBe(40);
     ws.close();
+  });
+
+  it('shows its tags on the store wall as the palette mapping left them', async () => {
+    const e = await start(1, [0x33], 0);
+    const mac = emuTags(1)[0].mac;
+    await upload(e.url, mac, solid(296, 128, [255, 255, 0]));
+    const station = oeplWallStation(e.ap);
+    expect(wallJson([station])[0].tags[0]).toMatchObject({ id: mac, ver: null, job: 'pending' });
+    e.ap.pressButton(mac);
+    await clock.advance(4000);
+    const [t] = wallJson([station])[0].tags;
+    expect(t).toMatchObject({ id: mac, width: 296, height: 128, transfers: 1, job: null });
+    const screen = station.tags.get(mac)?.screen();
+    expect(screen?.image.colourType).toBe('bwry');
+    expect(new Set(screen?.image.data)).toEqual(new Set([3])); // yellow, our fourth ink
   });
 });
