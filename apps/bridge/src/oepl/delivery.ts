@@ -126,7 +126,9 @@ export class Deliveries {
     }
     this.log(`${f.mac}: upload answered ${reply.status} ${reply.text.trim()}`);
     if (reply.status === 400) {
-      this.end(f, 'unknownTag', 'mac not found');
+      // "mac not found": the AP does not know the tag; anything else: it refused the picture.
+      const unknown = /mac not found/i.test(reply.text);
+      this.end(f, unknown ? 'unknownTag' : 'unsupported', reply.text.trim());
       return;
     }
     // 409 (not running), a dropped connection: the same try again after a pause.

@@ -42,7 +42,7 @@ export class OeplApEmulator {
   apstate = 1;
   runstate = 2;
   /** Every `/imgupload` that was queued or compared: MAC, dither, virtual time. */
-  readonly uploads: { mac: string; dither: number; at: number; status: number }[] = [];
+  readonly uploads: { mac: string; dither: number; at: number; status: number; bytes: number }[] = [];
   /** WebSocket clients connected (http.ts keeps it). */
   wsClients = 0;
   /** A radio that hears nothing while the AP looks healthy (the field failure). */
@@ -239,7 +239,7 @@ export class OeplApEmulator {
     if (img.width !== width || img.height !== height) return { status: 400, text: 'wrong size' };
     const indices = mapToPalette(img.data, Object.values(tag.type.colortable));
     const md5 = createHash('md5').update(indices).digest('hex');
-    this.uploads.push({ mac: tag.mac, dither, at: this.clock.now(), status: 200 });
+    this.uploads.push({ mac: tag.mac, dither, at: this.clock.now(), status: 200, bytes: file.length });
     const last = tag.queue.at(-1)?.md5 ?? tag.hash;
     if (md5 === last) {
       this.log('new image is the same as current image. not updating tag.');
