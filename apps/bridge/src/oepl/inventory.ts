@@ -24,11 +24,6 @@ export function wakeReason(code: number): WakeReason {
   }
 }
 
-/** Battery mV → a rough percentage for a CR2450 / 2×AA tag (3.0 V full, 2.2 V empty). */
-export function batteryPercent(mv: number): number {
-  return Math.max(0, Math.min(100, Math.round(((mv - 2200) / 800) * 100)));
-}
-
 export const lowBattery = (mv: number) => mv > 0 && mv < LOW_BATTERY_MV;
 
 /**
