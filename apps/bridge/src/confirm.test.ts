@@ -1,4 +1,4 @@
-import { EMU_TAG_TYPES } from '@esl/simulator';
+import { EMU_TAG_TYPES, emuTags } from '@esl/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Rig, startRig } from './test/harness';
 import { differingPixels, testImage } from './test/images';
@@ -102,5 +102,28 @@ describe('bridge → emulated OEPL AP: refresh', () => {
     expect(r.results()[2]).toMatchObject({ id: 'j3', code: 'ok', ver });
     expect(r.emu.ap.uploads.length).toBe(1);
     expect(tagOf(r).updatecount).toBe(2);
+  });
+});
+
+describe('bridge → emulated OEPL AP: pacing', () => {
+  it('keeps at most --max-queued uploads waiting at the AP, and serves every tag', async () => {
+    const tags = emuTags(10, [0x31]);
+    rig = await startRig({ tags, maxsleep: 0, oepl: { maxQueued: 3 } });
+    const r = rig;
+    await r.until(() => r.bridge.aps[0].tagEntries().length === 10, 'known');
+    for (const [i, t] of tags.entries()) await r.sendImage(t.mac, testImage(296, 128, 'bwr', i), { id: `q${i}` });
+    let most = 0;
+    await r.until(
+      () => {
+        most = Math.max(most, [...r.emu.ap.tags.values()].filter((t) => t.pending > 0).length);
+        return r.results().length === 10;
+      },
+      'every tag',
+      30 * 60_000,
+      250,
+    );
+    expect(most).toBeLessThanOrEqual(3);
+    expect(most).toBeGreaterThan(1);
+    expect(r.results().every((x) => x.code === 'ok')).toBe(true);
   });
 });

@@ -52,6 +52,8 @@ export class OeplAccessPoint implements AccessPointAdapter {
   private apToServerMs = 0;
   private attachedAt = 0;
   private lastUploadAt = 0;
+  /** Deliveries from their start (type, JPEG) to their end. */
+  private delivering = 0;
   private readonly typeLoads = new Map<number, Promise<void>>();
   private reconnectTimer: number | null = null;
   private sweepTimer: number | null = null;
@@ -249,12 +251,23 @@ export class OeplAccessPoint implements AccessPointAdapter {
   /** True when an image for this tag may go now: none in flight for it, pacing and the AP's queue allow. */
   canDeliver(mac: string): boolean {
     if (!this.online || this.deliveries.busy(mac)) return false;
-    if (this.deliveries.inFlight >= this.opts.maxQueued) return false;
+    if (this.delivering >= this.opts.maxQueued) return false;
     return this.opts.clock.now() - this.lastUploadAt >= this.opts.paceMs;
   }
 
   /** Sends our image to a tag and resolves when the tag shows it, or failed. */
   async deliver(mac: string, image: IndexImage, ver: string, force: boolean): Promise<TagOutcome> {
+    // Counted from the first moment (the type may still load), so `canDeliver` holds the limits.
+    this.delivering++;
+    this.lastUploadAt = this.opts.clock.now();
+    try {
+      return await this.deliverNow(mac, image, ver, force);
+    } finally {
+      this.delivering--;
+    }
+  }
+
+  private async deliverNow(mac: string, image: IndexImage, ver: string, force: boolean): Promise<TagOutcome> {
     const rec = this.records.get(mac);
     if (!rec) return { code: 'unknownTag', tries: 0, why: 'not on this AP' };
     await this.loadType(rec.hwType, rec.capabilities);
@@ -270,7 +283,6 @@ export class OeplAccessPoint implements AccessPointAdapter {
     } catch (err) {
       return { code: 'unsupported', tries: 0, why: (err as Error).message };
     }
-    this.lastUploadAt = this.opts.clock.now();
     const out = await this.deliveries.deliver(mac, jpeg);
     if (out.code === 'ok' || out.code === 'skipped') {
       this.shown.set(mac, { ver, hash: this.records.get(mac)?.hash ?? '' });
@@ -343,7 +355,7 @@ export class OeplAccessPoint implements AccessPointAdapter {
       timeouts: sys?.timeoutcount ?? 0,
       heap: sys?.heap ?? 0,
       fsFree: sys?.littlefsfree ?? 0,
-      inFlight: this.deliveries.inFlight,
+      inFlight: this.delivering,
       alarms: [...this.alarms],
     };
   }
