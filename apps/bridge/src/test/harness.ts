@@ -84,9 +84,9 @@ async function startServerSide(
     const m = decoded.message;
     seen.set(name, [...(seen.get(name) ?? []), m]);
     const down = (n: MessageName, body: unknown) =>
-      void client.publishAsync(`${root}/${MESSAGES[n].path}`, encodeMessage(n, body as MessageInput<typeof n>), {
-        qos: 1,
-      });
+      void client
+        .publishAsync(`${root}/${MESSAGES[n].path}`, encodeMessage(n, body as MessageInput<typeof n>), { qos: 1 })
+        .catch(() => {}); // the rig is stopping
     if (name === 'hello') {
       const h = m as Message<'hello'>;
       down('welcome', { v: 1, connId: h.connId, time: now(), cfgRev: h.cfgRev });
