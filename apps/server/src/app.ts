@@ -56,7 +56,12 @@ const isApi = (url: string) =>
  * migrated already (main.ts and the test harness do it); the app closes it on close.
  */
 export async function buildApp(config: Config, database: Db = openDatabase(config.databaseUrl)) {
-  const app = Fastify({ logger: config.logger, bodyLimit: BODY_LIMIT_BYTES });
+  // request.ip and request.protocol follow X-Forwarded-For / -Proto only from a trusted proxy.
+  const app = Fastify({
+    logger: config.logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy.length ? config.trustProxy : false,
+  });
   const cache = new SharedCache(undefined, undefined, config.now);
   // Template previews and thumbnails are drawn in worker threads of their own (issue 11 item 3),
   // so a 4096 × 4096 preview holds no other request, nor waits behind a relabel of many tags.
