@@ -28,6 +28,7 @@ import { registerOpenApi } from './infra/openapi/routes';
 import { createRenderPool, PREVIEW_WORKERS } from './infra/render';
 import { isPdaPath, registerSecurityHeaders } from './infra/web/headers';
 import { placeholderPage } from './infra/web/placeholder';
+import { createHealth, type Health, registerHealth } from './metrics/health';
 import { registerMetrics } from './metrics/metrics';
 import { handlers } from './modules';
 import { type CallbackSender, startCallbackSender } from './modules/callbacks/sender';
@@ -42,6 +43,8 @@ declare module 'fastify' {
     delivery: Delivery | null;
     /** The callback sender (tests call `callbacks.tick()` after moving the clock). */
     callbacks: CallbackSender;
+    /** /healthz, /livez, /readyz; main.ts starts the drain on SIGTERM. */
+    health: Health;
   }
 }
 
@@ -155,6 +158,13 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
   registerAvatarRoute(app, services.db);
   registerTemplateAssets(app, services.db);
   registerNoticeSocket(app, services);
+  const health = createHealth({
+    database,
+    delivery: () => delivery,
+    log: (err, what) => app.log.warn({ err }, `/readyz: ${what} failed`),
+  });
+  app.decorate('health', health);
+  registerHealth(app, health);
   registerMetrics(app, {
     database,
     delivery: () => delivery,

@@ -154,6 +154,28 @@ export function trustProxyFromEnv(env: NodeJS.ProcessEnv): string[] {
   return entries;
 }
 
+/** A whole number of milliseconds from `name` (unset or empty: `fallback`); anything else stops the start. */
+export function millisFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, max = 3_600_000): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n > max)
+    throw new Error(`${name} must be a whole number of milliseconds from 0 to ${max} (got "${env[name]}")`);
+  return n;
+}
+
+/**
+ * Stopping on SIGTERM/SIGINT (main.ts): /readyz answers 503 at once; the server keeps serving for
+ * SHUTDOWN_DRAIN_MS (default 0) so a load balancer sees it and stops sending, then closes; past
+ * SHUTDOWN_TIMEOUT_MS (default 10 s) from the signal the process exits whatever is still open.
+ */
+export function shutdownFromEnv(env: NodeJS.ProcessEnv): { drainMs: number; timeoutMs: number } {
+  return {
+    drainMs: millisFromEnv(env, 'SHUTDOWN_DRAIN_MS', 0),
+    timeoutMs: millisFromEnv(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
+  };
+}
+
 const repoRoot = new URL('../../../../', import.meta.url).pathname;
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
