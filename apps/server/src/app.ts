@@ -236,8 +236,8 @@ function notFound(request: FastifyRequest, reply: FastifyReply, hasConsole: bool
 }
 
 /**
- * Client mistakes under /api (bad JSON, unsupported body type, too many login attempts) answer
- * the envelope with HTTP 200; anything else is a crash: HTTP 500, a generic message, a system-log row.
+ * Client mistakes under /api (bad JSON, unsupported body type) answer the envelope with HTTP 200,
+ * too many login attempts with HTTP 429 and Retry-After; anything else is a crash: HTTP 500, a generic message, a system-log row.
  */
 async function handleError(services: Services, err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const lang = pickLanguage(request.headers['accept-language']);
@@ -253,7 +253,8 @@ async function handleError(services: Services, err: FastifyError, request: Fasti
         : code === ErrorCode.TOO_LARGE
           ? { detail: `${BODY_LIMIT_BYTES / 1024 / 1024} MB` }
           : {};
-    return reply.code(200).send({ code, msg: messageOf(code, lang, vars), data: null });
+    // Too many requests keeps its 429 (and the Retry-After @fastify/rate-limit set) beside the code.
+    return reply.code(status === 429 ? 429 : 200).send({ code, msg: messageOf(code, lang, vars), data: null });
   }
   request.log.error(err);
   await writeSysLog(services, {
