@@ -13,7 +13,7 @@ import {
   type Membership,
   workersRefusal,
 } from './infra/cluster/membership';
-import { configFromEnv, shutdownFromEnv } from './infra/config';
+import { configFromEnv, listenFromEnv, shutdownFromEnv } from './infra/config';
 import { dialectOf, openDatabase } from './infra/db/database';
 import { migrateToLatest } from './infra/db/migrate';
 import { clientDigest, hashPassword } from './infra/lib/passwords';
@@ -236,9 +236,9 @@ async function worker(): Promise<void> {
   }
 }
 
-/** Where to listen: PORT (default 8080, 0 = any free port) and HOST (default 127.0.0.1). */
+/** Where to listen (config.ts listenFromEnv): an empty or bad PORT stops the start naming it. */
 function listenAddress(): { port: number; host: string } {
-  return { port: Number(process.env.PORT ?? 8080), host: process.env.HOST ?? '127.0.0.1' };
+  return listenFromEnv(process.env);
 }
 
 main().catch((err) => {

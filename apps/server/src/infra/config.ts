@@ -176,6 +176,12 @@ export function shutdownFromEnv(env: NodeJS.ProcessEnv): { drainMs: number; time
   };
 }
 
+/** Where to listen: PORT (default 8080, 0 = any free port) and HOST (default 127.0.0.1); an empty or bad PORT stops the start. */
+export function listenFromEnv(env: NodeJS.ProcessEnv): { port: number; host: string } {
+  if (env.PORT !== undefined && env.PORT.trim() === '') throw new Error('PORT must be a port number (got "")');
+  return { port: portFrom(env, 'PORT', 8080), host: env.HOST || '127.0.0.1' };
+}
+
 const repoRoot = new URL('../../../../', import.meta.url).pathname;
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
