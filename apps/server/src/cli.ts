@@ -6,6 +6,7 @@ import { dialectOf, openDatabase, sqliteHandleOf } from './infra/db/database';
 import { migrateToLatest } from './infra/db/migrate';
 import { clientDigest, hashPassword } from './infra/lib/passwords';
 import { openApiDocument } from './infra/openapi/document';
+import { resetPasswordByName } from './modules/users/service';
 
 /*
  * The operator's command line (issue 26 item 7): `npm run esl -- <command>`, with the server's
@@ -113,21 +114,14 @@ async function resetPassword(args: string[], env: NodeJS.ProcessEnv, io: CliIo):
   const config = configFromEnv(env);
   const database = openDatabase(config.databaseUrl);
   try {
-    let query = database.db.selectFrom('users').select(['id', 'tenant_id']).where('username', '=', username);
-    if (tenantRaw !== undefined) query = query.where('tenant_id', '=', Number(tenantRaw));
-    const user = await query.executeTakeFirst();
-    if (!user) {
-      io.err(`no user "${username}"${tenantRaw === undefined ? '' : ` in tenant ${tenantRaw}`}`);
-      return 1;
-    }
     const given = env.ESL_NEW_PASSWORD;
     const password = given || randomBytes(12).toString('base64url');
     const hash = await hashPassword(clientDigest(password), config.passwordCost);
-    await database.db.transaction().execute(async (trx) => {
-      await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', user.id).execute();
-      // Whoever held the old password is signed out everywhere.
-      await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
-    });
+    const tenantId = tenantRaw === undefined ? undefined : Number(tenantRaw);
+    if (!(await resetPasswordByName(database.db, username, tenantId, hash))) {
+      io.err(`no user "${username}"${tenantRaw === undefined ? '' : ` in tenant ${tenantRaw}`}`);
+      return 1;
+    }
     io.out(
       given
         ? `set the password of ${username} from ESL_NEW_PASSWORD; its sessions are ended`

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { sql } from 'kysely';
 import type { Delivery } from '../delivery/wiring';
-import type { Db } from '../infra/db/database';
+import { type Db, ping } from '../infra/db/database';
 import { pendingMigrations } from '../infra/db/migrate';
 
 /*
@@ -42,7 +41,7 @@ export function createHealth(o: HealthOptions): Health {
       if (draining) return 'draining';
       let pending: string[];
       try {
-        await sql`select 1`.execute(o.database.db);
+        await ping(o.database.db);
         pending = await pendingMigrations(o.database);
       } catch (err) {
         o.log(err, 'the database');
