@@ -23,6 +23,7 @@ export default defineConfig({
           ...shared,
         },
       },
+      { test: { name: 'station', root: 'packages/station', include: ['src/**/*.test.ts'], ...shared } },
       {
         test: {
           name: 'server',
@@ -38,6 +39,16 @@ export default defineConfig({
         test: {
           name: 'simulator',
           root: 'apps/simulator',
+          include: ['src/**/*.test.ts'],
+          testTimeout: 30_000,
+          ...shared,
+          ...again,
+        },
+      },
+      {
+        test: {
+          name: 'bridge',
+          root: 'apps/bridge',
           include: ['src/**/*.test.ts'],
           testTimeout: 30_000,
           ...shared,

@@ -46,7 +46,7 @@ export const SERVER_FLOORS: readonly (readonly string[])[] = [
   ['modules'],
   ['delivery', 'open', 'metrics', 'demo'],
   ['app.ts'],
-  ['main.ts', 'test'],
+  ['main.ts', 'cli.ts', 'test'],
 ];
 
 interface Workspace {

@@ -28,6 +28,7 @@ import { registerOpenApi } from './infra/openapi/routes';
 import { createRenderPool, PREVIEW_WORKERS } from './infra/render';
 import { isPdaPath, registerSecurityHeaders } from './infra/web/headers';
 import { placeholderPage } from './infra/web/placeholder';
+import { createHealth, type Health, registerHealth } from './metrics/health';
 import { registerMetrics } from './metrics/metrics';
 import { handlers } from './modules';
 import { type CallbackSender, startCallbackSender } from './modules/callbacks/sender';
@@ -42,6 +43,8 @@ declare module 'fastify' {
     delivery: Delivery | null;
     /** The callback sender (tests call `callbacks.tick()` after moving the clock). */
     callbacks: CallbackSender;
+    /** /healthz, /livez, /readyz; main.ts starts the drain on SIGTERM. */
+    health: Health;
   }
 }
 
@@ -56,7 +59,12 @@ const isApi = (url: string) =>
  * migrated already (main.ts and the test harness do it); the app closes it on close.
  */
 export async function buildApp(config: Config, database: Db = openDatabase(config.databaseUrl)) {
-  const app = Fastify({ logger: config.logger, bodyLimit: BODY_LIMIT_BYTES });
+  // request.ip and request.protocol follow X-Forwarded-For / -Proto only from a trusted proxy.
+  const app = Fastify({
+    logger: config.logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy.length ? config.trustProxy : false,
+  });
   const cache = new SharedCache(undefined, undefined, config.now);
   // Template previews and thumbnails are drawn in worker threads of their own (issue 11 item 3),
   // so a 4096 × 4096 preview holds no other request, nor waits behind a relabel of many tags.
@@ -150,6 +158,13 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
   registerAvatarRoute(app, services.db);
   registerTemplateAssets(app, services.db);
   registerNoticeSocket(app, services);
+  const health = createHealth({
+    database,
+    delivery: () => delivery,
+    log: (err, what) => app.log.warn({ err }, `/readyz: ${what} failed`),
+  });
+  app.decorate('health', health);
+  registerHealth(app, health);
   registerMetrics(app, {
     database,
     delivery: () => delivery,
@@ -221,8 +236,8 @@ function notFound(request: FastifyRequest, reply: FastifyReply, hasConsole: bool
 }
 
 /**
- * Client mistakes under /api (bad JSON, unsupported body type, too many login attempts) answer
- * the envelope with HTTP 200; anything else is a crash: HTTP 500, a generic message, a system-log row.
+ * Client mistakes under /api (bad JSON, unsupported body type) answer the envelope with HTTP 200,
+ * too many login attempts with HTTP 429 and Retry-After; anything else is a crash: HTTP 500, a generic message, a system-log row.
  */
 async function handleError(services: Services, err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const lang = pickLanguage(request.headers['accept-language']);
@@ -238,7 +253,8 @@ async function handleError(services: Services, err: FastifyError, request: Fasti
         : code === ErrorCode.TOO_LARGE
           ? { detail: `${BODY_LIMIT_BYTES / 1024 / 1024} MB` }
           : {};
-    return reply.code(200).send({ code, msg: messageOf(code, lang, vars), data: null });
+    // Too many requests keeps its 429 (and the Retry-After @fastify/rate-limit set) beside the code.
+    return reply.code(status === 429 ? 429 : 200).send({ code, msg: messageOf(code, lang, vars), data: null });
   }
   request.log.error(err);
   await writeSysLog(services, {

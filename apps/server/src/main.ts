@@ -13,7 +13,7 @@ import {
   type Membership,
   workersRefusal,
 } from './infra/cluster/membership';
-import { configFromEnv } from './infra/config';
+import { configFromEnv, listenFromEnv, shutdownFromEnv } from './infra/config';
 import { dialectOf, openDatabase } from './infra/db/database';
 import { migrateToLatest } from './infra/db/migrate';
 import { clientDigest, hashPassword } from './infra/lib/passwords';
@@ -28,6 +28,7 @@ async function main(): Promise<void> {
   if (cluster.isWorker) return worker();
   const demo = process.argv.includes('--demo');
   const config = configFromEnv();
+  const shutdown = shutdownFromEnv(process.env);
   const { port, host } = listenAddress();
   const workers = Number(process.env.WORKERS ?? 1);
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
@@ -95,10 +96,13 @@ async function main(): Promise<void> {
 
   let actualPort: number;
   let close: () => Promise<void>;
+  // From the signal on /readyz answers 503: this process's app's, or each worker's (told by message).
+  let drain = () => {};
   if (workers > 1) {
-    ({ port: actualPort, close } = await startWorkers(workers));
+    ({ port: actualPort, close, drain } = await startWorkers(workers));
   } else {
     const app = await buildApp(config, database);
+    drain = () => app.health.startDraining();
     await app.listen({ port, host });
     const address = app.server.address();
     actualPort = typeof address === 'object' && address ? address.port : port;
@@ -149,6 +153,13 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // The hard limit: a hung connection, broker or database must not keep the process alive.
+    setTimeout(() => {
+      console.error(`still stopping ${shutdown.timeoutMs} ms after ${signal} (SHUTDOWN_TIMEOUT_MS): exiting now`);
+      process.exit(1);
+    }, shutdown.timeoutMs).unref();
+    drain();
+    if (shutdown.drainMs > 0) await new Promise((resolve) => setTimeout(resolve, shutdown.drainMs));
     await writeSysLog(database, {
       tenantId: null,
       level: 'info',
@@ -166,7 +177,7 @@ async function main(): Promise<void> {
 }
 
 /** Starts the workers and answers once every one listens (same port: node:cluster shares it). */
-function startWorkers(count: number): Promise<{ port: number; close: () => Promise<void> }> {
+function startWorkers(count: number): Promise<{ port: number; close: () => Promise<void>; drain: () => void }> {
   let stopping = false;
   const fork = () => cluster.fork();
   cluster.on('exit', (w, code, signal) => {
@@ -174,11 +185,14 @@ function startWorkers(count: number): Promise<{ port: number; close: () => Promi
     console.error(`worker ${w.process.pid} stopped (${signal ?? code}); starting another`);
     setTimeout(fork, 1000);
   });
+  const all = () => Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+  const drain = () => {
+    for (const w of all()) w.send('drain');
+  };
   const close = async () => {
     stopping = true;
-    const all = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
     await Promise.all(
-      all.map(
+      all().map(
         (w) =>
           new Promise<void>((resolve) => {
             w.once('exit', () => resolve());
@@ -191,7 +205,7 @@ function startWorkers(count: number): Promise<{ port: number; close: () => Promi
     let listening = 0;
     cluster.on('message', (_w, message: { listening?: number; failed?: string }) => {
       if (message.failed) reject(new Error(message.failed));
-      if (message.listening !== undefined && ++listening === count) resolve({ port: message.listening, close });
+      if (message.listening !== undefined && ++listening === count) resolve({ port: message.listening, close, drain });
     });
     for (let i = 0; i < count; i++) fork();
   });
@@ -210,6 +224,7 @@ async function worker(): Promise<void> {
     const address = app.server.address();
     process.send?.({ listening: typeof address === 'object' && address ? address.port : port });
     process.on('message', (message) => {
+      if (message === 'drain' || message === 'stop') app.health.startDraining();
       if (message === 'stop') void app.close().then(() => process.exit(0));
     });
     // The primary handles signals; a worker only stops when told.
@@ -221,9 +236,9 @@ async function worker(): Promise<void> {
   }
 }
 
-/** Where to listen: PORT (default 8080, 0 = any free port) and HOST (default 127.0.0.1). */
+/** Where to listen (config.ts listenFromEnv): an empty or bad PORT stops the start naming it. */
 function listenAddress(): { port: number; host: string } {
-  return { port: Number(process.env.PORT ?? 8080), host: process.env.HOST ?? '127.0.0.1' };
+  return listenFromEnv(process.env);
 }
 
 main().catch((err) => {

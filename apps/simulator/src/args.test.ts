@@ -172,3 +172,12 @@ describe('command line', () => {
     expect(parseCli(['--help'], noFiles)).toBe('help');
   });
 });
+
+describe('--oepl-ap', () => {
+  it('serves an emulated OpenEPaperLink AP with its tags, without any station', () => {
+    const got = parseCli(['--oepl-ap', '0', '--oepl-tags', '300', '--oepl-types', '31,33'], () => '');
+    if (got === 'help') throw new Error('help');
+    expect(got.oepl).toEqual({ host: '127.0.0.1', port: 0, tags: 300, hwTypes: [0x31, 0x33], maxsleep: 10 });
+    expect(() => parseCli(['--oepl-ap', '0', '--oepl-types', '99'], () => '')).toThrow(/hwTypes/);
+  });
+});

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { DEFAULTS, RADIO_PROFILES, type RadioProfileName, TagId } from '@esl/contract/protocol';
+import { EMU_TAG_TYPES } from './oepl/types';
 import type { ProvisionOptions } from './provision';
 import type { SimulatorOptions } from './simulator';
 import type { FlapSpec, StationSpec } from './station';
@@ -121,6 +122,33 @@ export interface CliOptions {
   /** The store wall's port (`--http`, 0: any free one); null: no wall. */
   httpPort: number | null;
   httpHost: string;
+  /** An emulated OpenEPaperLink access point to serve (`--oepl-ap`); null: none. */
+  oepl: OeplCli | null;
+}
+
+/** `--oepl-ap [HOST:]PORT` and its tags. */
+export interface OeplCli {
+  host: string;
+  port: number;
+  tags: number;
+  hwTypes: number[];
+  maxsleep: number;
+}
+
+/** The emulated AP's flags → its options; null without `--oepl-ap`. */
+export function parseOepl(v: { ap?: string; tags: string; types: string; maxsleep: string }): OeplCli | null {
+  if (v.ap === undefined) return null;
+  const m = /^(?:([^:]+):)?(\d{1,5})$/.exec(v.ap);
+  if (!m || Number(m[2]) > 65_535) throw new Error(`--oepl-ap takes [HOST:]PORT (0: any free port): ${v.ap}`);
+  const hwTypes = v.types.split(',').map((t) => Number.parseInt(t, 16));
+  if (hwTypes.some((t) => !EMU_TAG_TYPES.has(t))) {
+    throw new Error(`--oepl-types takes hwTypes of ${[...EMU_TAG_TYPES.keys()].map((k) => k.toString(16)).join(', ')}`);
+  }
+  const tags = Number(v.tags);
+  const maxsleep = Number(v.maxsleep);
+  if (!(Number.isInteger(tags) && tags >= 0 && tags <= 5000)) throw new Error('--oepl-tags takes 0 to 5000');
+  if (!(maxsleep >= 0 && maxsleep <= 60)) throw new Error('--oepl-maxsleep takes 0 to 60 (minutes)');
+  return { host: m[1] ?? '127.0.0.1', port: Number(m[2]), tags, hwTypes, maxsleep };
 }
 
 export const USAGE = `npm run sim -- [options]
@@ -162,6 +190,13 @@ export const USAGE = `npm run sim -- [options]
   --fw-roll-back-tags IDS    these tags (hardware ids, comma-separated) keep their old firmware
                        after a transfer
                        (each --fw-… flag implies --firmware)
+
+  An emulated OpenEPaperLink access point (docs/OEPL.md), for \`npm run bridge\`:
+  --oepl-ap [HOST:]PORT  serve it there (HTTP and /ws; 0: any free port; host 127.0.0.1)
+  --oepl-tags N        its tags (default 20)
+  --oepl-types LIST    their tag types, hex hwTypes in turn (default 31; 30 BW, 31 BWR, 32 BWY,
+                       33 BWRY, 34 4.2" portrait, 35 a size the catalogue lacks)
+  --oepl-maxsleep MIN  the AP's maxsleep, minutes (default 10)
   --quiet              no log lines
   --help`;
 
@@ -202,6 +237,10 @@ export function parseCli(
       'add-stations': { type: 'string', default: '1' },
       'sn-prefix': { type: 'string', default: 'SIM' },
       attach: { type: 'boolean', default: false },
+      'oepl-ap': { type: 'string' },
+      'oepl-tags': { type: 'string', default: '20' },
+      'oepl-types': { type: 'string', default: '31' },
+      'oepl-maxsleep': { type: 'string', default: '10' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -211,7 +250,13 @@ export function parseCli(
   const stations = values.station.map(parseStation);
   if (values['stations-file'] !== undefined) stations.push(...parseStationsFile(readFile(values['stations-file'])));
   const api = values.api;
-  if (stations.length === 0 && api === undefined)
+  const oepl = parseOepl({
+    ap: values['oepl-ap'],
+    tags: values['oepl-tags'],
+    types: values['oepl-types'],
+    maxsleep: values['oepl-maxsleep'],
+  });
+  if (stations.length === 0 && api === undefined && oepl === null)
     throw new Error('no stations: give --station T.SN:SECRET, --stations-file FILE or --api URL');
   if (api !== undefined && stations.length > 0) throw new Error('--api provisions its own stations: drop --station');
   if (api !== undefined && !/^https?:\/\/[^\s]+$/.test(api))
@@ -277,5 +322,6 @@ export function parseCli(
     quiet: values.quiet,
     httpPort: values.http === undefined ? null : Math.trunc(number('http', values.http, 0, 65_535)),
     httpHost: values['http-host'],
+    oepl,
   };
 }

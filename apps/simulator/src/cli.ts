@@ -1,6 +1,8 @@
 // `npm run sim -- …`: simulated stations and tags against a broker (apps/simulator/README.md).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseCli, USAGE } from './args';
+import { VirtualClock } from './clock';
+import { emuTags, oeplWallStation, startOeplAp } from './oepl';
 import { provision } from './provision';
 import { Random } from './random';
 import { startSimulator } from './simulator';
@@ -21,6 +23,29 @@ async function main(): Promise<void> {
     });
     parsed.sim.stations = got.stations;
   }
+  const oepl = parsed.oepl;
+  const ap = oepl
+    ? await startOeplAp({
+        clock: new VirtualClock({ speed: parsed.sim.speed ?? 1 }),
+        seed: parsed.sim.seed,
+        tags: emuTags(oepl.tags, oepl.hwTypes),
+        maxsleep: oepl.maxsleep,
+        port: oepl.port,
+        host: oepl.host,
+      })
+    : null;
+  if (ap) console.log(`emulated OpenEPaperLink AP: ${ap.url} (${oepl?.tags} tags; npm run bridge -- --ap ${ap.url} …)`);
+  if (parsed.sim.stations.length === 0 && !parsed.provision) {
+    const apWall =
+      ap && parsed.httpPort !== null
+        ? await startWall([oeplWallStation(ap.ap)], { port: parsed.httpPort, host: parsed.httpHost })
+        : null;
+    if (apWall) console.log(`store wall: ${apWall.url}`);
+    const stop = () => void Promise.all([ap?.stop(), apWall?.close()]).then(() => process.exit(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    return;
+  }
   const sim = await startSimulator({ ...parsed.sim, log });
   for (const s of sim.stations) {
     if (!s.isConnected) console.error(`[${s.username}] not connected: ${s.lastError ?? 'no answer'} (retrying)`);
@@ -31,7 +56,12 @@ async function main(): Promise<void> {
   );
 
   const wall =
-    parsed.httpPort === null ? null : await startWall(sim.stations, { port: parsed.httpPort, host: parsed.httpHost });
+    parsed.httpPort === null
+      ? null
+      : await startWall([...sim.stations, ...(ap ? [oeplWallStation(ap.ap)] : [])], {
+          port: parsed.httpPort,
+          host: parsed.httpHost,
+        });
   if (wall) console.log(`store wall: ${wall.url}`);
 
   let stopping = false;
@@ -40,6 +70,7 @@ async function main(): Promise<void> {
     stopping = true;
     const report = sim.report();
     await wall?.close();
+    await ap?.stop();
     await sim.stop();
     if (parsed.reportFile) writeFileSync(parsed.reportFile, `${JSON.stringify(report, null, 2)}\n`);
     for (const s of report.stations) {

@@ -1,5 +1,18 @@
 // The station and tag simulator (DELIVERY.md §8): programmatic API for tests and the demo.
 export { type ClockOptions, VirtualClock } from './clock';
+export {
+  EMU_TAG_TYPES,
+  type EmuApServer,
+  type EmuScreen,
+  EmuTag,
+  type EmuTagType,
+  emuTags,
+  mapToPalette,
+  type OeplAp,
+  OeplApEmulator,
+  startOeplAp,
+  TRANSFER_MS_296x128,
+} from './oepl';
 export { ApiError, nextSerials, type Provisioned, type ProvisionOptions, provision, storeCode } from './provision';
 export { channelBound, checkInMs, serviceMs, storeBound, uniformLoad } from './radio/bound';
 export { PROFILES, profileByName, type RadioProfile } from './radio/profiles';

@@ -3,15 +3,22 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deflateRawSync } from 'node:zlib';
-import { indexToPng } from '@esl/labels';
-import type { SimTag } from './tag';
+import { type IndexImage, indexToPng } from '@esl/labels';
 
 /** What the wall reads of a station: the simulator's SimStation has all of it. */
+/** A tag on the wall: a simulated tag, or an emulated OEPL AP's (oepl/wall.ts). */
+export interface WallTagSource {
+  readonly id: string;
+  readonly hw: string;
+  readonly transfers: number;
+  screen(): { readonly image: IndexImage; readonly ver: string } | null;
+}
+
 export interface WallStation {
   readonly key: { readonly tenantId: number; readonly sn: string };
   readonly channel: number;
   readonly isConnected: boolean;
-  readonly tags: ReadonlyMap<string, SimTag>;
+  readonly tags: ReadonlyMap<string, WallTagSource>;
   /** Jobs held, for the "pending" / "sending" badges. */
   readonly queue: ReadonlyMap<
     string,
@@ -187,7 +194,7 @@ setInterval(refresh, ${refreshMs});
 export async function startWall(stations: readonly WallStation[], options: WallOptions): Promise<WallServer> {
   const page = PAGE(options.refreshMs ?? 2000);
   const pngs = new Map<string, { ver: string; png: Buffer }>();
-  const findTag = (id: string): SimTag | undefined => {
+  const findTag = (id: string): WallTagSource | undefined => {
     for (const s of stations) {
       const t = s.tags.get(id);
       if (t) return t;

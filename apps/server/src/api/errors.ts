@@ -22,6 +22,11 @@ export class AppError extends Error {
     readonly vars: ErrorVars = {},
     /** What the envelope's `data` carries with the refusal (e.g. the bad rows of an import); null when none. */
     readonly data: unknown = null,
+    /**
+     * Seconds to wait before trying again: the answer is then HTTP 429 with `Retry-After` beside
+     * the envelope's code, so a client's own retry logic works (issue 26 item 4).
+     */
+    readonly retryAfter?: number,
   ) {
     super(`code ${code}`);
     this.name = 'AppError';
@@ -48,7 +53,8 @@ export const notFound = (what?: { kind: keyof typeof NOT_FOUND_DETAILS; value: s
   new AppError(ErrorCode.NOT_FOUND, what ? { detail: what.kind, value: what.value } : {});
 export const forbidden = () => new AppError(ErrorCode.FORBIDDEN);
 export const conflict = (detail: string) => new AppError(ErrorCode.CONFLICT, { detail });
-export const rateLimited = (seconds: number) => new AppError(ErrorCode.RATE_LIMITED, { detail: String(seconds) });
+export const rateLimited = (seconds: number) =>
+  new AppError(ErrorCode.RATE_LIMITED, { detail: String(seconds) }, null, seconds);
 export const loginFailed = () => new AppError(ErrorCode.LOGIN_FAILED);
 export const notAvailable = () => new AppError(ErrorCode.NOT_AVAILABLE);
 export const storeNotSet = () => new AppError(ErrorCode.STORE_NOT_SET);

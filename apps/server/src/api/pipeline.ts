@@ -89,6 +89,7 @@ export async function runCall<C extends PipelineCall>(
     }
     envelope = { code: err.code, msg: messageOf(err.code, lang, err.vars, auth.fieldKeys), data: err.data };
     if (call.list) envelope.count = 0;
+    if (err.retryAfter !== undefined) reply.code(429).header('retry-after', String(err.retryAfter));
   }
   if (logs) await recordChange(ctx, auth.logEntry(ctx, call, body), envelope.code, envelope.msg);
   if (call.file && file) return sendFile(reply, call.file, file);

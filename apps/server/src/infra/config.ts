@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { availableParallelism, hostname } from 'node:os';
 import { join } from 'node:path';
 import { type PasswordCost, PRODUCTION_COST } from './lib/passwords';
@@ -33,6 +34,12 @@ export interface Config {
   callbacks: CallbackConfig;
   /** GET /metrics: the bearer token a scraper must send (METRICS_TOKEN); empty: loopback callers only. */
   metricsToken: string;
+  /**
+   * TRUST_PROXY: addresses or CIDRs of the proxies in front (comma-separated); empty: trust none.
+   * Only a peer listed here may set the client's address and scheme (X-Forwarded-For / -Proto),
+   * which every limit, the op log and the "over TLS" decision read (docs/DEPLOY.md).
+   */
+  trustProxy: string[];
 }
 
 export interface CallbackConfig {
@@ -127,6 +134,54 @@ export function renderWorkersFromEnv(env: NodeJS.ProcessEnv, cores = availablePa
   return n;
 }
 
+/**
+ * TRUST_PROXY: comma-separated IPv4/IPv6 addresses or CIDRs (10.0.0.0/8, fd00::/8); empty or
+ * unset: none. Anything else stops the start naming the variable and the entry.
+ */
+export function trustProxyFromEnv(env: NodeJS.ProcessEnv): string[] {
+  const entries = (env.TRUST_PROXY ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  for (const entry of entries) {
+    const [address = '', bits, extra] = entry.split('/');
+    const family = isIP(address);
+    const max = family === 4 ? 32 : 128;
+    const badBits = bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > max);
+    if (family === 0 || badBits || extra !== undefined)
+      throw new Error(`TRUST_PROXY must list IP addresses or CIDRs separated by commas (got "${entry}")`);
+  }
+  return entries;
+}
+
+/** A whole number of milliseconds from `name` (unset or empty: `fallback`); anything else stops the start. */
+export function millisFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, max = 3_600_000): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n > max)
+    throw new Error(`${name} must be a whole number of milliseconds from 0 to ${max} (got "${env[name]}")`);
+  return n;
+}
+
+/**
+ * Stopping on SIGTERM/SIGINT (main.ts): /readyz answers 503 at once; the server keeps serving for
+ * SHUTDOWN_DRAIN_MS (default 0) so a load balancer sees it and stops sending, then closes; past
+ * SHUTDOWN_TIMEOUT_MS (default 10 s) from the signal the process exits whatever is still open.
+ */
+export function shutdownFromEnv(env: NodeJS.ProcessEnv): { drainMs: number; timeoutMs: number } {
+  return {
+    drainMs: millisFromEnv(env, 'SHUTDOWN_DRAIN_MS', 0),
+    timeoutMs: millisFromEnv(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
+  };
+}
+
+/** Where to listen: PORT (default 8080, 0 = any free port) and HOST (default 127.0.0.1); an empty or bad PORT stops the start. */
+export function listenFromEnv(env: NodeJS.ProcessEnv): { port: number; host: string } {
+  if (env.PORT !== undefined && env.PORT.trim() === '') throw new Error('PORT must be a port number (got "")');
+  return { port: portFrom(env, 'PORT', 8080), host: env.HOST || '127.0.0.1' };
+}
+
 const repoRoot = new URL('../../../../', import.meta.url).pathname;
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -152,6 +207,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       tickMs: 1000,
     },
     metricsToken: env.METRICS_TOKEN ?? '',
+    trustProxy: trustProxyFromEnv(env),
   };
 }
 
@@ -174,6 +230,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     renderWorkers: 0,
     callbacks: { allowLoopback: false, allowPrivate: false, timeoutMs: 2000, tickMs: 0 },
     metricsToken: '',
+    trustProxy: [],
     ...overrides,
   };
 }

@@ -43,8 +43,10 @@ const UPGRADE_STATES: readonly FirmwareTaskState[] = [
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
-export function allowed(request: Pick<FastifyRequest, 'headers' | 'socket'>, token: string): boolean {
-  if (!token) return LOOPBACK.test(request.socket.remoteAddress ?? '');
+// request.ip, not the socket's peer: behind a trusted proxy on this machine (TRUST_PROXY) the peer
+// is always loopback, and every client would pass.
+export function allowed(request: Pick<FastifyRequest, 'headers' | 'ip'>, token: string): boolean {
+  if (!token) return LOOPBACK.test(request.ip ?? '');
   const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
   const a = Buffer.from(given);
   const b = Buffer.from(token);

@@ -193,14 +193,27 @@ describe.each(await testDatabases())('the API surface on $name', (db) => {
 describe.each(await testDatabases())('login rate limit per address on $name', (db) => {
   const t = useApp(db, { loginRateLimitPerMinute: 3 });
 
-  it('answers 1012 once an address has tried too often, on top of the per-user throttle', async () => {
-    const codes: number[] = [];
+  it('answers 1012 with HTTP 429 and Retry-After once an address has tried too often, on top of the per-user throttle', async () => {
+    const answers: Array<[number, number, string | undefined]> = [];
     for (let i = 0; i < 4; i++) {
-      const res = await t().call(CALLS.login.path, { username: `someone${i}`, password: 'a'.repeat(64) });
-      expect(res.status).toBe(200);
-      codes.push(res.code);
+      const res = await t().app.inject({
+        method: 'POST',
+        url: `/api${CALLS.login.path}`,
+        headers: { 'accept-language': 'en' },
+        payload: { username: `someone${i}`, password: 'a'.repeat(64) },
+      });
+      const retryAfter = res.headers['retry-after'];
+      answers.push([res.statusCode, res.json().code, retryAfter === undefined ? undefined : String(retryAfter)]);
     }
-    expect(codes).toEqual([1006, 1006, 1006, ErrorCode.TOO_MANY_REQUESTS]);
+    expect(answers.slice(0, 3)).toEqual([
+      [200, 1006, undefined],
+      [200, 1006, undefined],
+      [200, 1006, undefined],
+    ]);
+    const [status, code, retryAfter] = answers[3] ?? [];
+    expect([status, code]).toEqual([429, ErrorCode.TOO_MANY_REQUESTS]);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+    expect(Number(retryAfter)).toBeLessThanOrEqual(60);
     const other = await t().call('/user/info', {});
     expect(other.code).toBe(ErrorCode.SESSION_EXPIRED);
   });

@@ -49,7 +49,7 @@ export async function authenticate(services: Services, request: FastifyRequest, 
   const rate = await repo.callsSince(db, tenant.id, now - RATE_WINDOW_MS);
   if (rate.count >= config.openRateLimitPerMinute) {
     const wait = Math.max(1, Math.ceil(((rate.first ?? now) + RATE_WINDOW_MS - now) / 1000));
-    throw new AppError(ErrorCode.OPEN_RATE_LIMITED, { detail: String(wait) });
+    throw new AppError(ErrorCode.OPEN_RATE_LIMITED, { detail: String(wait) }, null, wait);
   }
 
   // A nonce must outlive every timestamp that could still pass with it: twice the window.

@@ -667,13 +667,18 @@ describe.each(await testDatabases())('integration rate limit on $name', (db) => 
       const ok = await send(app, w.key, '/stores/list', {});
       expect(ok.code, ok.msg).toBe(0);
     }
+    clock.advance(15_000);
     const over = await send(app, w.key, '/stores/list', {});
     expect(over.code).toBe(ErrorCode.OPEN_RATE_LIMITED);
-    expect(over.msg).toBe('Too many calls with this API key, try again in 60 seconds');
+    expect(over.msg).toBe('Too many calls with this API key, try again in 45 seconds');
+    // HTTP speaks it too (issue 26 item 4): 429 and the same wait in Retry-After, for retrying clients.
+    expect([over.status, over.retryAfter]).toEqual([429, '45']);
+    expect((await send(app, w.key, '/stores/list', {}, { lang: 'zh-CN' })).msg).toContain('45');
     // Another tenant's key has its own count.
     const other = await send(app, w.otherKey, '/stores/list', {});
     expect(other.code, other.msg).toBe(0);
-    clock.advance(60_001);
+    expect([other.status, other.retryAfter]).toEqual([200, undefined]);
+    clock.advance(45_001);
     const again = await send(app, w.key, '/stores/list', {});
     expect(again.code, again.msg).toBe(0);
   });

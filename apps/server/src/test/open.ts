@@ -50,5 +50,6 @@ export async function send<T>(app: FastifyInstance, key: Key, path: string, body
       [OPEN_HEADERS.signature]: signature,
     },
   });
-  return { ...(res.json() as Envelope<T>), status: res.statusCode };
+  const retryAfter = res.headers['retry-after'];
+  return { ...(res.json() as Envelope<T>), status: res.statusCode, retryAfter: retryAfter as string | undefined };
 }

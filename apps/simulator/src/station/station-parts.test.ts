@@ -1,8 +1,7 @@
 import type { TagEntry } from '@esl/contract/protocol';
+import { BlobPulls, TagTable } from '@esl/station';
 import { describe, expect, it } from 'vitest';
-import { BlobPulls } from './blobs';
 import { runCommand } from './commands';
-import { TagTable } from './tag-table';
 
 const entry = (over: Partial<TagEntry> = {}): TagEntry => ({
   id: '0000021A3F5C',

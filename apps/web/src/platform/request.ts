@@ -101,6 +101,18 @@ function failHttp(error: unknown, quiet: boolean): never {
   throw new ApiError(-1, text);
 }
 
+/**
+ * A refusal the server sent with an HTTP error status — 429 with Retry-After for a throttled login
+ * or too many requests — still carries the envelope: read it like any other answer, so the user
+ * sees the server's message (with its wait), not "HTTP 429".
+ */
+function refusalOf(error: unknown): AxiosResponse<Answer> | null {
+  if (!axios.isAxiosError(error) || !error.response) return null;
+  const data: unknown = error.response.data;
+  const isEnvelope = typeof data === 'object' && data !== null && typeof (data as Answer).code === 'number';
+  return isEnvelope ? (error.response as AxiosResponse<Answer>) : null;
+}
+
 function check(res: AxiosResponse<Answer>, quiet: boolean): Answer {
   const answer = res.data;
   if (answer && typeof answer === 'object' && answer.code === ErrorCode.OK) return answer;
@@ -120,6 +132,8 @@ async function send(path: string, body: unknown, quiet: boolean): Promise<Answer
   try {
     res = await http.post<Answer>(path, body ?? {});
   } catch (error) {
+    const refused = refusalOf(error);
+    if (refused) return check(refused, quiet);
     failHttp(error, quiet);
   }
   return check(res, quiet);
@@ -160,6 +174,8 @@ export async function upload(path: string, file: File, options: TransferOptions 
       onUploadProgress: onProgress ? (e) => onProgress(e.total ? e.loaded / e.total : 0) : undefined,
     });
   } catch (error) {
+    const refused = refusalOf(error);
+    if (refused) return check(refused, quiet).data;
     failHttp(error, quiet);
   }
   return check(res, quiet).data;

@@ -42,6 +42,7 @@ function fakePort(sent: Published[]): MqttPort {
       sent.push({ topic, payload: typeof payload === 'string' ? payload : Buffer.from(payload).toString('utf8') });
     },
     subscribe: async () => async () => {},
+    connected: () => true,
     close: async () => {},
   };
 }

@@ -89,6 +89,8 @@ export async function connectClientPort(options: ClientPortOptions): Promise<Mqt
       return count;
     },
 
+    connected: () => client.connected,
+
     async close() {
       subscriptions.clear();
       await client.endAsync();

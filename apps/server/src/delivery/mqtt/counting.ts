@@ -13,6 +13,7 @@ export function countingPort(port: MqttPort): { port: MqttPort; received: Record
       ...port,
       publish: port.publish.bind(port),
       close: port.close.bind(port),
+      connected: port.connected.bind(port),
       subscribe(filter, handler, options) {
         return port.subscribe(
           filter,

@@ -19,6 +19,7 @@ export function inProcessPort(aedes: Aedes): MqttPort {
     });
 
   return {
+    connected: () => !aedes.closed,
     publish(topic, payload, options = {}) {
       return new Promise((resolve, reject) => {
         aedes.publish(

@@ -41,6 +41,8 @@ export interface MqttPort {
    * (the stations' last statuses) this way when it starts. Absent on the embedded broker.
    */
   retained?(filter: string, handler: MqttHandler): Promise<number>;
+  /** Whether the port can reach the broker now (/readyz); a client between reconnects cannot. */
+  connected(): boolean;
   close(): Promise<void>;
 }
 

@@ -111,6 +111,7 @@ describe.each(await testDatabases())('render stage ($name)', (target) => {
           if (m?.ok) published.push({ topic, jobs: m.message.jobs });
         },
         subscribe: async () => async () => {},
+        connected: () => true,
         close: async () => {},
       }),
       notices: new Notices(),

@@ -12,6 +12,7 @@ import {
   type SqliteDatabase,
   SqliteDialect,
   type SqliteStatement,
+  sql,
 } from 'kysely';
 import pg from 'pg';
 import { hotStatementName } from './query';
@@ -124,4 +125,9 @@ function cachingStatements(sqlite: SQLite.Database, max = 500): SqliteDatabase {
       return stmt;
     },
   };
+}
+
+/** Whether the database answers a trivial query (the readiness probe). */
+export async function ping(db: Kysely<Database>): Promise<void> {
+  await sql`select 1`.execute(db);
 }

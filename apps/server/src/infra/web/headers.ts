@@ -42,12 +42,12 @@ export function isPdaPath(url: string): boolean {
 /** One year; sent only on answers that went out over TLS (directly or through a proxy saying so). */
 const HSTS = 'max-age=31536000; includeSubDomains';
 
-/** Whether the client reached us over TLS: our own listener, or a proxy's X-Forwarded-Proto. */
+/**
+ * Whether the client reached us over TLS: our own listener, or a trusted proxy's X-Forwarded-Proto
+ * (Fastify reads the header into request.protocol only from a peer in TRUST_PROXY).
+ */
 export function overTls(request: FastifyRequest): boolean {
-  if (request.protocol === 'https') return true;
-  const forwarded = request.headers['x-forwarded-proto'];
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim().toLowerCase();
-  return first === 'https';
+  return request.protocol === 'https';
 }
 
 /** Security headers on every answer: API, console, uploads, OpenAPI page and errors alike. */

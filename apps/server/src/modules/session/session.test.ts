@@ -62,12 +62,17 @@ describe.each(await testDatabases())('sessions on $name', (db) => {
           headers: { 'accept-language': lang },
           payload: { username, password: clientDigest(password) },
         });
-        return res.json() as { code: number; msg: string };
+        const retryAfter = res.headers['retry-after'];
+        return {
+          ...(res.json() as { code: number; msg: string }),
+          status: res.statusCode,
+          retryAfter: retryAfter === undefined ? undefined : Number(retryAfter),
+        };
       };
       const waitOf = (msg: string) => Number(/in (\d+) seconds/.exec(msg)?.[1]);
       // After the fourth failure from the guessing address, the next try waits: for the real and
       // the unknown username alike, with the same answer.
-      const slowedDown: { code: number; msg: string }[] = [];
+      const slowedDown: Awaited<ReturnType<typeof attempt>>[] = [];
       for (const name of [user.username, 'ghost-user']) {
         for (let i = 0; i < 4; i++) {
           t().clock.advance(1000);
@@ -79,9 +84,12 @@ describe.each(await testDatabases())('sessions on $name', (db) => {
       expect(slowed.code).toBe(1005);
       expect(ghost).toEqual(slowed);
       expect(waitOf(slowed.msg)).toBeGreaterThan(0);
+      // HTTP says it too (issue 26 item 4): 429 with the message's wait in Retry-After.
+      expect([slowed.status, slowed.retryAfter]).toEqual([429, waitOf(slowed.msg)]);
       expect((await attempt('ghost-user', '10.0.0.66', PASSWORD, 'zh-CN')).msg).toContain('秒后再试');
       // The real user, elsewhere, is not held up at all.
-      expect((await attempt(user.username, '10.0.0.7', PASSWORD)).code).toBe(0);
+      const fine = await attempt(user.username, '10.0.0.7', PASSWORD);
+      expect([fine.code, fine.status, fine.retryAfter]).toEqual([0, 200, undefined]);
 
       // Keep guessing: the waits grow for the guesser (each answered only once its wait is over).
       let wait = 0;
@@ -102,6 +110,7 @@ describe.each(await testDatabases())('sessions on $name', (db) => {
       const real = await attempt(user.username, '10.0.0.7', PASSWORD);
       expect(real.code).toBe(1005);
       expect(waitOf(real.msg)).toBeLessThanOrEqual(30);
+      expect([real.status, real.retryAfter]).toEqual([429, waitOf(real.msg)]);
       t().clock.advance(waitOf(real.msg) * 1000);
       expect((await attempt(user.username, '10.0.0.7', PASSWORD)).code).toBe(0);
 

@@ -136,6 +136,13 @@ export function findByUsername(db: Kysely<Database>, tenantId: number, username:
     .executeTakeFirst();
 }
 
+/** A user by name, in one tenant or (no tenant given) wherever the name is: the operator's command line. */
+export function findUserByName(db: Kysely<Database>, username: string, tenantId?: number) {
+  let query = db.selectFrom('users').select(['id', 'tenant_id']).where('username', '=', username);
+  if (tenantId !== undefined) query = query.where('tenant_id', '=', tenantId);
+  return query.executeTakeFirst();
+}
+
 export async function setPasswordHash(db: Kysely<Database>, userId: number, passwordHash: string): Promise<void> {
   await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
 }

@@ -165,3 +165,23 @@ export async function resetPassword(db: Kysely<Database>, userId: number, passwo
   await repo.setPasswordHash(db, userId, passwordHash);
   await deleteUserSessions(db, userId);
 }
+
+/**
+ * The operator's password reset (`npm run esl -- reset-password`): sets the hash of the user of
+ * that name (the platform operator's too) and signs them out everywhere; false when there is none.
+ */
+export async function resetPasswordByName(
+  db: Kysely<Database>,
+  username: string,
+  tenantId: number | undefined,
+  passwordHash: string,
+): Promise<boolean> {
+  const user = await repo.findUserByName(db, username, tenantId);
+  if (!user) return false;
+  await db.transaction().execute(async (trx) => {
+    await repo.setPasswordHash(trx, user.id, passwordHash);
+    // Whoever held the old password is signed out everywhere.
+    await deleteUserSessions(trx, user.id);
+  });
+  return true;
+}

@@ -1,0 +1,97 @@
+import type { Random } from '../random';
+import { EMU_TAG_TYPES, type EmuTagType } from './types';
+
+/** An image waiting at the AP for its tag: the palette indices and the MD5 of the raw data. */
+export interface QueuedImage {
+  md5: string;
+  indices: Uint8Array;
+  bytes: number;
+  /** When the upload was queued (virtual ms). */
+  at: number;
+}
+
+/** What an emulated tag shows: the palette indices at the type's canvas size. */
+export interface EmuScreen {
+  width: number;
+  height: number;
+  indices: Uint8Array;
+  md5: string;
+}
+
+/** One emulated OEPL tag and its record in the AP's database. */
+export class EmuTag {
+  readonly mac: string;
+  readonly hwType: number;
+  readonly type: EmuTagType;
+  lastseen = 0;
+  nextcheckin = 0;
+  rssi: number;
+  lqi: number;
+  batteryMv: number;
+  temperature: number;
+  wakeupReason = 0xfc;
+  capabilities: number;
+  updatecount = 0;
+  updatelast = 0;
+  hash = '00000000000000000000000000000000';
+  readonly queue: QueuedImage[] = [];
+  screen: EmuScreen | null = null;
+  /** LED patterns received, newest last. */
+  readonly flashes: string[] = [];
+  /** Check-ins so far. */
+  checkIns = 0;
+  /** The next transfers that time out (a test's fault). */
+  timeoutsToCome = 0;
+  /** false: the tag is gone (out of range, no battery): it never checks in. */
+  alive = true;
+  /** Its check-in timer. */
+  timer: number | null = null;
+
+  constructor(mac: string, hwType: number, rng: Random) {
+    const type = EMU_TAG_TYPES.get(hwType);
+    if (!type) throw new RangeError(`emulated AP: no tag type ${hwType}`);
+    this.mac = mac;
+    this.hwType = hwType;
+    this.type = type;
+    this.rssi = Math.round(rng.between(-80, -50));
+    this.lqi = Math.round(rng.between(80, 110));
+    this.batteryMv = Math.round(rng.between(2600, 3000));
+    this.temperature = Math.round(rng.between(18, 24));
+    this.capabilities = (type.options.includes('led') ? 0x01 : 0) | (type.options.includes('button') ? 0x20 : 0);
+  }
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /** The record as `/get_db`, `/backup_db` and the WebSocket `tags` message carry it. */
+  record(): Record<string, unknown> {
+    return {
+      mac: this.mac,
+      hash: this.hash,
+      lastseen: this.lastseen,
+      nextupdate: 0,
+      nextcheckin: this.nextcheckin,
+      pending: this.pending,
+      alias: '',
+      contentMode: 25,
+      LQI: this.lqi,
+      RSSI: this.rssi,
+      temperature: this.temperature,
+      batteryMv: this.batteryMv,
+      hwType: this.hwType,
+      wakeupReason: this.wakeupReason,
+      capabilities: this.capabilities,
+      modecfgjson: '{}',
+      isexternal: false,
+      apip: '0.0.0.0',
+      rotate: 0,
+      lut: 0,
+      invert: 0,
+      updatecount: this.updatecount,
+      updatelast: this.updatelast,
+      ch: 11,
+      ver: 0x29,
+    };
+  }
+}
