@@ -63,6 +63,10 @@ describe('the OpenAPI document and the routes the server serves', () => {
         '/sys/eslnotice',
         // Prometheus text for the operator's monitoring (docs/DEPLOY.md): loopback or METRICS_TOKEN.
         '/metrics',
+        // Health probes for load balancers and orchestrators (docs/DEPLOY.md, "Health probes").
+        '/healthz',
+        '/livez',
+        '/readyz',
       ].sort(),
     );
   });
