@@ -55,13 +55,16 @@ export interface ShopOptions {
   queueSize?: number;
 }
 
+/** A call that must succeed: its data, or an error naming the path, code and message. */
+async function callAs<T>(app: TestApp, path: string, body: object, token: string): Promise<T> {
+  const res = await app.call<T>(path, body, { token });
+  if (res.code !== 0) throw new Error(`${path}: ${res.code} ${res.msg}`);
+  return res.data;
+}
+
 /** The store of a simulated shop: its stations, a default price template for model 05, tags with products. */
 async function seedShop(app: TestApp, o: ShopOptions) {
-  const call = async <T>(path: string, body: object, token: string): Promise<T> => {
-    const res = await app.call<T>(path, body, { token });
-    if (res.code !== 0) throw new Error(`${path}: ${res.code} ${res.msg}`);
-    return res.data;
-  };
+  const call = <T>(path: string, body: object, token: string) => callAs<T>(app, path, body, token);
   const world = await buildShop(app.app);
   const token = world.tokens.admin;
   const at = { tenantId: world.tenant.id, storeId: world.store.id };
@@ -89,11 +92,7 @@ async function seedShop(app: TestApp, o: ShopOptions) {
 export function simulatedShops(t: () => TestApp) {
   let sim: Simulator | undefined;
 
-  const call = async <T>(path: string, body: object, token: string): Promise<T> => {
-    const res = await t().call<T>(path, body, { token });
-    if (res.code !== 0) throw new Error(`${path}: ${res.code} ${res.msg}`);
-    return res.data;
-  };
+  const call = <T>(path: string, body: object, token: string) => callAs<T>(t(), path, body, token);
 
   /** Lets the server handle everything the stations sent, and the engine finish its pump. */
   async function settle(d: Delivery) {

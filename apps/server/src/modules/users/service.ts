@@ -178,10 +178,6 @@ export async function resetPasswordByName(
 ): Promise<boolean> {
   const user = await repo.findUserByName(db, username, tenantId);
   if (!user) return false;
-  await db.transaction().execute(async (trx) => {
-    await repo.setPasswordHash(trx, user.id, passwordHash);
-    // Whoever held the old password is signed out everywhere.
-    await deleteUserSessions(trx, user.id);
-  });
+  await db.transaction().execute((trx) => resetPassword(trx, user.id, passwordHash));
   return true;
 }
