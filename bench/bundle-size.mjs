@@ -37,7 +37,11 @@ const entryFiles = closure(entryKey);
 const keyOf = (src) => Object.keys(manifest).find((k) => k.endsWith(src));
 
 const login = new Set([...entryFiles, ...closure(keyOf('src/pages/login/index.tsx'))]);
-const layout = closure(keyOf('src/layout/Layout.tsx'));
+// The layout renders once the current language's other texts are in (platform/i18n.ts): the
+// Chinese chunk (the default language, and the larger) counts as part of it.
+const layout = closure(keyOf('src/shell/layout/Layout.tsx'));
+const texts = keyOf('src/platform/texts-zh-CN.ts');
+if (texts) closure(texts, layout);
 
 const routes = Object.keys(manifest)
   .filter((k) => manifest[k].isDynamicEntry && k.startsWith('src/pages/'))

@@ -48,7 +48,7 @@ async function parent(): Promise<void> {
   const sha = (s: string) => createHash('sha256').update(s).digest('hex');
   const broker = await createStationBroker({
     directory: { secretHash: async (_tid, sn) => sha(`secret-${sn}`) },
-    limits: { addressFailures: 1_000_000 },
+    limits: { addressWait: { free: 1_000_000, firstMs: 1000, maxMs: 1000, forgetMs: 1000 } },
   });
   const { port } = await broker.listen({ port: 0, host: '127.0.0.1' });
   const server = inProcessPort(broker.aedes);

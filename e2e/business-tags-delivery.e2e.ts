@@ -17,6 +17,7 @@ import {
   settled,
   useBrowser,
   waitForShell,
+  until as waitUntil,
 } from './support/browser';
 
 // Labels reach the tags, seen in the console (issue 13): a store of its own with one simulated
@@ -63,15 +64,8 @@ interface TagRow {
 /** A long wait: a wake is half a second of real time, but the machine is shared. */
 const slowly = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 60_000, interval: 250 });
 
-/** expect.poll for hooks, where it may not be called. */
-async function until(what: string, holds: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await holds()) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`timed out waiting until ${what}`);
-}
+/** The shared wait, with this file's 60 s. */
+const until = (what: string, holds: () => Promise<boolean>) => waitUntil(what, holds, 60_000);
 
 describeBrowser('tags page: screens and request progress (/basemgr/esl)', () => {
   const browser = useBrowser();

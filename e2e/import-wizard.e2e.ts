@@ -121,7 +121,7 @@ describeBrowser('the product import wizard', () => {
       specProblem: '规格过长',
       ok: '无问题',
       sheet: '价目表（识别出 4 个字段）',
-      done: '已导入 3 行：新增 3 个，更新 0 个',
+      done: '已导入 3 行：新增 3 个，更新 0 个，无变化 0 个',
       header: '列标题取自第 2 行',
     },
     en: {
@@ -129,7 +129,7 @@ describeBrowser('the product import wizard', () => {
       specProblem: 'Spec is too long',
       ok: 'OK',
       sheet: '价目表 (4 fields recognised)',
-      done: 'Imported 3 rows: 3 new, 0 updated',
+      done: 'Imported 3 rows: 3 new, 0 updated, 0 unchanged',
       header: 'Column titles are read from line 2',
     },
   } as const;
@@ -204,6 +204,66 @@ describeBrowser('the product import wizard', () => {
     });
   }
 
+  const again = {
+    'zh-CN': {
+      first: '已导入 5 行：新增 5 个，更新 0 个，无变化 0 个',
+      second: '已导入 5 行：新增 0 个，更新 0 个，无变化 5 个',
+    },
+    en: {
+      first: 'Imported 5 rows: 5 new, 0 updated, 0 unchanged',
+      second: 'Imported 5 rows: 0 new, 0 updated, 5 unchanged',
+    },
+  } as const;
+
+  for (const lang of ['zh-CN', 'en'] as Lang[]) {
+    it(`shows a workbook's dates as dates and counts a file imported again as unchanged (${lang})`, async () => {
+      const w = again[lang];
+      await api('/mgr/product/mapfield', { fields: original }, admin);
+      const code = (n: number) => `${prefix}${lang === 'en' ? 'S' : 'T'}${n}`;
+      const file = join(folder, `dates-${lang}.xlsx`);
+      const workbook = new ExcelJS.Workbook();
+      const sheet = workbook.addWorksheet('商品');
+      sheet.addRow(['条码', '名称', '价格', '上架日期']);
+      for (let n = 1; n <= 5; n++) {
+        const row = sheet.addRow([code(n), `${prefix} 牛奶 ${n}`, 5 + n, new Date(Date.UTC(2026, 10, 19 + n))]);
+        row.getCell(4).numFmt = 'yyyy/m/d';
+      }
+      await workbook.xlsx.writeFile(file);
+
+      const { context, page } = await newPage(browser(), { lang, viewport: { width: 1280, height: 900 } });
+      try {
+        await login(page, 'stock', { path: '/basemgr/product' });
+        await waitForShell(page);
+        const importOnce = async (result: string, shot: string) => {
+          await page.getByTestId('import-products').click();
+          await dialog(page).locator('input[type="file"]').setInputFiles(file);
+          await dialog(page).getByText(`dates-${lang}.xlsx`).waitFor();
+          await page.getByTestId('import-next').click();
+          const preview = page.getByTestId('import-preview').locator('.ant-table-row');
+          await eventually(() => preview.count()).toBe(5);
+          // The spreadsheet's day numbers (46346…) read as the dates it shows.
+          await preview.first().getByText('2026-11-20', { exact: true }).waitFor();
+          await preview.nth(4).getByText('2026-11-24', { exact: true }).waitFor();
+          expect(await page.getByTestId('import-preview').innerText()).not.toMatch(/\b463\d\d\b/);
+          await settled(page);
+          if (shot === 'preview') await screenshot(page, `import-wizard-dates-${lang}`);
+          await page.getByTestId('import-start').click();
+          await page.getByTestId('import-result').getByText(result, { exact: true }).waitFor();
+          await settled(page);
+          await screenshot(page, `import-wizard-${shot}-${lang}`);
+          await dialog(page).locator('.ant-modal-close').click();
+          await dialog(page).waitFor({ state: 'hidden' });
+        };
+        await importOnce(w.first, 'preview');
+        await importOnce(w.second, 'unchanged');
+        const rows = (await ours()).filter((p) => p.barcode.startsWith(code(0).slice(0, -1)));
+        expect(rows).toHaveLength(5);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
   it('imports a GB18030 CSV separated by semicolons after accepting the suggested columns', async () => {
     await api('/mgr/product/mapfield', { fields: original }, admin);
     const code = (n: number) => `${prefix}G${n}`;
@@ -228,7 +288,7 @@ describeBrowser('the product import wizard', () => {
       await settled(page);
       await screenshot(page, 'import-wizard-csv-en');
       await page.getByTestId('import-start').click();
-      await page.getByTestId('import-result').getByText('Imported 2 rows: 2 new, 0 updated').waitFor();
+      await page.getByTestId('import-result').getByText('Imported 2 rows: 2 new, 0 updated, 0 unchanged').waitFor();
       const rows = (await ours()).filter((p) => p.barcode.startsWith(`${prefix}G`));
       expect(rows.map((p) => [p.barcode, p.name, p.price]).sort()).toEqual([
         [code(1), `${prefix} 葡萄`, '9.90'],

@@ -138,6 +138,14 @@ describeBrowser('callbacks on the parameter page', () => {
       const row = await card(page).locator('.ant-table-row').first().textContent();
       expect(row).toContain('Test event');
       expect(row).toContain('HTTP 200');
+
+      // How long a tag may show a wrong price before it is reported (docs/PROOF.md): 15 minutes unless set.
+      expect(await page.locator('#callback_priceWrongMinutes').inputValue()).toBe('15');
+      await page.fill('#callback_priceWrongMinutes', '30');
+      await card(page).getByRole('button', { name: 'Save' }).click();
+      await eventually(
+        async () => (await api<{ url: string; priceWrongMinutes: number }>('/user/getcallback', {}, token)).data,
+      ).toEqual({ url: receiverUrl, priceWrongMinutes: 30 });
       await card(page).scrollIntoViewIfNeeded();
       await screenshot(page, 'callbacks-en');
       // The card with a delivery listed passes the accessibility audit the other screens pass.

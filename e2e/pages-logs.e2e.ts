@@ -1,5 +1,17 @@
 import { beforeAll, it } from 'vitest';
-import { api, apiLogin, describeBrowser, expect, login, newPage, useBrowser, waitForShell } from './support/browser';
+import {
+  api,
+  apiLogin,
+  describeBrowser,
+  expect,
+  type Lang,
+  login,
+  newPage,
+  screenshot,
+  settled,
+  useBrowser,
+  waitForShell,
+} from './support/browser';
 
 describeBrowser('log pages (/logmgr/op, /logmgr/sys)', () => {
   const browser = useBrowser();
@@ -48,6 +60,41 @@ describeBrowser('log pages (/logmgr/op, /logmgr/sys)', () => {
       await context.close();
     }
   });
+
+  for (const lang of ['en', 'zh-CN'] as Lang[]) {
+    it(`gives a store manager the system log of their own store, each row with its store (${lang})`, async () => {
+      const token = await apiLogin('manager');
+      const info = await api<{ shop: { id: number; name: string }[] }>('/user/info', {}, token);
+      const mine = info.data.shop.map((s) => s.name);
+      expect(mine.length).toBe(1);
+      // The demo's simulated stations wrote their connections; the manager's store has some.
+      const rows = await api<{ storeName: string; event: string }[]>('/log/taglog/syslist', { limit: 100 }, token);
+      expect(rows.code, rows.msg).toBe(0);
+      // Their store's rows, and of the rows of no store only their own sign-ins.
+      expect(rows.data.some((r) => r.storeName === mine[0])).toBe(true);
+      expect(rows.data.every((r) => r.storeName === mine[0] || (r.storeName === '' && r.event === 'login'))).toBe(true);
+
+      const { context, page } = await newPage(browser(), { lang });
+      try {
+        await login(page, 'manager', { path: '/logmgr/sys' });
+        await waitForShell(page);
+        await page.locator('.ant-table-row').first().waitFor();
+        const stores = await page.locator('.ant-table-row td:nth-child(4)').allTextContents();
+        expect(stores.length).toBeGreaterThan(0);
+        expect(stores.every((name) => name === mine[0] || name === '—')).toBe(true);
+        // The store filter offers the manager's store only.
+        await page.locator('#sysLogFilter_storeId').click();
+        const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+        await options.first().waitFor();
+        expect(await options.allTextContents()).toEqual(mine);
+        await page.keyboard.press('Escape');
+        await settled(page);
+        await screenshot(page, `syslog-manager-${lang}`);
+      } finally {
+        await context.close();
+      }
+    });
+  }
 
   it('shows the date picker in Chinese when the console is in Chinese', async () => {
     const { context, page } = await newPage(browser(), { lang: 'zh-CN' });

@@ -82,6 +82,13 @@ describeBrowser('parameter configuration and account settings', () => {
   it('edits tenant information and the WeChat APPID, and regenerates the API key after confirmation', async () => {
     const { context, page } = await newPage(browser(), { lang: 'en' });
     try {
+      // A retry starts from the stored values the first attempt may have changed.
+      await api(
+        '/user/alerttenantinfo',
+        { name: original.name, company: original.company, description: original.description },
+        token,
+      );
+      await api('/user/alertappid', { appid: original.appid }, token);
       await login(page, username, { path: '/system/conf', password: 'me-pass-1' });
       await waitForShell(page);
       await expect.poll(() => page.inputValue('#tenantInfo_name')).toBe(original.name);
@@ -91,6 +98,8 @@ describeBrowser('parameter configuration and account settings', () => {
       await error(page, 'Name cannot be empty').waitFor();
       await page.fill('#tenantInfo_name', `${original.name} E2E`);
       await page.fill('#tenantInfo_company', 'E2E Company');
+      // The view reloads after this save: the page before it is marked, to wait for the new one.
+      await page.locator('form#appid').evaluate((form) => form.setAttribute('data-before-reload', ''));
       await page.locator('form#tenantInfo').getByRole('button', { name: 'Save' }).click();
       await toast(page, 'Saved').first().waitFor();
       await expect
@@ -102,6 +111,8 @@ describeBrowser('parameter configuration and account settings', () => {
         .poll(() => page.locator('[data-testid="tenant-name"]').textContent())
         .toBe(`Tenant: ${original.name} E2E`);
       await page.keyboard.press('Escape');
+      await page.locator('form#appid:not([data-before-reload])').waitFor();
+      await expect.poll(() => page.inputValue('#tenantInfo_company')).toBe('E2E Company');
 
       await page.fill('#appid_appid', 'wx1234567890');
       await page.locator('form#appid').getByRole('button', { name: 'Save' }).click();

@@ -15,6 +15,7 @@ import {
   pageToken,
   screenshot,
   settled,
+  until,
   useBrowser,
 } from './support/browser';
 import { DEMO_PASSWORD } from './support/context';
@@ -65,15 +66,6 @@ interface TagRow {
 }
 
 const slowly = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 90_000, interval: 250 });
-
-async function until(what: string, holds: () => Promise<boolean>, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await holds()) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`timed out waiting until ${what}`);
-}
 
 /**
  * Types a code the way a wedge scanner does: key events back to back with no field focused,

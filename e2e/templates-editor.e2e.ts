@@ -278,6 +278,77 @@ describeBrowser('template list and editor (/tmpl/index, /tmpl/tmpledit)', () => 
     }
   }, 240_000);
 
+  it('draws every market’s script as the server does (0 pixels differ) and names characters no font has', async () => {
+    const names: [string, string][] = [
+      ['korean', '농심 신라면 멀티팩 120g'],
+      ['japanese', '伊藤園 お〜いお茶 525ml'],
+      ['thai', 'ข้าวหอมมะลิ 5 กก.'],
+      ['arabic', 'حليب طازج 2 لتر 3%'],
+      ['hebrew', 'חלב טרי 3% 1 ליטר'],
+      ['devanagari', 'टाटा चाय प्रीमियम 250 ग्राम'],
+    ];
+    const docOf = (text: string) => ({
+      version: 2,
+      size: { model: '0A', w: 296, h: 152 },
+      colourType: 'bwr',
+      elements: [
+        { type: 'text', id: 'name', x: 6, y: 6, w: 284, h: 40, font: { size: 26, weight: 'bold' }, text },
+        { type: 'text', id: 'spec', x: 6, y: 60, w: 284, h: 20, font: { size: 10 }, text: 'Spec 500g' },
+        {
+          type: 'price',
+          id: 'price',
+          x: 6,
+          y: 90,
+          w: 200,
+          h: 56,
+          colour: 'red',
+          font: { size: 48, weight: 'bold' },
+          value: 12.8,
+        },
+      ],
+    });
+    const { context, page } = await newPage(browser(), { lang: 'en' });
+    // Deleted at the end, so the later tests see the seeded list they expect on its first page.
+    const scriptTemplates: number[] = [];
+    try {
+      await login(page, 'admin', { path: '/tmpl/index' });
+      const measured: string[] = [];
+      for (const [script, text] of [...names, ['missing', 'Tea 🍵 茶'] as [string, string]]) {
+        const added = await api<{ id: number }>(
+          '/mgr/templ/addtemple',
+          { name: `e2e ${script} ${suffix}`, model: '0A' },
+          token,
+        );
+        expect(added.code, added.msg).toBe(0);
+        scriptTemplates.push(added.data.id);
+        const doc = docOf(text);
+        const saved = await api('/mgr/templ/alerttempData', { id: added.data.id, doc }, token);
+        expect(saved.code, saved.msg).toBe(0);
+        const started = Date.now();
+        await page.goto(`/tmpl/tmpledit?id=${added.data.id}`, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+        await editor(page).waitFor({ timeout: 60_000 });
+        console.log(`[templates] ${script}: editor open after ${Date.now() - started} ms`);
+        // Drawn once the script's font (and HarfBuzz) has loaded on demand.
+        await expect.poll(() => differingFromServer(page, token, doc), { timeout: 30_000 }).toBe(0);
+        measured.push(`${script}: 0`);
+        if (script === 'hebrew') await screenshot(page, 'templates-editor-hebrew-en');
+      }
+      console.log(`[templates] scripts, editor vs server, pixels differing: ${measured.join('; ')}`);
+      // The emoji: named in the preview, with the element; the 10 px text is flagged as tiny.
+      const problem = page.getByTestId('problem-missingGlyph');
+      await expect.poll(() => problem.textContent()).toContain('no font can draw “🍵” (U+1F375)');
+      await expect.poll(() => page.getByTestId('preview-tiny').textContent()).toContain('spec (10 px)');
+      await page.mouse.move(0, 0);
+      await screenshot(page, 'templates-editor-missing-glyph-en');
+    } catch (error) {
+      await screenshot(page, 'templates-scripts-failed-en');
+      throw error;
+    } finally {
+      await context.close();
+      if (scriptTemplates.length > 0) await api('/mgr/templ/delete', { ids: scriptTemplates }, token);
+    }
+  }, 300_000);
+
   it('shows the list and the editor in English', async () => {
     const lang: Lang = 'en';
     const { context, page } = await newPage(browser(), { lang });

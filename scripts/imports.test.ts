@@ -94,6 +94,34 @@ describe('scripts/imports.ts', () => {
     ]);
   });
 
+  it('keeps the client package on its own: no workspace, npm package or node: module', () => {
+    const report = checkImports(
+      tree({
+        'package.json': JSON.stringify({
+          workspaces: [
+            'packages/contract',
+            'packages/labels',
+            'packages/client',
+            'apps/server',
+            'apps/simulator',
+            'apps/web',
+          ],
+        }),
+        'packages/client/package.json': JSON.stringify({ name: '@esl/client', exports: { '.': './src/index.ts' } }),
+        'packages/client/src/index.ts':
+          "import { sign } from './sign.js';\nimport { CALLS } from '@esl/contract';\nimport { createHmac } from 'node:crypto';\n",
+        'packages/client/src/sign.ts': "import { z } from 'zod';\nexport const sign = z;\n",
+        'apps/server/src/modules/users/users.test.ts':
+          "import { app } from '../../app';\nimport { sign } from '@esl/client';\n",
+      }),
+    );
+    expect(report.violations).toEqual([
+      'packages/client/src/index.ts:2 → @esl/contract: the client package (packages/client/src) imports only its own files',
+      'packages/client/src/index.ts:3 → node:crypto: the client package (packages/client/src) imports only its own files',
+      'packages/client/src/sign.ts:1 → zod: the client package (packages/client/src) imports only its own files',
+    ]);
+  });
+
   it('keeps the server on its floors: nothing runs up, no two folders import each other', () => {
     const report = checkImports(
       tree({

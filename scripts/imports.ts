@@ -273,12 +273,30 @@ export const RULES: Rule[] = [
       !(under(i.from, `${SERVER}/demo`) && i.lazy),
   },
   {
+    // The server runs bridges in its own process (delivery/bridges/): @esl/bridge must not bring
+    // the simulator with it. Its tests and its test rig (src/test/, `@esl/bridge/testing`) may.
+    name: 'the bridge program imports nothing of the simulator (only its tests and src/test/)',
+    broken: (i) =>
+      under(i.from, 'apps/bridge/src') &&
+      !TEST.test(i.from) &&
+      !under(i.from, 'apps/bridge/src/test') &&
+      under(i.to, 'apps/simulator'),
+  },
+  {
     name: 'a module meets another module only through its service.ts',
     broken: (i) => {
       const a = moduleOf(i.from);
       const b = moduleOf(i.to);
       return a !== undefined && b !== undefined && a !== b && i.to !== `${MODULES}/${b}/service.ts`;
     },
+  },
+  {
+    // Published on its own (docs/INTEGRATION.md): no workspace, no npm package, no node: module.
+    name: 'the client package (packages/client/src) imports only its own files',
+    broken: (i) =>
+      under(i.from, 'packages/client/src') &&
+      !TEST.test(i.from) &&
+      (i.to === undefined ? !i.specifier.startsWith('.') : !under(i.to, 'packages/client/src')),
   },
   {
     name: 'web platform/ imports no page or shell file',

@@ -1,5 +1,8 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const server = 'http://127.0.0.1:8080';
 
@@ -8,7 +11,7 @@ const server = 'http://127.0.0.1:8080';
 // bench/bundle-size.mjs tell which chunks a route needs.
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -23,9 +26,9 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            // The role table is plain data the entry needs (the route guard); in the contract
-            // chunk it would make the entry import zod, which then evaluates before src/csp.ts
-            // can turn zod's eval probe off (e2e/shell/csp.e2e.ts).
+            // The role table is plain data the entry needs (the route guard): kept out of the
+            // contract chunk so the route guard does not wait for zod. (Zod's eval probe is off
+            // whatever the chunks: public/zod-jitless.js runs before any module.)
             { name: 'roles', test: /[\\/]packages[\\/]contract[\\/]src[\\/]roleTable/, priority: 2 },
             // zod and the contract's schemas in a chunk of their own, so a screen that only
             // needs the contract's constants (the login page) does not load them.
@@ -49,3 +52,34 @@ export default defineConfig({
     },
   },
 });
+
+/** Worth compressing: text and the WebAssembly decoder (woff, woff2 and images are compressed already). */
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|wasm|ttf|txt)$/;
+
+/**
+ * Writes name.br (brotli, best) and name.gz (gzip -9) beside every compressible file of the build,
+ * when it saves at least a tenth; the server sends the one the browser accepts (issue 26 item 3,
+ * apps/server/src/infra/web/compression.ts), compressing nothing itself.
+ */
+function precompress(): Plugin {
+  return {
+    name: 'esl-precompress',
+    apply: 'build',
+    writeBundle(options) {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir).flatMap((name) => {
+          const path = join(dir, name);
+          return statSync(path).isDirectory() ? walk(path) : [path];
+        });
+      for (const file of walk(options.dir ?? 'dist').filter((f) => COMPRESSIBLE.test(f))) {
+        const bytes = readFileSync(file);
+        const br = brotliCompressSync(bytes, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+        });
+        const gz = gzipSync(bytes, { level: 9 });
+        if (br.length < bytes.length * 0.9) writeFileSync(`${file}.br`, br);
+        if (gz.length < bytes.length * 0.9) writeFileSync(`${file}.gz`, gz);
+      }
+    },
+  };
+}

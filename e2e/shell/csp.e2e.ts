@@ -31,7 +31,9 @@ describeBrowser('shell: the console runs under its Content-Security-Policy', () 
     });
     await context.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (event) => {
-        console.error(`Refused to load ${event.blockedURI} (${event.violatedDirective})`);
+        console.error(
+          `Refused to load ${event.blockedURI} (${event.violatedDirective}) at ${event.sourceFile}:${event.lineNumber}:${event.columnNumber}`,
+        );
       });
     });
     try {

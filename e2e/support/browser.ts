@@ -282,6 +282,16 @@ export async function switchStore(page: Page, choose: (options: Locator) => Loca
 /** expect.poll with room for a slow machine (its default gives up after one second). */
 export const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
 
+/** expect.poll's wait for hooks, where it may not be called: polls `holds` every 250 ms. */
+export async function until(what: string, holds: () => Promise<boolean>, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await holds()) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`timed out waiting until ${what}`);
+}
+
 /** A message toast with this text. */
 export const toast = (page: Page, text: string) => page.locator('.ant-message').getByText(text);
 

@@ -1,4 +1,4 @@
-import type { LedPattern, ResultCode, TagEntry } from '@esl/contract/protocol';
+import type { LearnedModel, LedPattern, ResultCode, TagEntry } from '@esl/contract/protocol';
 import type { IndexImage } from '@esl/labels';
 
 /** How one operation on a tag ended. */
@@ -21,6 +21,7 @@ export interface AdapterHealth {
   heap: number;
   fsFree: number;
   inFlight: number;
+  /** Alarm codes raised now (docs/PROTOCOL.md §6, e.g. `radioSilent`). */
   alarms: string[];
 }
 
@@ -36,6 +37,8 @@ export interface AccessPointAdapter {
   has(tag: string): boolean;
   /** Our report entries for its tags. */
   tagEntries(): TagEntry[];
+  /** Tag models learned from its hardware (not in the catalogue), for `up/models`. */
+  models(): LearnedModel[];
   /** An image for this tag may go now. */
   canDeliver(tag: string): boolean;
   deliver(tag: string, image: IndexImage, ver: string, force: boolean): Promise<TagOutcome>;

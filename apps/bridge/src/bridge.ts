@@ -1,4 +1,4 @@
-import type { Job, JobKind, MessageInput } from '@esl/contract/protocol';
+import type { Job, JobKind, LearnedModel, MessageInput } from '@esl/contract/protocol';
 import { decodeTagImage } from '@esl/labels';
 import {
   type Clock,
@@ -11,7 +11,7 @@ import {
   type StationIdentity,
   StationLink,
 } from '@esl/station';
-import type { AccessPointAdapter, TagOutcome } from './adapter';
+import type { AccessPointAdapter, AdapterHealth, TagOutcome } from './adapter';
 import { OeplAccessPoint, type OeplOptions } from './oepl/ap';
 
 export interface BridgeOptions {
@@ -45,6 +45,8 @@ export class Bridge {
   private readonly starting = new Set<string>();
   private readonly window = { start: 0, done: 0 };
   private readonly counters = { tx: 0, rx: 0 };
+  /** The learned model keys last sent in `up/models` (a new one is sent at once). */
+  private modelsSent = '';
 
   constructor(private readonly options: BridgeOptions) {
     const clock = options.clock ?? realClock();
@@ -86,8 +88,27 @@ export class Bridge {
 
   private changed(): void {
     this.record();
+    this.learned();
     this.work();
     this.options.onChange?.();
+  }
+
+  /** Every model learned from the APs' tag types, each key once. */
+  models(): LearnedModel[] {
+    const byKey = new Map<string, LearnedModel>();
+    for (const ap of this.aps) for (const m of ap.models()) if (!byKey.has(m.key)) byKey.set(m.key, m);
+    return [...byKey.values()];
+  }
+
+  /** A type learned since the last `up/models`: the server hears of it before its tags' reports. */
+  private learned(): void {
+    const keys = this.models()
+      .map((m) => m.key)
+      .sort()
+      .join(',');
+    if (keys === this.modelsSent || !this.link.isWelcomed) return;
+    this.modelsSent = keys;
+    this.link.sendModels();
   }
 
   /** The APs' tags into the link's tag table (the reports carry what changed). */
@@ -107,6 +128,13 @@ export class Bridge {
       command: (line) => this.command(line),
       work: () => this.work(),
       rollCallTags: () => this.aps.flatMap((ap) => ap.tagEntries().map((e) => e.id)),
+      models: () => this.models(),
+      welcomed: () => {
+        this.modelsSent = this.models()
+          .map((m) => m.key)
+          .sort()
+          .join(',');
+      },
     };
   }
 
@@ -121,7 +149,7 @@ export class Bridge {
     };
   }
 
-  private heartbeat(): Pick<MessageInput<'heartbeat'>, 'cpu' | 'mem' | 'disk' | 'radio'> {
+  private heartbeat(): Pick<MessageInput<'heartbeat'>, 'cpu' | 'mem' | 'disk' | 'radio' | 'alarms' | 'ap'> {
     const now = this.link.clock.now();
     const spanS = Math.max(1, (now - this.window.start) / 1000);
     const svcPerS = Math.round((10 * this.window.done) / spanS) / 10;
@@ -139,6 +167,33 @@ export class Bridge {
         tx: this.counters.tx,
         rx: this.counters.rx,
         crcErr: 0,
+      },
+      ...this.apState(),
+    };
+  }
+
+  /**
+   * The heartbeat's alarms and access point (docs/PROTOCOL.md §5.7): the first AP's state,
+   * firmware and channel; low-battery, timed-out and tag counts over every AP.
+   */
+  private apState(): Pick<MessageInput<'heartbeat'>, 'alarms' | 'ap'> {
+    const all = this.aps.map((ap) => ap.health());
+    const first = all[0];
+    if (!first) return {};
+    const sum = (f: (h: AdapterHealth) => number) => all.reduce((n, h) => n + Math.max(0, Math.round(f(h))), 0);
+    const u32 = (n: number) => Math.min(0xffff_ffff, n);
+    const byte = (n: number) => Math.max(0, Math.min(255, Math.round(n)));
+    const alarms = [...new Set(all.flatMap((h) => h.alarms))].filter((a) => /^[a-z][A-Za-z0-9]{0,31}$/.test(a));
+    return {
+      alarms: alarms.slice(0, 16),
+      ap: {
+        apstate: byte(first.apstate),
+        runstate: byte(first.runstate),
+        lowBattery: u32(sum((h) => h.lowBattery)),
+        timeouts: u32(sum((h) => h.timeouts)),
+        ...(first.firmware ? { fw: first.firmware.slice(0, 64) } : {}),
+        channel: byte(first.channel),
+        tags: u32(sum((h) => h.tags)),
       },
     };
   }

@@ -75,15 +75,15 @@ describe('bridge → emulated OEPL AP: tags and health', () => {
     );
   });
 
-  it('learns a tag type the catalogue lacks from the AP (and reports none of its tags under a wrong model)', async () => {
-    rig = await startRig({ tags: [{ mac: '0000EE0000000009', hwType: 0x35 }] });
+  it('learns a tag type the catalogue lacks from the AP, tells the server, and reports its tags by the key', async () => {
+    rig = await startRig({ tags: [{ mac: '0000EE0000000009', hwType: 0x35 }, ...emuTags(1, [0x31])] });
     const r = rig;
     const ap = r.bridge.aps[0];
     if (!(ap instanceof OeplAccessPoint)) throw new Error('an OEPL AP');
     await r.until(() => ap.types.has(0x35), 'type read');
     const m = ap.types.get(0x35);
     expect(m?.model).toBeNull();
-    expect(m?.learned).toMatchObject({
+    const learned = {
       key: 'oepl-35',
       name: 'Emulated 1.3" BWR',
       w: 144,
@@ -92,9 +92,35 @@ describe('bridge → emulated OEPL AP: tags and health', () => {
       colourType: 'bwr',
       led: true,
       button: true,
-    });
-    await r.advance(60_000, 1000);
-    expect(reported(r).has('0000EE0000000009')).toBe(false);
+    };
+    expect(m?.learned).toMatchObject(learned);
+    // `up/models` (checked against its schema by the rig) before the tag's report names the key.
+    await r.until(() => r.of('models').some((x) => x.models.some((y) => y.key === 'oepl-35')), 'models sent');
+    expect(r.of('models').at(-1)?.models).toEqual([
+      expect.objectContaining({ ...learned, source: expect.any(String) }),
+    ]);
+    const plain = emuTags(1, [0x31])[0].mac;
+    await r.until(
+      () => reported(r).has('0000EE0000000009') && reported(r).has(plain),
+      'both tags reported',
+      120_000,
+      1000,
+    );
+    const entry = r
+      .of('tags')
+      .flatMap((x) => x.tags)
+      .find((e) => e.id === '0000EE0000000009');
+    expect(entry?.hw).toBe('oepl-35');
+    // The catalogue's tag keeps its catalogue code.
+    const other = r
+      .of('tags')
+      .flatMap((x) => x.tags)
+      .find((e) => e.id === plain);
+    expect(other?.hw).toMatch(/^[0-9A-F]{2}$/);
+    // A reconnect's welcome sends the models again.
+    const before = r.of('models').length;
+    r.bridge.link.welcome({ v: 1, connId: r.bridge.link.connId, time: r.clock.now(), cfgRev: 0 });
+    await r.until(() => r.of('models').length > before, 'models after welcome', 10_000, 50);
   });
 
   it('raises the radio alarm when every tag goes silent behind a healthy AP', async () => {
@@ -105,6 +131,13 @@ describe('bridge → emulated OEPL AP: tags and health', () => {
     r.emu.ap.radioDead = true;
     await r.until(() => r.bridge.aps[0].health().alarms.length === 1, 'alarm', 10 * 60_000, 1000);
     expect(r.bridge.aps[0].health().online).toBe(true);
+    // The heartbeat carries the alarm and the AP's state to the server.
+    await r.until(
+      () => (r.of('heartbeat').at(-1)?.alarms ?? []).includes('radioSilent'),
+      'heartbeat alarm',
+      3 * 60_000,
+    );
+    expect(r.of('heartbeat').at(-1)?.ap).toMatchObject({ runstate: 2, tags: 3 });
   });
 
   it('answers a roll call from the tags it heard', async () => {

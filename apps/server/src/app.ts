@@ -13,6 +13,7 @@ import { messageOf } from './api/errors';
 import { registerCalls } from './api/register';
 import { registerNoticeSocket } from './api/socket';
 import { noStationAccounts } from './api/station-accounts';
+import { noStationBridges } from './api/station-bridges';
 import { noStationLink } from './api/station-control';
 import { type Delivery, startDelivery } from './delivery/wiring';
 import { writeSysLog } from './infra/audit/syslog';
@@ -26,6 +27,7 @@ import { startLogRetention } from './infra/logs';
 import { Notices } from './infra/notice/notices';
 import { registerOpenApi } from './infra/openapi/routes';
 import { createRenderPool, PREVIEW_WORKERS } from './infra/render';
+import { staticFileOptions } from './infra/web/compression';
 import { isPdaPath, registerSecurityHeaders } from './infra/web/headers';
 import { placeholderPage } from './infra/web/placeholder';
 import { createHealth, type Health, registerHealth } from './metrics/health';
@@ -77,6 +79,8 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
     cache,
     stationAccounts: noStationAccounts,
     stationLink: noStationLink,
+    stationBridges: noStationBridges,
+    stationBroker: null,
     previews,
   };
   app.decorate('services', services);
@@ -131,12 +135,20 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
         tickMs: config.deliveryTickMs,
         renderWorkers: config.renderWorkers,
         shared: database.dialect === 'postgres',
+        bridges: config.bridges,
       })
     : null;
   app.decorate('delivery', delivery);
   if (delivery) {
     services.stationAccounts = delivery.accounts;
     services.stationLink = delivery.gateway.control;
+    services.stationBridges = delivery.bridges;
+    services.stationBroker = {
+      url: delivery.url,
+      tlsUrl: delivery.tlsUrl,
+      anyHost: delivery.anyHost,
+      publicUrls: config.mqtt?.publicUrls ?? [],
+    };
     app.addHook('onClose', () => delivery.close());
   }
 
@@ -196,7 +208,7 @@ export async function buildApp(config: Config, database: Db = openDatabase(confi
 
   // The console
   const hasConsole = existsSync(join(config.webDist, 'index.html'));
-  if (hasConsole) await app.register(fastifyStatic, { root: config.webDist, wildcard: true });
+  if (hasConsole) await app.register(fastifyStatic, staticFileOptions(config.webDist));
   app.setNotFoundHandler((request, reply) => notFound(request, reply, hasConsole));
 
   return app;

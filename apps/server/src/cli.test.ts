@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type CliIo, runCli } from './cli';
 import { openDatabase } from './infra/db/database';
 import { clientDigest, verifyPassword } from './infra/lib/passwords';
+import { STARTER_TEMPLATES } from './modules/templates/starter/documents';
 
 // Issue 26 item 7: the operator's command line, each command against a real SQLite file.
 const dir = mkdtempSync(join(tmpdir(), 'esl-cli-'));
@@ -109,6 +110,83 @@ describe('npm run esl', () => {
     expect(pg.out).toContain('pg_dump');
   });
 
+  it("restore: the backup's content comes back, equal table by table; refused while a server runs", async () => {
+    const file = join(dir, 'before.db');
+    expect((await run(['backup', file])).code).toBe(0);
+    const dump = (path: string) => {
+      const db = new SQLite(path, { readonly: true });
+      const tables = db.prepare("select name from sqlite_master where type = 'table' order by name").all() as {
+        name: string;
+      }[];
+      const rows = Object.fromEntries(tables.map((t) => [t.name, db.prepare(`select * from "${t.name}"`).all()]));
+      db.close();
+      return rows;
+    };
+    const before = dump(file);
+    // Changes after the backup: a new tenant. The restore takes the database back to the backup.
+    expect((await run(['create-tenant', 'Later Shop', '--admin', 'later'])).code).toBe(0);
+    expect(dump(join(dir, 'esl.db'))).not.toEqual(before);
+    const res = await run(['restore', file]);
+    expect(res.code, res.err).toBe(0);
+    expect(dump(join(dir, 'esl.db'))).toEqual(before);
+
+    expect(await run(['restore', join(dir, 'missing.db')])).toMatchObject({ code: 2 });
+    const other = join(dir, 'other.db');
+    new SQLite(other).exec('create table t (x)');
+    expect(await run(['restore', other])).toMatchObject({ code: 1, err: expect.stringContaining('not a backup') });
+    // A live server process on the database (its lease): refused, the database untouched.
+    const database = openDatabase(env.DATABASE_URL);
+    await database.db
+      .insertInto('cluster_leases')
+      .values({ name: 'process:esl-1', owner: 'esl-1', until: Date.now() + 60_000, info: '{}' })
+      .execute();
+    await database.close();
+    expect(await run(['restore', file])).toMatchObject({ code: 1, err: expect.stringContaining('stop it first') });
+    const db = new SQLite(join(dir, 'esl.db'));
+    db.prepare("delete from cluster_leases where name = 'process:esl-1'").run();
+    db.close();
+    expect((await run(['restore', file], { DATABASE_URL: 'postgres://esl@db-host/esl' })).out).toContain('pg_restore');
+  });
+
+  it('create-tenant: a tenant whose administrator signs in; a taken or invalid name is refused', async () => {
+    const res = await run(['create-tenant', 'North Shop', '--admin', 'North.Admin', '--company', 'North Ltd'], {
+      ESL_NEW_PASSWORD: 'north-secret',
+    });
+    expect(res.code, res.err).toBe(0);
+    expect(res.out).toMatch(/^created tenant \d+ "North Shop" with its administrator north.admin/);
+    const database = openDatabase(env.DATABASE_URL);
+    try {
+      const row = await database.db
+        .selectFrom('users')
+        .innerJoin('tenants', 'tenants.id', 'users.tenant_id')
+        .select(['users.password_hash', 'users.roles', 'tenants.company', 'tenants.id'])
+        .where('users.username', '=', 'north.admin')
+        .executeTakeFirstOrThrow();
+      expect([row.roles, row.company]).toEqual(['admin', 'North Ltd']);
+      expect(await verifyPassword(row.password_hash, clientDigest('north-secret'))).toBe(true);
+      // With the starter templates, as the operator's call gives them (issue 27 item 6).
+      const templates = await database.db
+        .selectFrom('templates')
+        .select('name')
+        .where('tenant_id', '=', row.id)
+        .execute();
+      expect(templates).toHaveLength(STARTER_TEMPLATES.length);
+    } finally {
+      await database.close();
+    }
+    const generated = await run(['create-tenant', 'South Shop', '--admin', 'south']);
+    expect(generated.out).toMatch(/password \(shown only now\): \S{16}$/);
+    expect(await run(['create-tenant', 'Again', '--admin', 'north.admin'])).toMatchObject({
+      code: 1,
+      err: 'the username "north.admin" is taken',
+    });
+    expect(await run(['create-tenant', 'Bad', '--admin', 'no spaces'])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--admin'),
+    });
+    expect((await run(['create-tenant', '--admin', 'x'])).code).toBe(2);
+  });
+
   it('openapi: prints the document', async () => {
     const res = await run(['openapi']);
     expect(res.code).toBe(0);
@@ -135,6 +213,27 @@ describe('npm run esl', () => {
       code: 1,
       err: expect.stringContaining('SHUTDOWN_TIMEOUT_MS'),
     });
+    // No silent defaults: a bad number or switch names its variable (an empty one means the default).
+    for (const [name, bad] of [
+      ['SESSION_TTL_HOURS', 'twelve'],
+      ['LOGIN_RATE_LIMIT', '0'],
+      ['OPEN_RATE_LIMIT', '-5'],
+      ['CALLBACK_TIMEOUT_MS', 'soon'],
+      ['READ_CACHE', 'maybe'],
+      ['CALLBACK_ALLOW_PRIVATE', 'sure'],
+      ['LOG_LEVEL', 'loud'],
+      ['WORKERS', '1.5'],
+      ['RENDER_WORKERS', 'x'],
+      ['MQTT_PORT', '70000'],
+      ['MQTT', 'perhaps'],
+    ])
+      expect(await run(['check-config'], { MQTT: 'on', [name]: bad }), name).toMatchObject({
+        code: 1,
+        err: expect.stringContaining(name),
+      });
+    expect(
+      await run(['check-config'], { SESSION_TTL_HOURS: '', READ_CACHE: 'off', LOG_LEVEL: 'info', WORKERS: '' }),
+    ).toMatchObject({ code: 0 });
   });
 
   it('an unknown command prints the usage', async () => {

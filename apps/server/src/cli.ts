@@ -1,12 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { configFromEnv, listenFromEnv, shutdownFromEnv } from './infra/config';
+import { AddTenantBody } from '@esl/contract';
+import SQLite from 'better-sqlite3';
+import { liveLeases } from './infra/cluster/repository';
+import { configFromEnv, listenFromEnv, shutdownFromEnv, workersFromEnv } from './infra/config';
 import { dialectOf, openDatabase, sqliteHandleOf } from './infra/db/database';
 import { migrateToLatest } from './infra/db/migrate';
 import { clientDigest, hashPassword } from './infra/lib/passwords';
 import { openApiDocument } from './infra/openapi/document';
-import { resetPasswordByName } from './modules/users/service';
+import { createTenantWithAdmin } from './modules/tenants/service';
+import { resetPasswordByName, usernameTaken } from './modules/users/service';
 
 /*
  * The operator's command line (issue 26 item 7): `npm run esl -- <command>`, with the server's
@@ -22,7 +27,9 @@ const USAGE = [
   'usage: npm run esl -- <command>',
   '  reset-password <username> [--tenant ID]  a new password (ESL_NEW_PASSWORD, or one generated and printed)',
   '  migrate                                   run pending database migrations, nothing else',
+  '  create-tenant <name> --admin <username> [--company C]  a tenant and its administrator (ESL_NEW_PASSWORD, or one generated and printed)',
   '  backup <file>                             SQLite: an online backup to <file>; PostgreSQL: how to use pg_dump',
+  '  restore <file>                            SQLite: replace the database with a backup (servers stopped); PostgreSQL: how to use pg_restore',
   '  openapi                                   print the OpenAPI document (JSON)',
   '  check-config                              check the environment as the server reads it',
 ].join('\n');
@@ -42,6 +49,10 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv, io: CliIo):
         return await backup(rest[0], env, io);
       case 'reset-password':
         return await resetPassword(rest, env, io);
+      case 'create-tenant':
+        return await createTenant(rest, env, io);
+      case 'restore':
+        return await restore(rest[0], env, io);
       default:
         io.err(command ? `unknown command "${command}"\n${USAGE}` : USAGE);
         return 2;
@@ -56,6 +67,7 @@ function checkConfig(env: NodeJS.ProcessEnv, io: CliIo): number {
   const config = configFromEnv(env);
   const { port, host } = listenFromEnv(env);
   shutdownFromEnv(env);
+  workersFromEnv(env);
   const database = dialectOf(config.databaseUrl) === 'postgres' ? 'PostgreSQL' : config.databaseUrl;
   io.out(`configuration is valid: listen ${host}:${port}, database ${database}, broker ${config.mqtt?.mode ?? 'off'}`);
   return 0;
@@ -131,6 +143,99 @@ async function resetPassword(args: string[], env: NodeJS.ProcessEnv, io: CliIo):
   } finally {
     await database.close();
   }
+}
+
+/** The value after `--flag` in args; undefined when absent, '' when the flag ends the line. */
+function flag(args: string[], name: string): string | undefined {
+  const at = args.indexOf(name);
+  return at < 0 ? undefined : (args[at + 1] ?? '');
+}
+
+async function createTenant(args: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+  const given = env.ESL_NEW_PASSWORD;
+  const password = given || randomBytes(12).toString('base64url');
+  const parsed = AddTenantBody.safeParse({
+    name: args[0]?.startsWith('--') ? '' : args[0],
+    account: flag(args, '--admin'),
+    company: flag(args, '--company') ?? '',
+    sapwd: clientDigest(password),
+  });
+  if (!parsed.success) {
+    const fields = [
+      ...new Set(parsed.error.issues.map((i) => (i.path[0] === 'account' ? '--admin' : String(i.path[0])))),
+    ];
+    io.err(`invalid ${fields.join(', ')}\nusage: npm run esl -- create-tenant <name> --admin <username> [--company C]`);
+    return 2;
+  }
+  const config = configFromEnv(env);
+  const database = openDatabase(config.databaseUrl);
+  try {
+    const body = parsed.data;
+    if (await usernameTaken(database.db, body.account.toLowerCase())) {
+      io.err(`the username "${body.account.toLowerCase()}" is taken`);
+      return 1;
+    }
+    const passwordHash = await hashPassword(body.sapwd, config.passwordCost);
+    const tenant = await createTenantWithAdmin(database.db, { ...body, passwordHash, now: config.now() });
+    io.out(
+      `created tenant ${tenant.id} "${tenant.name}" with its administrator ${tenant.account}` +
+        (given ? ' (password from ESL_NEW_PASSWORD)' : `, password (shown only now): ${password}`),
+    );
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * SQLite: the database file becomes the backup's content (SQLite's backup API, page by page into
+ * the live file, so its WAL stays consistent), then pending migrations run (a backup of an older
+ * version). Refused while a server process holds a lease on the database.
+ */
+async function restore(file: string | undefined, env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+  const config = configFromEnv(env);
+  if (dialectOf(config.databaseUrl) === 'postgres') {
+    io.out(
+      [
+        'PostgreSQL: stop the servers, then restore a pg_dump file into the database (docs/DEPLOY.md, "Backups"):',
+        '  pg_restore --clean --if-exists --no-owner --dbname="$DATABASE_URL" esl.dump',
+      ].join('\n'),
+    );
+    return 0;
+  }
+  if (!file || !existsSync(file)) {
+    io.err(file ? `no file ${resolve(file)}` : 'restore needs the backup file: npm run esl -- restore <file>');
+    return 2;
+  }
+  const source = new SQLite(resolve(file), { readonly: true, fileMustExist: true });
+  try {
+    const tables = source.prepare("select name from sqlite_master where type = 'table'").all() as { name: string }[];
+    if (!tables.some((t) => t.name === 'kysely_migration') || !tables.some((t) => t.name === 'tenants')) {
+      io.err(`${resolve(file)} is not a backup of this platform's database`);
+      return 1;
+    }
+    const database = openDatabase(config.databaseUrl);
+    try {
+      const live = await liveLeases(database.db, 'process:', config.now());
+      if (live.length) {
+        io.err(`a server is running on this database (${live.map((l) => l.name).join(', ')}): stop it first`);
+        return 1;
+      }
+    } finally {
+      await database.close();
+    }
+    await source.backup(config.databaseUrl.replace(/^sqlite:/, ''));
+  } finally {
+    source.close();
+  }
+  const database = openDatabase(config.databaseUrl);
+  try {
+    await migrateToLatest(database);
+  } finally {
+    await database.close();
+  }
+  io.out(`restored ${config.databaseUrl.replace(/^sqlite:/, '')} from ${resolve(file)}`);
+  return 0;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -6,6 +6,7 @@ import type { Station, Tag } from '@esl/contract';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { clientDigest } from './infra/lib/passwords';
+import { VERSION } from './infra/version';
 import { testDatabases } from './test/databases';
 
 const main = new URL('./main.ts', import.meta.url).pathname;
@@ -64,6 +65,20 @@ async function callAt<T>(url: string, token: string, path: string, body: unknown
   return envelope.data;
 }
 
+/** Every output line parsed as JSON (throws, failing the test, on a line that is not). */
+function jsonLines(output: string): Record<string, unknown>[] {
+  return output
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => {
+      try {
+        return JSON.parse(l) as Record<string, unknown>;
+      } catch {
+        throw new Error(`not a JSON line: ${l}`);
+      }
+    });
+}
+
 const postgres = (await testDatabases()).find((d) => d.name === 'postgres');
 
 // Each test starts real server processes (and hashes passwords at the production cost), which
@@ -72,7 +87,7 @@ describe('main', { timeout: 120_000 }, () => {
   it('on an empty database creates the platform operator with a generated password printed once', async () => {
     const s = start([], {});
     const [, url] = await waitFor(s, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
-    const [, password] = await waitFor(s, /password \(shown only now\): (\S+)/);
+    const [, password] = await waitFor(s, /password \(shown only now\): ([\w-]+)/);
     expect((await loginAt(url, 'superadmin', password)).code).toBe(0);
     expect((await loginAt(url, 'admin', 'demo123')).code).toBe(1006);
     s.child.kill('SIGTERM');
@@ -83,6 +98,9 @@ describe('main', { timeout: 120_000 }, () => {
     db.close();
     // The operator's sign-in is in the log between the start and the stop.
     expect(events.map((e) => e.event)).toEqual(['server.start', 'login', 'server.stop']);
+    // Production: every line one JSON object (a shipper that parses JSON keeps them all), with the version.
+    const lines = jsonLines(s.output());
+    expect(lines.find((l) => /listening on/.test(String(l.msg)))).toMatchObject({ level: 30, version: VERSION });
   });
 
   it('--demo seeds the demo tenant idempotently and prints the logins; the operator keeps its password', async () => {
@@ -155,6 +173,16 @@ describe('main', { timeout: 120_000 }, () => {
     const s = start([], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
     expect(await s.exited).toBe(1);
     expect(s.output()).toContain('Database migration failed');
+    // The fatal line too is JSON, at pino's fatal level.
+    expect(jsonLines(s.output()).some((l) => l.level === 60 && /migration failed/.test(String(l.msg)))).toBe(true);
+  });
+
+  it('a bad variable stops the start naming it, as a JSON line', async () => {
+    const s = start([], { RENDER_WORKERS: 'many' });
+    expect(await s.exited).toBe(1);
+    expect(jsonLines(s.output())).toEqual([
+      expect.objectContaining({ level: 60, msg: expect.stringContaining('RENDER_WORKERS') }),
+    ]);
   });
 
   it('refuses WORKERS > 1 on SQLite, with the reason', async () => {

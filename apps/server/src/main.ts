@@ -13,10 +13,12 @@ import {
   type Membership,
   workersRefusal,
 } from './infra/cluster/membership';
-import { configFromEnv, listenFromEnv, shutdownFromEnv } from './infra/config';
+import { configFromEnv, listenFromEnv, shutdownFromEnv, workersFromEnv } from './infra/config';
 import { dialectOf, openDatabase } from './infra/db/database';
 import { migrateToLatest } from './infra/db/migrate';
 import { clientDigest, hashPassword } from './infra/lib/passwords';
+import { logLine, setHumanLines } from './infra/log-line';
+import { VERSION } from './infra/version';
 
 /**
  * `node --import tsx apps/server/src/main.ts [--demo]`: migrate, seed if asked, listen.
@@ -24,22 +26,21 @@ import { clientDigest, hashPassword } from './infra/lib/passwords';
  * the database, then n worker processes serve the same port (node:cluster), sharing state through
  * the database (docs/DEPLOY.md). Where several processes cannot run it refuses to start, saying why.
  */
+// Every line JSON in production; the demo prints its banner as text (infra/log-line.ts).
+const demo = process.argv.includes('--demo');
+setHumanLines(demo);
+
 async function main(): Promise<void> {
   if (cluster.isWorker) return worker();
-  const demo = process.argv.includes('--demo');
   const config = configFromEnv();
   const shutdown = shutdownFromEnv(process.env);
   const { port, host } = listenAddress();
-  const workers = Number(process.env.WORKERS ?? 1);
-  if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
-    console.error(`WORKERS must be a whole number from 1 to 64 (got "${process.env.WORKERS}")`);
-    process.exit(1);
-  }
+  const workers = workersFromEnv(process.env);
   const dialect = dialectOf(config.databaseUrl);
   const broker: BrokerMode = config.mqtt?.mode ?? 'none';
   const refused = workersRefusal(workers, dialect, broker);
   if (refused) {
-    console.error(`Not starting: ${refused}`);
+    logLine('fatal', `Not starting: ${refused}`);
     process.exit(1);
   }
 
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
   try {
     await migrateToLatest(database);
   } catch (err) {
-    console.error(`Database migration failed: ${err instanceof Error ? err.message : String(err)}`);
+    logLine('fatal', `Database migration failed: ${err instanceof Error ? err.message : String(err)}`, { err });
     await database.close().catch(() => {});
     process.exit(1);
   }
@@ -58,11 +59,11 @@ async function main(): Promise<void> {
     membership = await joinCluster(database.db, {
       instanceId: config.mqtt?.mode === 'external' ? config.mqtt.instanceId : `${hostname()}-${process.pid}`,
       info: { broker, dialect, workers },
-      onError: (err) => console.error(`renewing this process's lease failed: ${String(err)}`),
+      onError: (err) => logLine('error', `renewing this process's lease failed: ${String(err)}`, { err }),
     });
   } catch (err) {
     if (!(err instanceof ClusterRefusal)) throw err;
-    console.error(`Not starting: ${err.message}`);
+    logLine('fatal', `Not starting: ${err.message}`);
     await database.close().catch(() => {});
     process.exit(1);
   }
@@ -108,10 +109,13 @@ async function main(): Promise<void> {
     actualPort = typeof address === 'object' && address ? address.port : port;
     close = () => app.close();
     const delivery = app.delivery;
-    if (delivery)
-      notes.unshift(
-        `Stations connect to ${delivery.url}${delivery.tlsUrl ? ` or ${delivery.tlsUrl} (TLS)` : ''} (MQTT, user {tenantId}.{serial})`,
-      );
+    if (delivery) {
+      const stated = config.mqtt?.publicUrls ?? [];
+      const where = stated.length
+        ? stated.join(' or ')
+        : `${delivery.url}${delivery.tlsUrl ? ` or ${delivery.tlsUrl} (TLS)` : ''}`;
+      notes.unshift(`Stations connect to ${where} (MQTT, user {tenantId}.{serial})`);
+    }
     const noSim = process.argv.includes('--no-sim') || /^(off|0|false|no)$/i.test(process.env.SIM ?? '');
     if (delivery && demoTenant !== null && !noSim) {
       const sim = await startDemoStations({
@@ -146,8 +150,11 @@ async function main(): Promise<void> {
     message: `listening on ${host}:${actualPort}`,
     time: config.now(),
   });
-  console.log(`ESL server listening on ${url}${workers > 1 ? ` (${workers} worker processes)` : ''}`);
-  for (const line of notes) console.log(line);
+  logLine('info', `ESL server ${VERSION} listening on ${url}${workers > 1 ? ` (${workers} worker processes)` : ''}`, {
+    version: VERSION,
+    url,
+  });
+  for (const line of notes) logLine('info', line);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -155,7 +162,7 @@ async function main(): Promise<void> {
     stopping = true;
     // The hard limit: a hung connection, broker or database must not keep the process alive.
     setTimeout(() => {
-      console.error(`still stopping ${shutdown.timeoutMs} ms after ${signal} (SHUTDOWN_TIMEOUT_MS): exiting now`);
+      logLine('fatal', `still stopping ${shutdown.timeoutMs} ms after ${signal} (SHUTDOWN_TIMEOUT_MS): exiting now`);
       process.exit(1);
     }, shutdown.timeoutMs).unref();
     drain();
@@ -182,7 +189,7 @@ function startWorkers(count: number): Promise<{ port: number; close: () => Promi
   const fork = () => cluster.fork();
   cluster.on('exit', (w, code, signal) => {
     if (stopping) return;
-    console.error(`worker ${w.process.pid} stopped (${signal ?? code}); starting another`);
+    logLine('error', `worker ${w.process.pid} stopped (${signal ?? code}); starting another`);
     setTimeout(fork, 1000);
   });
   const all = () => Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
@@ -242,6 +249,6 @@ function listenAddress(): { port: number; host: string } {
 }
 
 main().catch((err) => {
-  console.error(err);
+  logLine('fatal', `not starting: ${err instanceof Error ? err.message : String(err)}`, { err });
   process.exit(1);
 });

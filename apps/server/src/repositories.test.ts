@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 // factories do) and tests.
 
 /**
- * Which repository may write each table. Two tables have two writers, by column: the module
+ * Which repository may write each table. Two tables have several writers, by column: the module
  * writes what users set (a station's serial and store, a tag's model and product), the
  * delivery gateway what the devices report (presence, runtime figures, signal, battery, status).
  */
@@ -40,7 +40,15 @@ const OWNER: Record<string, string | readonly string[]> = {
   ],
   products: 'modules/products',
   field_maps: 'modules/products',
-  tags: ['modules/tags', 'delivery/gateway/tags', 'delivery/tasks', 'delivery/tasks/render', 'outbox/slots'],
+  tags: [
+    'modules/tags',
+    'delivery/gateway/tags',
+    'delivery/tasks',
+    'delivery/tasks/render',
+    'outbox/slots',
+    // Proof of price: the watch marks the disagreements it reported (price_wrong_since, price_alerted_at).
+    'modules/proof',
+  ],
   tag_images: 'infra/render',
   open_nonces: 'open',
   tag_log: 'infra/logs',
@@ -48,6 +56,9 @@ const OWNER: Record<string, string | readonly string[]> = {
   callback_settings: 'modules/callbacks',
   callback_outbox: ['modules/callbacks', 'outbox/results'],
   cluster_leases: 'infra/cluster',
+  learned_models: 'modules/models',
+  scheduled_changes: ['modules/schedule', 'delivery/schedule'],
+  timed_labels: 'delivery/schedule',
 };
 
 const EXEMPT = /^(infra\/db\/|demo\/|test\/|infra\/cache\/pgbus\.ts$)|\.test\.ts$/;

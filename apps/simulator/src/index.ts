@@ -2,6 +2,7 @@
 export { type ClockOptions, VirtualClock } from './clock';
 export {
   EMU_TAG_TYPES,
+  type EmuApOptions,
   type EmuApServer,
   type EmuScreen,
   EmuTag,

@@ -70,7 +70,7 @@ export interface StationOptions {
 }
 
 /** Job kinds the simulated station takes; firmware kinds come with the firmware work. */
-const KINDS: JobKind[] = ['image', 'led', 'ping', 'tagcfg', 'rollcall'];
+const KINDS: JobKind[] = ['image', 'led', 'ping', 'tagcfg', 'rollcall', 'timed'];
 
 /**
  * A simulated base station: the protocol side is `@esl/station`'s StationLink (MQTT, queue,
@@ -133,7 +133,13 @@ export class SimStation {
     this.firmwarePlan = spec.firmware ? new FirmwarePlan(spec.firmware === true ? {} : spec.firmware) : null;
     this.kinds = this.firmwarePlan ? [...KINDS, ...FIRMWARE_JOB_KINDS] : KINDS;
     this.settings = { profile, rng, loss: options.loss ?? 0 };
-    this.radio = new SimRadio(this.link, this.stats, this.settings, () => this.firmwarePlan);
+    this.radio = new SimRadio(
+      this.link,
+      this.stats,
+      this.settings,
+      () => this.firmwarePlan,
+      () => this.tags,
+    );
     this.firmware = this.firmwarePlan
       ? new FirmwareJobs(this.link, this.firmwarePlan, () => void this.reboot({ keepQueue: true }), this.fw)
       : null;
@@ -159,6 +165,7 @@ export class SimStation {
         if (m.radio) this.channel = m.radio.channel;
       },
       rollCallTags: () => [...this.tags.keys()],
+      withdraw: (id: string, rev: number) => this.radio.timed.withdraw(id, rev),
       ...(firmware && plan
         ? {
             queued: (held: HeldJob) => firmware.queued(held),

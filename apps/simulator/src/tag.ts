@@ -49,6 +49,10 @@ export class SimTag {
   battMv: number;
   private readonly baseTemp: number;
   private screenState: Screen | null = null;
+  private heldState: { screen: Screen; at: number; n: number } | null = null;
+  private heldCount = 0;
+  /** Timed images it switched to at their time. */
+  switches = 0;
   /** Why it woke last. */
   reason: WakeReason = 'boot';
   /** LED patterns shown, newest last. */
@@ -124,6 +128,48 @@ export class SimTag {
    * decoded by packing the planes again — a wrong byte anywhere gives another hash.
    */
   receive(bytes: Uint8Array): ReceiveResult {
+    const got = this.decode(bytes);
+    if (got.ok) {
+      this.screenState = got.screen;
+      this.transfers++;
+    }
+    return got;
+  }
+
+  /**
+   * Takes a timed image (docs/PROTOCOL.md §5.14) into its second buffer: decoded and checked like
+   * a picture it shows, kept beside the screen until `showHeld` (the station's timer at the
+   * image's time) or `dropHeld` (withdrawn). A newer timed image replaces the held one.
+   */
+  hold(bytes: Uint8Array, at: number): ReceiveResult {
+    const got = this.decode(bytes);
+    if (got.ok) {
+      this.heldState = { screen: got.screen, at, n: ++this.heldCount };
+      this.transfers++;
+    }
+    return got;
+  }
+
+  /** The timed image it holds (not shown yet), with its time and a number that tells holds apart. */
+  held(): { screen: Screen; at: number; n: number } | null {
+    return this.heldState;
+  }
+
+  /** Shows the held image now (when it is still hold number `n`); true when it switched. */
+  showHeld(n: number): boolean {
+    if (!this.heldState || this.heldState.n !== n) return false;
+    this.screenState = this.heldState.screen;
+    this.heldState = null;
+    this.switches++;
+    return true;
+  }
+
+  /** Forgets the held image without showing it. */
+  dropHeld(): void {
+    this.heldState = null;
+  }
+
+  private decode(bytes: Uint8Array): ReceiveResult {
     let image: IndexImage;
     let header: ReturnType<typeof readHeader>;
     try {
@@ -144,9 +190,7 @@ export class SimTag {
       hexit: header.hexit,
       packedLength: planes.length,
     });
-    this.screenState = { image, hash, ver: hash.slice(0, 16), bytes: bytes.slice() };
-    this.transfers++;
-    return { ok: true, screen: this.screenState };
+    return { ok: true, screen: { image, hash, ver: hash.slice(0, 16), bytes: bytes.slice() } };
   }
 
   flash(pattern: LedPattern): void {
@@ -155,7 +199,10 @@ export class SimTag {
 
   /** Restarts the tag; by default it loses its picture (what OEPL users script a resend for). */
   reboot({ losePicture = true }: { losePicture?: boolean } = {}): void {
-    if (losePicture) this.screenState = null;
+    if (losePicture) {
+      this.screenState = null;
+      this.heldState = null;
+    }
     this.reason = 'boot';
   }
 

@@ -1,4 +1,3 @@
-import './csp';
 // Chinese glyphs for machines without a CJK font; only the simplified-Chinese subset, weight 400.
 import '@fontsource/noto-sans-sc/chinese-simplified-400.css';
 import './styles/global.css';

@@ -106,6 +106,7 @@ export const VALIDATION_DETAILS: Record<string, Messages> = {
   self: { 'zh-CN': '不能对自己的账号执行此操作', en: 'not allowed on your own account' },
   roleNotHeld: { 'zh-CN': '不是你可以使用的角色', en: 'is not a role you may act as' },
   importBusy: { 'zh-CN': '本商户已有导入正在进行', en: 'other imports of this tenant are running' },
+  notPending: { 'zh-CN': '已生效或已取消，不能再修改', en: 'has already taken effect or been cancelled' },
   previewBusy: { 'zh-CN': '已有大尺寸预览正在生成', en: 'other large previews are being drawn' },
   exportBusy: { 'zh-CN': '本商户已有导出正在进行', en: 'other exports of this tenant are running' },
   templateSize: {
@@ -119,6 +120,18 @@ export const VALIDATION_DETAILS: Record<string, Messages> = {
   },
   cmdSession: { 'zh-CN': '命令窗口已关闭，请重新打开', en: 'the command window is closed, open it again' },
   stationOffline: { 'zh-CN': '基站不在线', en: 'the base station is offline' },
+  apUrl: {
+    'zh-CN': '应为接入点地址，形如 http://主机[:端口]',
+    en: "must be the access point's address, http://HOST[:PORT]",
+  },
+  apAddress: {
+    'zh-CN': '不能指向链路本地、组播等保留地址或本服务器',
+    en: 'cannot point at a link-local, multicast or other reserved address, or at this server',
+  },
+  stationKind: {
+    'zh-CN': '此类基站不支持该操作（OpenEPaperLink 接入点由服务器持有密钥）',
+    en: 'not for this kind of base station (the server holds an OpenEPaperLink access point’s secret)',
+  },
   callbackUrl: {
     'zh-CN': '应为 http:// 或 https:// 开头的地址',
     en: 'must be an address starting with http:// or https://',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findTagModel, TAG_MODELS, TagModel } from './models';
+import { COLOUR_SETS, findTagModel, TAG_MODELS, TagModel } from './models';
+import { PANEL_INKS } from './protocol/codes';
 
 describe('tag-model catalogue', () => {
   it('has every code from 01 to 44 (hex) exactly once, in order', () => {
@@ -41,5 +42,11 @@ describe('tag-model catalogue', () => {
   it('finds a model by its code in either case', () => {
     expect(findTagModel('0a')?.name).toBe('2.66L');
     expect(findTagModel('45')).toBeUndefined();
+  });
+});
+
+describe('the protocol’s panel inks', () => {
+  it('are the labels model’s colour sets, in the same order', () => {
+    expect(PANEL_INKS).toEqual(COLOUR_SETS);
   });
 });

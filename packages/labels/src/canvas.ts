@@ -26,6 +26,16 @@ export interface Canvas2D {
   fillText(text: string, x: number, y: number): void;
   measureText(text: string): TextMeasure;
   /**
+   * Characters of a text that no font of the current font list can draw (the label rasteriser
+   * knows; a browser or @napi-rs/canvas context does not say, and then nothing is reported).
+   */
+  missingGlyphs?(text: string): string[];
+  /**
+   * Changes when the context's fonts change (a script font or the shaper loaded): what was
+   * measured before is then measured again.
+   */
+  readonly fontsVersion?: number;
+  /**
    * `image` is one the caller decoded for this kind of canvas (DrawOptions.images). It is typed
    * `never` so that every library's own image type (CanvasImageSource, @napi-rs/canvas Image) fits.
    */

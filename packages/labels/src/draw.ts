@@ -27,6 +27,39 @@ export interface DrawOptions {
 export interface RenderProblem {
   readonly elementId: string;
   readonly message: string;
+  /**
+   * 'missingGlyph': characters that no font of the element (its family and the fallback chain)
+   * can draw; they would show as empty boxes. Absent for other problems.
+   */
+  readonly code?: 'missingGlyph';
+  /** The characters no font draws, each once (missingGlyph). */
+  readonly chars?: string;
+  /** The data field the element shows (its binding's key) when the text came from it, else null. */
+  readonly field?: string | null;
+}
+
+/** "U+D55C U+AD6D": code points as people look them up. */
+function codePoints(chars: readonly string[]): string {
+  return chars.map((c) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
+}
+
+/**
+ * Reports the characters of a text no font of the context's current font can draw (never silent:
+ * a label of boxes must not go out unnoticed). The context says only when it knows its fonts.
+ */
+function checkGlyphs(scene: Scene, element: Element, text: string): void {
+  const missing = scene.ctx.missingGlyphs?.(text) ?? [];
+  if (missing.length === 0) return;
+  const resolved = resolveValue(element, scene.data);
+  const field = resolved?.bound && element.binding ? element.binding.key : null;
+  const chars = missing.join('');
+  scene.problems.push({
+    elementId: element.id,
+    code: 'missingGlyph',
+    chars,
+    field,
+    message: `no font can draw "${chars}" (${codePoints(missing)})${field ? ` in field "${field}"` : ''}`,
+  });
 }
 
 interface Box {
@@ -117,6 +150,21 @@ export function imageSources(doc: TemplateDocument, data: LabelData): string[] {
     if (value !== null) sources.add(String(value.value));
   }
   return [...sources];
+}
+
+/**
+ * The texts a template draws with data (texts, prices' currency signs, barcodes' digits): what
+ * decides which script fonts a label needs (scriptFontsFor).
+ */
+export function labelTexts(doc: TemplateDocument, data: LabelData): string[] {
+  const texts: string[] = [];
+  for (const element of doc.elements) {
+    if (element.type === 'text' || element.type === 'barcode') {
+      const text = elementText(element, data);
+      if (text !== null) texts.push(text);
+    } else if (element.type === 'price' && element.currency !== '') texts.push(element.currency);
+  }
+  return texts;
 }
 
 function pixelBox(element: Element): Box {
@@ -235,6 +283,7 @@ function drawText(scene: Scene, element: TextElement, box: Box): void {
       measures: layout.lines.map((line) => ctx.measureText(line)),
     });
   }
+  checkGlyphs(scene, element, text);
   const { layout, measures } = placed;
   const { ascent, descent } = layout.metrics;
   const height = ascent + descent + (layout.lines.length - 1) * layout.pitch;
@@ -356,6 +405,10 @@ function drawPrice(scene: Scene, element: PriceElement, box: Box): void {
     return m;
   };
   const m = remembered(priceLayouts, ctx, element, fixed) ?? remember(priceLayouts, ctx, element, fixed, fit());
+  if (sign !== '') {
+    ctx.font = cssFont(element.font, m.minorSize);
+    checkGlyphs(scene, element, sign);
+  }
 
   const width = widthOf(m);
   const left = alignX(box, width, element.align);

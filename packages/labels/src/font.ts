@@ -7,8 +7,7 @@
  * browser and on the server alike: the same file and the same arithmetic give the same pixels on
  * both sides, which two different canvas libraries do not (their text anti-aliasing differs).
  * Tables are read lazily, glyph by glyph: a 10 MB CJK font costs nothing until a glyph is drawn.
- * No shaping: characters map one to one to glyphs, placed by their advance (no kerning, no
- * ligatures), which is how labels' Chinese and Latin text reads anyway.
+ * Shaping (ligatures, marks, joining, reordering) is the shaper's (shape.ts), from `bytes`.
  */
 
 /** One point of a contour: on the curve, or the control point of a quadratic curve. */
@@ -32,6 +31,8 @@ export interface Glyph {
 }
 
 export interface FontFile {
+  /** The file itself (the shaper reads its OpenType layout tables). */
+  readonly bytes: Uint8Array;
   readonly unitsPerEm: number;
   readonly numGlyphs: number;
   /** The glyph a code point maps to (0, the "missing" glyph, when the font lacks it). */
@@ -137,6 +138,7 @@ export function parseFont(bytes: Uint8Array): FontFile {
   }
 
   return {
+    bytes,
     unitsPerEm,
     numGlyphs,
     glyphIndex: lookup,

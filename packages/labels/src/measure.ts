@@ -22,8 +22,12 @@ class MeasuringContext implements Canvas2D {
   private current: Tracked = { font: null, fillStyle: null, textBaseline: null };
   private readonly saved: Tracked[] = [];
   private readonly measures = new Map<string, TextMeasure>();
+  private readonly missing = new Map<string, string[]>();
 
-  constructor(readonly ctx: Canvas2D) {}
+  constructor(
+    readonly ctx: Canvas2D,
+    readonly fontsVersion: number,
+  ) {}
 
   /** Starts a drawing: the real context's state may have changed since the last one. */
   reset(): void {
@@ -110,6 +114,16 @@ class MeasuringContext implements Canvas2D {
     }
     return measure;
   }
+  missingGlyphs(text: string): string[] {
+    // Kept with the measures: a store's labels repeat their texts.
+    const key = `${this.font}\n\u0000${text}`;
+    const known = this.missing.get(key);
+    if (known) return known;
+    const missing = this.ctx.missingGlyphs?.(text) ?? [];
+    if (this.missing.size >= MEASURE_LIMIT) this.missing.clear();
+    this.missing.set(key, missing);
+    return missing;
+  }
   beginPath(): void {
     this.ctx.beginPath();
   }
@@ -161,8 +175,10 @@ const wrappers = new WeakMap<Canvas2D, MeasuringContext>();
 export function measuringContext(ctx: Canvas2D): Canvas2D {
   if (ctx instanceof MeasuringContext) return ctx;
   let wrapper = wrappers.get(ctx);
-  if (!wrapper) {
-    wrapper = new MeasuringContext(ctx);
+  const version = ctx.fontsVersion ?? 0;
+  // Fonts changed: a new wrapper, so no measure nor layout (draw.ts keeps them per wrapper) is reused.
+  if (!wrapper || wrapper.fontsVersion !== version) {
+    wrapper = new MeasuringContext(ctx, version);
     wrappers.set(ctx, wrapper);
   }
   wrapper.reset();

@@ -7,38 +7,76 @@ import { deflateRawSync } from 'node:zlib';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import type { CanvasFactory, LabelImage } from './canvas';
 import { dataUrlBytes, decodePngDataUrl, jpegSize, MAX_IMAGE_PIXELS } from './decode';
-import { imageSources } from './draw';
+import { imageSources, labelTexts } from './draw';
 import { parseFont } from './font';
-import { designSize, FONT_FAMILY, type LabelData, type TemplateDocument } from './model/document';
+import { designSize, type LabelData, type TemplateDocument } from './model/document';
 import type { Padding } from './pack';
 import { type Preview, previewLabel, type RenderEnv, renderForTag, type TagRender } from './pipeline';
-import { type DecodedImage, type LabelFonts, labelFonts, softCanvasFactory } from './raster';
+import { type DecodedImage, type FontFace, FontLibrary, softCanvasFactory } from './raster';
+import { FALLBACK_ORDER, markScriptFace, SCRIPT_FONTS, type ScriptFont, scriptFontsFor } from './scripts';
+import { type HarfBuzzModule, harfBuzzShaper, needsShaping } from './shape';
 
 const require = createRequire(import.meta.url);
 
-/** The TTF files shipped by @expo-google-fonts/noto-sans-sc, regular and bold. */
-export const FONT_FILES: readonly string[] = [
-  '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
-  '@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf',
-];
+/** The TTF files of the script fonts (SCRIPT_FONTS), regular and bold, as npm paths: the base font's first. */
+export const FONT_FILES: readonly string[] = SCRIPT_FONTS.flatMap((f) => [
+  `${f.pkg}/400Regular/${f.regular}`,
+  `${f.pkg}/700Bold/${f.bold}`,
+]);
 
-let fonts: LabelFonts | undefined;
+let fonts: FontLibrary | undefined;
+
+function readFaces(script: ScriptFont): FontFace[] {
+  return [
+    { weight: 400, file: `${script.pkg}/400Regular/${script.regular}` },
+    { weight: 700, file: `${script.pkg}/700Bold/${script.bold}` },
+  ].map(({ weight, file }) => {
+    const font = parseFont(new Uint8Array(readFileSync(require.resolve(file))));
+    markScriptFace(font, script);
+    return { family: script.family, weight, font };
+  });
+}
 
 /**
  * Reads Noto Sans SC (regular and bold, Latin and CJK) from npm as the family FONT_FAMILY: the
  * label rasteriser draws text from these files here and in the browser (which loads the same
  * files from the server's /fonts/), so labels render the same on any machine, with or without
- * system fonts. Once per process; later calls give the same set.
+ * system fonts. The other script fonts join the set when a label first needs them
+ * (loadScriptFonts). Once per process; later calls give the same set.
  */
-export function registerFonts(): LabelFonts {
-  fonts ??= labelFonts(
-    FONT_FILES.map((file, i) => ({
-      family: FONT_FAMILY,
-      weight: i === 0 ? 400 : 700,
-      font: parseFont(new Uint8Array(readFileSync(require.resolve(file)))),
-    })),
-  );
+export function registerFonts(): FontLibrary {
+  fonts ??= new FontLibrary(readFaces(SCRIPT_FONTS[0]), FALLBACK_ORDER);
   return fonts;
+}
+
+/**
+ * Adds the script fonts these texts need (Korean, Thai, Arabic…) to the label fonts, each read
+ * once per process. The fallback chain keeps SCRIPT_FONTS' order whatever order they are loaded
+ * in: the same chain, so the same pixels, as the editor's.
+ */
+export function loadScriptFonts(texts: Iterable<string>): FontLibrary {
+  const library = registerFonts();
+  for (const script of scriptFontsFor(texts)) if (!library.has(script.family)) library.add(readFaces(script));
+  return library;
+}
+
+let shaping: Promise<void> | undefined;
+
+/**
+ * Loads HarfBuzz (harfbuzzjs, WebAssembly) as the label fonts' shaper, once per process: texts of
+ * complex scripts (Arabic, Hebrew, Thai, Devanagari, combining marks) are shaped from then on.
+ */
+export function loadShaper(): Promise<void> {
+  shaping ??= import('harfbuzzjs').then((hb) => {
+    registerFonts().shaper = harfBuzzShaper(hb as unknown as HarfBuzzModule);
+  });
+  return shaping;
+}
+
+/** Loads what these texts need to be drawn: their script fonts, and the shaper when one needs shaping. */
+export async function prepareTexts(texts: readonly string[]): Promise<void> {
+  loadScriptFonts(texts);
+  if (!registerFonts().shaper && texts.some(needsShaping)) await loadShaper();
 }
 
 /**
@@ -124,6 +162,7 @@ async function nodeEnv(
   env: Partial<RenderEnv>,
   decoded?: Map<string, LabelImage | null>,
 ): Promise<RenderEnv> {
+  await prepareTexts(labelTexts(doc, data));
   shared ??= nodeCanvasFactory();
   return {
     ...env,

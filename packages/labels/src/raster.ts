@@ -1,6 +1,8 @@
 import type { Canvas2D, CanvasFactory, LabelCanvas, PixelBlock, RgbaImage, TextMeasure } from './canvas';
 import type { FontFile, Glyph } from './font';
 import { FONT_FAMILY } from './model/document';
+import { glyphOf, needsGlyph } from './scripts';
+import { needsShaping, type ShapedLine, type Shaper, shapeLine } from './shape';
 
 /**
  * The label rasteriser: a Canvas2D drawn by this TypeScript code alone, into an RGBA buffer. The
@@ -27,25 +29,92 @@ export interface DecodedImage extends RgbaImage {}
 export interface LabelFonts {
   /** The face of a family (bold or regular; a family without bold gives its regular), or null. */
   face(family: string, bold: boolean): FontFile | null;
+  /**
+   * Faces tried, in order, for a character none of an element's families has (the fallback
+   * chain: every registered family, in the order registered). Optional for hand-made sets.
+   */
+  fallbacks?(bold: boolean): readonly FontFile[];
+  /** Changes when faces are added: a canvas then forgets the fonts it resolved. */
+  readonly version?: number;
+  /** Shapes texts of complex scripts (shape.ts); without one they are drawn a glyph a character. */
+  readonly shaper?: Shaper | null;
+}
+
+/** A face of a family at a weight; weight 600 and above is bold. */
+export interface FontFace {
+  readonly family: string;
+  readonly weight: number | string;
+  readonly font: FontFile;
+}
+
+/**
+ * A font set faces may be added to (the editor loads a script's font when a text first needs it):
+ * each family is a link of the fallback chain, in the order its first face was added.
+ */
+export class FontLibrary implements LabelFonts {
+  private readonly byFamily = new Map<string, { regular?: FontFile; bold?: FontFile }>();
+  private changes = 0;
+
+  /**
+   * `order`: the families of the fallback chain, in order (a family not named there, a
+   * tenant's brand font, is drawn only where an element names it); without it every family is
+   * a link, in the order added.
+   */
+  constructor(
+    faces: readonly FontFace[] = [],
+    private readonly order?: readonly string[],
+  ) {
+    this.add(faces);
+  }
+
+  private shaping: Shaper | null = null;
+
+  get version(): number {
+    return this.changes;
+  }
+
+  get shaper(): Shaper | null {
+    return this.shaping;
+  }
+
+  /** Sets the shaper (once HarfBuzz has loaded); texts are drawn anew with it. */
+  set shaper(shaper: Shaper | null) {
+    if (shaper === this.shaping) return;
+    this.shaping = shaper;
+    this.changes++;
+  }
+
+  /** Whether a family has a face. */
+  has(family: string): boolean {
+    return this.byFamily.has(family.toLowerCase());
+  }
+
+  add(faces: readonly FontFace[]): void {
+    for (const { family, weight, font } of faces) {
+      const key = family.toLowerCase();
+      const entry = this.byFamily.get(key) ?? {};
+      if (Number(weight) >= 600) entry.bold = font;
+      else entry.regular = font;
+      this.byFamily.set(key, entry);
+    }
+    if (faces.length > 0) this.changes++;
+  }
+
+  face(family: string, bold: boolean): FontFile | null {
+    const entry = this.byFamily.get(family.toLowerCase());
+    if (!entry) return null;
+    return (bold ? (entry.bold ?? entry.regular) : (entry.regular ?? entry.bold)) ?? null;
+  }
+
+  fallbacks(bold: boolean): FontFile[] {
+    const families = this.order ?? [...this.byFamily.keys()];
+    return families.flatMap((family) => this.face(family, bold) ?? []);
+  }
 }
 
 /** A font set from parsed font files; weight 600 and above is bold. */
-export function labelFonts(faces: readonly { family: string; weight: number | string; font: FontFile }[]): LabelFonts {
-  const byFamily = new Map<string, { regular?: FontFile; bold?: FontFile }>();
-  for (const { family, weight, font } of faces) {
-    const key = family.toLowerCase();
-    const entry = byFamily.get(key) ?? {};
-    if (Number(weight) >= 600) entry.bold = font;
-    else entry.regular = font;
-    byFamily.set(key, entry);
-  }
-  return {
-    face(family, bold) {
-      const entry = byFamily.get(family.toLowerCase());
-      if (!entry) return null;
-      return (bold ? (entry.bold ?? entry.regular) : (entry.regular ?? entry.bold)) ?? null;
-    },
-  };
+export function labelFonts(faces: readonly FontFace[]): FontLibrary {
+  return new FontLibrary(faces);
 }
 
 /** Canvases drawn by the label rasteriser, one kept per size and reused (renders are synchronous). */
@@ -82,7 +151,11 @@ interface Font {
   readonly size: number;
   /** Fonts to take glyphs from, in order; the first is the main one. */
   readonly faces: readonly FontFile[];
+  /** Lines shaped at this font, by text. */
+  readonly shaped: Map<string, ShapedLine>;
 }
+
+const SHAPED_PER_FONT = 512;
 
 interface State {
   fillStyle: string;
@@ -128,6 +201,7 @@ export class SoftCanvas implements LabelCanvas, Canvas2D {
   /** The current path: closed polygons (rect) and open polylines (moveTo/lineTo), flat x, y pairs. */
   private path: { points: number[]; closed: boolean }[] = [];
   private readonly fonts = new Map<string, Font>();
+  private resolvedVersion = 0;
 
   constructor(
     readonly width: number,
@@ -150,6 +224,9 @@ export class SoftCanvas implements LabelCanvas, Canvas2D {
 
   getContext(): Canvas2D {
     return this;
+  }
+  get fontsVersion(): number {
+    return this.fontSet.version ?? 0;
   }
   readPixels(): Uint8ClampedArray {
     return this.data;
@@ -288,6 +365,19 @@ export class SoftCanvas implements LabelCanvas, Canvas2D {
     const font = this.currentFont();
     const rgb = parseColour(this.state.fillStyle);
     const baseline = Math.round(y);
+    const shaped = this.shaped(font, text);
+    if (shaped) {
+      for (const g of shaped.glyphs) {
+        const glyph = g.face.glyph(g.glyph);
+        if (glyph.contours.length === 0) continue;
+        const placed = Math.round((x + g.x) * SUBPIXELS) / SUBPIXELS;
+        const whole = Math.floor(placed);
+        const bitmap = glyphBitmap(g.face, glyph, font.size, placed - whole);
+        const top = baseline - Math.round(g.y) - bitmap.top;
+        this.blend(bitmap.alpha, bitmap.width, bitmap.height, whole + bitmap.left, top, rgb);
+      }
+      return;
+    }
     let pen = x;
     for (const char of text) {
       const [face, glyph] = this.glyphFor(font, char);
@@ -309,7 +399,20 @@ export class SoftCanvas implements LabelCanvas, Canvas2D {
     let right = Number.NEGATIVE_INFINITY;
     let ascent = Number.NEGATIVE_INFINITY;
     let descent = Number.NEGATIVE_INFINITY;
-    for (const char of text) {
+    const shaped = this.shaped(font, text);
+    for (const g of shaped?.glyphs ?? []) {
+      const glyph = g.face.glyph(g.glyph);
+      if (glyph.contours.length === 0) continue;
+      const s = font.size / g.face.unitsPerEm;
+      const placed = Math.round(g.x * SUBPIXELS) / SUBPIXELS;
+      const dy = Math.round(g.y);
+      left = Math.min(left, placed + glyph.xMin * s);
+      right = Math.max(right, placed + glyph.xMax * s);
+      ascent = Math.max(ascent, dy + glyph.yMax * s);
+      descent = Math.max(descent, -dy - glyph.yMin * s);
+    }
+    if (shaped) pen = shaped.width;
+    for (const char of shaped ? '' : text) {
       const [face, glyph] = this.glyphFor(font, char);
       const s = font.size / face.unitsPerEm;
       if (glyph.contours.length > 0) {
@@ -338,6 +441,18 @@ export class SoftCanvas implements LabelCanvas, Canvas2D {
       actualBoundingBoxLeft: -left,
       actualBoundingBoxRight: right,
     };
+  }
+
+  /** Characters of a text that no face of the current font (its families and the fallbacks) can draw. */
+  missingGlyphs(text: string): string[] {
+    const font = this.currentFont();
+    const missing: string[] = [];
+    for (const char of text) {
+      const code = char.codePointAt(0) ?? 0;
+      if (!needsGlyph(code) || missing.includes(char)) continue;
+      if (font.faces.every((face) => glyphOf(face, code) === 0)) missing.push(char);
+    }
+    return missing;
   }
 
   drawImage(image: never, dx: number, dy: number, dw: number, dh: number): void {
@@ -417,6 +532,12 @@ export class SoftCanvas implements LabelCanvas, Canvas2D {
 
   private currentFont(): Font {
     const css = this.state.font;
+    const version = this.fontSet.version ?? 0;
+    if (version !== this.resolvedVersion) {
+      // Faces were added (a script's font loaded): resolve every font again.
+      this.fonts.clear();
+      this.resolvedVersion = version;
+    }
     let font = this.fonts.get(css);
     if (!font) {
       const match = /^\s*(?:(normal|bold|[1-9]00)\s+)?([\d.]+)px\s+(.+)$/.exec(css);
@@ -429,17 +550,31 @@ export class SoftCanvas implements LabelCanvas, Canvas2D {
         if (!fallback) throw new Error(`no font file for "${css}"`);
         faces.push(fallback);
       }
-      font = { size: Number(match[2]), faces };
+      for (const face of this.fontSet.fallbacks?.(bold) ?? []) if (!faces.includes(face)) faces.push(face);
+      font = { size: Number(match[2]), faces, shaped: new Map() };
       this.fonts.set(css, font);
     }
     return font;
+  }
+
+  /** A text shaped (bidi, ligatures, marks) when it needs it and a shaper is loaded, else null. */
+  private shaped(font: Font, text: string): ShapedLine | null {
+    const shaper = this.fontSet.shaper;
+    if (!shaper || !needsShaping(text)) return null;
+    let line = font.shaped.get(text);
+    if (!line) {
+      line = shapeLine(shaper, font.faces, font.size, text);
+      if (font.shaped.size >= SHAPED_PER_FONT) font.shaped.clear();
+      font.shaped.set(text, line);
+    }
+    return line;
   }
 
   /** The glyph of a character: from the first face that has it, else the first face's "missing" glyph. */
   private glyphFor(font: Font, char: string): [FontFile, Glyph] {
     const code = char.codePointAt(0) ?? 0;
     for (const face of font.faces) {
-      const id = face.glyphIndex(code);
+      const id = glyphOf(face, code);
       if (id !== 0) return [face, face.glyph(id)];
     }
     return [font.faces[0], font.faces[0].glyph(0)];

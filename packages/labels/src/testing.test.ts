@@ -1,7 +1,10 @@
-import { beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { designSize, SAMPLE_DATA, TemplateDocument } from './model/document';
 import { registerFonts, renderToPng } from './node';
 import { priceLabel } from './testing';
+
+// A 4096 × 4096 label takes 2–4 s alone and more on a loaded machine (as golden.test.ts).
+vi.setConfig({ testTimeout: 30_000 });
 
 beforeAll(() => registerFonts(), 60_000);
 

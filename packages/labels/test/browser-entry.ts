@@ -1,11 +1,12 @@
 // Bundled for Chromium by browser.test.ts: draws the golden documents with the label rasteriser,
-// as the editor does, from the font files the page is served, and hands back the quantised pixels.
+// as the editor does, from the font files the page is served (loaded per script, with HarfBuzz when
+// a text needs shaping), and hands back the quantised pixels.
 import { decodePngDataUrl } from '../src/decode';
-import { imageSources } from '../src/draw';
-import { parseFont } from '../src/font';
-import { FONT_FAMILY } from '../src/model/document';
+import { imageSources, labelTexts } from '../src/draw';
+import { ScriptFontLoader } from '../src/load';
 import { previewLabel } from '../src/pipeline';
-import { labelFonts, softCanvasFactory } from '../src/raster';
+import { softCanvasFactory } from '../src/raster';
+import type { HarfBuzzModule } from '../src/shape';
 import { cases, portraitLabel } from './cases';
 import { PRODUCT } from './fixtures';
 
@@ -15,15 +16,13 @@ function base64(bytes: Uint8Array): string {
   return btoa(text);
 }
 
-async function font(url: string) {
-  return parseFont(new Uint8Array(await (await fetch(url)).arrayBuffer()));
-}
-
 async function renderAll(): Promise<Record<string, string>> {
-  const fonts = labelFonts([
-    { family: FONT_FAMILY, weight: 400, font: await font('/fonts/regular.ttf') },
-    { family: FONT_FAMILY, weight: 700, font: await font('/fonts/bold.ttf') },
-  ]);
+  // As the editor loads fonts: the base font, then each script's font and the shaper on demand.
+  const loader = new ScriptFontLoader({
+    file: async (name) => new Uint8Array(await (await fetch(`/fonts/${name}`)).arrayBuffer()),
+    harfBuzz: async () => (await import('harfbuzzjs')) as unknown as HarfBuzzModule,
+  });
+  const fonts = loader.library;
   const canvas = softCanvasFactory(fonts);
   const all = [
     ...cases,
@@ -36,6 +35,7 @@ async function renderAll(): Promise<Record<string, string>> {
   ];
   const out: Record<string, string> = {};
   for (const c of all) {
+    await loader.prepare(labelTexts(c.doc, c.data));
     const images = new Map();
     for (const src of imageSources(c.doc, c.data)) images.set(src, decodePngDataUrl(src));
     out[c.name] = base64(previewLabel(c.doc, c.data, { canvas, images, dither: c.dither }).image.data);

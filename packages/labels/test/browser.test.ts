@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { type Browser, chromium } from 'playwright-core';
@@ -24,7 +25,10 @@ describe.skipIf(!existsSync(CHROMIUM))('browser and server draw the same pixels'
       entryPoints: [fileURLToPath(new URL('./browser-entry.ts', import.meta.url))],
       bundle: true,
       platform: 'browser',
-      format: 'iife',
+      // harfbuzzjs is an ES module that awaits its WebAssembly at the top level.
+      format: 'esm',
+      // Only its Node branch imports this; the browser never reaches it.
+      external: ['module'],
       write: false,
       logLevel: 'silent',
     });
@@ -34,17 +38,27 @@ describe.skipIf(!existsSync(CHROMIUM))('browser and server draw the same pixels'
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
     });
     const page = await browser.newPage();
-    // A made-up origin answered here: the page, the bundle and the two font files.
+    // A made-up origin answered here: the page, the bundle, the font files and HarfBuzz's WebAssembly.
     await page.route('http://labels.test/**', (route) => {
       const path = new URL(route.request().url()).pathname;
-      if (path === '/fonts/regular.ttf') return route.fulfill({ path: require.resolve(FONT_FILES[0]) });
-      if (path === '/fonts/bold.ttf') return route.fulfill({ path: require.resolve(FONT_FILES[1]) });
+      const font = FONT_FILES.find((f) => path === `/fonts/${basename(f)}`);
+      if (font) return route.fulfill({ path: require.resolve(font) });
+      if (path === '/harfbuzz.wasm') {
+        return route.fulfill({
+          contentType: 'application/wasm',
+          path: require.resolve('harfbuzzjs/dist/harfbuzz.wasm'),
+        });
+      }
       if (path === '/bundle.js') {
         return route.fulfill({ contentType: 'text/javascript', body: bundle.outputFiles[0].text });
       }
-      return route.fulfill({ contentType: 'text/html', body: '<!doctype html><script src="/bundle.js"></script>' });
+      return route.fulfill({
+        contentType: 'text/html',
+        body: '<!doctype html><script type="module" src="/bundle.js"></script>',
+      });
     });
     await page.goto('http://labels.test/');
+    await page.waitForFunction(() => 'renderAll' in globalThis);
     drawn = await page.evaluate(() =>
       (globalThis as unknown as { renderAll: () => Promise<Record<string, string>> }).renderAll(),
     );

@@ -156,6 +156,34 @@ export const portraitLabel = (rotation: Rotation) =>
     ],
   });
 
+/**
+ * Product names in the scripts of the markets labels are sold in (issue 28): each needs its own
+ * font of the fallback chain, and all but Korean and Japanese need the shaper (joining, marks,
+ * reordering, right to left with numbers inside).
+ */
+export const SCRIPT_NAMES: Record<string, string> = {
+  korean: '농심 신라면 멀티팩 120g×5',
+  japanese: '伊藤園 お〜いお茶 緑茶 ペットボトル 525ml',
+  thai: 'ข้าวหอมมะลิ ตราฉัตร 5 กก.',
+  arabic: 'حليب طازج كامل الدسم 2 لتر 3%',
+  hebrew: 'חלב טרי 3% שומן 1 ליטר',
+  devanagari: 'टाटा चाय प्रीमियम 250 ग्राम',
+};
+
+/** The price label of the 2.9" (296 × 152) and 7.5" (800 × 480) black/white/red tags, names in each script. */
+export const scriptCases: Case[] = Object.entries(SCRIPT_NAMES).flatMap(([script, name]) =>
+  (
+    [
+      ['0A', 296, 152],
+      ['28', 800, 480],
+    ] as const
+  ).map(([model, w, h]) => ({
+    name: `script-${script}-${w}x${h}`,
+    doc: priceLabel(w, h, 'bwr', { model }),
+    data: { ...PRODUCT, name },
+  })),
+);
+
 export const cases: Case[] = [
   ...models.map(([code, w, h, colourType]) => ({
     name: `price-${colourType}-${w}x${h}`,
@@ -176,4 +204,5 @@ export const cases: Case[] = [
     })),
   ),
   { name: 'text-fit-bwr-400x300', doc: textLabel, data: { unit: '500g' } },
+  ...scriptCases,
 ];

@@ -1,4 +1,4 @@
-import type { JobKind, Message, MessageInput } from '@esl/contract/protocol';
+import type { JobKind, LearnedModel, Message, MessageInput } from '@esl/contract/protocol';
 import type { ChunkRequest } from './blobs';
 import type { HeldJob } from './jobs';
 
@@ -8,8 +8,8 @@ export interface StationDriver {
   kinds(): readonly JobKind[];
   /** The hello's hardware part: model, firmware, radio, network. */
   hello(): Pick<MessageInput<'hello'>, 'model' | 'fw' | 'radio' | 'net'>;
-  /** The heartbeat's load and radio figures. */
-  heartbeat(): Pick<MessageInput<'heartbeat'>, 'cpu' | 'mem' | 'disk' | 'radio'>;
+  /** The heartbeat's load and radio figures (a bridge adds its alarms and its access point). */
+  heartbeat(): Pick<MessageInput<'heartbeat'>, 'cpu' | 'mem' | 'disk' | 'radio' | 'alarms' | 'ap'>;
   /** A command-window line; the output goes back to the console. */
   command(line: string): CommandOutput | Promise<CommandOutput>;
   /** A job was queued (acked ok). */
@@ -20,12 +20,23 @@ export interface StationDriver {
   welcomed?(): void;
   /** A configuration arrived (before the link applies its intervals). */
   configured?(m: Message<'config'>): void;
+  /**
+   * Every tag model it learned from its vendor's hardware (`up/models`, docs/PROTOCOL.md §5.13):
+   * sent after each welcome, and when the driver calls `StationLink.sendModels()`.
+   */
+  models?(): LearnedModel[];
   /** The tags a roll call asks about. */
   rollCallTags?(): string[];
   /** A blob chunk as received; may return other bytes (fault injection). */
   chunk?(offset: number, bytes: Uint8Array): Uint8Array;
   /** A blob chunk was taken (`blob`: the whole blob, once complete); true: nothing more to do. */
   blob?(hash: string, blob: Uint8Array | null): boolean;
+  /**
+   * `down/cancel` named a job the station no longer queues: a timed image already handed to its
+   * tag (docs/PROTOCOL.md §5.14). True: the driver takes it back from the tag before its time and
+   * reports `cancelled` for it; false or absent: the cancel is ignored.
+   */
+  withdraw?(id: string, rev: number): boolean;
   /** A chunk request goes out on the connection number `connect`. */
   chunkRequested?(r: ChunkRequest, connect: number): void;
 }

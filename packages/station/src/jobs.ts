@@ -51,7 +51,7 @@ export function acceptJobs(ctx: JobsContext, jobs: readonly Job[]): AckEntry[] {
       continue;
     }
     let bytes: Uint8Array | null = null;
-    if (job.kind === 'image') {
+    if (job.kind === 'image' || job.kind === 'timed') {
       if (job.image.data !== undefined) {
         bytes = Buffer.from(job.image.data, 'base64');
         if (!imageMatches(bytes, job.image.hash)) {
@@ -59,9 +59,10 @@ export function acceptJobs(ctx: JobsContext, jobs: readonly Job[]): AckEntry[] {
           continue;
         }
       }
-      // At most one image job per tag: a newer one (another id) replaces the queued one.
+      // At most one image job per tag, and one timed image job (§5.14): a newer one of the same
+      // kind (another id) replaces the queued one.
       for (const other of queue.values()) {
-        if (other.job.id !== job.id && other.job.kind === 'image' && other.job.tag === job.tag && !other.running) {
+        if (other.job.id !== job.id && other.job.kind === job.kind && other.job.tag === job.tag && !other.running) {
           queue.delete(other.job.id);
           ctx.replaced(other.job);
         }

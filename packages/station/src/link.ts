@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import {
   DEFAULTS,
   encodeMessage,
   type Job,
+  LIMITS,
   MESSAGES,
   type Message,
   type MessageInput,
@@ -172,7 +174,11 @@ export class StationLink {
   private connect(): Promise<void> {
     if (this.stopped) return Promise.resolve();
     this.clearTimer('reconnectTimer');
-    this.connId = this.rng.id(8);
+    // A fresh id per connection (docs/PROTOCOL.md §2). The seeded draw keeps the stream as it
+    // was; the random part makes the id unique across runs: a simulator or bridge started again
+    // with the same seed reused its last run's ids, and the server could not tell the new
+    // connection from the one it held (a demo restart logged no station online).
+    this.connId = `${this.rng.id(8)}${randomBytes(3).toString('hex')}`;
     const will = encodeMessage('status', { v: 1, online: false, connId: this.connId, at: this.localNow() });
     const client = mqtt.connect(this.opts.url, {
       clientId: this.username,
@@ -289,7 +295,21 @@ export class StationLink {
     this.offsetMs = m.time - this.localNow();
     this.results.resendAll();
     this.requestChunks();
+    this.sendModels();
     this.driver?.welcomed?.();
+  }
+
+  /**
+   * Tells the server every tag model the driver learned (`up/models`); after each welcome, and
+   * whenever the driver learns one. Nothing when it has none or the server has not welcomed it.
+   */
+  sendModels(): void {
+    if (!this.connected || !this.welcomed) return;
+    const models = this.driver?.models?.() ?? [];
+    if (models.length === 0) return;
+    for (let i = 0; i < models.length; i += LIMITS.maxModelsPerMessage) {
+      void this.publish('models', { v: 1, models: models.slice(i, i + LIMITS.maxModelsPerMessage) }).catch(() => {});
+    }
   }
 
   /** Ends a job with a result, kept in the outbox until the server confirms it. */

@@ -18,11 +18,22 @@ const wakeMs = (e: TagEntry) => (e.wakeS ?? 40) * 1000;
 export class TagTable {
   private readonly rows = new Map<string, Row>();
 
-  /** A check-in: the tag's figures as the station just heard them. */
+  /**
+   * A check-in: the tag's figures as the station just heard them. A wake-up other than the timer
+   * (a button, NFC, a boot) is news until a report carried it: a check-in or transfer heard
+   * before the next report keeps its reason, so the press is not lost (the tag took its label at
+   * the press, say, and the transfer's record came before the report).
+   */
   record(entry: TagEntry): void {
     const row = this.rows.get(entry.id);
-    if (row) row.entry = entry;
-    else this.rows.set(entry.id, { entry, reported: null, reportedAt: 0 });
+    if (!row) {
+      this.rows.set(entry.id, { entry, reported: null, reportedAt: 0 });
+      return;
+    }
+    const woke = row.entry.reason;
+    const unreported = row.reported !== row.entry;
+    const plain = entry.reason === undefined || entry.reason === 'timer';
+    row.entry = unreported && plain && woke !== undefined && woke !== 'timer' ? { ...entry, reason: woke } : entry;
   }
 
   /** After a transfer: the tag confirmed holding `ver` at `seenAt`. */

@@ -91,7 +91,7 @@ export function onJobs(link: LinkCore, m: Message<'jobs'>): void {
       replaced: (job) => link.result(job, 'replaced', {}),
       queued: (held) => {
         const job = held.job;
-        if (job.kind === 'image' && held.bytes === null) {
+        if ((job.kind === 'image' || job.kind === 'timed') && held.bytes === null) {
           link.pulls.start(job.image.hash, job.image.size);
           link.requestChunks();
         }
@@ -111,6 +111,8 @@ export function onJobs(link: LinkCore, m: Message<'jobs'>): void {
 export function onCancel(link: LinkCore, m: Message<'cancel'>): void {
   for (const [id, rev] of m.ids) {
     const held = link.queue.get(id);
+    // A timed image the tag already holds (§5.14): the driver withdraws it from the tag.
+    if (!held && link.driver?.withdraw?.(id, rev)) continue;
     if (!held || held.job.rev > rev || held.running) continue;
     link.queue.delete(id);
     link.result(held.job, 'cancelled', {});
@@ -135,7 +137,7 @@ export function onBlobChunk(link: LinkCore, hash: string, offset: number, payloa
   if (blob) {
     const good = imageBlobMatches(blob, hash);
     for (const held of [...link.queue.values()]) {
-      if (held.job.kind !== 'image' || held.job.image.hash !== hash) continue;
+      if ((held.job.kind !== 'image' && held.job.kind !== 'timed') || held.job.image.hash !== hash) continue;
       if (good) {
         held.bytes = blob;
       } else {

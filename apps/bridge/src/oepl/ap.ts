@@ -8,7 +8,7 @@ import { Deliveries, type DeliveryOptions } from './delivery';
 import { lowBattery, tagEntry } from './inventory';
 import { toJpeg } from './jpeg';
 import { ledPattern } from './led';
-import { mapTagType, type TypeMapping } from './models';
+import { type LearnedModel, mapTagType, type TypeMapping } from './models';
 import { normalMac, type OeplSys, type OeplTag } from './types';
 
 export interface OeplOptions extends DeliveryOptions {
@@ -129,6 +129,7 @@ export class OeplAccessPoint implements AccessPointAdapter {
         if (this.ws !== ws) return;
         this.ws = null;
         this.connected = false;
+        this.deliveries.linesLost();
         this.log('WebSocket closed');
         this.opts.onChange?.();
         this.scheduleReconnect();
@@ -198,7 +199,13 @@ export class OeplAccessPoint implements AccessPointAdapter {
 
   private onRecord(raw: OeplTag): void {
     const rec = { ...raw, mac: normalMac(raw.mac) };
-    if (rec.isexternal) return; // served by another AP: that AP's bridge reports it
+    // Served by another AP (a multi-AP shop): the AP that serves it reports it and takes its
+    // images (the bridge routes a tag's jobs to the AP that has it, Bridge.apFor). A tag that moved
+    // here from this AP is forgotten, so its jobs go to its new AP.
+    if (rec.isexternal) {
+      this.records.delete(rec.mac);
+      return;
+    }
     this.records.set(rec.mac, rec);
     const shown = this.shown.get(rec.mac);
     if (shown && shown.hash !== rec.hash && rec.pending === 0) this.shown.delete(rec.mac); // changed behind us
@@ -229,7 +236,12 @@ export class OeplAccessPoint implements AccessPointAdapter {
     return p;
   }
 
-  /** Our report entries for every tag of a catalogue model. */
+  /** The models learned from this AP's tag types (the catalogue lacks them). */
+  models(): LearnedModel[] {
+    return [...this.types.values()].flatMap((m) => (m.learned ? [m.learned] : []));
+  }
+
+  /** Our report entries for every tag whose type is read (a catalogue model or a learned one). */
   tagEntries(): TagEntry[] {
     const out: TagEntry[] = [];
     for (const rec of this.records.values()) {
@@ -330,10 +342,11 @@ export class OeplAccessPoint implements AccessPointAdapter {
     const apNowS = ((this.opts.serverNow?.() ?? this.opts.clock.now()) - this.apToServerMs) / 1000;
     const staleS = Math.max(this.opts.staleMs / 1000, 3 * this.info.maxsleep * 60);
     const fresh = [...this.records.values()].some((r) => apNowS - r.lastseen < staleS);
-    const alarm = 'radio: every tag silent while the AP is up';
+    // The protocol's alarm code (docs/PROTOCOL.md §6): the heartbeat carries it to the console.
+    const alarm = 'radioSilent';
     if (!fresh && !this.alarms.includes(alarm)) {
       this.alarms.push(alarm);
-      this.log(`ALARM ${alarm}`);
+      this.log(`ALARM ${alarm}: every tag silent while the AP is up`);
     } else if (fresh && this.alarms.includes(alarm)) {
       this.alarms = this.alarms.filter((a) => a !== alarm);
     }

@@ -43,21 +43,35 @@ interface Flight {
   deadline: number;
   uploadStartedAt: number;
   uploadAnsweredAt: number;
+  /**
+   * "<MAC> reports xfer complete" lines since this try's upload. The AP delivers every image it
+   * holds for a tag in turn (an earlier bridge's, say, before a restart): a transfer is this
+   * upload's only once the AP holds nothing more for the tag (`pending` 0).
+   */
+  completions: number;
   done: (o: DeliveryOutcome) => void;
 }
 
 /**
  * Deliveries to the tags of one AP, one upload in flight per tag. A 200 from `/imgupload` means
- * queued, never shown: a delivery ends `ok` only on "<MAC> reports xfer complete", or on a record
- * with `pending` 0, `updatecount` up and `hash` changed; "xfer timeout" and a reboot that lost the
+ * queued, never shown: a delivery ends `ok` only on "<MAC> reports xfer complete" with the AP
+ * holding nothing more for the tag (`pending` 0: it delivers every image it holds, in turn), or on
+ * a record with `pending` 0, `updatecount` up and `hash` changed; "xfer timeout" and a reboot that lost the
  * queued image count as tries (re-uploaded until `maxTries`, then `nack`), and no progress by the
  * tag's expected check-in plus a grace ends it `timeout`. Both are retryable at the server.
  */
 export class Deliveries {
   private readonly flights = new Map<string, Flight>();
   private readonly opts: Required<DeliveryOptions>;
-  /** Uploads run one at a time, so an AP log line without a MAC belongs to the one just answered. */
+  /** Uploads run one at a time: the AP answers them, and logs each, in the order they were sent. */
   private uploading: Promise<void> = Promise.resolve();
+  /**
+   * The tags of picture uploads sent whose AP log line has not come yet, oldest first. Each upload
+   * logs exactly one "new image: …<MAC>…" or "new image is the same as current image" (no MAC), in
+   * order, on the one WebSocket: the line without a MAC belongs to the oldest upload still waiting
+   * for its line. Emptied when the WebSocket is lost (its lines are gone with it).
+   */
+  private awaitingLine: string[] = [];
   uploads = 0;
 
   constructor(
@@ -92,6 +106,7 @@ export class Deliveries {
         deadline: Number.POSITIVE_INFINITY,
         uploadStartedAt: 0,
         uploadAnsweredAt: 0,
+        completions: 0,
         done: resolve,
       };
       this.flights.set(mac, flight);
@@ -109,8 +124,13 @@ export class Deliveries {
     if (this.flights.get(f.mac) !== f) return;
     const rec = this.ap.record(f.mac);
     f.before = { updatecount: rec?.updatecount ?? 0, hash: rec?.hash ?? '' };
+    f.completions = 0;
     f.uploadStartedAt = this.clock.now();
     let reply: ApReply;
+    if (f.jpeg) {
+      this.awaitingLine.push(f.mac);
+      if (this.awaitingLine.length > 64) this.awaitingLine.shift(); // an AP that never logs
+    }
     try {
       reply = f.jpeg ? await this.ap.upload(f.mac, f.jpeg) : await this.ap.refresh(f.mac);
     } catch (err) {
@@ -118,6 +138,14 @@ export class Deliveries {
     }
     this.uploads++;
     f.uploadAnsweredAt = this.clock.now();
+    if (f.jpeg && reply.status !== 200) {
+      // A refused upload logs no line; one whose answer was lost may have: none can be paired.
+      if (reply.status === 0) this.awaitingLine = [];
+      else {
+        const at = this.awaitingLine.lastIndexOf(f.mac);
+        if (at >= 0) this.awaitingLine.splice(at, 1);
+      }
+    }
     if (this.flights.get(f.mac) !== f) return;
     if (reply.status === 200) {
       f.queued = true;
@@ -140,22 +168,35 @@ export class Deliveries {
 
   /** The tag's expected check-in plus the grace; unknown (deep sleep): the longest wait. */
   private setDeadline(f: Flight, rec: OeplTag | null): void {
-    const now = this.clock.now();
-    const next = rec && rec.nextcheckin > 0 && rec.nextcheckin < 3_000_000_000 ? rec.nextcheckin * 1000 : null;
-    f.deadline = next !== null && next > now - this.opts.graceMs ? next + this.opts.graceMs : now + this.opts.maxWaitMs;
-    f.deadline = Math.min(f.deadline, now + this.opts.maxWaitMs);
+    f.deadline = this.deadlineOf(rec);
   }
 
-  /** A tag record arrived (WebSocket or a read): the evidence rule, and a new expected check-in. */
+  private deadlineOf(rec: OeplTag | null): number {
+    const now = this.clock.now();
+    const next = rec && rec.nextcheckin > 0 && rec.nextcheckin < 3_000_000_000 ? rec.nextcheckin * 1000 : null;
+    const at = next !== null && next > now - this.opts.graceMs ? next + this.opts.graceMs : now + this.opts.maxWaitMs;
+    return Math.min(at, now + this.opts.maxWaitMs);
+  }
+
+  /**
+   * A tag record arrived (WebSocket or a read): the evidence rule, and while the AP holds an image
+   * for the tag, a new expected check-in. A tag that checks in with nothing pending has not got our
+   * image coming (the AP dropped it, or never held it): its check-in may bring the deadline closer,
+   * never push it on, so the delivery ends `timeout` instead of waiting on every check-in for ever.
+   */
   onRecord(rec: OeplTag): void {
     const f = this.flights.get(rec.mac);
     if (!f?.queued) return;
+    if (rec.pending === 0 && f.completions > 0) {
+      this.end(f, 'ok', 'xfer complete');
+      return;
+    }
     const count = rec.updatecount ?? 0;
     if (rec.pending === 0 && count > f.before.updatecount && rec.hash !== f.before.hash) {
       this.end(f, 'ok', 'pending 0, updatecount up, hash changed');
       return;
     }
-    this.setDeadline(f, rec);
+    f.deadline = rec.pending > 0 ? this.deadlineOf(rec) : Math.min(f.deadline, this.deadlineOf(rec));
   }
 
   /** A `logMsg` or `errMsg` line of the AP. */
@@ -164,20 +205,47 @@ export class Deliveries {
     if (m) {
       const f = this.flights.get(m[1].toUpperCase().padStart(16, '0'));
       if (!f) return;
-      if (m[2] === 'reports xfer complete') this.end(f, 'ok', 'xfer complete');
-      else this.failedTry(f, 'xfer timeout', false);
+      if (m[2] === 'reports xfer complete') {
+        // Ours when the AP holds nothing more for the tag: now (its record came first) or with
+        // the record that follows the line.
+        if (!f.queued && f.uploadStartedAt === 0) return;
+        f.completions++;
+        if (this.ap.record(f.mac)?.pending === 0) this.end(f, 'ok', 'xfer complete');
+      } else this.failedTry(f, 'xfer timeout', false);
       return;
     }
-    if (/new image is the same as current image/.test(line)) this.sameImage();
+    if (/new image is the same as current image/.test(line)) {
+      const mac = this.awaitingLine.shift();
+      if (mac) this.sameImage(mac);
+      return;
+    }
+    const image = /new image\b.*?([0-9A-Fa-f]{12,16})/.exec(line);
+    if (image) {
+      // Its upload is queued at the AP; the lines of uploads before it were lost.
+      const at = this.awaitingLine.indexOf(image[1].toUpperCase().padStart(16, '0'));
+      if (at >= 0) this.awaitingLine.splice(0, at + 1);
+    }
   }
 
-  /** The AP found the upload equal to what the tag shows: the one upload just answered. */
-  private sameImage(): void {
-    const now = this.clock.now();
-    const recent = [...this.flights.values()].filter(
-      (f) => f.uploadStartedAt > 0 && now - Math.max(f.uploadStartedAt, f.uploadAnsweredAt) <= 2000,
-    );
-    if (recent.length === 1) this.end(recent[0], 'skipped', 'the tag already shows it');
+  /** The AP's WebSocket was lost: lines of uploads sent meanwhile will never come. */
+  linesLost(): void {
+    this.awaitingLine = [];
+  }
+
+  /**
+   * The AP found the upload to `mac` equal to its newest image for the tag. That is what the tag
+   * shows only when the AP holds nothing queued for it; with images pending it is the newest
+   * queued one (an earlier try, say, that the tag has not taken yet), so the delivery waits for
+   * the tag's transfer like any queued upload.
+   */
+  private sameImage(mac: string): void {
+    const f = this.flights.get(mac);
+    if (!f?.jpeg || f.uploadStartedAt === 0) return;
+    if ((this.ap.record(f.mac)?.pending ?? 0) > 0) {
+      this.log(`${f.mac}: the AP already holds this image queued; waiting for the tag to take it`);
+      return;
+    }
+    this.end(f, 'skipped', 'the tag already shows it');
   }
 
   /** A failed try: the AP retries a timed-out transfer itself; an image lost by a reboot is uploaded again. */

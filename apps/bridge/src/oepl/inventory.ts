@@ -29,8 +29,8 @@ export const lowBattery = (mv: number) => mv > 0 && mv < LOW_BATTERY_MV;
 /**
  * Our tag report entry for an AP record: signal, battery, temperature, when it was last seen (AP
  * time corrected to server time), why it woke, and the version of our image it shows when the
- * bridge saw it confirmed. Null for a tag whose type has no catalogue model (the protocol's `hw`
- * is a catalogue code; learned models need the proposed message, apps/bridge/README.md).
+ * bridge saw it confirmed. `hw` is the catalogue model's code, or the key of the learned model the
+ * bridge described in `up/models`. Null while the tag's type is not read yet.
  */
 export function tagEntry(
   rec: OeplTag,
@@ -38,7 +38,8 @@ export function tagEntry(
   ver: string | null,
   apToServerMs: number,
 ): TagEntry | null {
-  if (!mapping?.model) return null;
+  const hw = mapping?.model?.code ?? mapping?.learned?.key;
+  if (!hw) return null;
   return {
     id: rec.mac,
     rssi: Math.max(-150, Math.min(30, rec.RSSI)),
@@ -46,7 +47,7 @@ export function tagEntry(
     battMv: Math.max(0, Math.min(10_000, rec.batteryMv)),
     temp: Math.max(-60, Math.min(125, rec.temperature)),
     ver,
-    hw: mapping.model.code,
+    hw,
     ...(rec.ver !== undefined ? { fw: String(rec.ver) } : {}),
     ...wakeS(rec),
     seenAt: Math.max(0, rec.lastseen * 1000 + apToServerMs),

@@ -1,29 +1,9 @@
 import { TAG_MODELS, type TagColourType, type TagModel } from '@esl/contract';
+import type { LearnedModel } from '@esl/contract/protocol';
 import { COLOUR_SETS } from '@esl/labels';
 import { CAP, type OeplTagType } from './types';
 
-/**
- * A tag model the platform does not have in its catalogue, described from what the AP says of the
- * tag type (the proposed `models` message, apps/bridge/README.md): learned, never shipped.
- */
-export interface LearnedModel {
-  /** `oepl-XX`: the AP's hwType in hex. */
-  key: string;
-  name: string;
-  /** The type's canvas, pixels. */
-  w: number;
-  h: number;
-  /** The colour table's names in pixel-index order. */
-  colours: string[];
-  /** Our colour type when the colours are one of our ink sets, else null (cannot be drawn). */
-  colourType: TagColourType | null;
-  rotatebuffer: number;
-  led: boolean;
-  button: boolean;
-  nfc: boolean;
-  /** Where it came from: the AP and the type file's version. */
-  source: string;
-}
+export type { LearnedModel };
 
 /** What the bridge knows of one hwType: the catalogue model, or the learned description. */
 export interface TypeMapping {
@@ -48,7 +28,8 @@ export function colourTypeOf(type: OeplTagType): TagColourType | null {
 
 /**
  * Maps an AP tag type to a tag model: the catalogue's when its size (either orientation) and
- * colours match exactly — a model whose usual colours are these first — else a learned model.
+ * colours match exactly — a model whose usual colours are these first — else a learned model,
+ * described to the server in `up/models` and named by its key in tag reports.
  */
 export function mapTagType(hwType: number, type: OeplTagType, capabilities: number, apName: string): TypeMapping {
   const colourType = colourTypeOf(type);
@@ -57,20 +38,22 @@ export function mapTagType(hwType: number, type: OeplTagType, capabilities: numb
   const candidates = colourType ? TAG_MODELS.filter((m) => fits(m) && m.colours.includes(colourType)) : [];
   const model = candidates.find((m) => m.colours[0] === colourType) ?? candidates[0] ?? null;
   const hex = hwType.toString(16).toUpperCase().padStart(2, '0');
+  // The `up/models` description (docs/PROTOCOL.md §5.13): what the AP says of the type, within
+  // the protocol's bounds; colour names lower case in the panel's index order.
   const learned: LearnedModel | null = model
     ? null
     : {
         key: `oepl-${hex}`,
-        name: type.name,
+        name: (type.name || `OEPL type ${hex}`).slice(0, 64),
         w: type.width,
         h: type.height,
-        colours: Object.keys(type.colortable),
+        colours: [...new Set(Object.keys(type.colortable).map((c) => c.toLowerCase().replace(/[^a-z0-9_-]/g, '')))],
         colourType,
-        rotatebuffer: type.rotatebuffer,
+        rotate: type.rotatebuffer & 3,
         led: (capabilities & CAP.led) !== 0 || (type.options ?? []).includes('led'),
         button: (capabilities & CAP.button) !== 0 || (type.options ?? []).includes('button'),
         nfc: (capabilities & CAP.nfc) !== 0,
-        source: `${apName}, tag type ${hex} v${type.version}`,
+        source: `${apName}, tag type ${hex} v${type.version}`.slice(0, 128),
       };
   return { hwType, type, colourType, model, learned };
 }

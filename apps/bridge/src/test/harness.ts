@@ -29,6 +29,8 @@ import { Bridge, type BridgeOptions } from '../bridge';
 export interface Rig {
   clock: VirtualClock;
   emu: OeplAp;
+  /** The second AP, when the options asked for one (the bridge drives both). */
+  emu2: OeplAp | null;
   bridge: Bridge;
   key: StationKey;
   /** Every up message the "server" received, by name. */
@@ -101,6 +103,10 @@ async function startServerSide(
 
 export interface RigOptions {
   tags?: { mac: string; hwType: number }[];
+  /** Tags the (first) AP lists as served by another AP. */
+  external?: { mac: string; hwType: number; apip: string }[];
+  /** A second AP the bridge drives too (`--ap` twice), with its own tags. */
+  second?: { tags: { mac: string; hwType: number }[]; external?: { mac: string; hwType: number; apip: string }[] };
   maxsleep?: number;
   oepl?: BridgeOptions['oepl'];
 }
@@ -111,11 +117,15 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const broker = await startBroker(key);
   const seen = new Map<string, unknown[]>();
   const server = await startServerSide(broker.url, key, seen, () => clock.now());
-  const emu = await startOeplAp({ clock, tags: options.tags ?? emuTags(3), maxsleep: options.maxsleep ?? 1 });
+  const maxsleep = options.maxsleep ?? 1;
+  const emu = await startOeplAp({ clock, tags: options.tags ?? emuTags(3), external: options.external, maxsleep });
+  const emu2 = options.second
+    ? await startOeplAp({ clock, ...options.second, maxsleep, seed: 'second-ap', alias: 'Second AP' })
+    : null;
   const bridge = new Bridge({
     url: broker.url,
     station: { ...key, secret: SECRET },
-    aps: [emu.url],
+    aps: emu2 ? [emu.url, emu2.url] : [emu.url],
     clock,
     oepl: { paceMs: 0, ...options.oepl },
   });
@@ -131,6 +141,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const rig: Rig = {
     clock,
     emu,
+    emu2,
     bridge,
     key,
     of,
@@ -167,6 +178,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     stop: async () => {
       await bridge.stop();
       await emu.stop();
+      await emu2?.stop();
       await server.endAsync();
       await broker.close();
       clock.stop();

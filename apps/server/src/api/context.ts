@@ -9,6 +9,8 @@ import type { Notices } from '../infra/notice/notices';
 import type { RenderPool } from '../infra/render/types';
 import { forbidden, sessionExpired } from './errors';
 import type { StationAccounts } from './station-accounts';
+import type { StationBridges } from './station-bridges';
+import type { BrokerAddresses } from './station-broker';
 import type { StationLink } from './station-control';
 
 /** What every handler can reach: the database, the configuration, the notice hub. */
@@ -23,6 +25,10 @@ export interface Services {
   stationAccounts: StationAccounts;
   /** The delivery layer's desired-config push and command window (nothing online without a broker). */
   stationLink: StationLink;
+  /** The in-process bridges to OpenEPaperLink access points: told when such a station changes. */
+  stationBridges: StationBridges;
+  /** Where stations log in (shown with a new station secret); null: no station broker. */
+  stationBroker: BrokerAddresses | null;
   /**
    * Draws template previews and thumbnails: the app's render pool (worker threads, so a
    * 4096 × 4096 preview does not hold other requests), or the calling thread when

@@ -33,6 +33,19 @@ describe.each(await testDatabases())('notice socket on $name', (db) => {
     expect(await gone).toBe(CLOSE_SESSION_EXPIRED);
   });
 
+  it("takes the session from the console's cookie, so no token is in the URL (issue 27)", async () => {
+    const { tokens } = await buildWorld(t().app);
+    const ws = await t().app.injectWS('/sys/eslnotice', {
+      headers: { cookie: `theme=x; ESL-Token=${encodeURIComponent(tokens.manager)}; other=1` },
+    });
+    const reply = nextMessage(ws);
+    ws.send(HEARTBEAT);
+    expect(await reply).toBe(HEARTBEAT);
+    ws.terminate();
+    const none = await t().app.injectWS('/sys/eslnotice', { headers: { cookie: 'other=1' } });
+    expect(await closed(none)).toBe(CLOSE_SESSION_EXPIRED);
+  });
+
   it('closes a socket with a bad token', async () => {
     const ws = await t().app.injectWS('/sys/eslnotice?token=nope');
     expect(await closed(ws)).toBe(CLOSE_SESSION_EXPIRED);

@@ -1,4 +1,4 @@
-import { NOTICE_SOCKET_PATH } from '@esl/contract';
+import { NOTICE_SOCKET_PATH, TOKEN_COOKIE } from '@esl/contract';
 import type {} from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sameOrigin } from '../infra/web/headers';
@@ -10,7 +10,27 @@ export const HEARTBEAT = 'heart beat';
 export const CLOSE_SESSION_EXPIRED = 4800;
 
 /**
- * WebSocket /sys/eslnotice?token=…: answers the console's 'heart beat' with 'heart beat' and
+ * The session token of the console's ESL-Token cookie, which the browser sends with the socket's
+ * upgrade request (same origin): the token stays out of the URL, where proxies and access logs
+ * would keep it (issue 27 item 10).
+ */
+export function cookieToken(header: string | undefined): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === TOKEN_COOKIE) {
+      try {
+        return decodeURIComponent(part.slice(at + 1).trim()) || undefined;
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * WebSocket /sys/eslnotice: the session from the ESL-Token cookie (the console) or `?token=…`
+ * (other clients); answers the console's 'heart beat' with 'heart beat' and
  * carries notices. Each heartbeat re-checks the session, so a revoked token loses its socket.
  */
 export function registerNoticeSocket(app: FastifyInstance, services: Services): void {
@@ -22,7 +42,7 @@ export function registerNoticeSocket(app: FastifyInstance, services: Services): 
     },
   } as const;
   app.get<{ Querystring: { token?: string } }>(NOTICE_SOCKET_PATH, checkOrigin, (socket, request) => {
-    const token = request.query.token;
+    const token = request.query.token ?? cookieToken(request.headers.cookie);
     const check = () => resolveCaller(services, token, services.config.now());
     let remove: (() => void) | undefined;
     const refuse = () => socket.close(CLOSE_SESSION_EXPIRED, 'session expired');

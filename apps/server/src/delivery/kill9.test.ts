@@ -1,7 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddStationData, Template } from '@esl/contract';
 import type { LabelData } from '@esl/labels';
@@ -17,7 +15,7 @@ import { renderJobs } from '../infra/render';
 import * as products from '../modules/products/service';
 import * as templates from '../modules/templates/service';
 import { buildShop, insertBoundTags } from '../test/business';
-import { testDatabases } from '../test/databases';
+import { durableDatabaseUrl, testDatabases } from '../test/databases';
 import { callApi } from '../test/harness';
 
 // kill -9 of the server in the middle of a full-store refresh (issue 13, DELIVERY.md §9 item 9):
@@ -93,18 +91,7 @@ describe.each(await testDatabases())('kill -9 of the server mid full-store refre
   }, 120_000);
 
   it(`every bound tag ends showing a fresh render of its product (${TAGS} tags, ×${SPEED})`, async () => {
-    let url: string;
-    if (target.name === 'sqlite') {
-      const file = join(tmpdir(), `esl-kill9-${randomHex(6)}.db`);
-      url = `sqlite:${file}`;
-      cleanup.push(() => {
-        for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
-      });
-    } else {
-      const created = await target.create();
-      url = created.url;
-      cleanup.push(() => created.drop());
-    }
+    const url = await durableDatabaseUrl(target, 'esl-kill9', cleanup);
 
     // The store, built in this process on the database the server will use.
     const setup = openDatabase(url);

@@ -179,6 +179,25 @@ describe.runIf(have)('on a test-owned Mosquitto with dynamic security', () => {
       expect(granted).toEqual([128]);
       await probe.endAsync(true);
 
+      // MQTT 5 on Mosquitto (PROTOCOL.md §2): the same login and ACL; its own down/# granted,
+      // another station's refused (reason code 0x87, not authorised).
+      const five = await mqtt.connectAsync(url, {
+        username: user,
+        password: added.data.secret,
+        clientId: user,
+        protocolVersion: 5,
+        reconnectPeriod: 0,
+        connectTimeout: 5000,
+      });
+      const codes = async (filter: string) =>
+        five
+          .subscribeAsync(filter, { qos: 1 })
+          .then((g) => g.map((x) => x.qos))
+          .catch((err: { packet?: { granted?: number[] } }) => err.packet?.granted ?? []);
+      expect(await codes(topics.downFilter({ tenantId: tenant.id, sn: key.sn }))).toEqual([1]);
+      expect((await codes(topics.downFilter({ tenantId: tenant.id, sn: 'OTHER' })))[0]).toBeGreaterThanOrEqual(128);
+      await five.endAsync(true);
+
       const renewed = await t().call<RenewStationSecretData>('/mgr/ap/renewsecret', { id: added.data.id }, { token });
       expect(renewed.code, renewed.msg).toBe(0);
       await expect(

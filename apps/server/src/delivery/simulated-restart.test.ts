@@ -1,7 +1,3 @@
-import { rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AddStationData, Template } from '@esl/contract';
 import { priceLabel } from '@esl/labels/testing';
 import { type Simulator, startSimulator } from '@esl/simulator';
@@ -11,26 +7,14 @@ import { buildApp } from '../app';
 import { testConfig } from '../infra/config';
 import { openDatabase } from '../infra/db/database';
 import { migrateToLatest } from '../infra/db/migrate';
-import { randomHex } from '../infra/lib/random';
 import { buildProduct, buildShop, buildTag } from '../test/business';
-import { testDatabases } from '../test/databases';
+import { freePort } from '../test/cluster';
+import { durableDatabaseUrl, testDatabases } from '../test/databases';
 import { callApi, TestClock } from '../test/harness';
 
 // The server stops in the middle of a full-store refresh and a new one starts on the same data
 // and the same broker port: the stations keep their queues, reconnect, say hello, and every
 // tag ends showing its label — nothing the first server had in flight is lost or left owned.
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe.each(await testDatabases())('a server restart mid refresh ($name)', (target) => {
   let sim: Simulator | undefined;
@@ -41,18 +25,7 @@ describe.each(await testDatabases())('a server restart mid refresh ($name)', (ta
   });
 
   it('loses nothing: every tag shows its label, no slot is left in flight, one final log row per revision', async () => {
-    let url: string;
-    if (target.name === 'sqlite') {
-      const file = join(tmpdir(), `esl-restart-${randomHex(6)}.db`);
-      url = `sqlite:${file}`;
-      cleanup.push(() => {
-        for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
-      });
-    } else {
-      const created = await target.create();
-      url = created.url;
-      cleanup.push(() => created.drop());
-    }
+    const url = await durableDatabaseUrl(target, 'esl-restart', cleanup);
     const clock = new TestClock();
     const port = await freePort();
     const config = testConfig({

@@ -41,6 +41,8 @@ export function dampedSysLog(
       { db },
       {
         tenantId: line.tenantId,
+        ...(line.storeId !== undefined ? { storeId: line.storeId } : {}),
+        ...(line.stationSn !== undefined ? { stationSn: line.stationSn } : {}),
         level: line.level,
         event: line.event,
         message: skipped > 0 ? `${line.message} (and ${skipped} more like it since the last row)` : line.message,

@@ -6,10 +6,11 @@ import type { StationKey } from '@esl/contract/protocol';
 import type { Kysely } from 'kysely';
 import { noStationAccounts, type StationAccounts } from '../api/station-accounts';
 import { deliveryLeases } from '../infra/cluster/leases';
-import type { MqttConfig } from '../infra/config';
+import type { BridgeConfig, MqttConfig } from '../infra/config';
 import type { Database } from '../infra/db/schema';
 import type { Notices } from '../infra/notice/notices';
 import { collectImages, createRenderPool, loadImage, storeImages } from '../infra/render';
+import { type BridgeManager, createBridgeManager } from './bridges/manager';
 import { type BrokerLog, createStationBroker, type StationBroker } from './broker/broker';
 import { type BrokerEvent, describeBrokerEvent } from './broker/events';
 import { connectDynsec, type Dynsec } from './dynsec';
@@ -22,6 +23,7 @@ import { countingPort } from './mqtt/counting';
 import { inProcessPort } from './mqtt/inprocess';
 import type { MqttPort } from './mqtt/port';
 import { resyncAfterDeath } from './resync';
+import { createScheduleEngine, type ScheduleEngine } from './schedule/engine';
 import { type DampedSysLog, dampedSysLog } from './syslog';
 import { createTaskEngine, type EngineOptions, type TaskEngine } from './tasks/engine';
 
@@ -38,12 +40,19 @@ export interface Delivery {
   readonly tasks: TaskEngine;
   /** Firmware upgrades of stations, modules and tags (src/firmware). */
   readonly firmware: FirmwareEngine;
+  /** Scheduled changes and timed labels (delivery/schedule, docs/SCHEDULE.md). */
+  readonly schedule: ScheduleEngine;
   /** The embedded broker; null on an external one. */
   readonly broker: StationBroker | null;
   /** Where stations connect (the embedded listener's real port, or MQTT_URL). */
   readonly url: string;
   /** The embedded broker's TLS listener (`mqtts://…`, MQTT_TLS_CERT and MQTT_TLS_KEY); null: none. */
   readonly tlsUrl: string | null;
+  /**
+   * The embedded broker listens on every address (MQTT_HOST 0.0.0.0 or ::), so a station reaches
+   * it at whatever address it reaches this server by; `url` then names the loopback address.
+   */
+  readonly anyHost: boolean;
   readonly accounts: StationAccounts;
   readonly syslog: DampedSysLog;
   /** The server's own MQTT side (tests publish through it as if a station had). */
@@ -52,6 +61,8 @@ export interface Delivery {
   readonly link: StationLink;
   /** Station messages this process received, by kind (/metrics). */
   readonly received: Readonly<Record<string, number>>;
+  /** The bridges to OpenEPaperLink access points this process runs (bridges/manager.ts). */
+  readonly bridges: BridgeManager;
   close(): Promise<void>;
 }
 
@@ -74,6 +85,8 @@ export interface DeliveryDeps {
    * sweeps go by leases (cluster/leases.ts). False or absent (SQLite): this process does all.
    */
   shared?: boolean;
+  /** The in-process OEPL bridges (absent: the defaults, a look every 5 s). */
+  bridges?: BridgeConfig;
 }
 
 /** Broker events worth a system-log row: refusals and takeovers (presence is the gateway's). */
@@ -124,6 +137,17 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
     ...deps.firmware,
   });
 
+  const schedule = createScheduleEngine({
+    db: deps.db,
+    link,
+    now: deps.now,
+    render: (jobs) => pool.render(jobs),
+    storeImages: (tenantId, images) => storeImages(deps.db, tenantId, images, deps.now()),
+    loadImage: async (tenantId, hash) => (await loadImage(deps.db, tenantId, hash))?.bytes ?? null,
+    claimStation: leases?.station,
+    onError: (err, what) => deps.log.error({ err }, `schedule failed: ${what}`),
+  });
+
   const gateway = createGateway({
     db: deps.db,
     port,
@@ -133,29 +157,51 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
     syslog: syslog.write,
     share: config.mode === 'external' ? 'esl' : undefined,
     onError: (err, what) => deps.log.error({ err }, `station message failed: ${what}`),
-    consumers: [tasks, firmware],
+    consumers: [tasks, firmware, schedule],
     // With several processes `down/time` goes out from the sweeper lease's holder only.
     claimTimeSync: leases?.sweeper,
     ...deps.gateway,
   });
   await gateway.start();
+  // Changes that came due while no server ran take effect before the reconciler looks at the tags.
+  await schedule.tick();
   await tasks.start();
-  const timer = startSweeper({ deps, gateway, tasks, firmware, link, leases, syslog });
+  const timer = startSweeper({ deps, gateway, tasks, firmware, schedule, link, leases, syslog });
+  const bridges = createBridgeManager({
+    db: deps.db,
+    url: station.url,
+    accounts: station.accounts,
+    now: deps.now,
+    start: deps.bridges?.start,
+    claim: leases?.bridge,
+    release: leases?.releaseBridge,
+    reconcileMs: deps.bridges?.reconcileMs ?? 5000,
+    log: (line) => deps.log.info?.({}, line),
+    onError: (err) => deps.log.error({ err }, 'OEPL bridge failed'),
+  });
+  // Started now, not awaited: a bridge waiting for its AP or the broker holds no start-up.
+  void bridges.reconcile();
 
   return {
     gateway,
     tasks,
     firmware,
+    schedule,
     broker: station.broker,
     url: station.url,
     tlsUrl: station.tlsUrl,
+    anyHost: station.anyHost,
     accounts: station.accounts,
     syslog,
     port,
     link,
     received: counting.received,
+    bridges,
     async close() {
       if (timer) clearInterval(timer);
+      await bridges.close();
+      schedule.close();
+      await schedule.idle();
       await gateway.close();
       await tasks.close();
       await port.close();
@@ -172,6 +218,7 @@ interface StationSide {
   port: MqttPort;
   url: string;
   tlsUrl: string | null;
+  anyHost: boolean;
   accounts: StationAccounts;
   dynsec: Dynsec | null;
 }
@@ -193,7 +240,15 @@ async function connectStations(config: MqttConfig, deps: DeliveryDeps, syslog: D
         clientId: `esl-admin-${config.instanceId}`,
       });
     }
-    return { broker: null, port, url: config.url, tlsUrl: null, accounts: dynsec ?? noStationAccounts, dynsec };
+    return {
+      broker: null,
+      port,
+      url: config.url,
+      tlsUrl: null,
+      anyHost: false,
+      accounts: dynsec ?? noStationAccounts,
+      dynsec,
+    };
   }
   const broker = await createStationBroker({
     directory: { secretHash: (tenantId, sn) => secretHashOf(deps.db, { tenantId, sn }) },
@@ -205,9 +260,12 @@ async function connectStations(config: MqttConfig, deps: DeliveryDeps, syslog: D
   });
   let url: string;
   let tlsUrl: string | null = null;
+  let anyHost = false;
   try {
     const tls = config.tls ? readTls(config.tls.certFile, config.tls.keyFile) : null;
-    url = urlOf('mqtt', await broker.listen({ port: config.port, host: config.host }));
+    const plain = await broker.listen({ port: config.port, host: config.host });
+    anyHost = isWildcard(plain.address);
+    url = urlOf('mqtt', plain);
     if (config.tls && tls) {
       // The same broker behind a node:tls server: each decrypted socket is handled like a plain one.
       tlsUrl = urlOf('mqtts', await broker.listen({ port: config.tls.port, host: config.host, tls }));
@@ -224,6 +282,7 @@ async function connectStations(config: MqttConfig, deps: DeliveryDeps, syslog: D
     port: inProcessPort(broker.aedes),
     url,
     tlsUrl,
+    anyHost,
     accounts: { secretIssued: kick, removed: kick },
     dynsec: null,
   };
@@ -234,13 +293,14 @@ interface SweeperParts {
   gateway: Gateway;
   tasks: TaskEngine;
   firmware: FirmwareEngine;
+  schedule: ScheduleEngine;
   link: StationLink;
   leases: ReturnType<typeof deliveryLeases> | null;
   syslog: DampedSysLog;
 }
 
 /** The sweeper's timer (`tickMs`; null for 0, when tests tick by hand). */
-function startSweeper({ deps, gateway, tasks, firmware, link, leases, syslog }: SweeperParts) {
+function startSweeper({ deps, gateway, tasks, firmware, schedule, link, leases, syslog }: SweeperParts) {
   let ticking = false;
   const timer =
     (deps.tickMs ?? 1000) > 0
@@ -254,7 +314,7 @@ function startSweeper({ deps, gateway, tasks, firmware, link, leases, syslog }: 
             (leases ? leases.sweeper() : Promise.resolve(true)).then(async (sweep) => {
               if (!sweep) {
                 tasks.kick();
-                return firmware.pump();
+                return Promise.all([firmware.pump(), schedule.tick()]);
               }
               if (leases) {
                 const r = await resyncAfterDeath(deps.db, link, deps.now);
@@ -266,7 +326,7 @@ function startSweeper({ deps, gateway, tasks, firmware, link, leases, syslog }: 
                     message: `server process ${r.dead.map((d) => d.slice('process:'.length)).join(', ')} stopped without a goodbye; ${r.welcomed} stations asked to resend their results`,
                   });
               }
-              await Promise.all([tasks.tick(), firmware.tick()]);
+              await Promise.all([tasks.tick(), firmware.tick(), schedule.tick()]);
             }),
           ])
             .catch((err: unknown) => deps.log.error({ err }, 'delivery sweeper failed'))
@@ -280,8 +340,10 @@ function startSweeper({ deps, gateway, tasks, firmware, link, leases, syslog }: 
 }
 
 /** `mqtt://host:port` of a listener (an any-address listener shown as the loopback address). */
+const isWildcard = (address: string) => address === '0.0.0.0' || address === '::';
+
 function urlOf(scheme: 'mqtt' | 'mqtts', address: AddressInfo): string {
-  const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
+  const host = isWildcard(address.address) ? '127.0.0.1' : address.address;
   return `${scheme}://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 }
 

@@ -5,6 +5,13 @@ import { randomHex, sha256Hex } from '../infra/lib/random';
 import { insertTags } from '../modules/tags/repository';
 import type { SeedContext, SeedStep } from './step';
 
+/** The serial of demo store `storeIndex`'s station `i` (0-based): DEMO1AP01 … */
+export const demoStationSn = (storeIndex: number, i: number) =>
+  `DEMO${storeIndex + 1}AP${String(i + 1).padStart(2, '0')}`;
+
+/** Whether a serial is one the demo gave its own stations (stations.ts plays only these). */
+export const isDemoStationSn = (sn: string) => /^DEMO\d+AP\d{2}$/.test(sn);
+
 /** Per demo store: base stations, products and tags (most of them bound). */
 export const DEMO_STATIONS_PER_STORE = 3;
 export const DEMO_PRODUCTS_PER_STORE = 200;
@@ -101,7 +108,7 @@ async function seedStore(ctx: SeedContext, storeId: number, storeIndex: number) 
     const names = ['收银区', '生鲜区', '仓库'];
     const stations: Insertable<StationTable>[] = names.slice(0, DEMO_STATIONS_PER_STORE).map((name, i) => ({
       ...at,
-      sn: `DEMO${storeIndex + 1}AP${String(i + 1).padStart(2, '0')}`,
+      sn: demoStationSn(storeIndex, i),
       name,
       module: 'AP-2.4G-V3',
       // The demo stations never connect: their secret is thrown away.

@@ -3,11 +3,14 @@ import type { Kysely } from 'kysely';
 import type { StationAccounts } from '../api/station-accounts';
 import type { Database } from '../infra/db/schema';
 import { randomHex, sha256Hex } from '../infra/lib/random';
+import { isDemoStationSn } from './business';
 
 /*
  * `npm run demo`: the demo stores' base stations played by the simulator in this process, so a
  * newcomer sees stations online and tags reporting within seconds. The demo provisions them as
- * an operator would renew a secret: a fresh secret per start, only its hash stored.
+ * an operator would renew a secret: a fresh secret per start, only its hash stored. Only the
+ * stations the demo created (isDemoStationSn) are played: one an admin added by hand for a real
+ * device keeps its secret, and its tags are left to it.
  */
 
 export interface DemoStationsOptions {
@@ -21,12 +24,14 @@ export interface DemoStationsOptions {
 }
 
 export async function startDemoStations(o: DemoStationsOptions): Promise<Simulator | null> {
-  const stations = await o.db
+  const all = await o.db
     .selectFrom('stations')
     .select(['id', 'sn', 'store_id'])
     .where('tenant_id', '=', o.tenantId)
     .orderBy('id')
     .execute();
+  const stations = all.filter((s) => isDemoStationSn(s.sn));
+  const real = new Set(all.filter((s) => !isDemoStationSn(s.sn)).map((s) => s.id));
   if (stations.length === 0) return null;
   const tags = await o.db
     .selectFrom('tags')
@@ -50,6 +55,8 @@ export async function startDemoStations(o: DemoStationsOptions): Promise<Simulat
   const byId = new Map(stations.map((s, i) => [s.id, specs[i]]));
   const turn = new Map<number, number>();
   for (const t of tags) {
+    // Last heard by a station the demo did not create: a real device reports it.
+    if (t.station_id !== null && real.has(t.station_id)) continue;
     let spec = t.station_id === null ? undefined : byId.get(t.station_id);
     if (!spec) {
       const inStore = stations.filter((s) => s.store_id === t.store_id);

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { availableParallelism, hostname } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type PasswordCost, PRODUCTION_COST } from './lib/passwords';
 
 /** Everything the server needs to know from its surroundings; tests build one directly. */
@@ -40,6 +41,24 @@ export interface Config {
    * which every limit, the op log and the "over TLS" decision read (docs/DEPLOY.md).
    */
   trustProxy: string[];
+  /** The in-process bridges to OpenEPaperLink access points (delivery/bridges/, docs/OEPL.md). */
+  bridges: BridgeConfig;
+}
+
+/** How the server runs its OEPL bridges. */
+export interface BridgeConfig {
+  /** Period of the manager's look at the database, ms (5000); 0: only at start and on changes (tests). */
+  reconcileMs: number;
+  /**
+   * Starts one bridge; absent: `@esl/bridge` on real time. Tests pass one on their virtual clock.
+   * The secret it is given must stay in memory: never logged, written or passed on.
+   */
+  start?: (o: {
+    url: string;
+    station: { tenantId: number; sn: string; secret: string };
+    aps: string[];
+    log: (line: string) => void;
+  }) => Promise<{ stop(): Promise<void> }>;
 }
 
 export interface CallbackConfig {
@@ -55,19 +74,28 @@ export interface CallbackConfig {
 
 export type MqttConfig =
   /** The embedded aedes broker, listening here (port 0: any free port), and with TLS when `tls` is set. */
-  | { mode: 'embedded'; host: string; port: number; tls?: MqttTlsConfig }
-  /** The server is a client of an external broker (Mosquitto, EMQX). */
-  | {
-      mode: 'external';
-      url: string;
-      username?: string;
-      password?: string;
-      /** Mosquitto dynamic-security admin: station accounts are written there. */
-      adminUsername?: string;
-      adminPassword?: string;
-      /** Client ids `esl-server-{instanceId}` / `esl-admin-{instanceId}`. */
-      instanceId: string;
-    };
+  (
+    | { mode: 'embedded'; host: string; port: number; tls?: MqttTlsConfig }
+    /** The server is a client of an external broker (Mosquitto, EMQX). */
+    | {
+        mode: 'external';
+        url: string;
+        username?: string;
+        password?: string;
+        /** Mosquitto dynamic-security admin: station accounts are written there. */
+        adminUsername?: string;
+        adminPassword?: string;
+        /** Client ids `esl-server-{instanceId}` / `esl-admin-{instanceId}`. */
+        instanceId: string;
+      }
+  ) & {
+    /**
+     * MQTT_PUBLIC_URL: where stations dial the broker (`mqtt://host:port`, `mqtts://host:port`, or
+     * both), shown with each new station secret; absent: the listener's own address
+     * (modules/stations/login.ts).
+     */
+    publicUrls?: string[];
+  };
 
 /** A second listener of the embedded broker that speaks MQTT over TLS (MQTT_TLS_CERT, MQTT_TLS_KEY, MQTT_TLS_PORT). */
 export interface MqttTlsConfig {
@@ -83,7 +111,48 @@ export interface MqttTlsConfig {
  * (1884), plus a TLS listener on MQTT_TLS_PORT (8884) when MQTT_TLS_CERT and MQTT_TLS_KEY are set.
  */
 export function mqttFromEnv(env: NodeJS.ProcessEnv): MqttConfig | null {
-  if (/^(off|0|false|no)$/i.test(env.MQTT ?? '')) return null;
+  if (!switchFromEnv(env, 'MQTT', true)) return null;
+  const publicUrls = mqttPublicUrlsFromEnv(env);
+  const broker = brokerFromEnv(env);
+  return publicUrls.length ? { ...broker, publicUrls } : broker;
+}
+
+/**
+ * MQTT_PUBLIC_URL: comma-separated `mqtt://HOST:PORT` and `mqtts://HOST:PORT` (at most one of
+ * each), nothing after the port; anything else stops the start naming the variable.
+ */
+export function mqttPublicUrlsFromEnv(env: NodeJS.ProcessEnv): string[] {
+  const entries = (env.MQTT_PUBLIC_URL ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    let url: URL | null = null;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = null;
+    }
+    const plain =
+      url &&
+      (url.protocol === 'mqtt:' || url.protocol === 'mqtts:') &&
+      url.hostname &&
+      !url.username &&
+      !url.password &&
+      (url.pathname === '' || url.pathname === '/') &&
+      !url.search &&
+      !url.hash;
+    if (!url || !plain || seen.has(url.protocol))
+      throw new Error(
+        `MQTT_PUBLIC_URL must be mqtt://HOST:PORT and/or mqtts://HOST:PORT separated by a comma, one of each at most (got "${entry}")`,
+      );
+    seen.add(url.protocol);
+  }
+  return entries;
+}
+
+function brokerFromEnv(env: NodeJS.ProcessEnv): MqttConfig {
   const wantsTls = Boolean(env.MQTT_TLS_CERT || env.MQTT_TLS_KEY || env.MQTT_TLS_PORT);
   if (env.MQTT_URL) {
     if (wantsTls)
@@ -182,32 +251,34 @@ export function listenFromEnv(env: NodeJS.ProcessEnv): { port: number; host: str
   return { port: portFrom(env, 'PORT', 8080), host: env.HOST || '127.0.0.1' };
 }
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
+// The checkout's root, from this file (apps/server/src/infra) or the built server (apps/server/dist).
+const repoRoot = fileURLToPath(import.meta.url).replace(/apps[\\/]server[\\/].*$/, '');
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = env.DATA_DIR ?? join(process.cwd(), 'data');
   return {
     databaseUrl: env.DATABASE_URL || `sqlite:${join(dataDir, 'esl.db')}`,
     publicUrl: (env.PUBLIC_URL ?? '').replace(/\/+$/, ''),
-    sessionTtlHours: positive(env.SESSION_TTL_HOURS, 12),
-    loginRateLimitPerMinute: positive(env.LOGIN_RATE_LIMIT, 30),
-    openRateLimitPerMinute: positive(env.OPEN_RATE_LIMIT, 600),
+    sessionTtlHours: positive(env, 'SESSION_TTL_HOURS', 12),
+    loginRateLimitPerMinute: positive(env, 'LOGIN_RATE_LIMIT', 30),
+    openRateLimitPerMinute: positive(env, 'OPEN_RATE_LIMIT', 600),
     webDist: env.WEB_DIST ?? join(repoRoot, 'apps/web/dist'),
     now: Date.now,
     passwordCost: PRODUCTION_COST,
-    readCache: !/^(off|0|false|no)$/i.test(env.READ_CACHE ?? ''),
-    logger: { level: env.LOG_LEVEL ?? 'warn' },
+    readCache: switchFromEnv(env, 'READ_CACHE', true),
+    logger: { level: logLevelFromEnv(env) },
     mqtt: mqttFromEnv(env),
     deliveryTickMs: 1000,
     renderWorkers: renderWorkersFromEnv(env),
     callbacks: {
-      allowLoopback: /^(on|1|true|yes)$/i.test(env.CALLBACK_ALLOW_LOOPBACK ?? ''),
-      allowPrivate: /^(on|1|true|yes)$/i.test(env.CALLBACK_ALLOW_PRIVATE ?? ''),
-      timeoutMs: positive(env.CALLBACK_TIMEOUT_MS, 10_000),
+      allowLoopback: switchFromEnv(env, 'CALLBACK_ALLOW_LOOPBACK', false),
+      allowPrivate: switchFromEnv(env, 'CALLBACK_ALLOW_PRIVATE', false),
+      timeoutMs: positive(env, 'CALLBACK_TIMEOUT_MS', 10_000),
       tickMs: 1000,
     },
     metricsToken: env.METRICS_TOKEN ?? '',
     trustProxy: trustProxyFromEnv(env),
+    bridges: { reconcileMs: 5000 },
   };
 }
 
@@ -231,11 +302,47 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     callbacks: { allowLoopback: false, allowPrivate: false, timeoutMs: 2000, tickMs: 0 },
     metricsToken: '',
     trustProxy: [],
+    bridges: { reconcileMs: 0 },
     ...overrides,
   };
 }
 
-function positive(value: string | undefined, fallback: number): number {
-  const n = Number(value);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
+/** A number above 0 from `name` (unset or empty: `fallback`); anything else stops the start naming it. */
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a number above 0 (got "${env[name]}")`);
+  return n;
+}
+
+/** WORKERS: server processes behind one port (main.ts), 1 to 64; unset or empty: 1. */
+export function workersFromEnv(env: NodeJS.ProcessEnv): number {
+  const raw = env.WORKERS?.trim();
+  if (raw === undefined || raw === '') return 1;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < 1 || n > 64)
+    throw new Error(`WORKERS must be a whole number from 1 to 64 (got "${env.WORKERS}")`);
+  return n;
+}
+
+const ON = /^(on|1|true|yes)$/i;
+const OFF = /^(off|0|false|no)$/i;
+
+/** on/off (1/0, true/false, yes/no) from `name`; unset or empty: `fallback`; anything else stops the start. */
+export function switchFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (ON.test(raw)) return true;
+  if (OFF.test(raw)) return false;
+  throw new Error(`${name} must be on or off (got "${env[name]}")`);
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevelFromEnv(env: NodeJS.ProcessEnv): string {
+  const raw = env.LOG_LEVEL?.trim();
+  if (raw === undefined || raw === '') return 'warn';
+  if (!LOG_LEVELS.includes(raw)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${raw}")`);
+  return raw;
 }

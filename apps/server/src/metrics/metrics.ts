@@ -6,6 +6,7 @@ import { deliveryGauges, liveLeases } from '../infra/cluster/repository';
 import type { Db } from '../infra/db/database';
 import type { FirmwareTaskKind, FirmwareTaskState } from '../infra/db/schema';
 import { upgradeCounts } from '../modules/firmware/repository';
+import { requestLatency, runtimeRegistry } from './runtime';
 
 /*
  * GET /metrics in the Prometheus text format (docs/DEPLOY.md, "Monitoring"). Counters are this
@@ -74,6 +75,8 @@ function family(
 
 export function registerMetrics(app: FastifyInstance, o: MetricsOptions): void {
   const requests = new Map<string, number>();
+  const latency = requestLatency(app, METRICS_PATH);
+  const runtime = runtimeRegistry();
   app.addHook('onResponse', async (request, reply) => {
     if (request.url === METRICS_PATH) return;
     const key = `${request.method} ${Math.floor(reply.statusCode / 100)}xx`;
@@ -188,14 +191,9 @@ export function registerMetrics(app: FastifyInstance, o: MetricsOptions): void {
         [{ labels: { host: hostname(), pid: String(process.pid) }, value: 1 }],
       ),
     );
-    const mem = process.memoryUsage();
-    const cpu = process.cpuUsage();
-    out.push(family('process_resident_memory_bytes', 'Resident memory.', 'gauge', [{ value: mem.rss }]));
-    out.push(
-      family('process_cpu_seconds_total', 'CPU time used by this process.', 'counter', [
-        { value: (cpu.user + cpu.system) / 1e6 },
-      ]),
-    );
+    // prom-client's: call latency, then Node's own (memory, CPU, event-loop lag, heap, GC) and the build.
+    out.push((await latency.metrics()).trimEnd());
+    out.push((await runtime.metrics()).trimEnd());
     reply.header('cache-control', 'no-store').type('text/plain; version=0.0.4; charset=utf-8');
     return `${out.join('\n')}\n`;
   });

@@ -64,11 +64,15 @@ describe('stopping the server', { timeout: 90_000 }, () => {
   it('exits at SHUTDOWN_TIMEOUT_MS when stopping takes longer', async () => {
     const server = await startServer(envWith({ SHUTDOWN_DRAIN_MS: '60000', SHUTDOWN_TIMEOUT_MS: '500' }));
     running.push(server);
+    // Ready first (a loaded machine once saw the signal end the process as if nothing handled it:
+    // exit code null); the server's own account is in the failure message.
+    expect((await get(`${server.url}/readyz`)).status).toBe(200);
     const done = exited(server);
     server.child.kill('SIGTERM');
     const { code, ms } = await done;
-    expect(code).toBe(1);
-    expect(ms).toBeLessThan(10_000);
+    expect(code, server.output()).toBe(1);
+    // Not a timing check: the 60 s drain was cut short (a loaded machine may take seconds).
+    expect(ms).toBeLessThan(60_000);
     expect(server.output()).toContain('(SHUTDOWN_TIMEOUT_MS): exiting now');
   });
 

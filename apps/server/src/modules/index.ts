@@ -2,7 +2,10 @@ import type { HandlerMap } from '../api/handlers';
 import { callbackHandlers } from './callbacks/routes';
 import { firmwareHandlers } from './firmware/routes';
 import { logHandlers } from './logs/routes';
+import { modelHandlers } from './models/routes';
 import { productHandlers } from './products/routes';
+import { proofHandlers } from './proof/routes';
+import { scheduleHandlers } from './schedule/routes';
 import { sessionHandlers } from './session/routes';
 import { stationHandlers } from './stations/routes';
 import { storeHandlers } from './stores/routes';
@@ -22,7 +25,10 @@ export const handlers: HandlerMap = {
   ...templateHandlers,
   ...stationHandlers,
   ...tagHandlers,
+  ...modelHandlers,
   ...productHandlers,
+  ...scheduleHandlers,
+  ...proofHandlers,
   ...summaryHandlers,
   ...callbackHandlers,
   ...firmwareHandlers,

@@ -444,6 +444,40 @@ describe.each(await testDatabases())('integration API on $name', (db) => {
     ]);
   });
 
+  it('names a tag of a learned model by the name its station taught, as the console does', async () => {
+    const { app, clock } = t();
+    const w = await world(app);
+    await app.services.db
+      .insertInto('learned_models')
+      .values({
+        tenant_id: w.at.tenantId,
+        key: 'oepl-b3',
+        name: '2.9" BWR (OpenEPaperLink 0xB3)',
+        w: 296,
+        h: 128,
+        colours: '["white","black","red"]',
+        colour_type: 'bwr',
+        rotate: 0,
+        led: 0,
+        button: 0,
+        nfc: 0,
+        source: 'AP 1',
+        station_id: null,
+        created_at: clock.now(),
+        updated_at: clock.now(),
+      })
+      .execute();
+    await buildTag(app, w.at, { hardwareId: 'DDDDDDDD11', model: 'oepl-b3' });
+    await buildTag(app, w.at, { hardwareId: 'DDDDDDDD12', model: 'oepl-b4' });
+    const res = await send<Array<Record<string, unknown>>>(app, w.key, '/tags/list', { store: w.store.code });
+    expect(res.code, res.msg).toBe(0);
+    expect(res.data.map((x) => [x.hardwareId, x.model, x.modelName])).toEqual([
+      ['DDDDDDDD11', 'oepl-b3', '2.9" BWR (OpenEPaperLink 0xB3)'],
+      // A key no station of the tenant described stays as it is.
+      ['DDDDDDDD12', 'oepl-b4', 'oepl-b4'],
+    ]);
+  });
+
   it('re-renders the tags of products an upsert changes or a delete removes, as one API data push each', async () => {
     const { app } = t();
     const w = await world(app);

@@ -11,7 +11,8 @@ export function presentOpenTag(row: LabelledTag, last: LastTagResultRow | undefi
   return {
     hardwareId: row.hardware_id,
     model: row.model,
-    modelName: findTagModel(row.model)?.name ?? row.model,
+    // A learned model (docs/OEPL.md) by the name its station taught, as the console names it.
+    modelName: findTagModel(row.model)?.name ?? row.learnedModel?.name ?? row.model,
     status: status.success ? status.data : 'unknown',
     battery: num(row.battery),
     signal: num(row.signal),

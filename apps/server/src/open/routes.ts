@@ -118,6 +118,6 @@ export const openHandlers: OpenHandlerMap = {
     return { rows: rows.map(presentOpenStore), count };
   },
   openCallbackGet: (ctx) => callbacks.getSettings(ctx),
-  openCallbackSet: (ctx, body) => callbacks.setSettings(ctx, body.url),
+  openCallbackSet: (ctx, body) => callbacks.setSettings(ctx, body),
   openCallbackResend: (ctx) => callbacks.resendFailed(ctx),
 };

@@ -30,60 +30,83 @@ interface At {
   storeId: number;
 }
 
-export async function buildProduct(
-  app: FastifyInstance,
-  at: At,
-  fields: { barcode?: string; name?: string; priceCents?: number; custom?: Record<string, string> } = {},
-) {
-  const now = app.services.config.now();
-  return app.services.db
-    .insertInto('products')
-    .values({
-      tenant_id: at.tenantId,
-      store_id: at.storeId,
-      barcode: fields.barcode ?? `690${randomHex(5)}`,
-      qrcode: '',
-      name: fields.name ?? `Product ${randomHex(3)}`,
-      price_cents: fields.priceCents ?? 1999,
-      original_price_cents: null,
-      unit: '',
-      spec: '',
-      origin: '',
-      grade: '',
-      custom: JSON.stringify(fields.custom ?? {}),
-      price_changes: 0,
-      created_at: now,
-      updated_at: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+type ProductFields = { barcode?: string; name?: string; priceCents?: number; custom?: Record<string, string> };
+
+export async function buildProduct(app: FastifyInstance, at: At, fields: ProductFields = {}) {
+  const [row] = await buildProducts(app, at, [fields]);
+  if (!row) throw new Error('no product');
+  return row;
 }
 
-export async function buildTag(
-  app: FastifyInstance,
-  at: At,
-  fields: { hardwareId?: string; model?: string; status?: string; productId?: number | null; battery?: number } = {},
-) {
-  return app.services.db
-    .insertInto('tags')
-    .values({
-      tenant_id: at.tenantId,
-      store_id: at.storeId,
-      hardware_id: fields.hardwareId ?? randomHex(6).toUpperCase(),
-      model: fields.model ?? '05',
-      colour: 'bwr',
-      product_id: fields.productId ?? null,
-      station_id: null,
-      status: fields.status ?? 'online',
-      signal: -60,
-      battery: fields.battery ?? 90,
-      temperature: 22,
-      hardware_model: '',
-      last_seen: null,
-      created_at: app.services.config.now(),
-    })
+/** Many products in one statement (rows in the order given). */
+export async function buildProducts(app: FastifyInstance, at: At, many: readonly ProductFields[]) {
+  const now = app.services.config.now();
+  const rows = await app.services.db
+    .insertInto('products')
+    .values(
+      many.map((fields) => ({
+        tenant_id: at.tenantId,
+        store_id: at.storeId,
+        barcode: fields.barcode ?? `690${randomHex(5)}`,
+        qrcode: '',
+        name: fields.name ?? `Product ${randomHex(3)}`,
+        price_cents: fields.priceCents ?? 1999,
+        original_price_cents: null,
+        unit: '',
+        spec: '',
+        origin: '',
+        grade: '',
+        custom: JSON.stringify(fields.custom ?? {}),
+        price_changes: 0,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
     .returningAll()
-    .executeTakeFirstOrThrow();
+    .execute();
+  return rows.sort((a, b) => a.id - b.id);
+}
+
+type TagFields = {
+  hardwareId?: string;
+  model?: string;
+  colour?: string;
+  status?: string;
+  productId?: number | null;
+  battery?: number;
+};
+
+export async function buildTag(app: FastifyInstance, at: At, fields: TagFields = {}) {
+  const [row] = await buildTags(app, at, [fields]);
+  if (!row) throw new Error('no tag');
+  return row;
+}
+
+/** Many tags in one statement (rows in the order given). */
+export async function buildTags(app: FastifyInstance, at: At, many: readonly TagFields[]) {
+  const rows = await app.services.db
+    .insertInto('tags')
+    .values(
+      many.map((fields) => ({
+        tenant_id: at.tenantId,
+        store_id: at.storeId,
+        hardware_id: fields.hardwareId ?? randomHex(6).toUpperCase(),
+        model: fields.model ?? '05',
+        colour: fields.colour ?? 'bwr',
+        product_id: fields.productId ?? null,
+        station_id: null,
+        status: fields.status ?? 'online',
+        signal: -60,
+        battery: fields.battery ?? 90,
+        temperature: 22,
+        hardware_model: '',
+        last_seen: null,
+        created_at: app.services.config.now(),
+      })),
+    )
+    .returningAll()
+    .execute();
+  return rows.sort((a, b) => a.id - b.id);
 }
 
 export async function buildStation(app: FastifyInstance, at: At, fields: { sn?: string } = {}) {

@@ -1,4 +1,6 @@
-import { userInfo } from 'node:os';
+import { rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { randomHex } from '../infra/lib/random';
 
@@ -73,4 +75,26 @@ let found: Promise<TestDatabase[]> | undefined;
 export function testDatabases(): Promise<TestDatabase[]> {
   found ??= findPostgres().then((url) => (url ? [sqlite, postgres(url)] : [sqlite]));
   return found;
+}
+
+/**
+ * A database that outlives one server process (a restart, a kill -9): for SQLite a file under the
+ * temporary folder (`prefix` names it), for PostgreSQL a fresh database. Its removal is pushed on
+ * `cleanup`.
+ */
+export async function durableDatabaseUrl(
+  target: TestDatabase,
+  prefix: string,
+  cleanup: Array<() => Promise<void> | void>,
+): Promise<string> {
+  if (target.name === 'sqlite') {
+    const file = join(tmpdir(), `${prefix}-${randomHex(6)}.db`);
+    cleanup.push(() => {
+      for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+    });
+    return `sqlite:${file}`;
+  }
+  const created = await target.create();
+  cleanup.push(() => created.drop());
+  return created.url;
 }

@@ -5,6 +5,7 @@ import { buildApp } from '../app';
 import { testConfig } from '../infra/config';
 import { openDatabase } from '../infra/db/database';
 import { migrateToLatest } from '../infra/db/migrate';
+import { checkAnswersOf } from './answers';
 import type { TestDatabase } from './databases';
 
 /** A clock the test moves by hand; sessions and login throttles read it through config.now. */
@@ -32,6 +33,8 @@ export interface CallOptions {
 /**
  * Starts the app on a fresh, migrated database for the surrounding describe block and closes
  * (and drops) it afterwards. Use the getter inside tests: `const t = useApp(db); t().call(...)`.
+ * Every answer `app.inject` gets from a documented call is checked against the OpenAPI document
+ * (test/answers.ts): one that breaks it fails the test.
  */
 export function useApp(target: TestDatabase, overrides: Parameters<typeof testConfig>[0] = {}): () => TestApp {
   let current: TestApp | undefined;
@@ -43,7 +46,7 @@ export function useApp(target: TestDatabase, overrides: Parameters<typeof testCo
     const config = testConfig({ databaseUrl: created.url, now: clock.now, ...overrides });
     const database = openDatabase(config.databaseUrl);
     await migrateToLatest(database);
-    const app = await buildApp(config, database);
+    const app = checkAnswersOf(await buildApp(config, database));
     await app.ready();
     current = { app, clock, call: (path, body, opts) => callApi(app, path, body, opts) };
   });
@@ -65,6 +68,11 @@ export async function callApi<T>(
 ): Promise<Envelope<T> & { status: number }> {
   const headers: Record<string, string> = { 'accept-language': opts.lang ?? 'en', ...opts.headers };
   if (opts.token) headers.token = opts.token;
-  const res = await app.inject({ method: 'POST', url: `/api${path}`, headers, payload: body as object });
+  const res = await checkAnswersOf(app).inject({
+    method: 'POST',
+    url: `/api${path}`,
+    headers,
+    payload: body as object,
+  });
   return { ...(res.json() as Envelope<T>), status: res.statusCode };
 }

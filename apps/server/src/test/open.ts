@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Envelope, OPEN_BASE, OPEN_HEADERS } from '@esl/contract';
 import type { FastifyInstance } from 'fastify';
 import { sign } from '../infra/lib/signature';
+import { checkAnswersOf } from './answers';
 
 // Helpers of the integration API's tests: signed calls made as docs/INTEGRATION.md says.
 
@@ -37,7 +38,7 @@ export async function send<T>(app: FastifyInstance, key: Key, path: string, body
     nonce: n,
     body: opts.signedBody ?? text,
   });
-  const res = await app.inject({
+  const res = await checkAnswersOf(app).inject({
     method: 'POST',
     url,
     payload: text,

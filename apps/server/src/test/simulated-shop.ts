@@ -211,7 +211,11 @@ export function simulatedShops(t: () => TestApp) {
   }
 
   const progressOf = (s: Shop, id: number) =>
-    call<{ status: string; done: number; failed: number; total: number }>('/mgr/request/get', { id }, s.token);
+    call<{ status: string; done: number; failed: number; total: number; createdAt: number }>(
+      '/mgr/request/get',
+      { id },
+      s.token,
+    );
 
   return {
     call,

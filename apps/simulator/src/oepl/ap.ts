@@ -18,6 +18,8 @@ export interface EmuApOptions {
   seed?: string | number;
   /** Tags to make: MAC (16 hex) and hwType. */
   tags?: { mac: string; hwType: number }[];
+  /** Tags another AP serves (`apip` its address): listed with `isexternal`, never talked to. */
+  external?: { mac: string; hwType: number; apip: string }[];
   maxsleep?: number;
   stopsleep?: number;
   alias?: string;
@@ -41,12 +43,16 @@ export class OeplApEmulator {
   readonly config: { alias: string; channel: number; maxsleep: number; stopsleep: number; [k: string]: unknown };
   apstate = 1;
   runstate = 2;
+  /** How many `/imgupload` requests arrived whole, before the AP looks at them (for figures). */
+  received = 0;
   /** Every `/imgupload` that was queued or compared: MAC, dither, virtual time. */
   readonly uploads: { mac: string; dither: number; at: number; status: number; bytes: number }[] = [];
   /** WebSocket clients connected (http.ts keeps it). */
   wsClients = 0;
   /** A radio that hears nothing while the AP looks healthy (the field failure). */
   radioDead = false;
+  /** A slow WebSocket (tests): every message reaches its clients this much later, in order, ms. */
+  socketLagMs = 0;
   timeSet: number | null = null;
   lowbattcount = 0;
   timeoutcount = 0;
@@ -79,6 +85,7 @@ export class OeplApEmulator {
     };
     this.bootedAt = this.clock.now();
     for (const t of options.tags ?? []) this.addTag(t.mac, t.hwType);
+    for (const t of options.external ?? []) this.addExternalTag(t.mac, t.hwType, t.apip);
   }
 
   /** AP time, Unix seconds. */
@@ -105,6 +112,12 @@ export class OeplApEmulator {
   }
 
   private send(msg: Record<string, unknown>): void {
+    if (this.socketLagMs > 0) {
+      this.clock.setTimeout(() => {
+        for (const fn of this.listeners) fn(msg);
+      }, this.socketLagMs);
+      return;
+    }
     for (const fn of this.listeners) fn(msg);
   }
 
@@ -121,6 +134,19 @@ export class OeplApEmulator {
     this.tags.set(tag.mac, tag);
     tag.nextcheckin = NEVER;
     this.schedule(tag, this.rng.between(0, CHECKIN_MS));
+    return tag;
+  }
+
+  /**
+   * A tag another AP serves, as multi-AP shops sync their databases: in this AP's lists and its
+   * WebSocket with `isexternal` and `apip`, never checking in here, never sent an image from here.
+   */
+  addExternalTag(mac: string, hwType: number, apip: string): EmuTag {
+    this.clock.clear(this.tags.get(mac.toUpperCase())?.timer ?? null); // a tag that moved away
+    const tag = new EmuTag(mac.toUpperCase(), hwType, this.rng.fork(mac));
+    tag.servedBy = apip;
+    this.tags.set(tag.mac, tag);
+    this.tagMessage(tag);
     return tag;
   }
 
@@ -226,9 +252,15 @@ export class OeplApEmulator {
 
   /** `/imgupload`: a JPEG at the type's size, mapped to its palette (dither 0), queued for the tag. */
   upload(mac: string, file: Uint8Array, dither: number): EmuReply {
+    this.received++;
     if (!this.running) return { status: 409, text: 'Come back later' };
     const tag = this.tags.get(mac.toUpperCase());
     if (!tag) return { status: 400, text: 'mac not found' };
+    // Counted, so a test sees an upload sent to the wrong AP; this AP cannot deliver it.
+    if (tag.servedBy !== null) {
+      this.uploads.push({ mac: tag.mac, dither, at: this.clock.now(), status: 400, bytes: file.length });
+      return { status: 400, text: 'tag is served by another AP' };
+    }
     let img: { width: number; height: number; data: Uint8Array };
     try {
       img = jpeg.decode(file, { useTArray: true, formatAsRGBA: true });

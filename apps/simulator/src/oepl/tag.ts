@@ -46,6 +46,11 @@ export class EmuTag {
   alive = true;
   /** Its check-in timer. */
   timer: number | null = null;
+  /**
+   * Another AP serves this tag (a multi-AP shop): this AP lists it with `isexternal` and the
+   * serving AP's address, and never talks to it itself.
+   */
+  servedBy: string | null = null;
 
   constructor(mac: string, hwType: number, rng: Random) {
     const type = EMU_TAG_TYPES.get(hwType);
@@ -83,8 +88,8 @@ export class EmuTag {
       wakeupReason: this.wakeupReason,
       capabilities: this.capabilities,
       modecfgjson: '{}',
-      isexternal: false,
-      apip: '0.0.0.0',
+      isexternal: this.servedBy !== null,
+      apip: this.servedBy ?? '0.0.0.0',
       rotate: 0,
       lut: 0,
       invert: 0,

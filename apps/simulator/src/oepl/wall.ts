@@ -42,7 +42,7 @@ function wallTag(tag: EmuTag): WallTagSource {
 export function oeplWallStation(ap: OeplApEmulator, sn = 'OEPL-AP'): WallStation {
   const tags = new Map<string, WallTagSource>();
   const sync = () => {
-    for (const t of ap.tags.values()) if (!tags.has(t.mac)) tags.set(t.mac, wallTag(t));
+    for (const t of ap.tags.values()) if (t.servedBy === null && !tags.has(t.mac)) tags.set(t.mac, wallTag(t));
     return tags;
   };
   return {

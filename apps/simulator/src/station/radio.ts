@@ -6,6 +6,7 @@ import type { Random } from '../random';
 import type { SimTag } from '../tag';
 import type { FirmwareJob, FirmwarePlan } from './firmware';
 import type { StationStats } from './stats';
+import { TimedImages } from './timed';
 
 /** How long a waking tag's CSMA backoff waits for a busy channel (a check-in, not a transfer), ms. */
 const CSMA_WAIT_MS = 10;
@@ -35,6 +36,8 @@ export class SimRadio {
   powered = true;
   private busyUntil = 0;
   private window: { start: number; airMs: number; services: number };
+  /** Timed images handed to tags, switched at their time (§5.14). */
+  readonly timed: TimedImages;
   private counters = { tx: 0, rx: 0, crcErr: 0 };
 
   constructor(
@@ -42,8 +45,10 @@ export class SimRadio {
     private readonly stats: StationStats,
     private readonly settings: RadioSettings,
     private readonly firmwarePlan: () => FirmwarePlan | null,
+    tags: () => ReadonlyMap<string, SimTag> = () => new Map(),
   ) {
     this.window = { start: link.clock.now(), airMs: 0, services: 0 };
+    this.timed = new TimedImages(link, tags);
   }
 
   onWake(tag: SimTag, backedOff = false): void {
@@ -102,7 +107,7 @@ export class SimRadio {
     let best: HeldJob | null = null;
     for (const h of this.link.queue.values()) {
       if (h.running || !('tag' in h.job) || h.job.tag !== tag.id) continue;
-      if ((h.job.kind === 'image' || h.job.kind === 'tagfw') && h.bytes === null) continue;
+      if ((h.job.kind === 'image' || h.job.kind === 'tagfw' || h.job.kind === 'timed') && h.bytes === null) continue;
       if (!best || h.job.prio < best.job.prio) best = h;
     }
     return best;
@@ -110,14 +115,24 @@ export class SimRadio {
 
   /** Serves the most urgent job ready for a tag that just checked in (in line behind others when busy). */
   private serve(tag: SimTag, per: number): void {
+    const link = this.link;
+    const { profile, rng } = this.settings;
+    if (this.timed.checkIn(tag, (job, code, extra) => link.result(job, code, extra))) {
+      this.spend(command(profile, per, rng));
+      return;
+    }
     const held = this.ready(tag);
     if (!held) return;
     const job = held.job;
-    const link = this.link;
-    const { profile, rng } = this.settings;
     const rssi = () => link.heard.get(tag.id)?.rssi;
-    if (job.kind === 'image') {
-      if (!job.force && tag.ver === job.image.ver) {
+    // A timed image before its time goes into the tag's second buffer; after it, it is a picture.
+    const ahead = job.kind === 'timed' && !this.timed.due(job);
+    if (job.kind === 'timed' && ahead && !job.force && this.timed.holds(tag, job)) {
+      link.finish(held, 'skipped', { ver: job.image.ver, rssi: rssi() });
+      return;
+    }
+    if (job.kind === 'image' || job.kind === 'timed') {
+      if (!ahead && !job.force && tag.ver === job.image.ver) {
         link.finish(held, 'skipped', { ver: tag.ver, rssi: rssi() });
         return;
       }
@@ -144,6 +159,14 @@ export class SimRadio {
           return;
         }
         this.stats.transfers++;
+        if (job.kind === 'timed' && !this.timed.due(job)) {
+          const got = tag.hold(bytes, job.at);
+          if (got.ok) this.timed.arm(tag, job);
+          const extra = { tries: held.tries, airMs: Math.round(ex.airMs), rssi: rssi() };
+          if (got.ok) link.finish(held, 'ok', { ...extra, ver: got.screen.ver }, job);
+          else link.finish(held, got.reason, extra, job);
+          return;
+        }
         const got = tag.receive(bytes);
         // The transfer-complete frame told the station what the tag holds now: report it next.
         if (got.ok) link.heard.confirm(tag.id, got.screen.ver, link.serverNow());

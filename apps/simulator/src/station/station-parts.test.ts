@@ -43,6 +43,23 @@ describe('TagTable', () => {
     expect(t.takeDue(3000, 3000, false).map((e) => e.ver)).toEqual(['abcdef0123456789']);
   });
 
+  it('keeps a button wake-up until a report carried it, then reports the timer again', () => {
+    const t = new TagTable();
+    t.record(entry({ seenAt: 1000 }));
+    t.takeDue(1000, 1000, false);
+    t.record(entry({ seenAt: 50_000, reason: 'button' }));
+    // The tag took a label at the press: the transfer's record (a timer wake) comes before the report.
+    t.record(entry({ seenAt: 54_000, reason: 'timer' }));
+    t.confirm('0000021A3F5C', 'abcdef0123456789', 54_500);
+    expect(t.takeDue(60_000, 60_000, false).map((e) => [e.reason, e.seenAt])).toEqual([['button', 54_500]]);
+    t.record(entry({ seenAt: 100_000, reason: 'timer', ver: 'abcdef0123456789' }));
+    expect(t.get('0000021A3F5C')?.reason).toBe('timer');
+    // A newer wake of another kind replaces one not reported yet.
+    t.record(entry({ seenAt: 110_000, reason: 'button' }));
+    t.record(entry({ seenAt: 111_000, reason: 'nfc' }));
+    expect(t.takeDue(120_000, 120_000, false).map((e) => e.reason)).toEqual(['nfc']);
+  });
+
   it('a full report holds every tag heard within two wake intervals; a new connection hears all again', () => {
     const t = new TagTable();
     t.record(entry({ id: 'AAAAAAAA', seenAt: 0 }));

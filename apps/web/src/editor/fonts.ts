@@ -1,28 +1,40 @@
-import { LABEL_FONTS } from '@esl/contract';
-import { type LabelFonts, labelFonts, parseFont } from '@esl/labels';
+import {
+  type FontLibrary,
+  type HarfBuzzModule,
+  type LabelData,
+  labelTexts,
+  ScriptFontLoader,
+  type TemplateDocument,
+} from '@esl/labels';
 
 // Labels are drawn by the label rasteriser of @esl/labels from TrueType outlines, in the editor as
-// on the server: the editor reads the very font files the server draws with (LABEL_FONTS, served
-// under /fonts/, cached by the browser for a week), so its picture is the tag's pixels. Without
-// them it draws nothing rather than something the tag will not show.
+// on the server: the editor reads the very font files the server draws with (served under
+// /fonts/, cached by the browser for a week), so its picture is the tag's pixels. The base font
+// (Latin, Chinese, kana) loads with the editor; another script's font (Korean, Thai, Arabic,
+// Hebrew, Devanagari, extended Latin/Greek/Cyrillic) and HarfBuzz (the shaper, WebAssembly) load
+// only when a label's text first needs them, so no other page downloads them.
 
-async function readFont(url: string): Promise<Uint8Array> {
+async function readFont(name: string): Promise<Uint8Array> {
+  const url = `/fonts/${encodeURIComponent(name)}`;
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   return new Uint8Array(await response.arrayBuffer());
 }
 
-let loading: Promise<LabelFonts> | null = null;
+const loader = new ScriptFontLoader({
+  file: readFont,
+  harfBuzz: async () => (await import('harfbuzzjs')) as unknown as HarfBuzzModule,
+});
 
-/** Loads the label fonts once; a failed load may be retried by calling again. */
-export function loadLabelFonts(): Promise<LabelFonts> {
-  loading ??= Promise.all(
-    LABEL_FONTS.map(async (f) => ({ family: f.family, weight: f.weight, font: parseFont(await readFont(f.url)) })),
-  )
-    .then(labelFonts)
-    .catch((error: unknown) => {
-      loading = null;
-      throw error;
-    });
-  return loading;
+/** Loads the base label fonts (once); a failed load may be retried by calling again. */
+export function loadLabelFonts(): Promise<FontLibrary> {
+  return loader.base();
+}
+
+/**
+ * Loads what a label needs before it is drawn: its scripts' fonts and, for complex scripts, the
+ * shaper. The font set the editor draws with grows in place (its canvases notice).
+ */
+export function prepareLabelFonts(doc: TemplateDocument, data: LabelData): Promise<FontLibrary> {
+  return loader.prepare(labelTexts(doc, data));
 }

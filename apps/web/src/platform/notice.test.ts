@@ -102,9 +102,8 @@ describe('NoticeClient (SPEC.md §4)', () => {
   });
 
   it('builds the socket URL from the page address', () => {
-    expect(noticeUrl({ protocol: 'http:', host: '10.0.0.5:8080' }, 'a b')).toBe(
-      'ws://10.0.0.5:8080/sys/eslnotice?token=a%20b',
-    );
-    expect(noticeUrl({ protocol: 'https:', host: 'esl.example' }, 't')).toBe('wss://esl.example/sys/eslnotice?token=t');
+    // No token in it: the browser sends the session cookie with the upgrade.
+    expect(noticeUrl({ protocol: 'http:', host: '10.0.0.5:8080' })).toBe('ws://10.0.0.5:8080/sys/eslnotice');
+    expect(noticeUrl({ protocol: 'https:', host: 'esl.example' })).toBe('wss://esl.example/sys/eslnotice');
   });
 });

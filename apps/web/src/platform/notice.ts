@@ -124,10 +124,13 @@ export class NoticeClient {
   }
 }
 
-/** ws(s)://<this host>/sys/eslnotice?token=… */
-export function noticeUrl(location: Pick<Location, 'protocol' | 'host'>, token: string): string {
+/**
+ * ws(s)://<this host>/sys/eslnotice: the session goes in the ESL-Token cookie the browser sends
+ * with the upgrade, never in the URL (proxies and access logs keep URLs).
+ */
+export function noticeUrl(location: Pick<Location, 'protocol' | 'host'>): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${location.host}${NOTICE_SOCKET_PATH}?token=${encodeURIComponent(token)}`;
+  return `${scheme}//${location.host}${NOTICE_SOCKET_PATH}`;
 }
 
 const listeners = new Set<(notice: Notice) => void>();

@@ -17,6 +17,8 @@ export const LIST_AREAS = {
   stationRuntime: 'stations',
   tagList: 'tags',
   productList: 'products',
+  scheduleList: 'products',
+  proofList: 'tags',
   templateList: 'templates',
   templateRules: 'templates',
   userList: 'users',
@@ -58,6 +60,8 @@ export const queryKeys = {
   /** The navbar's store switcher; refreshed by the user's info, not by the stores screen. */
   storePicker: () => ['navbar', 'stores'],
   userCount: () => ['users', 'count'],
+  /** The price-accuracy counts of a store: under its tag lists, so what refreshes them refreshes these. */
+  proofSummary: (storeId: number) => [...queryKeys.lists('tags', storeId), 'proofSummary'],
   /** The dashboard's recent operations. */
   recentOperations: () => ['logs', 'recent'],
   /** A /sumary/* statistic of the dashboard, per current store. */
@@ -69,6 +73,8 @@ export const queryKeys = {
   /** Products offered by the template editor's preview. */
   productPick: (search: string) => ['products', 'pick', search],
   templateData: (id: number | null) => ['templates', 'data', id],
+  /** Tag models the tenant's stations taught (the template dialog offers their sizes). */
+  learnedModels: () => ['templates', 'learnedModels'],
   dataKeyMap: () => ['templates', 'keymap'],
   /** The template rules dialog: every rule, and the templates offered for one model. */
   templateRules: () => ['templates', 'rules'],

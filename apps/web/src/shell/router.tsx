@@ -2,6 +2,7 @@ import { type ComponentType, lazy, Suspense } from 'react';
 import { createBrowserRouter, type LoaderFunctionArgs, Navigate, type RouteObject } from 'react-router';
 import { Loading } from '../components/Loading';
 import { RouteError } from '../components/RouteError';
+import { textsReady } from '../platform/i18n';
 import { findChain, normalisePath } from '../platform/permission';
 import { REDIRECT_PREFIX } from '../platform/refreshView';
 import { getToken } from '../utils/auth';
@@ -36,7 +37,8 @@ function page(load: () => Promise<PageModule>) {
   );
 }
 
-const loadLayout = () => import('./layout/Layout');
+// The layout and every page in it render once all of the language's texts are in (platform/i18n.ts).
+const loadLayout = () => Promise.all([import('./layout/Layout'), textsReady()]).then(([layout]) => layout);
 
 /** Starts downloading what a navigation the guard allowed will show. */
 function preload(request: Request): void {

@@ -25,7 +25,15 @@ describe('the route table under the rule', () => {
   });
   it('gives each tenant role the pages its permissions serve (issue: store staff could do nothing)', () => {
     const menu = (role: Role) => paths(menuRoutes(routes, [role]));
-    const staffPages = ['/dashboard', '/basemgr', '/basemgr/station', '/basemgr/esl', '/basemgr/product'];
+    const staffPages = [
+      '/dashboard',
+      '/basemgr',
+      '/basemgr/station',
+      '/basemgr/esl',
+      '/basemgr/product',
+      '/basemgr/schedule',
+      '/basemgr/pricecheck',
+    ];
     const supervisorPages = [
       '/dashboard',
       '/basemgr',
@@ -33,6 +41,8 @@ describe('the route table under the rule', () => {
       '/basemgr/ap',
       '/basemgr/esl',
       '/basemgr/product',
+      '/basemgr/schedule',
+      '/basemgr/pricecheck',
       '/logmgr',
       '/logmgr/sys',
       '/logmgr/esl',
@@ -42,7 +52,7 @@ describe('the route table under the rule', () => {
       '/tmpl/index',
     ];
     // Firmware upgrades are for administrators and supervisors (editor), not store managers.
-    expect(menu('editor')).toEqual([...supervisorPages.slice(0, 6), '/basemgr/upgrade', ...supervisorPages.slice(6)]);
+    expect(menu('editor')).toEqual([...supervisorPages.slice(0, 8), '/basemgr/upgrade', ...supervisorPages.slice(8)]);
     expect(menu('manager')).toEqual(supervisorPages);
     expect(menu('clerk')).toEqual(staffPages);
     expect(menu('stock')).toEqual(staffPages);
@@ -57,6 +67,8 @@ describe('the route table under the rule', () => {
       '/basemgr/ap': 'stationRuntime',
       '/basemgr/esl': 'tagList',
       '/basemgr/product': 'productList',
+      '/basemgr/schedule': 'scheduleList',
+      '/basemgr/pricecheck': 'proofList',
       '/basemgr/upgrade': 'upgradeList',
       '/logmgr/sys': 'sysLog',
       '/logmgr/op': 'opLog',

@@ -85,6 +85,21 @@ export const routes: AppRoute[] = withGroupRoles([
         page: () => import('../pages/products/index'),
       },
       {
+        path: '/basemgr/schedule',
+        name: 'schedule',
+        icon: 'clock',
+        roles: needs('product.read'),
+        page: () => import('../pages/schedule/index'),
+      },
+      {
+        // Proof of price (docs/PROOF.md): SPEC.md names no such page; it sits beside the tags.
+        path: '/basemgr/pricecheck',
+        name: 'proof',
+        icon: 'safety',
+        roles: needs('tag.read'),
+        page: () => import('../pages/proof/index'),
+      },
+      {
         path: '/basemgr/upgrade',
         name: 'upgrade',
         icon: 'rocket',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Id, Ids, Line, Paging } from '../common';
 import { findTagModel, TagColourType } from '../models';
 import { isCustomKey } from './products';
-import { TagModelCode } from './tags';
+import { TagModelKey } from './tags';
 
 /**
  * Assignment rules: which template a tag shows (docs/TEMPLATES.md, "Which template a tag shows").
@@ -54,7 +54,7 @@ export const RuleListBody = Paging.extend({
   /** Left out: the tenant's rules and those of the current store (when one is set). */
   scope: RuleScope.optional(),
   kind: ListedRuleKind.optional(),
-  model: TagModelCode.optional(),
+  model: TagModelKey.optional(),
   templateId: Id.optional(),
 });
 
@@ -66,7 +66,8 @@ export const SetRuleBody = z
   .object({
     scope: RuleScope.default('store'),
     kind: RuleKind,
-    model: TagModelCode,
+    /** A catalogue code, or the key of one of the tenant's learned models (its colour type then). */
+    model: TagModelKey,
     /** One of the model's colour types; the model's usual one when left out. */
     colour: TagColourType.optional(),
     /** Category rules only. */
@@ -76,7 +77,8 @@ export const SetRuleBody = z
     templateId: Id,
   })
   .superRefine((b, ctx) => {
-    if (b.colour !== undefined && !(findTagModel(b.model)?.colours ?? []).includes(b.colour)) {
+    const catalogue = findTagModel(b.model);
+    if (catalogue && b.colour !== undefined && !catalogue.colours.includes(b.colour)) {
       ctx.addIssue({ code: 'custom', path: ['colour'], message: 'invalid' });
     }
     if (b.kind === 'category') {

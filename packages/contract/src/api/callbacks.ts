@@ -9,18 +9,27 @@ import type { Messages } from '../errors';
 
 export const CALLBACK_URL_MAX = 500;
 
+/** After how many minutes of a wrong price on a tag the `price.wrong` event goes out, unless set (docs/PROOF.md). */
+export const PRICE_WRONG_MINUTES_DEFAULT = 15;
+/** At most a week. */
+export const PRICE_WRONG_MINUTES_MAX = 10_080;
+
 export const CallbackSettings = z.object({
   /** '' when the tenant gets no callbacks. */
   url: z.string(),
+  /** Minutes a tag may show a price other than its product's before the `price.wrong` event. */
+  priceWrongMinutes: z.number().int(),
 });
 export type CallbackSettings = z.infer<typeof CallbackSettings>;
 
 export const SetCallbackBody = z.object({
   /** http(s) URL of the tenant's receiver; '' stops callbacks (and drops the events still waiting). */
   url: z.string().trim().max(CALLBACK_URL_MAX, 'tooLong'),
+  /** Minutes before `price.wrong` (1 to 10080); left out: unchanged. */
+  priceWrongMinutes: z.coerce.number().int().min(1).max(PRICE_WRONG_MINUTES_MAX).optional(),
 });
 
-export const CALLBACK_TYPES = ['tag.result', 'request.done', 'test'] as const;
+export const CALLBACK_TYPES = ['tag.result', 'request.done', 'label.problem', 'price.wrong', 'test'] as const;
 export const CallbackType = z.enum(CALLBACK_TYPES);
 export type CallbackType = z.infer<typeof CallbackType>;
 
@@ -66,6 +75,8 @@ export const ResendCallbacksData = z.object({ resent: z.number().int() });
 export const CALLBACK_TYPE_LABELS: Record<CallbackType, Messages> = {
   'tag.result': { 'zh-CN': '价签结果', en: 'Tag result' },
   'request.done': { 'zh-CN': '请求完成', en: 'Request done' },
+  'label.problem': { 'zh-CN': '标签绘制问题', en: 'Label problem' },
+  'price.wrong': { 'zh-CN': '价签价格错误', en: 'Wrong price on a tag' },
   test: { 'zh-CN': '测试事件', en: 'Test event' },
 };
 

@@ -29,13 +29,25 @@ export const OpLog = z.object({
 export type OpLog = z.infer<typeof OpLog>;
 
 export const SysLogLevel = z.enum(['info', 'warn', 'error']);
-export const SysLogListBody = Paging.extend({ level: SysLogLevel.optional(), event: Line(64).optional(), ...Range });
+export const SysLogListBody = Paging.extend({
+  level: SysLogLevel.optional(),
+  event: Line(64).optional(),
+  storeId: Id.optional(),
+  ...Range,
+});
 export const SysLog = z.object({
   id: z.number().int(),
   time: z.number().int(),
   level: SysLogLevel,
+  /** The event's key as logged (the filter `event` matches it). */
   event: z.string(),
+  /** The event as a word in the reader's language. */
+  eventName: z.string(),
+  /** In the reader's language. */
   message: z.string(),
+  /** The store the event belongs to (a station's events); null and '' for tenant-wide events. */
+  storeId: z.number().int().nullable(),
+  storeName: z.string(),
 });
 export type SysLog = z.infer<typeof SysLog>;
 
@@ -67,6 +79,16 @@ export const TAG_LOG_KIND_LABELS: Record<string, Messages> = {
   rollcall: { 'zh-CN': '点名', en: 'Roll call' },
   tagcfg: { 'zh-CN': '价签设置', en: 'Tag settings' },
   tagfw: { 'zh-CN': '价签升级', en: 'Tag firmware update' },
+  render: { 'zh-CN': '合成', en: 'Render' },
+};
+
+/**
+ * A label sent with characters no font of its elements draws (shown as boxes): the push log and
+ * the `label.problem` callback name the product, field and characters.
+ */
+const MISSING_GLYPH: Messages = {
+  'zh-CN': '部分文字无字体可绘制，价签上显示为空框（商品与字段见数据推送日志）',
+  en: 'Some characters have no font and show as boxes (product and field in the data-push log)',
 };
 
 /** The kind in the reader's language (the kind itself when it has no name). */
@@ -110,6 +132,7 @@ const isRefresh = (kind: string) => kind === 'image' || kind === 'refresh';
  * timeout, synthesis failed, screen refresh failed), the reason for a skip or cancel, '' for done.
  */
 export function tagLogMessage(row: { kind: string; result: TagLogResult; code: string }, lang: Language): string {
+  if (row.code === 'missingGlyph') return MISSING_GLYPH[lang];
   if (row.result === 'ok') return '';
   if (row.result === 'skipped') {
     return lang === 'en' ? 'The tag already shows this label' : '价签已显示此内容';
@@ -134,6 +157,11 @@ export const TagLogListBody = Paging.extend({
     .transform((s) => s.toUpperCase())
     .optional(),
   result: TagLogResult.optional(),
+  /**
+   * Leave out the rows of refreshes skipped because the tag already showed its label (the
+   * console's default view: they are most rows and no work was done). `result` wins over it.
+   */
+  hideSkipped: z.boolean().optional(),
   /** The serial of the station that carried it. */
   stationSn: Line(64).optional(),
   /** The operation (request id) the rows belong to. */
@@ -186,6 +214,11 @@ export const PUSH_SOURCE_LABELS: Record<PushSource, Messages> = {
 
 export const PushLogListBody = Paging.extend({
   source: PushSource.optional(),
+  /**
+   * Leave out the callback deliveries (the console's default view: they are not data pushes, and
+   * a failing receiver would bury the price changes). `source` wins over it.
+   */
+  hideCallbacks: z.boolean().optional(),
   /** Started within [from, to], Unix ms. */
   ...Range,
 });

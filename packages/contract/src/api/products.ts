@@ -228,6 +228,8 @@ export const ImportData = z.object({
   total: z.number().int(),
   inserted: z.number().int(),
   updated: z.number().int(),
+  /** Rows naming an existing product with the values it already has: nothing written. */
+  unchanged: z.number().int(),
 });
 export type ImportData = z.infer<typeof ImportData>;
 

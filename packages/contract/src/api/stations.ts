@@ -61,6 +61,56 @@ export type StationConfigInput = z.input<typeof StationConfigInput>;
 export const ConfigState = z.enum(['none', 'pending', 'applied']);
 export type ConfigState = z.infer<typeof ConfigState>;
 
+/** What a bridge reports of the vendor access point behind it (docs/PROTOCOL.md §5.7). */
+export const AccessPointStatus = z.object({
+  /** The AP's state and run state codes (OpenEPaperLink: 1 online, 2 running). */
+  apstate: z.number().int(),
+  runstate: z.number().int(),
+  /** Tags the AP counts with a low battery, and timed out. */
+  lowBattery: z.number().int(),
+  timeouts: z.number().int(),
+  /** Its firmware, radio channel and tag count; null where the bridge does not know them. */
+  fw: z.string().nullable(),
+  channel: z.number().int().nullable(),
+  tags: z.number().int().nullable(),
+});
+export type AccessPointStatus = z.infer<typeof AccessPointStatus>;
+
+/**
+ * What a base station is: `station` speaks docs/PROTOCOL.md itself (the secret "add" answers goes
+ * into it); `oepl` is an OpenEPaperLink access point at `apUrl`, driven by a bridge the server
+ * runs in its own process (docs/OEPL.md), so the server holds its secret and no one else needs it.
+ */
+export const StationKind = z.enum(['station', 'oepl']);
+export type StationKind = z.infer<typeof StationKind>;
+
+/** Characters of an access point's address. */
+export const AP_URL_CHARS = 200;
+
+/**
+ * An OpenEPaperLink AP's address: `http://HOST[:PORT]` (or https), nothing after the host and
+ * port but an optional `/`, no user name or password. Answers the origin (`http://host:port`).
+ */
+export const ApUrl = z
+  .string()
+  .trim()
+  .min(1, 'required')
+  .max(AP_URL_CHARS, 'tooLong')
+  .refine((s) => apOrigin(s) !== null, 'apUrl')
+  .transform((s) => apOrigin(s) as string);
+
+/** The origin of an AP address, or null when it is not `http[s]://HOST[:PORT][/]`. */
+export function apOrigin(raw: string): string | null {
+  if (!/^https?:\/\/[^/?#@\s]+\/?$/i.test(raw)) return null;
+  try {
+    const url = new URL(raw);
+    if (url.username || url.password || !url.hostname) return null;
+    return url.origin;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * A base station (access point) of the current store. The runtime figures stay null or empty
  * until the station reports them over MQTT (hello and heartbeat, docs/PROTOCOL.md).
@@ -108,6 +158,13 @@ export const Station = z.object({
   configRev: z.number().int(),
   configAppliedRev: z.number().int().nullable(),
   configState: ConfigState,
+  kind: StationKind,
+  /** For `oepl`: the access point's address (`http://HOST[:PORT]`); '' otherwise. */
+  apUrl: z.string(),
+  /** Alarms the station's last heartbeat raised (STATION_ALARMS, e.g. `radioSilent`); empty: none. */
+  alarms: z.array(z.string()),
+  /** The access point a bridge drives, as its last heartbeat described it; null: not a bridge. */
+  ap: AccessPointStatus.nullable(),
 });
 export type Station = z.infer<typeof Station>;
 
@@ -120,14 +177,76 @@ export const StationSn = z
   .regex(/^[A-Za-z0-9_-]+$/, 'invalid')
   .transform((s) => s.toUpperCase());
 
-export const AddStationBody = z.object({
-  sn: StationSn,
-  name: Line(64).default(''),
-  module: Line(32).default(''),
+export const AddStationBody = z
+  .object({
+    sn: StationSn,
+    name: Line(64).default(''),
+    module: Line(32).default(''),
+    kind: StationKind.default('station'),
+    /** Required for `oepl`; not taken for `station`. */
+    apUrl: z
+      .string()
+      .trim()
+      .max(AP_URL_CHARS, 'tooLong')
+      .refine((v) => v === '' || apOrigin(v) !== null, 'apUrl')
+      .transform((v) => (v === '' ? '' : (apOrigin(v) as string)))
+      .default(''),
+  })
+  .superRefine((b, ctx) => {
+    if (b.kind === 'oepl' && !b.apUrl) ctx.addIssue({ code: 'custom', path: ['apUrl'], message: 'required' });
+    if (b.kind === 'station' && b.apUrl) ctx.addIssue({ code: 'custom', path: ['apUrl'], message: 'stationKind' });
+  });
+
+/** A station's name, and an OEPL station's AP address (its bridge restarts on a new one). */
+export const EditStationBody = z.object({
+  id: Id,
+  name: Line(64).optional(),
+  apUrl: ApUrl.optional(),
 });
 
+/** Reads `GET /sysinfo` of an OpenEPaperLink AP before it is added or changed. */
+export const TestStationApBody = z.object({ apUrl: ApUrl });
+
+/** Why an AP could not be read (the console says each in the user's language). */
+export const ApTestFailure = z.enum(['address', 'unresolved', 'refused', 'timeout', 'unreachable', 'http', 'notOepl']);
+export type ApTestFailure = z.infer<typeof ApTestFailure>;
+
+/** What the server found at the address: an AP and its figures, or why not. */
+export const TestStationApData = z.object({
+  ok: z.boolean(),
+  apUrl: z.string(),
+  failure: ApTestFailure.nullable(),
+  /** The HTTP status, for `http`. */
+  status: z.number().int().nullable(),
+  /** From the AP's /sysinfo (short, printable; '' when absent). */
+  alias: z.string(),
+  firmware: z.string(),
+  env: z.string(),
+  /** How long the AP took to answer, ms. */
+  ms: z.number().int(),
+});
+export type TestStationApData = z.infer<typeof TestStationApData>;
+
 /** The added station plus its MQTT secret, shown this once; the server keeps only a hash of it. */
-export const AddStationData = Station.extend({ secret: z.string() });
+/** For `oepl` the secret is '' (the server holds the station's login; nothing to configure). */
+/**
+ * Where and as whom a station logs in (docs/PROTOCOL.md §2), answered with its secret so the
+ * person setting the station up has all of it in one place. The server says it: from
+ * MQTT_PUBLIC_URL, or its broker's listener and the address the console reached it by.
+ */
+export const StationLogin = z.object({
+  /** `host:port` of the broker's plain MQTT listener; null: none (only TLS, or no station broker). */
+  address: z.string().nullable(),
+  /** `host:port` of its MQTT over TLS listener; null: none. */
+  tlsAddress: z.string().nullable(),
+  /** The MQTT user name, also the client id: `{tenantId}.{serial}`. */
+  username: z.string(),
+  /** The broker listens only on the server's own machine: a station elsewhere cannot reach it. */
+  localOnly: z.boolean(),
+});
+export type StationLogin = z.infer<typeof StationLogin>;
+
+export const AddStationData = Station.extend({ secret: z.string(), login: StationLogin });
 export type AddStationData = z.infer<typeof AddStationData>;
 
 export const StationListBody = Paging.extend({
@@ -204,5 +323,10 @@ export const RenewStationSecretBody = z.object({ id: Id });
  * The station's new MQTT secret, shown this once. The old one stops working at once and a
  * connection made with it is closed; the station must be configured with the new one.
  */
-export const RenewStationSecretData = z.object({ id: z.number().int(), sn: z.string(), secret: z.string() });
+export const RenewStationSecretData = z.object({
+  id: z.number().int(),
+  sn: z.string(),
+  secret: z.string(),
+  login: StationLogin,
+});
 export type RenewStationSecretData = z.infer<typeof RenewStationSecretData>;

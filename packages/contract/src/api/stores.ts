@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, Line, Paging, RequiredLine } from '../common';
+import { isTimeZone } from './schedule';
 
 export const Store = z.object({
   id: z.number().int(),
@@ -66,6 +67,8 @@ export const StoreParams = z.object({
   tagLostHours: z.number().int().min(1).max(720).default(24),
   /** The tag log and the data-push log keep this many days (DELIVERY.md §5.1). */
   tagLogDays: z.number().int().min(1).max(3650).default(90),
+  /** IANA time zone: scheduled changes name wall-clock times of the store (docs/SCHEDULE.md). */
+  timeZone: z.string().max(64).refine(isTimeZone, 'invalid').default('Asia/Shanghai'),
 });
 export type StoreParams = z.infer<typeof StoreParams>;
 

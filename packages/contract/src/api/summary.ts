@@ -37,7 +37,7 @@ export const ShopStatic = z.object({
     queued: Count,
     /** Sent to a station, not finished yet. */
     inFlight: Count,
-    /** Tag-log rows of the last 24 h that ended done (shown, or already showing). */
+    /** Tag-log rows of the last 24 h that ended done: tasks carried out (a skipped refresh is not counted). */
     done24h: Count,
     /** Tag-log rows of the last 24 h that failed. */
     failed24h: Count,

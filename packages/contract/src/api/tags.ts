@@ -39,6 +39,21 @@ export const TagModelCode = z
   .transform((s) => s.toUpperCase())
   .refine((s) => findTagModel(s) !== undefined, 'invalid');
 
+/** A learned model's key (`oepl-35`), as tag reports name it. */
+export const LEARNED_MODEL_KEY = /^[a-z]{1,16}-[0-9A-Za-z-]{1,28}$/;
+
+/**
+ * A tag model as a filter or a rule names it: a catalogue code ('01'–'44', answered upper case) or
+ * the key of a learned model (`oepl-35`, as the station named it); whether the tenant has that
+ * learned model is the server's question.
+ */
+export const TagModelKey = z
+  .string(modelOrId)
+  .trim()
+  .min(1, 'modelOrId')
+  .transform((s) => (LEARNED_MODEL_KEY.test(s) ? s : s.toUpperCase()))
+  .refine((s) => findTagModel(s) !== undefined || LEARNED_MODEL_KEY.test(s), 'invalid');
+
 /** The product a tag shows, as the tag list presents it. */
 export const TagProduct = z.object({
   id: z.number().int(),
@@ -90,12 +105,44 @@ export const TagLabel = z.object({
 });
 export type TagLabel = z.infer<typeof TagLabel>;
 
+/**
+ * A tag model a station of the tenant taught (docs/PROTOCOL.md §5.13): not in the catalogue,
+ * described by the vendor's hardware. `key` is what `Tag.model` holds for a tag of it.
+ */
+export const LearnedTagModel = z.object({
+  key: z.string(),
+  name: z.string(),
+  w: z.number().int(),
+  h: z.number().int(),
+  /** The panel's colours in its index order. */
+  colours: z.array(z.string()),
+  /** Our colour type with exactly these colours; null: none, no label can be drawn for it. */
+  colourType: TagColourType.nullable(),
+  rotate: z.number().int(),
+  led: z.boolean(),
+  button: z.boolean(),
+  nfc: z.boolean(),
+  /** Where it came from, e.g. 'shop AP, tag type 35 v2'. */
+  source: z.string(),
+  /** Serial of the station that taught it last; '' when that station is gone. */
+  stationSn: z.string(),
+  updatedAt: z.number().int(),
+});
+export type LearnedTagModel = z.infer<typeof LearnedTagModel>;
+
 export const Tag = z.object({
   id: z.number().int(),
   hardwareId: z.string(),
-  /** Catalogue code (see TAG_MODELS); `modelName` is its name, e.g. '2.13L'. */
+  /**
+   * Catalogue code (see TAG_MODELS), or the key of a learned model (`learnedModel`); `modelName`
+   * is its name, e.g. '2.13L'.
+   */
   model: z.string(),
   modelName: z.string(),
+  /** The learned model when `model` is one (its size, colours and where it came from); else null. */
+  learnedModel: LearnedTagModel.nullable(),
+  /** The station reported a model key no station of the tenant described (`hardwareModel` is that key). */
+  unknownModel: z.boolean(),
   colour: TagColourType,
   status: TagStatus,
   /** Signal strength in dBm (negative); null until reported. */
@@ -131,16 +178,17 @@ export const SortOrder = z.enum(['asc', 'desc']);
 
 export const TagListBody = Paging.extend({
   status: TagStatus.optional(),
-  model: z
-    .string()
-    .trim()
-    .regex(/^[0-9A-Fa-f]{2}$/, 'invalid')
-    .transform((s) => s.toUpperCase())
-    .optional(),
+  /** A catalogue code or a learned model's key. */
+  model: TagModelKey.optional(),
   /** true: only tags showing a product; false: only tags without one. */
   bound: z.boolean().optional(),
   /** true: only tags whose last label update failed (their image task ended failed; the handheld's list). */
   failed: z.boolean().optional(),
+  /**
+   * Only tags not heard from since this time (Unix ms), or never: the absentees of a roll call
+   * started then (a tag that answers is heard).
+   */
+  notSeenSince: z.number().int().nonnegative().optional(),
   /** Contained in the hardware ID, or in the bound product's name or barcode; case-insensitive. */
   text: Line(64).optional(),
   /**

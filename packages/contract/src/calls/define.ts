@@ -35,6 +35,20 @@ export interface CallDef<B extends z.ZodType = z.ZodType, D extends z.ZodType = 
   readsOnly?: (body: Record<string, unknown>) => boolean;
   /** Set when a success answers a file instead of the envelope. */
   file?: FileAnswer;
+  /** A refusal that answers `data` beside its code; every other refusal answers `data: null`. */
+  refusal?: RefusalWithData;
+}
+
+/**
+ * A refusal whose envelope carries data (the bad rows of an import): the OpenAPI document names
+ * its schema in components.schemas, beside the shared Refusal.
+ */
+export interface RefusalWithData {
+  /** The schema's name in the document's components. */
+  name: string;
+  code: number;
+  data: z.ZodType;
+  description: string;
 }
 
 export interface CallOptions {
@@ -43,6 +57,7 @@ export interface CallOptions {
   changes?: boolean;
   readsOnly?: (body: Record<string, unknown>) => boolean;
   file?: FileAnswer;
+  refusal?: RefusalWithData;
 }
 
 /**
@@ -80,6 +95,7 @@ export function call<B extends z.ZodType, D extends z.ZodType, O extends CallOpt
   };
   if (opts?.readsOnly) def.readsOnly = opts.readsOnly;
   if (opts?.file) def.file = opts.file;
+  if (opts?.refusal) def.refusal = opts.refusal;
   return def as TypedCallDef<B, D, ListFlag<O>, FileFlag<O>>;
 }
 

@@ -7,6 +7,8 @@ import { FIRMWARE_CALL_NAMES, FIRMWARE_CALLS } from './firmware';
 import { LOG_CALL_NAMES, LOG_CALLS } from './logs';
 import { OPEN_CALL_NAMES, OPEN_CALLS, type OpenCallName, openPath } from './open';
 import { PRODUCT_CALL_NAMES, PRODUCT_CALLS } from './products';
+import { PROOF_CALL_NAMES, PROOF_CALLS } from './proof';
+import { SCHEDULE_CALL_NAMES, SCHEDULE_CALLS } from './schedule';
 import { SESSION_CALL_NAMES, SESSION_CALLS } from './session';
 import { STATION_CALL_NAMES, STATION_CALLS } from './stations';
 import { STORE_CALL_NAMES, STORE_CALLS } from './stores';
@@ -17,7 +19,7 @@ import { TENANT_SETTINGS_CALL_NAMES, TENANT_SETTINGS_CALLS } from './tenantSetti
 import { TENANTS_CALL_NAMES, TENANTS_CALLS } from './tenants';
 import { USER_CALL_NAMES, USER_CALLS } from './users';
 
-export type { Access, CallDef, FileAnswer, TypedCallDef } from './define';
+export type { Access, CallDef, FileAnswer, RefusalWithData, TypedCallDef } from './define';
 export { OPEN_CALL_NAMES, OPEN_CALLS, type OpenCallDef, type OpenCallName, type OpenCalls, openPath } from './open';
 export { XLSX_TYPE } from './products';
 
@@ -39,6 +41,8 @@ export const CALLS = {
   ...STATION_CALLS,
   ...TAG_CALLS,
   ...PRODUCT_CALLS,
+  ...SCHEDULE_CALLS,
+  ...PROOF_CALLS,
   ...FIRMWARE_CALLS,
   ...CALLBACK_CALLS,
 } as const;
@@ -70,6 +74,8 @@ export const CALL_NAMES: Record<CallName, Messages> = {
   ...STATION_CALL_NAMES,
   ...TAG_CALL_NAMES,
   ...PRODUCT_CALL_NAMES,
+  ...SCHEDULE_CALL_NAMES,
+  ...PROOF_CALL_NAMES,
   ...FIRMWARE_CALL_NAMES,
   ...CALLBACK_CALL_NAMES,
 };

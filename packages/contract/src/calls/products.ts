@@ -1,8 +1,10 @@
+import { z } from 'zod';
 import {
   AddProductBody,
   AlterProductBody,
   FindProductBody,
   ImportData,
+  ImportError,
   ImportInspection,
   MapFieldBody,
   MapFieldData,
@@ -12,11 +14,19 @@ import {
   ProductListBody,
 } from '../api/products';
 import { DeleteBody, DeleteData, Empty, Nothing } from '../common';
-import type { Messages } from '../errors';
-import { call, change, list } from './define';
+import { ErrorCode, type Messages } from '../errors';
+import { call, change, list, type RefusalWithData } from './define';
 
 /** The media type of an XLSX workbook. */
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** An import refused as a whole (all or nothing): 1013 with the bad rows. */
+const importRefused: RefusalWithData = {
+  name: 'ImportRefusal',
+  code: ErrorCode.IMPORT_FAILED,
+  data: z.array(ImportError),
+  description: 'An import refused as a whole, nothing written: code 1013 and the bad rows (line, field, reason)',
+};
 
 /** Products of the current store (with none set: STORE_NOT_SET, 1008) and the tenant's import mapping. */
 export const PRODUCT_CALLS = {
@@ -47,7 +57,7 @@ export const PRODUCT_CALLS = {
     ImportData,
     'Import products: multipart/form-data with one file in field `file` (CSV in UTF-8, or XLSX), ' +
       'through the field mapping; all or nothing (1013 answers `data` as the bad rows: line, field, reason)',
-    change,
+    { ...change, refusal: importRefused },
   ),
   inspectImport: call(
     '/mgr/product/importcheck',
@@ -57,7 +67,9 @@ export const PRODUCT_CALLS = {
     'Look at an import file before importing it (beyond SPEC): multipart/form-data with the file in field ' +
       '`file` and, before it, optional JSON options in field `options` (sheet, headerLine, columns). Answers the ' +
       'worksheets, the title row, each column with the field suggested (or chosen) for it, and the first rows ' +
-      'with their problems; reads only the first rows of each sheet, within the import limits',
+      'with their problems; reads only the first rows of each sheet, within the import limits (a row over a ' +
+      'limit: 1013 with it)',
+    { refusal: importRefused },
   ),
   importMapped: call(
     '/mgr/product/importmapped',
@@ -67,7 +79,7 @@ export const PRODUCT_CALLS = {
     'Import products with the sheet, title row and columns chosen in the import wizard (beyond SPEC): multipart ' +
       'as importcheck; `save: true` in the options saves the chosen titles as the field mapping on success. CSV ' +
       'in UTF-8 or GB18030, separated by commas, semicolons or tabs; all or nothing, as /mgr/product/import',
-    change,
+    { ...change, refusal: importRefused },
   ),
   productExport: call(
     PRODUCT_EXPORT_PATH,

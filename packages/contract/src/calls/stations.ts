@@ -1,6 +1,7 @@
 import {
   AddStationBody,
   AddStationData,
+  EditStationBody,
   OpenCmdWindowBody,
   OpenCmdWindowData,
   RenewStationSecretBody,
@@ -11,6 +12,8 @@ import {
   StationCmdBody,
   StationCmdData,
   StationListBody,
+  TestStationApBody,
+  TestStationApData,
 } from '../api/stations';
 import { DeleteBody, DeleteData } from '../common';
 import type { Messages } from '../errors';
@@ -33,6 +36,21 @@ export const STATION_CALLS = {
     RenewStationSecretData,
     'Issue a new MQTT secret for a base station (beyond SPEC); answers it once, the old one stops working',
     change,
+  ),
+  editStation: call(
+    '/mgr/ap/edit',
+    'station.write',
+    EditStationBody,
+    Station,
+    'Rename a base station, or change an OpenEPaperLink station’s access-point address (beyond SPEC; its bridge restarts)',
+    change,
+  ),
+  testStationAp: call(
+    '/mgr/ap/testap',
+    'station.write',
+    TestStationApBody,
+    TestStationApData,
+    'Read an OpenEPaperLink access point’s /sysinfo from the server (3 s, http/https only; beyond SPEC)',
   ),
   delStation: call('/mgr/ap/delete', 'station.write', DeleteBody, DeleteData, 'Delete base stations', change),
   stationRuntime: call(
@@ -73,6 +91,8 @@ export const STATION_CALLS = {
 export const STATION_CALL_NAMES = {
   addStation: { 'zh-CN': '添加基站', en: 'Add a base station' },
   renewStationSecret: { 'zh-CN': '更换基站密钥', en: 'Renew a base station secret' },
+  editStation: { 'zh-CN': '编辑基站', en: 'Edit a base station' },
+  testStationAp: { 'zh-CN': '测试接入点连接', en: 'Test an access point connection' },
   delStation: { 'zh-CN': '删除基站', en: 'Delete base stations' },
   stationRuntime: { 'zh-CN': '查询基站状态', en: 'Read base station status' },
   openCmdWindow: { 'zh-CN': '打开基站命令窗口', en: 'Open a base station command window' },

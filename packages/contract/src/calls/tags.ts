@@ -1,7 +1,9 @@
+import { z } from 'zod';
 import {
   AddTagsBody,
   AddTagsData,
   BindTagBody,
+  LearnedTagModel,
   LedTagsBody,
   RefreshAllTagsBody,
   RefreshTagsBody,
@@ -24,6 +26,13 @@ import { call, change, list } from './define';
 /** Tags of the current store (with none set: STORE_NOT_SET, 1008). */
 export const TAG_CALLS = {
   tagList: call('/mgr/tag/list', 'tag.read', TagListBody, Tag, 'List tags with filters', list),
+  learnedModelList: call(
+    '/mgr/tag/learnedmodels',
+    'tag.read',
+    Empty,
+    z.object({ rows: z.array(LearnedTagModel) }),
+    'Tag models the tenant’s stations taught (not in the catalogue), newest first',
+  ),
   addTag: call('/mgr/tag/add', 'tag.write', AddTagsBody, AddTagsData, 'Add one or many tags of one model', change),
   delTag: call('/mgr/tag/delete', 'tag.write', DeleteBody, DeleteData, 'Delete tags', change),
   bindTag: call(
@@ -111,4 +120,5 @@ export const TAG_CALL_NAMES = {
   requestProgress: { 'zh-CN': '查询操作进度', en: 'Operation progress' },
   tagScreen: { 'zh-CN': '查看价签画面', en: 'View a tag screen' },
   tagDelivery: { 'zh-CN': '查看价签下发状态', en: 'View a tag’s deliveries' },
+  learnedModelList: { 'zh-CN': '查询学到的价签型号', en: 'List learned tag models' },
 } as const satisfies Record<keyof typeof TAG_CALLS, Messages>;

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 
 /** What a job asks the station to do. */
-export const JOB_KINDS = ['image', 'led', 'ping', 'tagcfg', 'tagfw', 'rollcall', 'apfw', 'modulefw'] as const;
+export const JOB_KINDS = ['image', 'led', 'ping', 'tagcfg', 'tagfw', 'rollcall', 'apfw', 'modulefw', 'timed'] as const;
 export const JobKind = z.enum(JOB_KINDS);
 export type JobKind = z.infer<typeof JobKind>;
 
 /** Kinds aimed at one tag (they carry `tag`); the others are for the station itself. */
-export const TAG_JOB_KINDS: readonly JobKind[] = ['image', 'led', 'ping', 'tagcfg', 'tagfw'];
+export const TAG_JOB_KINDS: readonly JobKind[] = ['image', 'led', 'ping', 'tagcfg', 'tagfw', 'timed'];
 
 /** 0 interactive single-tag operations > 1 data changes > 2 bulk > 3 firmware. */
 export const JobPrio = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]);
@@ -89,3 +89,24 @@ export type StationCommand = (typeof STATION_COMMANDS)[number];
 /** Radio profiles the server and simulator know (DELIVERY.md §7); a station may report another. */
 export const RADIO_PROFILES = ['oepl-2g4', 'subghz-50k', 'subghz-100k'] as const;
 export type RadioProfileName = (typeof RADIO_PROFILES)[number];
+
+/** Alarms the server knows in a heartbeat's `alarms`; it keeps these and counts any other. */
+export const STATION_ALARMS = ['radioSilent'] as const;
+export type StationAlarm = (typeof STATION_ALARMS)[number];
+export const STATION_ALARM_INFO: Record<StationAlarm, string> = {
+  radioSilent: 'the access point is up while every tag it serves has gone silent (a radio failure)',
+};
+
+/**
+ * Colour types a learned model may name, with their inks (the labels model's COLOUR_SETS; the
+ * protocol imports nothing but zod, so a test of the contract holds the two together).
+ */
+export const PANEL_INKS = {
+  bw: ['white', 'black'],
+  bwr: ['white', 'black', 'red'],
+  bwry: ['white', 'black', 'red', 'yellow'],
+  bwy: ['white', 'black', 'yellow'],
+  seven: ['white', 'black', 'green', 'blue', 'red', 'yellow', 'orange'],
+} as const;
+export type PanelColourType = keyof typeof PANEL_INKS;
+export const PANEL_COLOUR_TYPES = Object.keys(PANEL_INKS) as [PanelColourType, ...PanelColourType[]];

@@ -7,6 +7,7 @@ import {
   LED_COLOURS,
   RESULT_CODE_INFO,
   RESULT_CODES,
+  STATION_ALARM_INFO,
   STATION_COMMANDS,
   WAKE_REASONS,
 } from './codes';
@@ -64,6 +65,7 @@ function limitsTable(): string {
     ['largest MQTT packet (embedded broker)', `${LIMITS.maxPacketBytes} bytes`],
     ['jobs per `down/jobs`', LIMITS.maxJobsPerMessage],
     ['entries per `up/tags`', LIMITS.maxTagsPerReport],
+    ['models per `up/models`', LIMITS.maxModelsPerMessage],
     ['entries per `up/ack` / `up/result`', `${LIMITS.maxAcksPerMessage} / ${LIMITS.maxResultsPerMessage}`],
     ['`[id, rev]` pairs per `hello.queue`, `down/cancel`, `down/resack`', LIMITS.maxRefsPerMessage],
     ['inline image (hard cap; a station advertises `caps.inlineMax`)', `${LIMITS.maxInlineBytes} bytes`],
@@ -88,6 +90,7 @@ function codesBlock(): string {
   );
   const ack = Object.entries(ACK_CODE_INFO).map(([c, m]) => `| ${code(c)} | ${m} |`);
   const list = (xs: readonly string[]) => xs.map(code).join(', ');
+  const alarms = Object.entries(STATION_ALARM_INFO).map(([c, m]) => `| ${code(c)} | ${m} |`);
   return [
     '**Result codes** (`up/result` `code`):',
     '',
@@ -100,6 +103,12 @@ function codesBlock(): string {
     '| code | meaning |',
     '|---|---|',
     ...ack,
+    '',
+    '**Alarms** (`up/heartbeat` `alarms`; the server keeps these and counts any other):',
+    '',
+    '| alarm | meaning |',
+    '|---|---|',
+    ...alarms,
     '',
     `- **Job kinds**: ${list(JOB_KINDS)}.`,
     `- **Cancel reasons**: ${list(CANCEL_REASONS)}.`,

@@ -1,6 +1,6 @@
 import { WAKE_REASONS } from './codes';
 import { LIMITS, PROTOCOL_VERSION } from './limits';
-import type { TagEntry, TagsMsg } from './messages';
+import { TAG_HW, type TagEntry, type TagsMsg } from './messages';
 
 /*
  * A hand-written check of `up/tags`, the one message that arrives by the million: a 1,000-station
@@ -13,7 +13,7 @@ import type { TagEntry, TagsMsg } from './messages';
 
 const VER = /^[0-9a-f]{16}$/;
 const TAG_ID = /^[0-9A-F]{8,16}$/;
-const HW = /^[0-9A-F]{2}$/;
+const HW = TAG_HW;
 const FW = /^[0-9A-Za-z._+-]{1,32}$/;
 const EPOCH_MAX = 8_640_000_000_000;
 const REASONS: ReadonlySet<unknown> = new Set<unknown>(WAKE_REASONS);

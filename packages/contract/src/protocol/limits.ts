@@ -18,6 +18,8 @@ export const LIMITS = {
   maxJobsPerMessage: 64,
   /** Entries in one `up/tags` report; a station with more sends several. */
   maxTagsPerReport: 500,
+  /** Learned tag models in one `up/models` (every model the station knows). */
+  maxModelsPerMessage: 64,
   /** Entries in one `up/ack` or `up/result`. */
   maxAcksPerMessage: 512,
   maxResultsPerMessage: 500,

@@ -194,6 +194,14 @@ describe('field rules', () => {
     expect(decodeValue('status', { ...EXAMPLES.status, connId: 'a/b#c' })).toMatchObject({ ok: false });
   });
 
+  it('free text holds no NUL (PostgreSQL cannot store one: invalid on every database)', () => {
+    expect(decodeValue('hello', { ...EXAMPLES.hello, model: 'ESL\u0000AP' })).toMatchObject({
+      ok: false,
+      error: 'invalid',
+    });
+    expect(decodeValue('hello', { ...EXAMPLES.hello, model: 'ESL-AP' })).toMatchObject({ ok: true });
+  });
+
   it('a tag report holds at most 500 entries', () => {
     const entry = EXAMPLES.tags.tags[0];
     const list = Array.from({ length: LIMITS.maxTagsPerReport + 1 }, () => entry);

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { AckCode, CancelReason, JobKind, JobPrio, LedColour, ResultCode, WakeReason } from './codes';
+import {
+  AckCode,
+  CancelReason,
+  JobKind,
+  JobPrio,
+  LedColour,
+  PANEL_COLOUR_TYPES,
+  PANEL_INKS,
+  ResultCode,
+  WakeReason,
+} from './codes';
 import { LIMITS, PROTOCOL_VERSION } from './limits';
 
 /*
@@ -28,11 +38,28 @@ export const Ver = z.string().regex(/^[0-9a-f]{16}$/);
 export const TagId = z.string().regex(/^[0-9A-F]{8,16}$/);
 /** A tag model's catalogue code (packages/contract models, e.g. `05`). */
 export const HwCode = z.string().regex(/^[0-9A-F]{2}$/);
+/** A learned tag model's key (`up/models`): vendor, a dash, the vendor's type, e.g. `oepl-35`. */
+export const LEARNED_KEY = /^[a-z]{1,16}-[0-9A-Za-z-]{1,28}$/;
+export const LearnedKey = z.string().regex(LEARNED_KEY);
+/** A tag entry's model: a catalogue code, or the key of a model the station taught (`up/models`). */
+export const TAG_HW = /^(?:[0-9A-F]{2}|[a-z]{1,16}-[0-9A-Za-z-]{1,28})$/;
+export const TagHw = z
+  .string()
+  .regex(TAG_HW)
+  .describe('catalogue code (e.g. `05`) or learned model key (e.g. `oepl-35`)');
+/** A station alarm: a camelCase word (STATION_ALARMS lists the ones the server knows). */
+export const AlarmCode = z.string().regex(/^[a-z][A-Za-z0-9]{0,31}$/);
 /** Chosen by the station at each connect; ties its Last Will to that connection. */
 export const ConnId = z.string().regex(/^[0-9A-Za-z_-]{4,32}$/);
 /** A firmware version string. */
 export const FwVersion = z.string().regex(/^[0-9A-Za-z._+-]{1,32}$/);
-const Text = (max: number) => z.string().max(max);
+// No U+0000: PostgreSQL's text cannot hold it, so a station's NUL is invalid input on every database.
+const Text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the one character refused
+    .regex(/^[^\u0000]*$/, 'no NUL characters');
 const Host = z.string().regex(/^[0-9A-Za-z.:_-]{1,253}$/);
 const Ip = z.union([z.ipv4(), z.ipv6()]);
 const Percent = z.number().min(0).max(100);
@@ -93,6 +120,18 @@ export const HelloMsg = z
   .describe('First message after every connect (after the retained status).');
 export type HelloMsg = z.infer<typeof HelloMsg>;
 
+/** What a bridge knows of the vendor access point behind it (OpenEPaperLink: the `sys` message). */
+export const AccessPointState = z.object({
+  apstate: int(0, 255).describe('the AP’s own state code (OEPL: 1 online)'),
+  runstate: int(0, 255).describe('the AP’s run state (OEPL: 2 running)'),
+  lowBattery: U32.describe('tags the AP counts with a low battery'),
+  timeouts: U32.describe('tags the AP counts as timed out'),
+  fw: Text(64).optional().describe('the AP’s firmware'),
+  channel: int(0, 255).optional().describe('its radio channel'),
+  tags: U32.optional().describe('tags it holds'),
+});
+export type AccessPointState = z.infer<typeof AccessPointState>;
+
 export const HeartbeatMsg = z
   .object({
     v: V,
@@ -112,6 +151,13 @@ export const HeartbeatMsg = z
     }),
     tagsHeard: U32.describe('distinct tags heard within 2 × their wake interval'),
     cfgRev: U32,
+    alarms: z
+      .array(AlarmCode)
+      .max(16)
+      .refine((a) => new Set(a).size === a.length, 'alarms repeat')
+      .optional()
+      .describe('alarms raised now (e.g. `radioSilent`); left out or empty: none'),
+    ap: AccessPointState.optional().describe('a bridge: the state of the access point it drives'),
   })
   .describe('Every `heartbeatS` (60 s by default), QoS 0.');
 export type HeartbeatMsg = z.infer<typeof HeartbeatMsg>;
@@ -124,7 +170,7 @@ export const TagEntry = z.object({
   temp: z.number().min(-60).max(125).optional().describe('°C'),
   ver: Ver.nullable().describe('version of the image the tag holds; null: none'),
   fw: FwVersion.optional(),
-  hw: HwCode,
+  hw: TagHw,
   wakeS: int(1, 7 * 86_400)
     .optional()
     .describe('the tag’s wake interval'),
@@ -132,6 +178,51 @@ export const TagEntry = z.object({
   reason: WakeReason.optional().describe('why the tag woke last'),
 });
 export type TagEntry = z.infer<typeof TagEntry>;
+
+const InkName = z.string().regex(/^[a-z][a-z0-9_-]{0,23}$/);
+const sameInks = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
+
+/** A tag model the station learned from its vendor's hardware (not in the catalogue). */
+export const LearnedModel = z
+  .object({
+    key: LearnedKey.describe('stable per vendor and type, e.g. `oepl-35`; what `up/tags` entries name in `hw`'),
+    name: Text(64).min(1).describe('the vendor’s name of the type'),
+    w: int(1, 4096).describe('the panel’s width in pixels'),
+    h: int(1, 4096).describe('its height'),
+    colours: z
+      .array(InkName)
+      .min(1)
+      .max(16)
+      .refine((c) => new Set(c).size === c.length, 'colours repeat')
+      .describe('the panel’s colours in its index order (lower case)'),
+    colourType: z
+      .enum(PANEL_COLOUR_TYPES)
+      .nullable()
+      .describe('our colour type with exactly these colours; null: none (the server draws nothing for it)'),
+    rotate: int(0, 3).describe('quarter turns the vendor turns the picture by (0–3)'),
+    led: z.boolean(),
+    button: z.boolean(),
+    nfc: z.boolean(),
+    source: Text(128).min(1).describe('where it came from, e.g. `shop AP, tag type 35 v1`'),
+  })
+  .refine((m) => m.colourType === null || sameInks(PANEL_INKS[m.colourType], m.colours), {
+    message: 'colours are not those of colourType',
+    path: ['colourType'],
+  });
+export type LearnedModel = z.infer<typeof LearnedModel>;
+
+export const ModelsMsg = z
+  .object({
+    v: V,
+    models: z
+      .array(LearnedModel)
+      .max(LIMITS.maxModelsPerMessage)
+      .refine((ms) => new Set(ms.map((m) => m.key)).size === ms.length, 'keys repeat'),
+  })
+  .describe(
+    'Tag models the station learned (every one it knows), after every `welcome` and when it learns one. QoS 1.',
+  );
+export type ModelsMsg = z.infer<typeof ModelsMsg>;
 
 export const TagsMsg = z
   .object({
@@ -272,6 +363,11 @@ export const Job = z.discriminatedUnion('kind', [
   stationJob('rollcall', {}),
   stationJob('apfw', { fw: FwPayload }),
   stationJob('modulefw', { fw: FwPayload }),
+  // Timed image (docs/PROTOCOL.md §5.14): held by the tag beside what it shows, shown at `at`.
+  tagJob('timed', {
+    image: ImagePayload,
+    at: EpochMs.describe('server time at which the tag shows it (held until then)'),
+  }),
 ]);
 export type Job = z.infer<typeof Job>;
 export type JobInput = z.input<typeof Job>;

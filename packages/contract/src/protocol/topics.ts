@@ -13,7 +13,7 @@ const SN = /^[A-Z0-9_-]{1,32}$/;
 const HASH = /^[0-9a-f]{64}$/;
 const OFFSET = /^(0|[1-9][0-9]{0,9})$/;
 
-export const UP_NAMES = ['hello', 'heartbeat', 'tags', 'ack', 'result', 'progress', 'blob', 'cmd'] as const;
+export const UP_NAMES = ['hello', 'heartbeat', 'models', 'tags', 'ack', 'result', 'progress', 'blob', 'cmd'] as const;
 export type UpName = (typeof UP_NAMES)[number];
 export const DOWN_NAMES = ['welcome', 'jobs', 'cancel', 'resack', 'blob', 'config', 'cmd', 'time'] as const;
 export type DownName = (typeof DOWN_NAMES)[number];

@@ -2,7 +2,7 @@ import { topics } from '@esl/contract/protocol';
 import { describe, expect, it } from 'vitest';
 import { mayPublish, mayReceive, maySubscribe } from './acl';
 import { PacketSizeTracker } from './packet-guard';
-import { FailureThrottle } from './throttle';
+import { GrowingWaits, waitAfter } from './throttle';
 
 const a = { tenantId: 1, sn: 'AP1' };
 const q1 = { qos: 1, retain: false };
@@ -16,7 +16,11 @@ describe('mayPublish', () => {
     expect(mayPublish(a, topics.up({ tenantId: 1, sn: 'AP10' }, 'hello'), q1)).toBe('foreignTopic');
     expect(mayPublish(a, topics.up({ tenantId: 11, sn: 'AP1' }, 'hello'), q1)).toBe('foreignTopic');
     expect(mayPublish(a, topics.down(a, 'jobs'), q1)).toBe('notAStationTopic');
-    expect(mayPublish(a, 'esl/v1/1/AP1/up/hello/extra', q1)).toBe('notAStationTopic');
+    // Any name under its own up/ (as Mosquitto's up/# role): the server drops names it does not know.
+    expect(mayPublish(a, 'esl/v1/1/AP1/up/hello/extra', q1)).toBeNull();
+    expect(mayPublish(a, 'esl/v1/1/AP1/up/newer', q1)).toBeNull();
+    expect(mayPublish(a, 'esl/v1/1/AP1/up/', q1)).toBe('notAStationTopic');
+    expect(mayPublish(a, 'esl/v1/1/AP1/up/he\u0000llo', q1)).toBe('notAStationTopic');
     expect(mayPublish(a, 'esl/v1/1/AP1/up/+', q1)).toBe('wildcard');
     expect(mayPublish(a, '$SYS/x', q1)).toBe('notAStationTopic');
   });
@@ -41,6 +45,7 @@ describe('maySubscribe', () => {
     }
     expect(maySubscribe(a, 'esl/v1/1/AP1/down/#/x')).toBe('wildcard');
     expect(maySubscribe(a, 'esl/v1/1/AP1/down/jo+')).toBe('wildcard');
+    expect(maySubscribe(a, 'esl/v1/1/AP1/down/jo\u0000bs')).toBe('notAStationTopic');
   });
 
   it('and receives only its own down/ topics', () => {
@@ -50,27 +55,39 @@ describe('maySubscribe', () => {
   });
 });
 
-describe('FailureThrottle', () => {
-  it('blocks a key at its limit until the oldest failure leaves the window', () => {
-    const t = new FailureThrottle(3, 1000);
+describe('GrowingWaits', () => {
+  const rule = { free: 2, firstMs: 1000, maxMs: 8000, forgetMs: 60_000 };
+
+  it('makes a key wait after its free failures, doubling to a cap, and never locks it', () => {
+    const t = new GrowingWaits(rule);
     expect(t.fail('k', 0)).toBe(false);
-    expect(t.fail('k', 100)).toBe(false);
-    expect(t.blocked('k', 200)).toBe(false);
-    expect(t.fail('k', 200)).toBe(true);
-    expect(t.blocked('k', 999)).toBe(true);
-    expect(t.retryInMs('k', 999)).toBe(1);
-    expect(t.blocked('k', 1000)).toBe(false);
-    expect(t.blocked('other', 200)).toBe(false);
-    t.fail('k', 1000);
+    expect(t.fail('k', 0)).toBe(false);
+    expect(t.waitMs('k', 0)).toBe(0);
+    expect(t.fail('k', 0)).toBe(true); // the first failure that makes it wait
+    expect(t.waitMs('k', 0)).toBe(1000);
+    expect(t.waitMs('k', 1000)).toBe(0);
+    const waits = [];
+    for (let i = 0; i < 6; i++) {
+      t.fail('k', 1000);
+      waits.push(t.waitMs('k', 1000));
+    }
+    expect(waits).toEqual([2000, 4000, 8000, 8000, 8000, 8000]);
+    expect(t.waitMs('other', 1000)).toBe(0);
     t.clear('k');
-    expect(t.blocked('k', 1000)).toBe(false);
+    expect(t.waitMs('k', 1000)).toBe(0);
+    expect(waitAfter(rule, 1000)).toBe(8000);
   });
 
-  it('tracks a bounded number of keys', () => {
-    const t = new FailureThrottle(1, 60_000, 100);
+  it('forgets a key whose last failure is old, and tracks a bounded number of keys', () => {
+    const t = new GrowingWaits({ ...rule, free: 0 }, 100);
+    t.fail('k', 0);
+    expect(t.waitMs('k', 500)).toBe(500);
+    t.fail('late', 0);
+    t.fail('late', 0);
+    expect(t.waitMs('late', 60_000)).toBe(0);
     for (let i = 0; i < 1000; i++) t.fail(`u${i}`, 0);
-    expect(t.blocked('u999', 1)).toBe(true);
-    expect(t.blocked('u0', 1)).toBe(false); // forgotten, oldest first
+    expect(t.waitMs('u999', 1)).toBe(999);
+    expect(t.waitMs('u0', 1)).toBe(0); // forgotten, oldest first
   });
 });
 

@@ -7,13 +7,23 @@ import { parseTopic, type StationKey, stationRoot } from '@esl/contract/protocol
 
 export type Denial = 'foreignTopic' | 'notAStationTopic' | 'retain' | 'qos' | 'wildcard';
 
-/** A station publishes only its own `status` (retained allowed) and `up/…` (never retained), QoS ≤ 1. */
+/**
+ * A station publishes only its own `status` (retained allowed) and `up/…` (never retained), QoS ≤ 1.
+ * Any name under its own `up/` passes, as Mosquitto's `up/#` role lets it: the server drops a name
+ * it does not know (counted), so a newer station's new message does not cost it its connection.
+ */
 export function mayPublish(
   station: StationKey,
   topic: string,
   flags: { readonly qos: number; readonly retain: boolean },
 ): Denial | null {
   if (topic.includes('+') || topic.includes('#')) return 'wildcard';
+  if (topic.includes('\u0000')) return 'notAStationTopic';
+  const up = `${stationRoot(station)}/up/`;
+  if (topic.startsWith(up) && topic.length > up.length) {
+    if (flags.qos > 1) return 'qos';
+    return flags.retain ? 'retain' : null;
+  }
   const parsed = parseTopic(topic);
   if (!parsed || parsed.kind === 'down') return 'notAStationTopic';
   if (parsed.tenantId !== station.tenantId || parsed.sn !== station.sn) return 'foreignTopic';
@@ -28,6 +38,8 @@ export function mayPublish(
  */
 export function maySubscribe(station: StationKey, filter: string): Denial | null {
   const prefix = `${stationRoot(station)}/down`;
+  // U+0000 is not allowed in an MQTT topic or filter [MQTT-4.7.3-2].
+  if (filter.includes('\u0000')) return 'notAStationTopic';
   if (filter === `${prefix}/#`) return null;
   if (!filter.startsWith(`${prefix}/`)) return 'foreignTopic';
   const rest = filter.slice(prefix.length + 1);

@@ -2,6 +2,7 @@ import { type AddressInfo, createServer, type Server, type Socket } from 'node:n
 import { createServer as createTlsServer } from 'node:tls';
 import { DEFAULTS, LIMITS, type StationKey, stationUsername } from '@esl/contract/protocol';
 import { Aedes, type Client } from 'aedes';
+import { Admission, type Pending } from './admission';
 import { installAuthorization } from './authorize';
 import type { StationDirectory } from './directory';
 import type { BrokerEvent } from './events';
@@ -19,11 +20,18 @@ export type { BrokerLimits, BrokerLog } from './state';
  */
 
 export const DEFAULT_BROKER_LIMITS: BrokerLimits = {
-  addressFailures: 20,
-  addressWindowMs: 60_000,
-  usernameFailures: 5,
-  usernameWindowMs: 15 * 60_000,
+  // No lockout (docs/SERVER.md, "Station logins"): waits that grow with failures, per username and
+  // address pair, and per address against spraying; a station's right secret from its usual
+  // address is checked whatever strangers did.
+  pairWait: { free: 3, firstMs: 1_000, maxMs: 5 * 60_000, forgetMs: 60 * 60_000 },
+  addressWait: { free: 20, firstMs: 1_000, maxMs: 60_000, forgetMs: 60 * 60_000 },
   maxPacketBytes: LIMITS.maxPacketBytes,
+  // A station's CONNECT is ~200 bytes (username, 48-digit secret, a Will of ~100): 8 KiB leaves
+  // room for MQTT 5 properties and long ids; a 500 KB one is a stranger's.
+  maxConnectBytes: 8192,
+  pendingPerAddress: 16,
+  pendingTotal: 1024,
+  connectTimeoutMs: 10_000,
   publishBurst: 200,
   publishPerS: 50,
   keepaliveLimitS: DEFAULTS.maxKeepaliveS,
@@ -51,6 +59,8 @@ export interface StationBroker {
   readonly aedes: Aedes;
   /** Opens a listener (call again for a TLS one); resolves with its address. */
   listen(options: ListenOptions): Promise<AddressInfo>;
+  /** Connections not logged in: held now, closed to make room, closed for sending more than a CONNECT. */
+  halfOpen(): { open: number; evicted: number; tooLarge: number };
   /** The station a connected client logged in as. */
   stationOf(client: Client): StationKey | undefined;
   /** Closes the station's connection, if it has one (its secret was renewed, it was deleted). */
@@ -82,6 +92,7 @@ export async function createStationBroker(options: StationBrokerOptions): Promis
     concurrency: limits.concurrency,
     drainTimeout: limits.drainTimeoutMs,
     keepaliveLimit: limits.keepaliveLimitS,
+    connectTimeout: limits.connectTimeoutMs,
     // `{tid}.{sn}` can reach 49 characters; MQTT 3.1's 23-character limit does not apply to 3.1.1.
     maxClientsIdLength: 64,
   });
@@ -101,23 +112,50 @@ export async function createStationBroker(options: StationBrokerOptions): Promis
 
   const servers: Server[] = [];
   const sockets = new Set<Socket>();
+  // Half-open connections: capped per address and in all; each holds at most maxConnectBytes.
+  const admission = new Admission(limits);
+  const halfOpen = new WeakMap<object, Pending>();
+  state.loggedIn = (conn) => {
+    const p = halfOpen.get(conn);
+    if (p) admission.settle(p);
+  };
 
   const handle = (socket: Socket) => {
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {}); // reported through aedes (clientError) or not worth reporting
     const address = socket.remoteAddress ?? 'unknown';
-    const stream = guardPacketSize(socket, limits.maxPacketBytes, (bytes) => {
-      const station = streamSessions.get(stream)?.station ?? null;
-      emit({ type: 'station.packet_too_large', station, bytes, address });
+    const loggedIn = () => streamSessions.has(stream);
+    const stream = guardPacketSize(
+      socket,
+      () => (loggedIn() ? limits.maxPacketBytes : limits.maxConnectBytes),
+      (bytes) => {
+        const station = streamSessions.get(stream)?.station ?? null;
+        // Before login nothing names a station: counted, not logged (a stranger's text stays out).
+        if (!station) tooLargeBeforeLogin++;
+        else emit({ type: 'station.packet_too_large', station, bytes, address });
+      },
+      { loggedIn, bytes: limits.maxConnectBytes },
+    );
+    const pending: Pending = { address, close: () => socket.destroy() };
+    halfOpen.set(stream, pending);
+    admission.admit(pending);
+    socket.on('close', () => {
+      sockets.delete(socket);
+      admission.settle(pending);
     });
     addresses.set(stream, address);
     aedes.handle(stream);
   };
+  let tooLargeBeforeLogin = 0;
 
   return {
     aedes,
     stationOf: (client) => sessions.get(client)?.station,
+    halfOpen: () => ({
+      open: admission.count(),
+      evicted: admission.evicted,
+      tooLarge: tooLargeBeforeLogin,
+    }),
     disconnect(station) {
       const client = state.clients[stationUsername(station)];
       if (!client) return false;

@@ -7,7 +7,7 @@ export type AuthFailure =
   | 'unknownStation'
   | 'badSecret'
   | 'throttledAddress'
-  | 'throttledUsername'
+  | 'throttledPair'
   | 'directoryError';
 
 /**
@@ -23,7 +23,7 @@ export type BrokerEvent =
       username: string;
       clientId: string;
       address: string;
-      /** True on the failure that reached a throttle limit. */
+      /** True on the failure that made this username and address (or this address) wait. */
       lockout: boolean;
     }
   | { type: 'station.publish_denied'; station: StationKey; topic: string; reason: string; address: string }
@@ -39,6 +39,10 @@ export interface SysLogLine {
   level: 'info' | 'warn';
   event: string;
   message: string;
+  /** A station's event: the row belongs to its store. */
+  stationSn?: string;
+  /** The store, when the writer knows it. */
+  storeId?: number;
 }
 
 const who = (s: StationKey | null) => (s ? `station ${s.sn}` : 'unknown station');
@@ -47,21 +51,25 @@ const who = (s: StationKey | null) => (s ? `station ${s.sn}` : 'unknown station'
 export function describeBrokerEvent(e: BrokerEvent): SysLogLine {
   switch (e.type) {
     case 'station.auth_failed': {
-      const throttled = e.reason === 'throttledAddress' || e.reason === 'throttledUsername';
+      // Nobody logged in: the platform operator's log, never a tenant's (anyone can name any
+      // tenant in a username), and no text the client chose — the reason, the address and the
+      // tenant number the username named; the damped writer counts repeats into one row a minute.
+      const throttled = e.reason === 'throttledAddress' || e.reason === 'throttledPair';
       return {
-        tenantId: e.station?.tenantId ?? null,
+        tenantId: null,
         level: 'warn',
         event: e.type,
         message:
-          `MQTT login refused (${e.reason}) for username ${JSON.stringify(e.username.slice(0, 80))}, ` +
-          `client id ${JSON.stringify(e.clientId.slice(0, 80))}, from ${e.address}` +
-          (e.lockout && !throttled ? '; further attempts are throttled' : ''),
+          `MQTT login refused (${e.reason}) from ${e.address}` +
+          (e.station ? ` for a station of tenant ${e.station.tenantId}` : '') +
+          (e.lockout && !throttled ? '; further attempts from there wait' : ''),
       };
     }
     case 'station.publish_denied':
     case 'station.subscribe_denied':
       return {
         tenantId: e.station.tenantId,
+        stationSn: e.station.sn,
         level: 'warn',
         event: e.type,
         message: `${who(e.station)} (${e.address}) may not ${e.type === 'station.publish_denied' ? 'publish to' : 'subscribe to'} ${JSON.stringify(e.topic.slice(0, 200))}: ${e.reason}`,
@@ -69,6 +77,7 @@ export function describeBrokerEvent(e: BrokerEvent): SysLogLine {
     case 'station.packet_too_large':
       return {
         tenantId: e.station?.tenantId ?? null,
+        ...(e.station ? { stationSn: e.station.sn } : {}),
         level: 'warn',
         event: e.type,
         message: `${who(e.station)} (${e.address}) sent an MQTT packet of ${e.bytes} bytes; connection closed`,
@@ -76,6 +85,7 @@ export function describeBrokerEvent(e: BrokerEvent): SysLogLine {
     case 'station.rate_limited':
       return {
         tenantId: e.station.tenantId,
+        stationSn: e.station.sn,
         level: 'warn',
         event: e.type,
         message: `${who(e.station)} (${e.address}) published too fast; connection closed`,
@@ -83,6 +93,7 @@ export function describeBrokerEvent(e: BrokerEvent): SysLogLine {
     case 'station.takeover':
       return {
         tenantId: e.station.tenantId,
+        stationSn: e.station.sn,
         level: 'warn',
         event: e.type,
         message: `${who(e.station)} connected from ${e.address} while already connected: the older connection was closed (two devices with one secret?)`,
@@ -91,6 +102,7 @@ export function describeBrokerEvent(e: BrokerEvent): SysLogLine {
     case 'station.disconnected':
       return {
         tenantId: e.station.tenantId,
+        stationSn: e.station.sn,
         level: 'info',
         event: e.type,
         message: `${who(e.station)} ${e.type === 'station.connected' ? 'connected from' : 'disconnected from'} ${e.address}`,

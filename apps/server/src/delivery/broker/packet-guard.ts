@@ -11,8 +11,16 @@ export class PacketSizeTracker {
   private remaining = 0;
   private multiplier = 1;
   private lengthBytes = 0;
+  private readonly limit: () => number;
 
-  constructor(readonly maxBytes: number) {}
+  /** `maxBytes`: a number, or read at each packet (a smaller limit before login). */
+  constructor(maxBytes: number | (() => number)) {
+    this.limit = typeof maxBytes === 'number' ? () => maxBytes : maxBytes;
+  }
+
+  get maxBytes(): number {
+    return this.limit();
+  }
 
   /** Feeds bytes; returns the announced size of the first oversized packet, or 0 while all is well. */
   feed(chunk: Uint8Array): number {
@@ -47,8 +55,15 @@ export class PacketSizeTracker {
  * The socket as aedes should see it: the same bytes both ways, except that the connection is
  * destroyed as soon as a packet announces more than `maxBytes` (before its body is read).
  */
-export function guardPacketSize(socket: Socket, maxBytes: number, onTooLarge: (bytes: number) => void): Duplex {
+export function guardPacketSize(
+  socket: Socket,
+  maxBytes: number | (() => number),
+  onTooLarge: (bytes: number) => void,
+  /** Before login (`loggedIn` false) at most `bytes` may arrive in all; more closes the connection. */
+  beforeLogin?: { loggedIn: () => boolean; bytes: number },
+): Duplex {
   const tracker = new PacketSizeTracker(maxBytes);
+  let received = 0;
   const guarded = new Duplex({
     read() {
       socket.resume();
@@ -65,6 +80,14 @@ export function guardPacketSize(socket: Socket, maxBytes: number, onTooLarge: (b
     },
   });
   socket.on('data', (chunk: Buffer) => {
+    if (beforeLogin && !beforeLogin.loggedIn()) {
+      received += chunk.length;
+      if (received > beforeLogin.bytes) {
+        onTooLarge(received);
+        socket.destroy();
+        return;
+      }
+    }
     const tooLarge = tracker.feed(chunk);
     if (tooLarge > 0) {
       onTooLarge(tooLarge);

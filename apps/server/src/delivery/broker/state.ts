@@ -1,17 +1,23 @@
 import type { StationKey } from '@esl/contract/protocol';
 import type { Client } from 'aedes';
 import type { BrokerEvent } from './events';
+import type { WaitRule } from './throttle';
 
 /* What the embedded broker's parts (login.ts, authorize.ts, broker.ts's listeners) share. */
 
 export interface BrokerLimits {
-  /** Failed logins per address within `addressWindowMs` before the address is refused. */
-  addressFailures: number;
-  addressWindowMs: number;
-  /** Failed logins per username within `usernameWindowMs` (like the console login). */
-  usernameFailures: number;
-  usernameWindowMs: number;
+  /** Failed logins of one username from one address: growing waits (throttle.ts), never a lockout. */
+  pairWait: WaitRule;
+  /** Failed logins from one address for any username (spraying); not applied at a station's usual address. */
+  addressWait: WaitRule;
   maxPacketBytes: number;
+  /** Largest packet, and bytes in all, a connection may send before its login is accepted (a CONNECT). */
+  maxConnectBytes: number;
+  /** Connections not logged in yet, per address and in all (admission.ts). */
+  pendingPerAddress: number;
+  pendingTotal: number;
+  /** How long a connection may take to send its CONNECT. */
+  connectTimeoutMs: number;
   /** Per-connection publish budget: a burst of `publishBurst`, refilled at `publishPerS`. */
   publishBurst: number;
   publishPerS: number;
@@ -45,6 +51,8 @@ export interface BrokerState {
   sessions: WeakMap<Client, Session>;
   /** The same sessions by connection stream, for the packet-size guard (which sees no client). */
   streamSessions: WeakMap<object, Session>;
+  /** A connection's login was accepted (broker.ts: no longer half-open). */
+  loggedIn?: (conn: object) => void;
   /** aedes's connected clients by client id. */
   clients: Record<string, Client | undefined>;
 }

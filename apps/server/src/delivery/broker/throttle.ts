@@ -1,35 +1,52 @@
 /**
- * Failed-login throttling: at most `limit` failures per key within `windowMs`; a key at its limit
- * is refused without checking its secret until its oldest failure leaves the window. Memory stays
- * bounded: each key keeps at most `limit` times, and at most `maxKeys` keys are tracked (the
- * oldest forgotten first), so a flood of made-up usernames cannot grow it.
+ * Failed-login waits (docs/SERVER.md, "Station logins"): failures never lock a key out; each one
+ * past the free ones makes the key's next attempt wait, doubling up to a cap, and a key whose last
+ * failure is older than `forgetMs` starts over. Memory stays bounded: at most `maxKeys` keys are
+ * tracked (the least recently failed forgotten first), so a flood of made-up usernames cannot
+ * grow it.
  */
-export class FailureThrottle {
-  private readonly failures = new Map<string, number[]>();
+export interface WaitRule {
+  /** Failures allowed before any wait. */
+  free: number;
+  /** The wait after the first counted failure; it doubles with each further one, up to `maxMs`. */
+  firstMs: number;
+  maxMs: number;
+  /** A key whose last failure is this old is forgotten. */
+  forgetMs: number;
+}
+
+/** The wait after `count` failures under a rule, in ms (0 while within the free ones). */
+export function waitAfter(rule: WaitRule, count: number): number {
+  if (count <= rule.free) return 0;
+  return Math.min(rule.maxMs, rule.firstMs * 2 ** Math.min(count - rule.free - 1, 30));
+}
+
+export class GrowingWaits {
+  private readonly failures = new Map<string, { count: number; last: number }>();
 
   constructor(
-    readonly limit: number,
-    readonly windowMs: number,
+    readonly rule: WaitRule,
     private readonly maxKeys = 10_000,
   ) {}
 
-  /** True while `key` may not try again. */
-  blocked(key: string, now: number): boolean {
-    return this.recent(key, now).length >= this.limit;
+  /** Milliseconds until `key` may try again (0: now). */
+  waitMs(key: string, now: number): number {
+    const f = this.current(key, now);
+    return f ? Math.max(0, f.last + waitAfter(this.rule, f.count) - now) : 0;
   }
 
-  /** Records a failure; true when this one reached the limit (the moment to log a lockout). */
+  /** Records a failure; true when it is the first that makes the key wait (the moment to log it). */
   fail(key: string, now: number): boolean {
-    const times = this.recent(key, now);
-    times.push(now);
-    if (times.length > this.limit) times.shift();
+    const f = this.current(key, now) ?? { count: 0, last: now };
+    f.count++;
+    f.last = now;
     this.failures.delete(key);
-    this.failures.set(key, times);
+    this.failures.set(key, f);
     if (this.failures.size > this.maxKeys) {
       const oldest = this.failures.keys().next().value;
       if (oldest !== undefined) this.failures.delete(oldest);
     }
-    return times.length === this.limit;
+    return f.count === this.rule.free + 1;
   }
 
   /** A success forgets the key's failures. */
@@ -37,17 +54,36 @@ export class FailureThrottle {
     this.failures.delete(key);
   }
 
-  /** Milliseconds until `key` may try again (0 when not blocked). */
-  retryInMs(key: string, now: number): number {
-    const times = this.recent(key, now);
-    return times.length >= this.limit ? times[0] + this.windowMs - now : 0;
+  private current(key: string, now: number) {
+    const f = this.failures.get(key);
+    if (f && now - f.last >= this.rule.forgetMs) {
+      this.failures.delete(key);
+      return undefined;
+    }
+    return f;
+  }
+}
+
+/**
+ * Where each station last logged in from (its "usual address"), for at most `max` stations (the
+ * least recently seen forgotten first). Kept in memory: after a restart a station's first login
+ * teaches it again.
+ */
+export class UsualAddresses {
+  private readonly byUsername = new Map<string, string>();
+
+  constructor(private readonly max = 100_000) {}
+
+  get(username: string): string | undefined {
+    return this.byUsername.get(username);
   }
 
-  private recent(key: string, now: number): number[] {
-    const times = this.failures.get(key);
-    if (!times) return [];
-    while (times.length > 0 && times[0] <= now - this.windowMs) times.shift();
-    if (times.length === 0) this.failures.delete(key);
-    return times;
+  set(username: string, address: string): void {
+    this.byUsername.delete(username);
+    this.byUsername.set(username, address);
+    if (this.byUsername.size > this.max) {
+      const oldest = this.byUsername.keys().next().value;
+      if (oldest !== undefined) this.byUsername.delete(oldest);
+    }
   }
 }

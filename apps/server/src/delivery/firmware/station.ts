@@ -258,6 +258,7 @@ async function onProgress(st: FirmwareStage, station: FirmwareStation, m: Progre
   if (moved === 'tenth') {
     core.syslog({
       tenantId: t.tenant_id,
+      storeId: t.store_id,
       level: 'info',
       event: 'firmware.progress',
       message: `${deviceOf(t)}: firmware ${t.version} ${bytes} of ${t.size} bytes at station ${station.sn}`,

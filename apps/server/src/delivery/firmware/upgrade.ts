@@ -16,6 +16,8 @@ export interface FirmwareLogLine {
   level: 'info' | 'warn';
   event: string;
   message: string;
+  /** The store of the station or tag being upgraded. */
+  storeId?: number;
 }
 
 export interface FirmwareCounters {
@@ -85,6 +87,7 @@ export function upgradeSteps(core: FirmwareCore, limits: { maxAttempts: number; 
     });
     core.syslog({
       tenantId: t.tenant_id,
+      storeId: t.store_id,
       level: extra.level ?? 'info',
       event: `firmware.${state}`,
       message: `${deviceOf(t)}: firmware ${t.version} ${message}`,

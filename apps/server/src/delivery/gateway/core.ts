@@ -25,6 +25,14 @@ export interface GatewayCounters {
   unregisteredTags: number;
   /** Tag entries stored. */
   tagEntries: number;
+  /** Station messages handled again after a transient database failure (a lost deadlock, a lost connection). */
+  retried: number;
+  /** Tag entries naming a learned model key no station of the tenant described (stored, shown as unknown). */
+  unknownModels: number;
+  /** Learned models stored from `up/models` (new or changed descriptions). */
+  learnedModels: number;
+  /** Heartbeat alarms the server does not know (not kept). */
+  unknownAlarms: number;
   /** Per station (`{tid}.{sn}`), what was dropped. */
   byStation: Map<string, Partial<Record<DropReason, number>>>;
 }
@@ -40,11 +48,17 @@ export interface GatewayCore {
   /** Writes a system-log row (the caller damps repeats). */
   syslog: (line: SysLogLine) => void;
   counters: GatewayCounters;
+  /** The last button or NFC wake-up written per tag id (its last-seen), so one wake is one event. */
+  wakes: Map<number, number>;
   consumers: readonly GatewayConsumer[];
   /** Counts a drop (and writes its system-log row when the station is known: `{tid}.{sn}`). */
   drop(station: string | null, reason: DropReason, n?: number): void;
-  /** A station went online or offline (`why` for the system log); the consoles are told, damped. */
-  presenceChanged(station: StationIdentity, online: boolean, why: string): void;
+  /**
+   * A station went online or offline (`why` for the system log); the consoles are told, damped.
+   * `connId`: the connection that brought it online (its status or hello), news even when the row
+   * already said online.
+   */
+  presenceChanged(station: StationIdentity, online: boolean, why: string, connId?: string): void;
   /** Due presence notices (the damper's delayed offline ones). */
   presenceDue(now: number): void;
 }
@@ -75,6 +89,10 @@ export function gatewayCore(o: CoreOptions): GatewayCore {
     staleWills: 0,
     unregisteredTags: 0,
     tagEntries: 0,
+    retried: 0,
+    unknownModels: 0,
+    learnedModels: 0,
+    unknownAlarms: 0,
     byStation: new Map(),
   };
   const presence = new Presence(o.presence);
@@ -89,6 +107,7 @@ export function gatewayCore(o: CoreOptions): GatewayCore {
     counters.byStation.set(station, per);
     o.syslog({
       tenantId: Number(station.split('.')[0]) || null,
+      ...(station.includes('.') ? { stationSn: station.slice(station.indexOf('.') + 1) } : {}),
       level: 'warn',
       event: 'station.bad_input',
       message: `station ${station.split('.')[1] ?? station}: dropped ${n} ${n === 1 ? 'message' : 'entries'} (${reason})`,
@@ -101,6 +120,7 @@ export function gatewayCore(o: CoreOptions): GatewayCore {
     if (n.kind === 'flapping') {
       o.syslog({
         tenantId: at.tenantId,
+        storeId: at.storeId,
         level: 'warn',
         event: 'station.flapping',
         message: `station ${at.sn} went online/offline ${n.transitions} times within 5 minutes`,
@@ -125,16 +145,23 @@ export function gatewayCore(o: CoreOptions): GatewayCore {
     });
   };
 
-  const presenceChanged = (station: StationIdentity, online: boolean, why: string) => {
+  const presenceChanged = (station: StationIdentity, online: boolean, why: string, connId?: string) => {
     where.set(station.id, { tenantId: station.tenant_id, storeId: station.store_id, sn: station.sn });
     const t = o.now();
     for (const n of presence.set(station.id, online, t)) tell(n);
-    if (Boolean(Number(station.online)) !== online) {
+    const was = Boolean(Number(station.online));
+    // A connection the row does not hold is written even when the row said online: the row was
+    // never connected (the demo seeds some stations online), or the earlier connection ended
+    // unseen (the server stopped with it, or its Will was lost) — a restart logged no station.
+    const unseen = online && was && connId !== undefined && connId !== station.conn_id;
+    if (was !== online || unseen) {
+      const because = unseen && station.conn_id !== '' ? 'reconnected' : why;
       o.syslog({
         tenantId: station.tenant_id,
+        storeId: station.store_id,
         level: 'info',
         event: online ? 'station.online' : 'station.offline',
-        message: `station ${station.sn} ${online ? 'online' : 'offline'} (${why})`,
+        message: `station ${station.sn} ${online ? 'online' : 'offline'} (${because})`,
       });
     }
   };
@@ -146,6 +173,7 @@ export function gatewayCore(o: CoreOptions): GatewayCore {
     now: o.now,
     syslog: o.syslog,
     counters,
+    wakes: new Map(),
     consumers: o.consumers,
     drop,
     presenceChanged,

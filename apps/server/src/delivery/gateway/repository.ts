@@ -9,7 +9,7 @@ type Db = Kysely<Database>;
 export function findStation(db: Db, key: StationKey) {
   return db
     .selectFrom('stations')
-    .select(['id', 'tenant_id', 'store_id', 'sn', 'online', 'conn_id', 'clock_skew_ms'])
+    .select(['id', 'tenant_id', 'store_id', 'sn', 'online', 'conn_id', 'clock_skew_ms', 'alarms'])
     .where('tenant_id', '=', key.tenantId)
     .where('sn', '=', key.sn)
     .executeTakeFirst();
@@ -75,7 +75,18 @@ export async function markOffline(db: Db, id: number, connId: string, now: numbe
   return Number(result.numUpdatedRows) > 0;
 }
 
-export function applyHeartbeat(db: Db, id: number, m: HeartbeatMsg, now: number, wasOnline: boolean) {
+/**
+ * The heartbeat's figures; `alarms` the known alarms it raised (each heartbeat replaces the last's)
+ * and the bridge's access point as it described it.
+ */
+export function applyHeartbeat(
+  db: Db,
+  id: number,
+  m: HeartbeatMsg,
+  now: number,
+  wasOnline: boolean,
+  alarms: readonly string[],
+) {
   return db
     .updateTable('stations')
     .set({
@@ -91,6 +102,8 @@ export function applyHeartbeat(db: Db, id: number, m: HeartbeatMsg, now: number,
       radio_busy_pct: m.radio.busyPct,
       tags_heard: m.tagsHeard,
       clock_skew_ms: Math.round(m.at - now),
+      alarms: alarms.join(','),
+      ap_state: m.ap ? JSON.stringify(m.ap) : '',
     })
     .where('id', '=', id)
     .returningAll()

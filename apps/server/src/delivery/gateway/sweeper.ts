@@ -49,7 +49,7 @@ export function gatewaySweeper(core: GatewayCore, o: SweeperOptions): Sweeper {
     const gone = await repo.markSilentOffline(db, t, missed);
     for (const s of gone) {
       core.presenceChanged(
-        { ...s, online: 1, conn_id: '', clock_skew_ms: null },
+        { ...s, online: 1, conn_id: '', clock_skew_ms: null, alarms: '' },
         false,
         `no heartbeat for ${missed} intervals`,
       );

@@ -6,6 +6,7 @@ import {
   type HeartbeatMsg,
   type HelloMsg,
   type MessageName,
+  type ModelsMsg,
   messageForPath,
   type ProgressMsg,
   parseTopic,
@@ -15,10 +16,12 @@ import {
   type TagsMsg,
   topics,
 } from '@esl/contract/protocol';
+import { isTransient, withRetry } from '../../infra/db/retry';
 import { inOrder, JOB_ORDER, jobKindOf } from '../link/consumers';
 import type { MqttMessage, MqttPort, Unsubscribe } from '../mqtt/port';
 import type { ConfigAndCommands } from './control';
 import type { GatewayCore } from './core';
+import { onModels } from './models';
 import * as repo from './repository';
 import { onTagReport } from './tags/report';
 import type { Presences } from './welcome';
@@ -36,7 +39,27 @@ export interface UplinkOptions {
   /** Messages queued for one station before more are dropped. */
   maxPendingPerStation?: number;
   onError?: (err: unknown, what: string) => void;
+  /** Waits between runs of a message that failed transiently (tests pass a quick one). */
+  sleep?: (ms: number) => Promise<void>;
 }
+
+/**
+ * A failure of the database that passes: a lost deadlock or serialisation check (retry.ts), or a
+ * connection the database closed or refused (a restart, a fail-over) — the next run may succeed.
+ */
+export function isPassing(err: unknown): boolean {
+  if (isTransient(err)) return true;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return /^(08|57P0[1-3])/.test(code) || code === 'ECONNREFUSED' || code === 'ECONNRESET';
+}
+
+/**
+ * Runs of one station message before it is given up: ~1 minute of jittered, doubling waits
+ * (20 ms … 5 s). Handling is idempotent (QoS 1 delivers any message more than once), so a
+ * message that failed half-way is handled again whole.
+ */
+export const MESSAGE_RETRY = { attempts: 16, baseMs: 20, maxMs: 5000 } as const;
 
 export interface Uplink {
   /** Subscribes to what stations send (retained statuses arrive at once). */
@@ -72,7 +95,16 @@ export function stationUplink(core: GatewayCore, parts: Handlers, o: UplinkOptio
     chain.pending++;
     chains.set(id, chain);
     chain.tail = chain.tail
-      .then(() => handle(key, id, name, m))
+      .then(() =>
+        // A transient database failure does not drop the message: it is handled again, after a
+        // short wait, in its place in the station's order (docs/SERVER.md, "Deadlocks and retries").
+        withRetry(() => handle(key, id, name, m), {
+          ...MESSAGE_RETRY,
+          retryable: isPassing,
+          sleep: o.sleep,
+          onRetry: () => core.counters.retried++,
+        }),
+      )
       .catch((err) => {
         core.counters.dropped.handlerError++;
         o.onError?.(err, `${name} from ${id}`);
@@ -96,6 +128,8 @@ export function stationUplink(core: GatewayCore, parts: Handlers, o: UplinkOptio
         return parts.presences.onHeartbeat(station, decoded.message as HeartbeatMsg);
       case 'tags':
         return onTagReport(core, id, station, decoded.message as TagsMsg);
+      case 'models':
+        return onModels(core, station, decoded.message as ModelsMsg);
       case 'cmdOutput':
         return parts.config.onCmdOutput(station, decoded.message as CmdOutputMsg);
       case 'ack':

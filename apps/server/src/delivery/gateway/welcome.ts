@@ -1,4 +1,12 @@
-import type { HeartbeatMsg, HelloMsg, StationKey, StatusMsg } from '@esl/contract/protocol';
+import {
+  type HeartbeatMsg,
+  type HelloMsg,
+  STATION_ALARM_INFO,
+  STATION_ALARMS,
+  type StationAlarm,
+  type StationKey,
+  type StatusMsg,
+} from '@esl/contract/protocol';
 import { presentStation } from '../../modules/stations/presenter';
 import { inOrder, jobKindOf, NEWS_ORDER } from '../link/consumers';
 import type { ConfigAndCommands } from './control';
@@ -33,7 +41,7 @@ export function presences(
     const t = now();
     if (m.online) {
       await repo.markOnline(db, station.id, m.connId, t, Boolean(Number(station.online)));
-      core.presenceChanged(station, true, 'connected');
+      core.presenceChanged(station, true, 'connected', m.connId);
       return;
     }
     if (await repo.markOffline(db, station.id, m.connId, t)) {
@@ -47,7 +55,7 @@ export function presences(
   async function onHello(key: StationKey, station: repo.StationIdentity, m: HelloMsg) {
     const t = now();
     await repo.applyHello(db, station.id, m, t, Boolean(Number(station.online)));
-    core.presenceChanged(station, true, 'hello');
+    core.presenceChanged(station, true, 'hello', m.connId);
     const desired = await repo.desiredConfig(db, station.id);
     const rev = Number(desired?.cfg_rev ?? 0);
     const time = now();
@@ -67,10 +75,34 @@ export function presences(
   function warnSkew(station: repo.StationIdentity, skew: number) {
     core.syslog({
       tenantId: station.tenant_id,
+      storeId: station.store_id,
       level: 'warn',
       event: 'station.clock_skew',
       message: `station ${station.sn}: its clock is ${Math.round(Math.abs(skew) / 1000)} s ${skew > 0 ? 'ahead' : 'behind'}`,
     });
+  }
+
+  /** An alarm raised or over is written to the system log once, at the heartbeat that changed it. */
+  function logAlarms(station: repo.StationIdentity, now: readonly StationAlarm[]) {
+    const before = station.alarms ? station.alarms.split(',') : [];
+    for (const a of now.filter((x) => !before.includes(x))) {
+      core.syslog({
+        tenantId: station.tenant_id,
+        storeId: station.store_id,
+        level: 'warn',
+        event: 'station.alarm',
+        message: `station ${station.sn}: alarm ${a}: ${STATION_ALARM_INFO[a]}`,
+      });
+    }
+    for (const a of before.filter((x) => !(now as readonly string[]).includes(x))) {
+      core.syslog({
+        tenantId: station.tenant_id,
+        storeId: station.store_id,
+        level: 'info',
+        event: 'station.alarm_over',
+        message: `station ${station.sn}: alarm ${a} is over`,
+      });
+    }
   }
 
   async function onHeartbeat(station: repo.StationIdentity, m: HeartbeatMsg) {
@@ -78,8 +110,11 @@ export function presences(
     const desired = await repo.desiredConfig(db, station.id);
     if (desired) await config.reportedConfig({ tenantId: station.tenant_id, sn: station.sn }, desired, m.cfgRev);
     const t = now();
-    const row = await repo.applyHeartbeat(db, station.id, m, t, Boolean(Number(station.online)));
+    const known = (m.alarms ?? []).filter((a): a is StationAlarm => (STATION_ALARMS as readonly string[]).includes(a));
+    core.counters.unknownAlarms += (m.alarms?.length ?? 0) - known.length;
+    const row = await repo.applyHeartbeat(db, station.id, m, t, Boolean(Number(station.online)), known);
     if (!row) return;
+    logAlarms(station, known);
     // Damped: written when the skew crosses the threshold, not again until it was back within it.
     // The stored skew (of the last hello or heartbeat) is the memory, so with several server
     // processes a crossing is written once whichever process handles the heartbeat.

@@ -17,7 +17,7 @@ import type {
  */
 
 /** The kinds of work a station carries, each with one consumer. */
-export type JobKind = 'task' | 'firmware';
+export type JobKind = 'task' | 'firmware' | 'timed';
 
 /**
  * A firmware job's id: `zf` and an upgrade slot's id (a positive safe integer) in 14 base-36
@@ -26,11 +26,15 @@ export type JobKind = 'task' | 'firmware';
  */
 const FIRMWARE_ID = /^zf[0-9a-z]{14}$/;
 
+/** A timed image's job id (docs/SCHEDULE.md): `zt` and its timed label's id in 14 base-36 digits. */
+const TIMED_ID = /^zt[0-9a-z]{14}$/;
+
 /** Which kind of work a job id belongs to. */
 export function jobKindOf(id: string): JobKind {
-  if (!FIRMWARE_ID.test(id)) return 'task';
+  const kind = FIRMWARE_ID.test(id) ? 'firmware' : TIMED_ID.test(id) ? 'timed' : null;
+  if (!kind) return 'task';
   const n = Number.parseInt(id.slice(2), 36);
-  return Number.isSafeInteger(n) && n > 0 ? 'firmware' : 'task';
+  return Number.isSafeInteger(n) && n > 0 ? kind : 'task';
 }
 
 /**
@@ -38,14 +42,14 @@ export function jobKindOf(id: string): JobKind {
  * firmware engine's dispatch, which holds tag upgrades while label work waits, sees the label work
  * the hello re-queued or the report re-opened.
  */
-export const NEWS_ORDER: readonly JobKind[] = ['task', 'firmware'];
+export const NEWS_ORDER: readonly JobKind[] = ['task', 'firmware', 'timed'];
 
 /**
  * The order job messages (ack, result, progress) are handed out, each consumer its own kind's part,
  * and blob requests offered until one consumer serves it: the firmware engine first (one indexed
  * look at its open upgrades; the task engine counts a hash it does not serve as refused).
  */
-export const JOB_ORDER: readonly JobKind[] = ['firmware', 'task'];
+export const JOB_ORDER: readonly JobKind[] = ['firmware', 'timed', 'task'];
 
 /** `consumers` in the order of `kinds` (a kind with no consumer is left out). */
 export function inOrder<C extends { readonly kind: JobKind }>(consumers: readonly C[], kinds: readonly JobKind[]): C[] {

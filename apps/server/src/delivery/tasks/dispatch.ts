@@ -5,6 +5,7 @@ import {
   type StationCaps,
   type StationKey,
 } from '@esl/contract/protocol';
+import { transact } from '../../infra/db/retry';
 import * as dispatchRepo from './dispatch/repository';
 import { ACK_MS, jobId, ttlS, windowSize } from './policy';
 import * as repo from './repository';
@@ -68,7 +69,8 @@ export async function dispatch(state: EngineState): Promise<boolean> {
     if (free <= 0) continue;
     const due = await dispatchRepo.dueForStation(state.db, st.id, t, free);
     const sent: Array<{ slot: dispatchRepo.DueSlot; ttl: number }> = [];
-    await state.db.transaction().execute(async (trx) => {
+    await transact(state.db, async (trx) => {
+      sent.length = 0;
       for (const [i, slot] of due.entries()) {
         if (!caps.kinds.includes(slot.kind)) {
           // The station cannot do it at all (not in its caps.kinds): final, not left queued for ever.

@@ -3,7 +3,7 @@ import { decodeMessage, type HelloMsg, type Job } from '@esl/contract/protocol';
 import { TEMPLATE_VERSION } from '@esl/labels';
 import { describe, expect, it } from 'vitest';
 import { Notices } from '../../infra/notice/notices';
-import type { RenderJob } from '../../infra/render';
+import { type RenderJob, renderJobs } from '../../infra/render';
 import { dataPushed, PRIO, relabelTags } from '../../outbox/slots/enqueue';
 import * as outbox from '../../outbox/slots/repository';
 import { refresh } from '../../outbox/slots/requests';
@@ -33,7 +33,7 @@ describe.each(await testDatabases())('render stage ($name)', (target) => {
    * Two stations with four tags each, routed in id order (A's tags first), one template for all;
    * every tag's label to render unless `enqueue` is false. Renders wait for `gate` when given.
    */
-  async function setup(o: { enqueue?: boolean; gate?: Promise<void> } = {}) {
+  async function setup(o: { enqueue?: boolean; gate?: Promise<void>; realRender?: boolean } = {}) {
     const { app } = t();
     const shop = await buildShop(app);
     const at = { tenantId: shop.tenant.id, storeId: shop.store.id };
@@ -78,6 +78,7 @@ describe.each(await testDatabases())('render stage ($name)', (target) => {
       async render(jobs: RenderJob[]) {
         calls.push({ what: 'render', tags: jobs.map((j) => j.tagId) });
         await o.gate;
+        if (o.realRender) return renderJobs(jobs);
         return jobs.map((j) => {
           const image = testImage('05', j.tagId);
           return {
@@ -121,6 +122,62 @@ describe.each(await testDatabases())('render stage ($name)', (target) => {
     });
     return { engine, calls, byStation, tagIds, at, stations, published };
   }
+
+  it('reports characters no font draws: the push log names tag, product and field, the tag log and the callback record it', async () => {
+    const { app } = t();
+    const db = app.services.db;
+    const { engine, tagIds, at } = await setup({ enqueue: false, realRender: true });
+    await db
+      .insertInto('callback_settings')
+      .values({ tenant_id: at.tenantId, url: 'http://127.0.0.1:9/cb', updated_at: 0 })
+      .execute();
+    const [a, b] = tagIds as [number, number];
+    const tagA = await db
+      .selectFrom('tags')
+      .select(['product_id', 'hardware_id'])
+      .where('id', '=', a)
+      .executeTakeFirstOrThrow();
+    // One product's name has a character no label font has (an emoji); the other is plain Korean.
+    const tagB = await db.selectFrom('tags').select(['product_id']).where('id', '=', b).executeTakeFirstOrThrow();
+    await db.updateTable('products').set({ name: '사과 🍎' }).where('id', '=', Number(tagA.product_id)).execute();
+    await db.updateTable('products').set({ name: '사과' }).where('id', '=', Number(tagB.product_id)).execute();
+    const push = await db
+      .transaction()
+      .execute((trx) =>
+        dataPushed(trx, at, { source: 'api', userId: null, products: 2, tagIds: [a, b], now: t().clock.now() }),
+      );
+    engine.kick();
+    await engine.idle();
+    const row = await db
+      .selectFrom('push_log')
+      .select(['rendered', 'failed', 'exceptions'])
+      .where('id', '=', push)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ rendered: 2, failed: 0 });
+    expect(JSON.parse(row.exceptions)).toEqual([
+      `${tagA.hardware_id} product ${tagA.product_id}: no font can draw name "🍎" (U+1F34E)`,
+    ]);
+    const logged = await db
+      .selectFrom('tag_log')
+      .select(['tag_id', 'kind', 'result', 'code'])
+      .where('tag_id', 'in', [a, b])
+      .execute();
+    expect(logged).toEqual([{ tag_id: a, kind: 'render', result: 'ok', code: 'missingGlyph' }]);
+    const events = await db
+      .selectFrom('callback_outbox')
+      .select(['type', 'payload'])
+      .where('tenant_id', '=', at.tenantId)
+      .execute();
+    expect(events.map((e) => e.type)).toEqual(['label.problem']);
+    expect(JSON.parse(events[0].payload).data).toMatchObject({
+      tagId: a,
+      hardwareId: tagA.hardware_id,
+      productId: Number(tagA.product_id),
+      code: 'missingGlyph',
+      problems: [{ element: 'name', field: 'name', chars: '🍎' }],
+    });
+    await engine.close();
+  }, 60_000);
 
   it('draws every station’s tags from the first batch on, not one station’s tags after another’s', async () => {
     const { engine, calls, byStation } = await setup();

@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { LabelData } from '@esl/labels';
 import type { Transaction } from 'kysely';
+import { transact } from '../../infra/db/retry';
 import type { Database } from '../../infra/db/schema';
-import { addToPush, closeRenderedPushes } from '../../infra/logs';
-import type { RenderedImage, RenderJob, RenderOutcome } from '../../infra/render';
+import { addToPush, appendTagLog, closeRenderedPushes } from '../../infra/logs';
+import type { MissingGlyphs, RenderedImage, RenderJob, RenderOutcome } from '../../infra/render';
+import * as models from '../../modules/models/service';
 import * as products from '../../modules/products/service';
 import * as templates from '../../modules/templates/service';
+import { enqueueEvent, type LabelProblemData } from '../../outbox/results/repository';
 import { RENDER_LEASE_MS } from './policy';
 import * as renderRepo from './render/repository';
 import { settled, tagChanged } from './settle';
@@ -22,7 +25,7 @@ import type { EngineState } from './state';
 export const FIRST_BATCH = 64;
 
 /** Version of what renders a label: bump it when the renderer or its fonts change pictures. */
-const RENDERER = 'r1';
+const RENDERER = 'r2';
 
 /** What a tag's picture depends on: template and revision, the values it shows, model and colours. */
 export function renderKey(
@@ -38,6 +41,21 @@ export function renderKey(
     .slice(0, 32);
 }
 
+/** How a refusal for a model no label can be drawn for begins (its code is `unsupported`). */
+const UNDRAWABLE = /^tag model \S+ /;
+
+/**
+ * Why no label can be drawn for a tag of this model, or null: a learned model whose colours are
+ * none of our colour types (docs/PROTOCOL.md §5.13), or a key no station of the tenant taught.
+ */
+function undrawableWhy(code: string, panel: models.Panel | undefined): string | null {
+  if (!panel) return models.isLearnedKey(code) ? `tag model ${code} is unknown: no station described it` : null;
+  if (panel.learned && panel.colours.length === 0) {
+    return `tag model ${code} (${panel.name}) has colours no label can be drawn in: ${panel.learned.colours.join(', ')}`;
+  }
+  return null;
+}
+
 /** A claimed batch: what each tag needs, and its renders under way in the pool. */
 export interface Claimed {
   slots: renderRepo.RenderSlot[];
@@ -45,6 +63,8 @@ export interface Claimed {
   problems: Map<number, string>;
   keys: Map<number, string>;
   reused: Map<number, { tagId: number; hash: string; size: number }>;
+  /** What each tag's label is drawn from (proof of price, docs/PROOF.md). */
+  sources: Map<number, renderRepo.LabelSource>;
   outcomes: Promise<RenderOutcome[]>;
 }
 
@@ -70,6 +90,7 @@ export async function claimBatch(state: EngineState, size: number): Promise<Clai
   const problems = new Map<number, string>();
   const keys = new Map<number, string>();
   const reused = new Map<number, { tagId: number; hash: string; size: number }>();
+  const sources = new Map<number, renderRepo.LabelSource>();
   const byStore = new Map<string, renderRepo.RenderSlot[]>();
   for (const s of slots)
     byStore.set(`${s.tenant_id}:${s.store_id}`, [...(byStore.get(`${s.tenant_id}:${s.store_id}`) ?? []), s]);
@@ -79,6 +100,11 @@ export async function claimBatch(state: EngineState, size: number): Promise<Clai
       const tag = s.tag_id === null ? undefined : tags.get(s.tag_id);
       return tag ? [tag] : [];
     });
+    const learned = await models.learnedAmong(
+      state.db,
+      tenantId,
+      rows.map((r) => r.model),
+    );
     const labels = await templates.resolveTemplates(
       state.db,
       rows.map((r) => ({ id: r.id, tenantId, storeId, model: r.model, colour: r.colour, productId: r.product_id })),
@@ -94,13 +120,21 @@ export async function claimBatch(state: EngineState, size: number): Promise<Clai
       rows.flatMap((r) => (r.product_id === null ? [] : [r.product_id])),
     );
     for (const r of rows) {
+      const product = r.product_id === null ? undefined : data.get(r.product_id);
+      sources.set(r.id, { productId: r.product_id, priceCents: product?.priceCents ?? null });
+      const panel = models.panelOf(r.model, learned);
+      const undrawable = undrawableWhy(r.model, panel);
+      if (undrawable) {
+        problems.set(r.id, undrawable);
+        continue;
+      }
       const label = labels.get(r.id);
       const doc = label?.templateId == null ? undefined : docs.get(label.templateId);
       if (!doc) {
         problems.set(r.id, 'noTemplate');
         continue;
       }
-      const values = r.product_id === null ? {} : (data.get(r.product_id)?.data ?? {});
+      const values = product?.data ?? {};
       // What the picture depends on; unchanged since the last render → the render is skipped too.
       const key = renderKey(label?.templateId ?? 0, doc.revision, values, r.model, r.colour);
       keys.set(r.id, key);
@@ -116,20 +150,28 @@ export async function claimBatch(state: EngineState, size: number): Promise<Clai
         reused.set(r.id, { tagId: r.id, hash: r.desired_hash, size: Number(slot.size) });
         continue;
       }
-      jobs.push({ tenantId, tagId: r.id, doc: doc.doc, data: values as LabelData, model: r.model, colour: r.colour });
+      jobs.push({
+        tenantId,
+        tagId: r.id,
+        doc: doc.doc,
+        data: values as LabelData,
+        model: r.model,
+        colour: r.colour,
+        ...(panel?.learned ? { panel: { w: panel.w, h: panel.h, wext: panel.wext, hexit: panel.hexit } } : {}),
+      });
     }
   }
   state.counters.renders += jobs.length;
   const outcomes = jobs.length ? state.o.render.render(jobs) : Promise.resolve([]);
   outcomes.catch(() => {}); // awaited by storeBatch; not an unhandled rejection meanwhile
-  return { slots, tags, problems, keys, reused, outcomes };
+  return { slots, tags, problems, keys, reused, sources, outcomes };
 }
 
 /** Writes a claimed batch once rendered: images, what each tag desires, slots queued (or done, or failed). */
 export async function storeBatch(state: EngineState, claimed: Claimed): Promise<void> {
   const { slots, tags } = claimed;
   const outcomes = new Map((await claimed.outcomes).map((x) => [x.tagId, x]));
-  await state.db.transaction().execute(async (trx) => {
+  await transact(state.db, async (trx) => {
     const images = new Map<number, RenderedImage[]>();
     for (const x of outcomes.values()) {
       if (!('hash' in x)) continue;
@@ -144,10 +186,9 @@ export async function storeBatch(state: EngineState, claimed: Claimed): Promise<
       if (id === null) return;
       const p = pushes.get(id) ?? { rendered: 0, failed: 0 };
       if (ok) p.rendered++;
-      else {
-        p.failed++;
-        p.exception ??= why;
-      }
+      else p.failed++;
+      // A failure's reason, or what a rendered label lacks (characters no font draws).
+      if (why !== undefined) p.exception ??= why;
       pushes.set(id, p);
     };
     for (const s of slots) await writeSlot(state, trx, claimed, outcomes, s, t2, pushed);
@@ -163,7 +204,7 @@ export async function storeBatch(state: EngineState, claimed: Claimed): Promise<
   });
 }
 
-/** Counts a slot's label on its data push: rendered, or failed and why. */
+/** Counts a slot's label on its data push: rendered (with what it lacks, if anything), or failed and why. */
 type Pushed = (id: number | null, ok: boolean, why?: string) => void;
 
 /** One slot of a rendered batch: queued (or done, skipped) with its picture, or failed. */
@@ -176,13 +217,16 @@ async function writeSlot(
   t2: number,
   pushed: Pushed,
 ) {
-  const { tags, problems, keys, reused } = claimed;
+  const { tags, problems, keys, reused, sources } = claimed;
   const tag = s.tag_id === null ? undefined : tags.get(s.tag_id);
+  const source = tag && sources.get(tag.id);
+  const changedAt = Number(s.queued_at ?? t2);
   const x = s.tag_id === null ? undefined : (outcomes.get(s.tag_id) ?? reused.get(s.tag_id));
   if (!tag || !x || !('hash' in x)) {
     const detail = !tag ? 'noTag' : (problems.get(tag.id) ?? (x && 'error' in x ? x.error : 'noRender'));
     // No template chose the tag: nothing to show, not a failed synthesis (logged only when asked for).
-    const code = detail === 'noTemplate' ? 'noTemplate' : 'renderError';
+    // A tag whose model no label can be drawn for: refused as unsupported, never reopened.
+    const code = detail === 'noTemplate' ? 'noTemplate' : UNDRAWABLE.test(detail) ? 'unsupported' : 'renderError';
     if (
       await renderRepo.slotFailed(trx, {
         id: s.id,
@@ -194,8 +238,10 @@ async function writeSlot(
       })
     ) {
       state.counters.renderFailed++;
+      // The tag keeps what it shows: a price it no longer has is wrong from the change on.
+      if (tag && source) await renderRepo.labelUnrendered(trx, tag.id, source, changedAt);
       pushed(s.push_id, false, `${tag?.hardware_id ?? s.tag_id}: ${detail}`);
-      const log = code === 'renderError' || s.request_id !== null;
+      const log = code !== 'noTemplate' || s.request_id !== null;
       await settled(
         state,
         trx,
@@ -217,11 +263,16 @@ async function writeSlot(
       skip,
       now: t2,
       renderKey: keys.get(tag.id) ?? null,
+      source: source ?? { productId: tag.product_id, priceCents: null },
+      changedAt,
     })
   ) {
     if (reused.has(tag.id)) state.counters.renderReused++;
     else state.counters.rendered++;
-    pushed(s.push_id, true);
+    // A reused picture was reported when it was rendered.
+    const missing = reused.has(tag.id) ? [] : ((x as RenderedImage).missingGlyphs ?? []);
+    pushed(s.push_id, true, missing.length > 0 ? missingGlyphsText(tag, missing) : undefined);
+    if (missing.length > 0) await reportMissingGlyphs(trx, s, tag, x.hash, missing, t2);
     if (skip) {
       state.counters.skipped++;
       await settled(state, trx, { ...s, kind: 'image', hardware_id: tag.hardware_id, hash: x.hash, attempt: 0 }, true, {
@@ -230,4 +281,63 @@ async function writeSlot(
       });
     } else tagChanged(state, s.tenant_id, s.store_id, tag.id);
   }
+}
+
+type RenderTag = Claimed['tags'] extends Map<number, infer T> ? T : never;
+
+/** "AA000001 product 12: name "한" (U+D55C)": what the push log keeps of a label's missing characters. */
+function missingGlyphsText(tag: RenderTag, missing: readonly MissingGlyphs[]): string {
+  const codes = (chars: string) =>
+    Array.from(chars, (c) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
+  const what = missing.map((m) => `${m.field ?? m.element} "${m.chars}" (${codes(m.chars)})`).join('; ');
+  return `${tag.hardware_id} product ${tag.product_id ?? '-'}: no font can draw ${what}`;
+}
+
+/**
+ * A label went out with characters no font of its elements can draw (they show as boxes): never
+ * silent. The tag log gets a 'render' row with the code 'missingGlyph' (the delivery's own row
+ * follows as usual), and the tenant's callback a `label.problem` event naming the product, the
+ * fields and the characters.
+ */
+async function reportMissingGlyphs(
+  trx: Transaction<Database>,
+  s: renderRepo.RenderSlot,
+  tag: RenderTag,
+  hash: string,
+  missing: readonly MissingGlyphs[],
+  now: number,
+) {
+  if (s.tag_id === null || !tag.hardware_id) return;
+  await appendTagLog(trx, [
+    {
+      tenantId: s.tenant_id,
+      storeId: s.store_id,
+      tagId: s.tag_id,
+      hardwareId: tag.hardware_id,
+      requestId: s.request_id,
+      kind: 'render',
+      rev: s.rev,
+      result: 'ok',
+      code: 'missingGlyph',
+      hash,
+      finishedAt: now,
+    },
+  ]);
+  const data: LabelProblemData = {
+    storeId: s.store_id,
+    tagId: s.tag_id,
+    hardwareId: tag.hardware_id,
+    productId: tag.product_id,
+    requestId: s.request_id,
+    code: 'missingGlyph',
+    problems: missing.map((m) => ({ element: m.element, field: m.field, chars: m.chars })),
+  };
+  await enqueueEvent(trx, {
+    tenantId: s.tenant_id,
+    storeId: s.store_id,
+    type: 'label.problem',
+    orderKey: `tag:${s.tag_id}`,
+    data,
+    now,
+  });
 }

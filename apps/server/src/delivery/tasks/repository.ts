@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { TaskKind, TaskState } from '../../infra/db/schema';
+import * as proof from '../../modules/proof/repository';
 import { ACTIVE, big, type Db } from '../../outbox/slots/repository';
 
 /*
@@ -136,16 +137,42 @@ export async function setShown(
   db: Db,
   s: { tagId: number; ver: string; hash: string | null; now: number; seenAt: number },
 ): Promise<void> {
+  // The confirmed picture is the desired one (its hash is the slot's): it was drawn from the desired
+  // product and price (docs/PROOF.md). Another, or one of unknown hash, was drawn from what is not known.
+  const isDesired = sql<boolean>`(desired_hash = ${proof.text(s.hash)})`;
+  const from = <T>(name: string) => sql<T | null>`case when ${isDesired} then ${sql.ref(name)} end`;
+  // The screen once this is written, against the product's price now.
+  const screen = proof.screenOf('', {
+    ver: proof.text(s.ver),
+    shownHash: proof.text(s.hash),
+    shownPrice: from<number>('desired_price_cents'),
+    shownProduct: from<number>('desired_product_id'),
+    shownAt: from<number>('desired_at'),
+  });
+  const priceNow = sql<number | null>`(select p.price_cents from products p where p.id = tags.product_id)`;
   await db
     .updateTable('tags')
     .set({
       shown_ver: s.ver,
       shown_hash: s.hash,
       shown_at: s.now,
+      shown_price_cents: from<number>('desired_price_cents'),
+      shown_product_id: from<number>('desired_product_id'),
+      shown_priced_at: from<number>('desired_at'),
+      ...proof.wrongSince(proof.agrees(screen, sql.ref('product_id'), priceNow), s.now),
       status: sql`case when desired_hash is null or substr(desired_hash, 1, 16) = ${s.ver} then 'normal' else 'online' end`,
       last_seen: sql`case when last_seen is null or last_seen < ${big(s.seenAt)} then ${big(s.seenAt)} else last_seen end`,
     })
     .where('id', '=', s.tagId)
+    .execute();
+}
+
+/** A tag answered a roll call at `at`: it was heard then (the absentees are the tags not heard since). */
+export async function markHeard(db: Db, tagId: number, at: number): Promise<void> {
+  await db
+    .updateTable('tags')
+    .set({ last_seen: sql`case when last_seen is null or last_seen < ${big(at)} then ${big(at)} else last_seen end` })
+    .where('id', '=', tagId)
     .execute();
 }
 

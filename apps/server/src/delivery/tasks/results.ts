@@ -1,5 +1,6 @@
 import type { JobRef, ResultMsg } from '@esl/contract/protocol';
 import type { Kysely } from 'kysely';
+import { transact } from '../../infra/db/retry';
 import type { Database } from '../../infra/db/schema';
 import { appendTagLog, type TagLogResult } from '../../infra/logs';
 import * as outbox from '../../outbox/slots/repository';
@@ -24,6 +25,8 @@ interface ResultContext {
   rollTags: Map<string, Awaited<ReturnType<typeof repo.tagsByHardware>>[number]>;
   /** Requests whose roll-call slot this message finished. */
   finishedRollCalls: Set<number>;
+  /** Roll-call entries counted in this message's transaction: remembered (state.counted) once it commits. */
+  counting: Set<string>;
 }
 
 export async function onResult(state: EngineState, station: StationRef, m: ResultMsg) {
@@ -45,15 +48,29 @@ export async function onResult(state: EngineState, station: StationRef, m: Resul
       )
     ).map((x) => [x.hardware_id, x]),
   );
-  const c: ResultContext = { station, t, rollTags, finishedRollCalls: new Set<number>() };
-  await state.db.transaction().execute(async (trx) => {
-    for (const r of m.results) {
+  const c: ResultContext = { station, t, rollTags, finishedRollCalls: new Set<number>(), counting: new Set() };
+  // In tag order, then slot order: the tags' and slots' rows are locked in the order every
+  // writer of many of them takes (docs/SERVER.md, "Deadlocks and retries").
+  const order = (r: Result) => {
+    const slot = slots.get(slotId(r.id) ?? 0);
+    return [slot?.tag_id ?? 0, slot?.id ?? 0];
+  };
+  const sorted = [...m.results].sort((a, b) => {
+    const [x, y] = [order(a), order(b)];
+    return (x[0] as number) - (y[0] as number) || (x[1] as number) - (y[1] as number);
+  });
+  await transact(state.db, async (trx) => {
+    c.finishedRollCalls.clear();
+    c.counting.clear();
+    for (const r of sorted) {
       const slot = slots.get(slotId(r.id) ?? 0);
       if (!slot || slot.tenant_id !== station.tenant_id) continue;
       state.counters.results++;
       await oneResult(state, trx, c, slot, r);
     }
   });
+  if (state.counted.size > 100_000) state.counted.clear();
+  for (const key of c.counting) state.counted.add(key);
   // Results are stored: the station may drop them from its outbox.
   const ids: JobRef[] = m.results.map((r) => [r.id, r.rev]);
   await state.link.send({ tenantId: station.tenant_id, sn: station.sn }, 'resack', { v: 1, ids }, { qos: 1 });
@@ -145,10 +162,17 @@ async function rollCallResult(
 ) {
   const { station, t } = c;
   const tag = r.tag ? c.rollTags.get(r.tag) : undefined;
+  if (tag && r.present) await repo.markHeard(trx, tag.id, t);
   const key = `${slot.id}:${r.rev}:${r.tag ?? ''}`;
-  if (tag && slot.request_id !== null && r.rev === slot.rev && mine(slot, station) && !state.counted.has(key)) {
-    if (state.counted.size > 100_000) state.counted.clear();
-    state.counted.add(key);
+  if (
+    tag &&
+    slot.request_id !== null &&
+    r.rev === slot.rev &&
+    mine(slot, station) &&
+    !state.counted.has(key) &&
+    !c.counting.has(key)
+  ) {
+    c.counting.add(key);
     const row = await outbox.countRequest(trx, slot.request_id, r.present ? 1 : 0, r.present ? 0 : 1, t);
     if (row) state.progress.set(row.id, row);
   }

@@ -38,6 +38,8 @@ export interface EngineOptions {
   reconcileMs?: number;
   /** Period of the image garbage collection, ms (1 h; the first runs at the first tick). */
   collectMs?: number;
+  /** Period of the proof-of-price watch (`price.wrong` callbacks, docs/PROOF.md), ms (15 s). */
+  priceWatchMs?: number;
   /** Multiplies retry backoff (tests on a fast clock). */
   backoffScale?: number;
   random?: () => number;
@@ -78,6 +80,8 @@ export interface EngineCounters {
   reopened: number;
   /** Stored images deleted by the garbage collection. */
   imagesCollected: number;
+  /** `price.wrong` callback events the watch wrote. */
+  pricesWrong: number;
   /** Jobs taken back from a station because their tag is now routed to another. */
   rerouted: number;
   blobsServed: number;
@@ -126,6 +130,7 @@ export interface EngineState {
   again: boolean;
   lastReconcile: number;
   lastCollect: number;
+  lastPriceWatch: number;
   fail(err: unknown, what: string): void;
 }
 
@@ -150,6 +155,7 @@ export function createState(o: EngineOptions): EngineState {
       resent: 0,
       reopened: 0,
       imagesCollected: 0,
+      pricesWrong: 0,
       rerouted: 0,
       blobsServed: 0,
       blobsRefused: 0,
@@ -166,6 +172,7 @@ export function createState(o: EngineOptions): EngineState {
     again: false,
     lastReconcile: Number.NEGATIVE_INFINITY,
     lastCollect: Number.NEGATIVE_INFINITY,
+    lastPriceWatch: Number.NEGATIVE_INFINITY,
     fail: (err, what) => o.onError?.(err, what),
   };
 }

@@ -1,4 +1,5 @@
 import { type AckMsg, type BlobRequestMsg, type HelloMsg, type JobRef, LIMITS } from '@esl/contract/protocol';
+import { transact } from '../../infra/db/retry';
 import { imageBytes } from './dispatch';
 import { DONE_SLACK_MS, jobId, slotId } from './policy';
 import { kick } from './pump';
@@ -23,8 +24,10 @@ export async function onAck(state: EngineState, station: StationRef, m: AckMsg) 
       )
     ).map((s) => [s.id, s]),
   );
-  await state.db.transaction().execute(async (trx) => {
-    for (const a of m.jobs) {
+  // In slot order: the order every writer of many slots locks them in.
+  const jobs = [...m.jobs].sort((a, b) => (slotId(a.id) ?? 0) - (slotId(b.id) ?? 0));
+  await transact(state.db, async (trx) => {
+    for (const a of jobs) {
       const slot = slots.get(slotId(a.id) ?? 0);
       if (!slot || !mine(slot, station) || slot.rev !== a.rev) continue;
       state.counters.acks++;
@@ -64,15 +67,17 @@ export async function onAck(state: EngineState, station: StationRef, m: AckMsg) 
 export async function onHello(state: EngineState, station: StationRef, m: HelloMsg) {
   state.stations.set(station.id, { caps: m.caps });
   const t = state.now();
-  const held = new Map<number, number>();
+  const heldAtHello = new Map<number, number>();
   const unknown: JobRef[] = [];
   for (const [id, rev] of m.queue) {
     const n = slotId(id);
     if (n === null) unknown.push([id, rev]);
-    else held.set(n, rev);
+    else heldAtHello.set(n, rev);
   }
-  const cancel: JobRef[] = [...unknown];
-  await state.db.transaction().execute(async (trx) => {
+  const cancel: JobRef[] = [];
+  await transact(state.db, async (trx) => {
+    cancel.splice(0, cancel.length, ...unknown);
+    const held = new Map(heldAtHello);
     for (const a of await repo.sentToStation(trx, station.id)) {
       const h = held.get(a.id);
       if (h === a.rev) {

@@ -1,4 +1,6 @@
+import { transact } from '../../infra/db/retry';
 import { closeIdlePushes } from '../../infra/logs';
+import { watchPrices } from '../../modules/proof/service';
 import { kick } from './pump';
 import * as repo from './repository';
 import { closeRollCall, flushNotices, retryOrFail } from './settle';
@@ -8,7 +10,8 @@ import * as sweepsRepo from './sweeps/repository';
 /*
  * Deadlines and the reconciler (docs/DELIVERY-ENGINE.md): a job not acked in time is sent again,
  * one without a result in time is tried again or fails; the reconciler opens again the image
- * slots whose tag shows another picture than it should; the image store is collected hourly.
+ * slots whose tag shows another picture than it should; the image store is collected hourly; the
+ * price watch tells the tenants' callbacks about tags wrong for too long (docs/PROOF.md).
  */
 
 /** Overdue acks → queued again; overdue results → retry or `failed timeout` (roll calls close). */
@@ -22,7 +25,7 @@ export async function sweep(state: EngineState) {
     (await sweepsRepo.overdueResults(state.db, t)).map((s) => s.id),
   );
   if (late.length) {
-    await state.db.transaction().execute(async (trx) => {
+    await transact(state.db, async (trx) => {
       for (const slot of late) {
         if (slot.state !== 'accepted') continue;
         if (slot.kind === 'rollcall') {
@@ -54,7 +57,7 @@ export async function reconcile(state: EngineState, tagIds?: readonly number[]):
   return reopened.length;
 }
 
-/** One tick: deadlines, the reconciler when due, the image collection when due, and a pump. */
+/** One tick: deadlines, the reconciler, the image collection and the price watch when due, and a pump. */
 export async function tick(state: EngineState) {
   if (state.closed) return;
   const { o, db, now } = state;
@@ -71,6 +74,14 @@ export async function tick(state: EngineState) {
       state.counters.imagesCollected += await o.render.collect(db, now());
     } catch (err) {
       state.fail(err, 'image collection');
+    }
+  }
+  if (now() - state.lastPriceWatch >= (o.priceWatchMs ?? 15_000)) {
+    state.lastPriceWatch = now();
+    try {
+      state.counters.pricesWrong += await watchPrices(db, now());
+    } catch (err) {
+      state.fail(err, 'price watch');
     }
   }
   flushNotices(state);

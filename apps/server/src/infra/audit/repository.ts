@@ -10,6 +10,23 @@ export async function insertOpLog(db: Kysely<Database>, row: NewOpLog): Promise<
   await db.insertInto('op_logs').values(row).execute();
 }
 
-export async function insertSysLog(db: Kysely<Database>, row: NewSysLog): Promise<void> {
-  await db.insertInto('sys_logs').values(row).execute();
+/** A station's row (`stationSn`, no store given) takes the store the station is in. */
+export async function insertSysLog(db: Kysely<Database>, row: NewSysLog, stationSn?: string): Promise<void> {
+  const tenantId = row.tenant_id;
+  if (stationSn === undefined || tenantId === null || row.store_id !== null) {
+    await db.insertInto('sys_logs').values(row).execute();
+    return;
+  }
+  await db
+    .insertInto('sys_logs')
+    .values((eb) => ({
+      ...row,
+      store_id: eb
+        .selectFrom('stations')
+        .select('store_id')
+        .where('tenant_id', '=', tenantId)
+        .where('sn', '=', stationSn)
+        .limit(1),
+    }))
+    .execute();
 }

@@ -94,12 +94,23 @@ describe.runIf(postgres)('render claims of two processes (postgres)', () => {
 
   it('claim disjoint slots at the same time, and every slot is claimed once', async () => {
     const claimed: Array<{ who: string; ids: number[] }> = [];
+    // Every worker makes its first claim before any makes a second: on a busy machine one process
+    // could otherwise take every slot before the other's first query ran, and the test would say
+    // nothing about the two at once. Were a claim to wait for another's locks, this would never end.
+    const WORKERS = 4;
+    let firsts = 0;
+    let started: () => void = () => {};
+    const allStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
     const work = (db: Db, who: string) => async () => {
-      for (;;) {
+      for (let n = 0; ; n++) {
         const got = await claimRenderSpread(db.db, who, 10_000, 60_000, 50);
+        if (n === 0 && ++firsts === WORKERS) started();
         if (got.length === 0) return;
         expect(got.length).toBeLessThanOrEqual(50);
         claimed.push({ who, ids: got.map((s) => s.id) });
+        if (n === 0) await allStarted;
       }
     };
     await Promise.all([work(one, 'a')(), work(two, 'b')(), work(one, 'a2')(), work(two, 'b2')()]);

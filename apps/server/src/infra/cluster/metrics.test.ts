@@ -8,6 +8,7 @@ import { testConfig } from '../config';
 import { type Db, openDatabase } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
 import { Notices } from '../notice/notices';
+import { VERSION } from '../version';
 import { splitNotice, startNoticeRelay } from './notices';
 import { notifyChannel } from './repository';
 
@@ -43,13 +44,24 @@ describe.each(await testDatabases())('/metrics ($name)', (target) => {
       const at = { tenantId: world.tenant.id, storeId: world.store.id };
       await insertBoundTags(app.services.db, at, 3, { hwPrefix: 'F0', priceCents: () => 100, now: 1 });
       await app.inject({ method: 'GET', url: '/no-such-file.js' });
-      const m = parse((await app.inject({ method: 'GET', url: '/metrics', remoteAddress: '::1' })).body);
+      await app.inject({ method: 'GET', url: '/metrics', remoteAddress: '::1' });
+      const text = (await app.inject({ method: 'GET', url: '/metrics', remoteAddress: '::1' })).body;
+      const m = parse(text);
       expect(m.get('esl_http_requests_total{method="POST",code="2xx"}')).toBeGreaterThan(0);
       expect(m.get('esl_http_requests_total{method="GET",code="4xx"}')).toBe(1);
       expect(m.get('esl_stations{online="true"}')).toBe(0);
       expect(m.get('esl_queue_depth{queue="dispatch"}')).toBe(0);
       expect(m.get('esl_queue_depth{queue="callbacks"}')).toBe(0);
       expect(m.get('process_resident_memory_bytes')).toBeGreaterThan(0);
+      // prom-client's: a latency histogram per call, Node's event-loop lag, heap and GC, the build.
+      const login = 'esl_http_request_duration_seconds_count{method="POST",route="/api/user/login",code="2xx"}';
+      expect(m.get(login)).toBeGreaterThan(0);
+      expect(m.get('esl_http_request_duration_seconds_count{method="GET",route="unmatched",code="4xx"}')).toBe(1);
+      expect([...m.keys()].some((k) => k.includes('route="/metrics"'))).toBe(false);
+      expect(m.get('nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
+      expect(m.get('nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+      expect(text).toContain('# TYPE nodejs_gc_duration_seconds histogram');
+      expect(m.get(`esl_build_info{version="${VERSION}",node="${process.version}"}`)).toBe(1);
       // Tasks by state: the bound tags' label slots (when binding enqueued them), all gauges integers.
       for (const [k, v] of m) if (k.startsWith('esl_tasks{')) expect(Number.isInteger(v)).toBe(true);
     });

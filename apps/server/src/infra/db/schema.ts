@@ -31,6 +31,9 @@ export interface Database {
   callback_settings: CallbackSettingsTable;
   callback_outbox: CallbackOutboxTable;
   cluster_leases: ClusterLeaseTable;
+  learned_models: LearnedModelTable;
+  scheduled_changes: ScheduledChangeTable;
+  timed_labels: TimedLabelTable;
 }
 
 export interface TenantTable {
@@ -127,6 +130,10 @@ export interface SysLogTable {
   id: Generated<number>;
   /** Null for platform-wide events (start, stop, crashes). */
   tenant_id: number | null;
+  /** The store the event belongs to (a station's: its store); null for tenant-wide events. */
+  store_id: number | null;
+  /** The user the event is about (a sign-in's user); null for the rest. */
+  user_id: number | null;
   level: 'info' | 'warn' | 'error';
   event: string;
   message: string;
@@ -328,6 +335,38 @@ export interface StationTable {
   cfg_applied_rev: number | null;
   /** Tag firmware transfers it runs at once (its last hello's `caps.fwConcurrent`); null: not said yet (1). */
   fw_concurrent: Generated<number | null>;
+  /** 'station' (speaks the protocol itself) or 'oepl' (an OpenEPaperLink AP the server bridges). */
+  kind: Generated<string>;
+  /** For 'oepl': the AP's address, `http://HOST[:PORT]`; '' otherwise. */
+  ap_url: Generated<string>;
+  /** The known alarms of its last heartbeat, comma-separated; '' = none. */
+  alarms: Generated<string>;
+  /** A bridge's access point as its last heartbeat described it (JSON AccessPointState); '' = none. */
+  ap_state: Generated<string>;
+}
+
+/** A tag model a station of the tenant taught (`up/models`, docs/PROTOCOL.md §5.13). */
+export interface LearnedModelTable {
+  id: Generated<number>;
+  tenant_id: number;
+  /** `vendor-type`, e.g. `oepl-35`: what tag reports name in `hw` and `tags.model` holds. */
+  key: string;
+  name: string;
+  w: number;
+  h: number;
+  /** JSON array of the panel's colours in index order. */
+  colours: string;
+  /** Our colour type with exactly these colours; null: none (not drawable). */
+  colour_type: string | null;
+  rotate: number;
+  /** 0 or 1. */
+  led: number;
+  button: number;
+  nfc: number;
+  source: string;
+  station_id: number | null;
+  created_at: number;
+  updated_at: number;
 }
 
 /** A product of a store; prices in integer cents. */
@@ -389,6 +428,20 @@ export interface TagTable {
   shown_at: number | null;
   /** When the tag is expected to check in next (from its reports). */
   next_wake_at: number | null;
+  /**
+   * What the desired image was rendered from: the product's price (cents) and the product (0: none,
+   * the unbound label; null: not known, rendered before migration 028).
+   */
+  desired_price_cents: number | null;
+  desired_product_id: number | null;
+  /** What the confirmed image (`shown_hash`) was rendered from, and when it was rendered; null: not known. */
+  shown_price_cents: number | null;
+  shown_product_id: number | null;
+  shown_priced_at: number | null;
+  /** Since when the tag's screen disagrees with its product's price (null: agrees, or no product); docs/PROOF.md. */
+  price_wrong_since: number | null;
+  /** When the `price.wrong` callback went out for the current disagreement (null: not yet). */
+  price_alerted_at: number | null;
 }
 
 /** A tenant's import field mapping (JSON array of { name, tField }). */
@@ -566,6 +619,8 @@ export interface OpenNonceTable {
 export interface CallbackSettingsTable {
   tenant_id: number;
   url: string;
+  /** Minutes a tag may show a wrong price before the `price.wrong` callback (migration 028). */
+  price_wrong_min: Generated<number>;
   updated_at: number;
 }
 
@@ -604,4 +659,51 @@ export interface ClusterLeaseTable {
   until: number;
   /** What the holder says about itself (a process lease: host, pid, broker). */
   info: string;
+}
+
+/** A product change that takes effect at a time (docs/SCHEDULE.md). */
+export interface ScheduledChangeTable {
+  id: Generated<number>;
+  tenant_id: number;
+  store_id: number;
+  product_id: number;
+  /** JSON of the product fields it sets (the contract's ScheduleChanges). */
+  changes: string;
+  /** When it takes effect, Unix ms (the wall-clock time in the store's time zone, resolved). */
+  effective_at: number;
+  /** pending → applied | cancelled. */
+  status: string;
+  note: string;
+  /** Changes added together (one call, a chain-wide change) share it. */
+  batch: string;
+  created_by: number | null;
+  created_at: number;
+  updated_at: number;
+  applied_at: number | null;
+}
+
+/**
+ * Each tag's next timed image (docs/SCHEDULE.md, docs/PROTOCOL.md §5.14): the label of its
+ * product as it will be at `show_at`, delivered ahead to a station that takes `timed` jobs.
+ */
+export interface TimedLabelTable {
+  id: Generated<number>;
+  tenant_id: number;
+  store_id: number;
+  tag_id: number;
+  /** Goes up whenever what the tag should hold changes; the job's rev. */
+  rev: number;
+  /** plan → queued → sent → held; idle (nothing pending), failed. */
+  state: string;
+  /** What the plan was made from (next time, changes, product, render key); another one → plan again. */
+  plan_key: string;
+  show_at: number | null;
+  hash: string | null;
+  size: number | null;
+  station_id: number | null;
+  sent_rev: number | null;
+  attempt: number;
+  /** sent: the ack/result deadline; queued: not before. */
+  due_at: number;
+  updated_at: number;
 }

@@ -6,6 +6,7 @@ export {
   closeRenderedPushes,
   finalsOfRequest,
   type LogDb,
+  latestPush,
   openPush,
   PUSH_EXCEPTION_CHARS,
   PUSH_EXCEPTIONS_KEPT,

@@ -118,6 +118,10 @@ describe.each(await testDatabases())('tag log and data-push log calls on $name',
     expect(await ids({ hardwareId: '0003' })).toEqual(['AA000003/image/1', 'AA000003/image/2', 'AA000003/led/1']);
     expect(await ids({ hardwareId: 'aa0000' })).toHaveLength(7);
     expect(await ids({ result: 'skipped' })).toEqual(['AA000003/image/2']);
+    // The console's default view leaves the skipped refreshes out (issue 27); a result filter wins.
+    expect(await ids({ requestId: 77, hideSkipped: true })).toEqual(['AA000003/image/1']);
+    expect(await ids({ hideSkipped: true })).toHaveLength(6);
+    expect(await ids({ result: 'skipped', hideSkipped: true })).toEqual(['AA000003/image/2']);
     expect(await ids({ result: 'failed', stationSn: 'AP2' })).toEqual(['AA000002/image/2', 'AA000003/image/1']);
     expect(await ids({ requestId: 77 })).toEqual(['AA000003/image/1', 'AA000003/image/2']);
     expect(await ids({ from: now - 3000, to: now - 1000 })).toEqual([

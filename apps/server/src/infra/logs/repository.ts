@@ -122,6 +122,19 @@ export async function openPush(db: LogDb, start: PushStart): Promise<number> {
   return row.id;
 }
 
+/** The store's newest push row of one source (a callback receiver's last round), or none. */
+export function latestPush(db: LogDb, at: { tenantId: number; storeId: number }, source: PushSource) {
+  return db
+    .selectFrom('push_log')
+    .select(['id', 'rendered', 'failed', 'exceptions'])
+    .where('tenant_id', '=', at.tenantId)
+    .where('store_id', '=', at.storeId)
+    .where('source', '=', source)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 /** What happened since the last call: counts to add, and at most one exception message. */
 export interface PushDelta {
   products?: number;

@@ -1,6 +1,6 @@
 import {
-  ALL_CALLS,
   API_BASE,
+  CALLS,
   type CallDef,
   ERROR_MESSAGES,
   ImportOptions,
@@ -9,8 +9,10 @@ import {
   OPEN_HEADERS,
   OPEN_WINDOW_MS,
   PRODUCT_TITLE,
+  type RefusalWithData,
 } from '@esl/contract';
 import { z } from 'zod';
+import { VERSION } from '../version';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -67,9 +69,64 @@ function requestBody(def: CallDef) {
   return { required: false, content };
 }
 
+/**
+ * Every answer under HTTP 200: the call's envelope with code 0, or a refusal (`data: null`, the
+ * shared `Refusal` schema; or the call's own refusal carrying data, e.g. `ImportRefusal`), so a
+ * validating client accepts both (issue 26 item 10).
+ */
+function envelopeOf(def: Pick<CallDef, 'data' | 'list' | 'refusal'>): JsonSchema {
+  const success = answerSchema(def);
+  const properties = success.properties as Record<string, JsonSchema>;
+  return {
+    oneOf: [
+      { ...success, properties: { ...properties, code: { const: 0 } } },
+      { $ref: '#/components/schemas/Refusal' },
+      ...(def.refusal ? [{ $ref: `#/components/schemas/${def.refusal.name}` }] : []),
+    ],
+  };
+}
+
+/** The schema of a refusal that carries data: its code, and its data instead of null. */
+function refusalWithData(refusal: RefusalWithData): JsonSchema {
+  return {
+    type: 'object',
+    description: refusal.description,
+    properties: {
+      code: { const: refusal.code },
+      msg: { type: 'string' },
+      data: schemaOf(refusal.data, 'output'),
+    },
+    required: ['code', 'msg', 'data'],
+  };
+}
+
+const REFUSAL: JsonSchema = {
+  type: 'object',
+  description: "A refused call: a code other than 0 (info.description lists them), a message in the caller's language",
+  properties: {
+    code: { type: 'integer', minimum: 1 },
+    msg: { type: 'string' },
+    data: { type: 'null' },
+  },
+  required: ['code', 'msg', 'data'],
+};
+
+/** HTTP 429: a limit reached (sign-ins per address, signed calls per key); the envelope beside Retry-After. */
+const TOO_MANY = {
+  description: 'Too many requests: wait the seconds Retry-After says (the envelope says it too, code 1012 or 1020)',
+  headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', minimum: 0 } } },
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Refusal' } } },
+};
+
+/** HTTP 500: a crash; the envelope with code 1500 and a generic message, nothing of the cause. */
+const CRASH = {
+  description: 'A crash: a generic message only (the cause is in the server log and the system log)',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Refusal' } } },
+};
+
 /** The envelope; a call answering a file answers the file on success and the envelope on a refusal. */
 function answer(def: CallDef) {
-  const envelope = { 'application/json': { schema: answerSchema(def) } };
+  const envelope = { 'application/json': { schema: envelopeOf(def) } };
   if (!def.file) return { description: 'The envelope', content: envelope };
   return {
     description: `The file (${def.file.filename}, as an attachment) on success; the envelope on a refusal`,
@@ -89,10 +146,13 @@ let cached: JsonSchema | undefined;
 export function openApiDocument(): JsonSchema {
   if (cached) return cached;
   const paths: Record<string, unknown> = {};
-  for (const def of ALL_CALLS) {
+  const schemas: Record<string, JsonSchema> = { Refusal: REFUSAL };
+  for (const [name, def] of Object.entries(CALLS) as [string, CallDef][]) {
+    if (def.refusal) schemas[def.refusal.name] = refusalWithData(def.refusal);
     const area = def.path.split('/')[1] ?? 'api';
     paths[API_BASE + def.path] = {
       post: {
+        operationId: name,
         summary: def.summary,
         tags: [area],
         description: [
@@ -108,14 +168,16 @@ export function openApiDocument(): JsonSchema {
         requestBody: requestBody(def),
         responses: {
           '200': answer(def),
-          '500': { description: 'A crash; a generic message only' },
+          ...(def.path === '/user/login' ? { '429': TOO_MANY } : {}),
+          '500': CRASH,
         },
       },
     };
   }
-  for (const def of Object.values(OPEN_CALLS)) {
+  for (const [name, def] of Object.entries(OPEN_CALLS)) {
     paths[OPEN_BASE + def.path] = {
       post: {
+        operationId: `open.${name}`,
         summary: def.summary,
         tags: ['open'],
         description: [
@@ -130,8 +192,9 @@ export function openApiDocument(): JsonSchema {
         security: [{ openKey: [], openTimestamp: [], openNonce: [], openSignature: [] }],
         requestBody: { required: true, content: { 'application/json': { schema: bodySchema(def) } } },
         responses: {
-          '200': { description: 'The envelope', content: { 'application/json': { schema: answerSchema(def) } } },
-          '500': { description: 'A crash; a generic message only' },
+          '200': { description: 'The envelope', content: { 'application/json': { schema: envelopeOf(def) } } },
+          '429': TOO_MANY,
+          '500': CRASH,
         },
       },
     };
@@ -141,11 +204,12 @@ export function openApiDocument(): JsonSchema {
     openapi: '3.1.0',
     info: {
       title: `${PRODUCT_TITLE} API`,
-      version: '1',
+      version: VERSION,
       description: `Every call is POST with a JSON body and answers HTTP 200 with an envelope.\n\nCodes:\n${errorCodes()}`,
     },
     servers: [{ url: '/' }],
     components: {
+      schemas,
       securitySchemes: {
         token: { type: 'apiKey', in: 'header', name: 'token' },
         bearer: { type: 'http', scheme: 'bearer' },

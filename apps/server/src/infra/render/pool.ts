@@ -30,8 +30,11 @@ function inProcessPool(): RenderPool {
  */
 export const PART_JOBS = 64;
 
+// From the sources (tsx): worker-boot.mjs registers tsx, then loads worker.ts. From the built server
+// (scripts/build-server.mjs, apps/server/dist): its own worker-boot.mjs loads render-worker.js.
+const BUILT = !import.meta.url.endsWith('.ts');
 const BOOT = new URL('./worker-boot.mjs', import.meta.url);
-const ENTRY = new URL('./worker.ts', import.meta.url);
+const ENTRY = new URL(BUILT ? './render-worker.js' : './worker.ts', import.meta.url);
 
 /** Tag jobs for one worker. */
 interface TagPart {

@@ -10,7 +10,7 @@ import type { RenderedImage, RenderJob, RenderOutcome } from './types';
  * size, and every ink of the template on the tag).
  */
 export function tagJob(job: RenderJob): TagJob | string {
-  const model = findTagModel(job.model);
+  const model = findTagModel(job.model) ?? (job.panel ? { code: job.model, ...job.panel } : undefined);
   if (!model) return `unknown tag model ${job.model}`;
   const panel = ColourType.safeParse(job.colour);
   if (!panel.success) return `unknown colour type ${job.colour}`;
@@ -38,6 +38,9 @@ function rendered(tagId: number, render: TagRender): RenderedImage {
     colour: tag.header.colourType,
     size: tag.bytes.length,
     problems: problems.map((p) => `${p.elementId}: ${p.message}`),
+    missingGlyphs: problems.flatMap((p) =>
+      p.code === 'missingGlyph' ? [{ element: p.elementId, field: p.field ?? null, chars: p.chars ?? '' }] : [],
+    ),
   };
 }
 

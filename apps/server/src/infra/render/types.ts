@@ -18,6 +18,11 @@ export interface RenderJob {
    */
   model: string;
   /**
+   * The panel of a learned model (`model` is its key, docs/PROTOCOL.md §5.13): the renderer has no
+   * database, so its size and padding travel with the job. Left out for catalogue models.
+   */
+  panel?: { w: number; h: number; wext: number; hexit: number };
+  /**
    * The tag's colour type (tags.colour). The document is rendered with it, so a black/white
    * template on a black/white/red tag is quantised to the tag's inks; a template whose inks the
    * tag lacks is refused (an error outcome), as the assignment rules refuse it.
@@ -51,6 +56,18 @@ export interface RenderedImage {
    * that would not decode or text that did not fit; the label is still rendered. Empty: none.
    */
   problems: string[];
+  /**
+   * Characters no font of an element can draw (RenderProblem code 'missingGlyph'): the label is
+   * sent, with boxes where they are; the render stage reports them (push log, tag log, callback).
+   */
+  missingGlyphs?: MissingGlyphs[];
+}
+
+/** The characters of one element that no font draws, and the data field they came from (null: the template's own text). */
+export interface MissingGlyphs {
+  element: string;
+  field: string | null;
+  chars: string;
 }
 
 /** A label that could not be rendered: the task fails with "synthesis failed" and this reason. */

@@ -4,9 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type CallbackDelivery, type Envelope, ErrorCode, OPEN_BASE, OPEN_HEADERS } from '@esl/contract';
+import { type CallbackDelivery, type Envelope, ErrorCode, OPEN_BASE, OPEN_HEADERS, type PushLog } from '@esl/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { isSelf, refusal, STRICT } from '../../infra/lib/address';
 import { sign, verify } from '../../infra/lib/signature';
 import { enqueueTagResult, type TagResultData } from '../../outbox/results/repository';
 import * as slots from '../../outbox/slots/repository';
@@ -15,10 +16,9 @@ import { testDatabases } from '../../test/databases';
 import { buildTenant, buildWorld, login } from '../../test/factories';
 import type { TestApp } from '../../test/harness';
 import { useApp } from '../../test/harness';
-import { isSelf, refusal, STRICT } from './address';
 import { BACKOFF_BASE_MS, BACKOFF_CAP_MS, backoffMs, CALLBACK_HEADERS, KEEP_FINISHED_MS, MAX_ATTEMPTS } from './sender';
 
-type Reply = 'ok' | 500 | 'hang';
+type Reply = 'ok' | 500 | 404 | 'hang';
 
 interface Received {
   path: string;
@@ -342,7 +342,45 @@ describe.each(await testDatabases())('callbacks on $name', (db) => {
         [1, 0],
         [1, 0],
       ]);
-      expect(JSON.parse(pushes[0]?.exceptions ?? '[]')).toEqual(['HTTP 500: 1']);
+      expect(JSON.parse(pushes[0]?.exceptions ?? '[]')).toEqual(['HTTP 500']);
+    });
+
+    it('counts a receiver failing the same way again on one row, kept out of the data log by default', async () => {
+      const app = t();
+      a.got.length = 0;
+      a.replies.length = 0;
+      a.replies.push(404, 404, 404, 500);
+      onTestFinished(() => {
+        a.replies.length = 0;
+      });
+      const w = await tenantWithUrl(app, a.url);
+      const store = w.stores[0] as { id: number };
+      const tag = await buildTag(app.app, { tenantId: w.tenant.id, storeId: store.id });
+      const db = app.app.services.db;
+      await enqueueTagResult(db, w.tenant.id, tagResult(store.id, tag.id, 1), app.clock.now());
+      // Four rounds: three 404s (one problem, counted), then a 500 (another).
+      for (let round = 0; round < 4; round++) {
+        expect(await drain(app.app)).toBe(1);
+        app.clock.advance(BACKOFF_CAP_MS);
+      }
+      const pushes = await db
+        .selectFrom('push_log')
+        .selectAll()
+        .where('tenant_id', '=', w.tenant.id)
+        .where('source', '=', 'callback')
+        .orderBy('id')
+        .execute();
+      expect(pushes.map((p) => [Number(p.tags_affected), Number(p.rendered), Number(p.failed)])).toEqual([
+        [3, 0, 3],
+        [1, 0, 1],
+      ]);
+      expect(pushes.map((p) => JSON.parse(p.exceptions))).toEqual([['HTTP 404'], ['HTTP 500']]);
+      // The data-push log's default view (the console's) leaves callback deliveries out.
+      await useStore(app.app, w.tokens.admin, store.id);
+      const list = (body: object) =>
+        app.call<PushLog[]>('/data/pushexp/List', { page: 1, limit: 50, ...body }, { token: w.tokens.admin });
+      expect((await list({ hideCallbacks: true })).data.filter((r) => r.source === 'callback')).toEqual([]);
+      expect((await list({ hideCallbacks: true, source: 'callback' })).data).toHaveLength(2);
     });
 
     it('retries a day before giving up; the console sends given-up events again, each tag’s in order', async () => {

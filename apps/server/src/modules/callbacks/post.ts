@@ -3,7 +3,6 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { OPEN_HEADERS } from '@esl/contract';
-import { sign } from '../../infra/lib/signature';
 import {
   type AddressPolicy,
   guardedLookup,
@@ -12,7 +11,8 @@ import {
   type Resolver,
   refusal,
   systemResolver,
-} from './address';
+} from '../../infra/lib/address';
+import { sign } from '../../infra/lib/signature';
 
 /** Header naming the event's type; the event's id and the attempt number follow. */
 export const CALLBACK_HEADERS = {

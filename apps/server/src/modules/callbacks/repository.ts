@@ -1,4 +1,4 @@
-import type { CallbackState } from '@esl/contract';
+import { type CallbackState, PRICE_WRONG_MINUTES_DEFAULT } from '@esl/contract';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../infra/db/schema';
 import { enqueueEvent } from '../../outbox/results/repository';
@@ -39,21 +39,39 @@ async function countEvents(db: Kysely<Database>, tenantId: number, state?: Callb
 // Settings and the console's list
 
 export async function getUrl(db: Kysely<Database>, tenantId: number): Promise<string> {
-  const row = await db
-    .selectFrom('callback_settings')
-    .select('url')
-    .where('tenant_id', '=', tenantId)
-    .executeTakeFirst();
-  return row?.url ?? '';
+  return (await getSettings(db, tenantId)).url;
 }
 
-/** Sets (or, with '', clears) the URL; clearing drops the events still waiting. */
-export async function setUrl(db: Kysely<Database>, tenantId: number, url: string, now: number): Promise<void> {
+/** The tenant's URL ('' when none) and minutes before `price.wrong` (the default when never set). */
+export async function getSettings(db: Kysely<Database>, tenantId: number) {
+  const row = await db
+    .selectFrom('callback_settings')
+    .select(['url', 'price_wrong_min'])
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirst();
+  return {
+    url: row?.url ?? '',
+    priceWrongMinutes: row ? Number(row.price_wrong_min) : PRICE_WRONG_MINUTES_DEFAULT,
+  };
+}
+
+/**
+ * Sets (or, with '', clears) the URL, and the minutes before `price.wrong` when given; clearing
+ * the URL drops the events still waiting.
+ */
+export async function setUrl(
+  db: Kysely<Database>,
+  tenantId: number,
+  url: string,
+  now: number,
+  priceWrongMinutes?: number,
+): Promise<void> {
+  const minutes = priceWrongMinutes === undefined ? {} : { price_wrong_min: priceWrongMinutes };
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('callback_settings')
-      .values({ tenant_id: tenantId, url, updated_at: now })
-      .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ url, updated_at: now }))
+      .values({ tenant_id: tenantId, url, updated_at: now, ...minutes })
+      .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ url, updated_at: now, ...minutes }))
       .execute();
     if (url === '') {
       await trx

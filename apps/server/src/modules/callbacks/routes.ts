@@ -40,7 +40,7 @@ function present(r: Row): CallbackDelivery {
  */
 export const callbackHandlers = defineHandlers({
   callbackInfo: (ctx) => service.getSettings(ctx),
-  setCallback: (ctx, { url }) => service.setSettings(ctx, url),
+  setCallback: (ctx, body) => service.setSettings(ctx, body),
   callbackLog: async (ctx, { page, limit, state }) => {
     const { tenantId } = requireTenant(ctx);
     const { rows, count } = await outbox.recent(ctx.services.db, tenantId, (page - 1) * limit, limit, state);

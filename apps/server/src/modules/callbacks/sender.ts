@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../infra/db/schema';
-import { addToPush, closePush, openPush } from '../../infra/logs';
-import type { AddressPolicy, Resolver } from './address';
+import type { AddressPolicy, Resolver } from '../../infra/lib/address';
+import { addToPush, closePush, latestPush, openPush } from '../../infra/logs';
 import { type Attempt, postEvent } from './post';
 import * as repo from './repository';
 
@@ -111,7 +111,12 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
     });
   }
 
-  /** One data-push row per tenant and store per round: events attempted, delivered, failed. */
+  /**
+   * One data-push row per tenant and store per round: events attempted, delivered, failed. A
+   * receiver failing again the same way is the same problem: the round is counted on the store's
+   * last callback row when that one, too, delivered nothing and failed for this one reason
+   * (issue 27 item 5: not a row a second burying the price pushes).
+   */
   async function log(results: Array<{ row: Row; a: Attempt }>, t: number) {
     const groups = new Map<string, Array<{ row: Row; a: Attempt }>>();
     for (const r of results) {
@@ -121,6 +126,16 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
     }
     for (const group of groups.values()) {
       const first = (group[0] as { row: Row }).row;
+      const failed = group.filter((g) => !g.a.ok);
+      const reasons = [...new Set(failed.map((g) => g.a.error))];
+      if (failed.length === group.length && reasons.length === 1) {
+        const last = await latestPush(db, { tenantId: first.tenant_id, storeId: first.store_id as number }, 'callback');
+        if (last && Number(last.rendered) === 0 && last.exceptions === JSON.stringify(reasons)) {
+          await addToPush(db, last.id, { tagsAffected: group.length, failed: group.length });
+          await closePush(db, last.id, o.now());
+          continue;
+        }
+      }
       const id = await openPush(db, {
         tenantId: first.tenant_id,
         storeId: first.store_id as number,
@@ -128,10 +143,11 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
         tagsAffected: group.length,
         startedAt: t,
       });
-      const failed = group.filter((g) => !g.a.ok);
       await addToPush(db, id, { rendered: group.length - failed.length, failed: failed.length });
-      for (const reason of new Set(failed.map((g) => g.a.error))) {
-        await addToPush(db, id, { exception: `${reason}: ${failed.filter((g) => g.a.error === reason).length}` });
+      // One reason: the failed count says how many; several: each with its own count.
+      for (const reason of reasons) {
+        const n = failed.filter((g) => g.a.error === reason).length;
+        await addToPush(db, id, { exception: reasons.length === 1 ? reason : `${reason}: ${n}` });
       }
       await closePush(db, id, o.now());
     }

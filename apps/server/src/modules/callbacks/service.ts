@@ -1,7 +1,7 @@
 import type { CallbackSettings } from '@esl/contract';
 import { type CallContext, requireTenant } from '../../api/context';
 import { invalidField } from '../../api/errors';
-import { CallbackUrlError, checkCallbackUrl } from './address';
+import { CallbackUrlError, checkCallbackUrl } from '../../infra/lib/address';
 import * as outbox from './repository';
 
 /** The console's and the signed API's way to the callback URL (the caller's tenant only). */
@@ -15,11 +15,17 @@ const DETAIL = {
 } as const;
 
 export async function getSettings(ctx: CallContext): Promise<CallbackSettings> {
-  return { url: await outbox.getUrl(ctx.services.db, requireTenant(ctx).tenantId) };
+  return outbox.getSettings(ctx.services.db, requireTenant(ctx).tenantId);
 }
 
-/** Checks the URL (form, then every address its host resolves to) and saves it; '' stops callbacks. */
-export async function setSettings(ctx: CallContext, url: string): Promise<CallbackSettings> {
+/**
+ * Checks the URL (form, then every address its host resolves to) and saves it; '' stops callbacks.
+ * The minutes before `price.wrong` are saved when given, kept otherwise.
+ */
+export async function setSettings(
+  ctx: CallContext,
+  { url, priceWrongMinutes }: { url: string; priceWrongMinutes?: number },
+): Promise<CallbackSettings> {
   const { tenantId } = requireTenant(ctx);
   const { config } = ctx.services;
   let checked = '';
@@ -31,8 +37,8 @@ export async function setSettings(ctx: CallContext, url: string): Promise<Callba
       throw err;
     }
   }
-  await outbox.setUrl(ctx.services.db, tenantId, checked, config.now());
-  return { url: checked };
+  await outbox.setUrl(ctx.services.db, tenantId, checked, config.now(), priceWrongMinutes);
+  return outbox.getSettings(ctx.services.db, tenantId);
 }
 
 /**

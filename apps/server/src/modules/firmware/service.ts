@@ -150,6 +150,7 @@ export async function upgradeTags(
   if (every.length > 50 && out.tasks > 0) {
     await writeSysLog(ctx.services, {
       tenantId: at.tenantId,
+      storeId: at.storeId,
       level: 'info',
       event: 'firmware.queued',
       message: `tag firmware ${fw.version} queued for ${out.tasks} tags`,
@@ -186,6 +187,7 @@ async function open(
   const what = kind === 'tagfw' ? 'tag' : kind === 'apfw' ? 'base station' : 'radio module';
   await writeSysLog(ctx.services, {
     tenantId: at.tenantId,
+    storeId: at.storeId,
     level: 'info',
     event: 'firmware.queued',
     message: `${what} ${d.device}: firmware ${fw.version} queued (running ${d.from || 'an unknown version'})`,

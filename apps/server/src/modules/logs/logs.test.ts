@@ -8,6 +8,91 @@ import { useApp } from '../../test/harness';
 describe.each(await testDatabases())('logs on $name', (db) => {
   const t = useApp(db);
 
+  it('gives a store-scoped reader only their stores’ operation-log rows (and their own store-less ones)', async () => {
+    const { tokens, stores, users } = await buildWorld(t().app);
+    // The administrator works in both stores; the manager is assigned to the first only.
+    for (const store of stores) {
+      await t().call('/user/setcurrshop', { curshop: store.id }, { token: tokens.admin });
+      await t().call('/mgr/station/alert', { id: store.id, remark: 'x' }, { token: tokens.admin });
+    }
+    await t().call('/mgr/station/add', { name: '', code: 'BAD' }, { token: tokens.admin });
+    const all = await t().call<OpLog[]>('/log/taglog/oplist', { limit: 100 }, { token: tokens.admin });
+    expect(all.data.some((r) => r.storeId === stores[1].id)).toBe(true);
+    const mine = await t().call<OpLog[]>('/log/taglog/oplist', { limit: 100 }, { token: tokens.manager });
+    expect(mine.code, mine.msg).toBe(0);
+    expect(mine.data.length).toBeGreaterThan(0);
+    expect(mine.count).toBe(mine.data.length);
+    expect(
+      mine.data.every(
+        (r) => r.storeId === stores[0].id || (r.storeId === null && r.username === users.manager.username),
+      ),
+    ).toBe(true);
+    const other = await t().call<OpLog[]>(
+      '/log/taglog/oplist',
+      { limit: 100, storeId: stores[1].id },
+      { token: tokens.manager },
+    );
+    expect(other.data).toEqual([]);
+    expect(other.count).toBe(0);
+  });
+
+  it('gives a store-scoped reader only their stores’ system-log rows, each named with its store (issue 25)', async () => {
+    const { tokens, stores, tenant, users } = await buildWorld(t().app);
+    // A station in each store; a station's rows belong to its store, looked up as they are written.
+    const sns: string[] = [];
+    for (const [i, store] of stores.entries()) {
+      await t().call('/user/setcurrshop', { curshop: store.id }, { token: tokens.admin });
+      const added = await t().call<{ sn: string }>('/mgr/ap/add', { sn: `LOGS${i}` }, { token: tokens.admin });
+      expect(added.code, added.msg).toBe(0);
+      sns.push(added.data.sn);
+    }
+    for (const sn of sns) {
+      await writeSysLog(t().app.services, {
+        tenantId: tenant.id,
+        stationSn: sn,
+        level: 'warn',
+        event: 'station.clock_skew',
+        message: `station ${sn}: its clock is 90 s ahead`,
+        time: t().clock.time,
+      });
+    }
+    // A tenant-wide row (no store): the administrators'.
+    await writeSysLog(t().app.services, {
+      tenantId: tenant.id,
+      level: 'info',
+      event: 'firmware.queued',
+      message: 'tenant-wide',
+      time: t().clock.time,
+    });
+    const all = await t().call<SysLog[]>('/log/taglog/syslist', { limit: 100 }, { token: tokens.admin });
+    const skew = all.data.filter((r) => r.event === 'station.clock_skew');
+    expect(skew.map((r) => [r.storeId, r.storeName])).toEqual([...stores].reverse().map((s) => [s.id, s.name]));
+    expect(all.data.some((r) => r.message === 'tenant-wide' && r.storeId === null && r.storeName === '')).toBe(true);
+    const byStore = await t().call<SysLog[]>(
+      '/log/taglog/syslist',
+      { limit: 100, storeId: stores[1].id },
+      { token: tokens.admin },
+    );
+    expect(byStore.data.map((r) => r.storeId)).toEqual([stores[1].id]);
+
+    // The manager is assigned to the first store only: its rows, and of the rows of no store only
+    // their own sign-in (not the administrator's, not the clerk's).
+    const mine = await t().call<SysLog[]>('/log/taglog/syslist', { limit: 100 }, { token: tokens.manager });
+    expect(mine.code, mine.msg).toBe(0);
+    expect(mine.data.map((r) => [r.storeId, r.message])).toEqual([
+      [stores[0].id, `station ${sns[0]}: its clock is 90 s ahead`],
+      [null, `${users.manager.username} signed in from 127.0.0.1`],
+    ]);
+    expect(mine.count).toBe(2);
+    const other = await t().call<SysLog[]>(
+      '/log/taglog/syslist',
+      { limit: 100, storeId: stores[1].id },
+      { token: tokens.manager },
+    );
+    expect(other.data).toEqual([]);
+    expect(other.count).toBe(0);
+  });
+
   it('writes one operation-log row per changing call, refused ones included, with who, where and what', async () => {
     const { tokens, stores, users } = await buildWorld(t().app);
     await t().call('/mgr/station/alert', { id: stores[0].id, remark: 'hello' }, { token: tokens.admin });
@@ -70,13 +155,36 @@ describe.each(await testDatabases())('logs on $name', (db) => {
     expect(ops).toMatchObject({ code: 0, data: [], count: 0 });
     const all = await t().call<OpLog[]>('/log/taglog/oplist', { limit: 2000 }, { token: a.tokens.admin });
     expect(all.data.every((r) => r.username !== b.users.admin.username)).toBe(true);
-    const sys = await t().call<SysLog[]>('/log/taglog/syslist', { limit: 2000 }, { token: a.tokens.manager });
+    // (The administrators: a store-scoped reader gets only store rows, tested above.)
+    const sys = await t().call<SysLog[]>('/log/taglog/syslist', { limit: 2000 }, { token: a.tokens.admin });
     // Besides the sign-ins of the world's users (each logged under its own tenant).
     expect(sys.data.map((r) => r.event).filter((e) => e !== 'login')).toEqual(['a.only']);
-    const theirs = await t().call<SysLog[]>('/log/taglog/syslist', { event: 'b.only' }, { token: b.tokens.editor });
+    const theirs = await t().call<SysLog[]>('/log/taglog/syslist', { event: 'b.only' }, { token: b.tokens.admin });
     expect(theirs.count).toBe(1);
-    const levels = await t().call<SysLog[]>('/log/taglog/syslist', { level: 'error' }, { token: b.tokens.editor });
+    const levels = await t().call<SysLog[]>('/log/taglog/syslist', { level: 'error' }, { token: b.tokens.admin });
     expect(levels.count).toBe(0);
+  });
+
+  it("reads each system-log row in the reader's language, the event as a word (issue 27)", async () => {
+    const { tokens, users, tenant } = await buildWorld(t().app);
+    await writeSysLog(t().app.services, {
+      tenantId: tenant.id,
+      level: 'info',
+      event: 'station.online',
+      message: 'station DEMO2AP03 online (connected)',
+      time: t().clock.time,
+    });
+    const zh = await t().call<SysLog[]>('/log/taglog/syslist', { limit: 50 }, { token: tokens.admin, lang: 'zh-CN' });
+    const online = zh.data.find((r) => r.event === 'station.online');
+    expect(online).toMatchObject({ eventName: '基站上线', message: '基站 DEMO2AP03 上线（已连接）' });
+    // The sign-in the world made, written by the session service, in Chinese too.
+    const login = zh.data.find((r) => r.event === 'login' && r.message.startsWith(users.admin.username));
+    expect(login).toMatchObject({ eventName: '登录', message: `${users.admin.username} 从 127.0.0.1 登录` });
+    const en = await t().call<SysLog[]>('/log/taglog/syslist', { limit: 50 }, { token: tokens.admin, lang: 'en' });
+    expect(en.data.find((r) => r.event === 'station.online')).toMatchObject({
+      eventName: 'Station online',
+      message: 'station DEMO2AP03 online (connected)',
+    });
   });
 
   it('is readable only with log.read', async () => {

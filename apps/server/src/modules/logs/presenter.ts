@@ -6,6 +6,8 @@ import {
   PUSH_SOURCE_LABELS,
   type PushLog,
   type SysLog,
+  sysEventName,
+  sysLogMessage,
   TAG_LOG_RESULT_LABELS,
   type TagLog,
   tagLogKindName,
@@ -43,14 +45,29 @@ export function presentOpLog(
   };
 }
 
-export function presentSysLog(row: {
-  id: number;
-  time: number;
-  level: 'info' | 'warn' | 'error';
-  event: string;
-  message: string;
-}): SysLog {
-  return { id: row.id, time: Number(row.time), level: row.level, event: row.event, message: row.message };
+/** A system-log row in the reader's language: the event as a word, the message in its words. */
+export function presentSysLog(
+  row: {
+    id: number;
+    time: number;
+    level: 'info' | 'warn' | 'error';
+    event: string;
+    message: string;
+    store_id: number | null;
+    store_name: string | null;
+  },
+  lang: Language,
+): SysLog {
+  return {
+    id: row.id,
+    time: Number(row.time),
+    level: row.level,
+    event: row.event,
+    eventName: sysEventName(row.event, lang),
+    message: sysLogMessage(row.message, lang),
+    storeId: row.store_id,
+    storeName: row.store_name ?? '',
+  };
 }
 
 /** PostgreSQL answers bigint columns as strings. */

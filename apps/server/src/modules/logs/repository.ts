@@ -17,11 +17,34 @@ export interface OpLogFilter extends Range {
   storeId?: number;
 }
 
-/** Operation-log rows of one tenant (null = platform rows), newest first. */
-export async function listOpLogs(db: Kysely<Database>, tenantId: number | null, f: OpLogFilter) {
+/**
+ * A store-scoped reader (not an administrator): the rows of `storeIds`, and of no store only
+ * their own (`username`) — never another store's.
+ */
+export interface OpLogReader {
+  storeIds: readonly number[];
+  username: string;
+}
+
+/** Operation-log rows of one tenant (null = platform rows), newest first; a scoped reader's only. */
+export async function listOpLogs(
+  db: Kysely<Database>,
+  tenantId: number | null,
+  f: OpLogFilter,
+  reader: OpLogReader | null = null,
+) {
   let q = db
     .selectFrom('op_logs as l')
     .where((eb) => (tenantId === null ? eb('l.tenant_id', 'is', null) : eb('l.tenant_id', '=', tenantId)));
+  if (reader) {
+    const ids = reader.storeIds.length ? [...reader.storeIds] : [0];
+    q = q.where((eb) =>
+      eb.or([
+        eb('l.store_id', 'in', ids),
+        eb.and([eb('l.store_id', 'is', null), eb('l.username', '=', reader.username)]),
+      ]),
+    );
+  }
   if (f.username) q = q.where(contains('l.username', f.username));
   if (f.call) q = q.where(contains('l.call', f.call));
   if (f.storeId !== undefined) q = q.where('l.store_id', '=', f.storeId);
@@ -46,21 +69,39 @@ export interface SysLogFilter extends Range {
   limit: number;
   level?: 'info' | 'warn' | 'error';
   event?: string;
+  storeId?: number;
 }
 
-/** System-log rows of one tenant (null = platform rows), newest first. */
-export async function listSysLogs(db: Kysely<Database>, tenantId: number | null, f: SysLogFilter) {
+/**
+ * System-log rows of one tenant (null = platform rows), newest first. A store-scoped reader (not
+ * an administrator) gets the rows of `storeIds` and their own rows of no store (their sign-ins);
+ * the other tenant-wide rows (others' sign-ins, firmware files) are the administrators'.
+ */
+export async function listSysLogs(
+  db: Kysely<Database>,
+  tenantId: number | null,
+  f: SysLogFilter,
+  reader: { storeIds: readonly number[]; userId: number } | null = null,
+) {
   let q = db
-    .selectFrom('sys_logs')
-    .where((eb) => (tenantId === null ? eb('tenant_id', 'is', null) : eb('tenant_id', '=', tenantId)));
-  if (f.level) q = q.where('level', '=', f.level);
-  if (f.event) q = q.where(contains('event', f.event));
-  if (f.from !== undefined) q = q.where('time', '>=', f.from);
-  if (f.to !== undefined) q = q.where('time', '<=', f.to);
+    .selectFrom('sys_logs as l')
+    .where((eb) => (tenantId === null ? eb('l.tenant_id', 'is', null) : eb('l.tenant_id', '=', tenantId)));
+  if (reader) {
+    const ids = reader.storeIds.length ? [...reader.storeIds] : [0];
+    q = q.where((eb) =>
+      eb.or([eb('l.store_id', 'in', ids), eb.and([eb('l.store_id', 'is', null), eb('l.user_id', '=', reader.userId)])]),
+    );
+  }
+  if (f.level) q = q.where('l.level', '=', f.level);
+  if (f.event) q = q.where(contains('l.event', f.event));
+  if (f.storeId !== undefined) q = q.where('l.store_id', '=', f.storeId);
+  if (f.from !== undefined) q = q.where('l.time', '>=', f.from);
+  if (f.to !== undefined) q = q.where('l.time', '<=', f.to);
   const [rows, total] = await Promise.all([
     q
-      .select(['id', 'time', 'level', 'event', 'message'])
-      .orderBy('id', 'desc')
+      .leftJoin('stores as s', (j) => j.onRef('s.id', '=', 'l.store_id').onRef('s.tenant_id', '=', 'l.tenant_id'))
+      .select(['l.id', 'l.time', 'l.level', 'l.event', 'l.message', 'l.store_id', 's.name as store_name'])
+      .orderBy('l.id', 'desc')
       .limit(f.limit)
       .offset(offsetOf(f))
       .execute(),
@@ -82,6 +123,7 @@ export interface TagLogFilter extends Range {
   limit: number;
   hardwareId?: string;
   result?: 'ok' | 'skipped' | 'failed' | 'cancelled' | 'replaced';
+  hideSkipped?: boolean;
   stationSn?: string;
   requestId?: number;
 }
@@ -100,6 +142,7 @@ export async function listTagLogs(db: Kysely<Database>, at: StoreScope, f: TagLo
     q = whole ? q.where('hardware_id', '=', f.hardwareId) : q.where(contains('hardware_id', f.hardwareId));
   }
   if (f.result) q = q.where('result', '=', f.result);
+  else if (f.hideSkipped) q = q.where('result', '!=', 'skipped');
   if (f.stationSn) q = q.where('station_sn', '=', f.stationSn);
   if (f.requestId !== undefined) q = q.where('request_id', '=', f.requestId);
   if (f.from !== undefined) q = q.where('finished_at', '>=', f.from);
@@ -123,12 +166,14 @@ export interface PushLogFilter extends Range {
   page: number;
   limit: number;
   source?: 'console' | 'import' | 'api' | 'schedule' | 'callback';
+  hideCallbacks?: boolean;
 }
 
 /** Data-push rows of one store, newest first (by start time), with the pushing user's name. */
 export async function listPushLogs(db: Kysely<Database>, at: StoreScope, f: PushLogFilter) {
   let q = db.selectFrom('push_log as p').where('p.tenant_id', '=', at.tenantId).where('p.store_id', '=', at.storeId);
   if (f.source) q = q.where('p.source', '=', f.source);
+  else if (f.hideCallbacks) q = q.where('p.source', '!=', 'callback');
   if (f.from !== undefined) q = q.where('p.started_at', '>=', f.from);
   if (f.to !== undefined) q = q.where('p.started_at', '<=', f.to);
   const [rows, total] = await Promise.all([

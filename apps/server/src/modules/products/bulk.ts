@@ -1,6 +1,7 @@
 import { type OpenProductInput, TARGET_NAMES_KEPT } from '@esl/contract';
 import type { CallContext } from '../../api/context';
 import { invalidField } from '../../api/errors';
+import { transact } from '../../infra/db/retry';
 import { toCents } from '../../infra/lib/price';
 import { dataPushed, tasksChanged } from '../../outbox/slots/enqueue';
 import { dataChange } from '../../outbox/slots/requests';
@@ -51,7 +52,7 @@ export async function upsertByBarcode(ctx: CallContext, items: readonly OpenProd
     names: items.slice(0, TARGET_NAMES_KEPT).map((p) => p.barcode),
     count: items.length,
   };
-  const answer = await db.transaction().execute(async (trx) => {
+  const answer = await transact(db, async (trx) => {
     const existing = new Map(
       (
         await repo.productsByBarcodes(
@@ -154,7 +155,7 @@ export async function removeByBarcodes(ctx: CallContext, barcodes: readonly stri
   const at = await currentStore(ctx);
   ctx.target = { kind: 'products', names: barcodes.slice(0, TARGET_NAMES_KEPT), count: barcodes.length };
   const { db, dialect } = ctx.services;
-  const answer = await db.transaction().execute(async (trx) => {
+  const answer = await transact(db, async (trx) => {
     const rows = await repo.productsByBarcodes(trx, at, barcodes, dialect);
     const ids = rows.map((r) => Number(r.id));
     // Their tags lose the product (the foreign key sets it null): they show the unbound label.

@@ -1,9 +1,10 @@
 import { ErrorCode, type Product } from '@esl/contract';
+import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { buildShop } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { useApp } from '../../test/harness';
-import { EXPORT_PAGE_ROWS, exportGate } from './export';
+import { EXPORT_PAGE_ROWS, exportGate, PRICE_FORMAT } from './export';
 import { readXlsx } from './import/xlsx';
 
 /** More than a few pages of the export's keyset walk. */
@@ -73,11 +74,39 @@ describe.each(await testDatabases())('a large product export on $name', (db) => 
       const rows = (await readXlsx(res.rawPayload)).slice(1).map((r) => r.cells);
       expect(rows.length, JSON.stringify(filter)).toBe(listed.length);
       expect(rows.map((r) => r[0])).toEqual(listed.map((p) => p.barcode));
+      // Prices are numbers in the file: the text reads back as the number, e.g. "1" for 1.00.
       expect(rows.map((r) => [r[1], r[2], r[3] ?? ''])).toEqual(
-        listed.map((p) => [p.name, p.price, p.originalPrice ?? '']),
+        listed.map((p) => [p.name, String(Number(p.price)), p.originalPrice ? String(Number(p.originalPrice)) : '']),
       );
     }
     expect(exportGate.size).toBe(0);
+  });
+
+  it("writes prices as numbers with two decimals on a sheet named in the reader's language", {
+    timeout: 120_000,
+  }, async () => {
+    const { tokens } = await seed();
+    for (const [lang, sheetName] of [
+      ['en', 'Products'],
+      ['zh-CN', '商品'],
+    ] as const) {
+      const res = await t().app.inject({
+        method: 'POST',
+        url: '/api/mgr/product/export',
+        headers: { token: tokens.clerk, 'accept-language': lang },
+        payload: { sort: 'id', order: 'asc', text: 'Item 12' },
+      });
+      expect(res.statusCode).toBe(200);
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      const sheet = book.worksheets[0];
+      expect(sheet?.name).toBe(sheetName);
+      const price = sheet?.getRow(2).getCell(3);
+      expect(typeof price?.value).toBe('number');
+      expect(price?.numFmt).toBe(PRICE_FORMAT);
+      // A text column stays text.
+      expect(typeof sheet?.getRow(2).getCell(1).value).toBe('string');
+    }
   });
 
   it('answers other requests while it writes, and runs one export of a tenant at a time', {

@@ -38,7 +38,9 @@ export async function exportProducts(ctx: CallContext, filter: ParsedBodyOf<'pro
   const stream = new PassThrough();
   try {
     const map = effectiveFieldMap(await repo.findFieldMap(db, at.tenantId));
-    void writeWorkbook(stream, map, (after) => repo.exportPage(db, at, filter, after, EXPORT_PAGE_ROWS), filter)
+    const sheetName = ctx.lang === 'en' ? 'Products' : '商品';
+    const page = (after: repo.ExportCursor | null) => repo.exportPage(db, at, filter, after, EXPORT_PAGE_ROWS);
+    void writeWorkbook(stream, map, page, filter, sheetName)
       .catch((err: unknown) => stream.destroy(err as Error))
       .finally(leave);
   } catch (err) {
@@ -49,13 +51,20 @@ export async function exportProducts(ctx: CallContext, filter: ParsedBodyOf<'pro
   return { body: stream, filename: `products-${at.storeId}-${day}.xlsx` };
 }
 
-/** Standard fields as the product answer shows them (prices as decimal strings). */
-function standardValue(row: repo.ProductRow, name: string): string {
+/** Excel's format for a price: the currency's two decimals, shown even when zero ("12.50"). */
+export const PRICE_FORMAT = '0.00';
+
+/**
+ * Standard fields as a spreadsheet user expects them: prices as numbers (so Excel sums them and
+ * flags nothing; the cell's format shows the two decimals), the rest as the product answer shows
+ * them.
+ */
+function standardValue(row: repo.ProductRow, name: string): string | number {
   switch (name) {
     case 'price':
-      return formatCents(row.price_cents);
+      return Number(formatCents(row.price_cents));
     case 'originalPrice':
-      return row.original_price_cents === null ? '' : formatCents(row.original_price_cents);
+      return row.original_price_cents === null ? '' : Number(formatCents(row.original_price_cents));
     default: {
       const v = row[name as keyof repo.ProductRow];
       return v === null || v === undefined ? '' : String(v);
@@ -68,9 +77,10 @@ async function writeWorkbook(
   map: ReturnType<typeof effectiveFieldMap>,
   page: (after: repo.ExportCursor | null) => Promise<repo.ProductRow[]>,
   filter: repo.ProductFilter,
+  sheetName: string,
 ): Promise<void> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
-  const sheet = workbook.addWorksheet('products');
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+  const sheet = workbook.addWorksheet(sheetName);
   const standard = new Set<string>(PRODUCT_FIELDS);
   const slicer = new Slicer();
   sheet.addRow(map.map((m) => toSpreadsheet(m.tField))).commit();
@@ -80,10 +90,15 @@ async function writeWorkbook(
     const rows = await page(after);
     for (const row of rows.slice(0, PRODUCT_IMPORT_MAX_ROWS - written)) {
       const custom = parseCustom(row.custom);
-      const values = map.map(({ name }) =>
-        toSpreadsheet(standard.has(name) ? standardValue(row, name) : (custom[name] ?? '')),
-      );
-      sheet.addRow(values).commit();
+      const values = map.map(({ name }) => {
+        const value = standard.has(name) ? standardValue(row, name) : (custom[name] ?? '');
+        return typeof value === 'number' ? value : toSpreadsheet(value);
+      });
+      const added = sheet.addRow(values);
+      values.forEach((v, i) => {
+        if (typeof v === 'number') added.getCell(i + 1).numFmt = PRICE_FORMAT;
+      });
+      added.commit();
       written++;
       if ((written & 63) === 0) await slicer.pause();
       // The client reads slower than we write: wait for it rather than buffer the whole file.

@@ -265,9 +265,12 @@ function upsertText(dialect: Dialect, rows: number, update: readonly ImportColum
         'then "products"."price_changes" + 1 else "products"."price_changes" end',
     );
   }
-  text =
-    `insert into "products" (${columns}) ${source} ` +
-    `on conflict ("store_id", "barcode") do update set ${sets.join(', ')}`;
+  // A product given exactly as it is stays untouched (its update time too) and is not counted as
+  // written, so importing the same file again reports its rows unchanged.
+  const distinct = dialect === 'postgres' ? 'is distinct from' : 'is not';
+  const compared = update.filter((c) => c !== 'updated_at').map((c) => `"products"."${c}" ${distinct} excluded."${c}"`);
+  const action = compared.length ? `do update set ${sets.join(', ')} where ${compared.join(' or ')}` : 'do nothing';
+  text = `insert into "products" (${columns}) ${source} on conflict ("store_id", "barcode") ${action} returning "barcode"`;
   if (upsertTexts.size > 100) upsertTexts.clear();
   upsertTexts.set(key, text);
   return text;
@@ -276,7 +279,8 @@ function upsertText(dialect: Dialect, rows: number, update: readonly ImportColum
 /**
  * Inserts new products and updates existing ones (by store and barcode), one statement per batch.
  * Each row is its values in IMPORT_COLUMNS order. Only `update` columns are written on existing
- * rows, and the price-change count rises where the price really changes.
+ * rows, only where one of them differs, and the price-change count rises where the price really
+ * changes. Answers the barcodes written: inserted or updated (not those given as they are).
  */
 export async function upsertProducts(
   db: Db,
@@ -285,8 +289,9 @@ export async function upsertProducts(
   update: readonly ImportColumn[],
   /** Awaited between statements: SQLite runs each one synchronously, so a large import gives other requests a turn. */
   pause: () => Promise<void> = async () => {},
-): Promise<void> {
+): Promise<string[]> {
   const batch = BATCH[dialect];
+  const written: string[] = [];
   for (let i = 0; i < rows.length; i += batch) {
     if (i > 0) await pause();
     const chunk = rows.slice(i, i + batch);
@@ -296,8 +301,12 @@ export async function upsertProducts(
     } else {
       for (const row of chunk) for (const v of row) params.push(v);
     }
-    await db.executeQuery(CompiledQuery.raw(upsertText(dialect, chunk.length, update), params));
+    const result = await db.executeQuery<{ barcode: string }>(
+      CompiledQuery.raw(upsertText(dialect, chunk.length, update), params),
+    );
+    for (const row of result.rows) written.push(row.barcode);
   }
+  return written;
 }
 
 /** The store's products among `barcodes`, every column (integration bulk calls). */
@@ -382,4 +391,16 @@ export async function tagIdsShowing(
     for (const r of await q.execute()) out.push(r.id);
   }
   return out;
+}
+
+/** Products with this barcode in the given stores of a tenant (a chain-wide scheduled change). */
+export function productsWithBarcode(db: Db, tenantId: number, storeIds: readonly number[], barcode: string) {
+  if (storeIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('products')
+    .select(['id', 'store_id'])
+    .where('tenant_id', '=', tenantId)
+    .where('store_id', 'in', storeIds)
+    .where('barcode', '=', barcode)
+    .execute();
 }

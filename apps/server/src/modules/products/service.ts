@@ -1,11 +1,19 @@
-import { type FieldMap, hasPermission, type ParsedBodyOf, productLabelData, TARGET_NAMES_KEPT } from '@esl/contract';
-import type { Kysely } from 'kysely';
+import {
+  type FieldMap,
+  hasPermission,
+  type ParsedBodyOf,
+  productLabelData,
+  type ScheduleChanges,
+  TARGET_NAMES_KEPT,
+} from '@esl/contract';
+import type { Kysely, Transaction } from 'kysely';
 import { type CallContext, requireTenant } from '../../api/context';
 import { conflict, forbidden, notFound } from '../../api/errors';
+import { transact } from '../../infra/db/retry';
 import type { Database } from '../../infra/db/schema';
 import { onUniqueViolation } from '../../infra/db/unique';
 import { toCents } from '../../infra/lib/price';
-import { dataPushed, tasksChanged } from '../../outbox/slots/enqueue';
+import { dataPushed, PRIO, tasksChanged } from '../../outbox/slots/enqueue';
 import { type CurrentStore, currentStore } from '../stores/service';
 import { effectiveFieldMap } from './mapping';
 import { parseCustom, presentProduct } from './presenter';
@@ -69,7 +77,7 @@ export async function alter(ctx: CallContext, id: number, patch: ProductPatch) {
   if (price !== undefined) set.price_cents = toCents(price);
   if (originalPrice !== undefined) set.original_price_cents = cents(originalPrice);
   if (custom !== undefined) set.custom = JSON.stringify(custom);
-  await db.transaction().execute(async (trx) => {
+  await transact(db, async (trx) => {
     await onUniqueViolation(repo.updateProduct(trx, at, id, set), () => conflict(text.barcode ?? current.barcode));
     // Its tags show the new values: re-rendered and delivered (in this transaction: DELIVERY.md §5.2).
     const tagIds = await repo.tagIdsShowing(trx, at, { productIds: [id] });
@@ -87,7 +95,7 @@ export async function remove(ctx: CallContext, ids: readonly number[]) {
   const at = await currentStore(ctx);
   const unique = [...new Set(ids)];
   ctx.target = { kind: 'products', names: unique.map((id) => `#${id}`), count: unique.length };
-  const deleted = await ctx.services.db.transaction().execute(async (trx) => {
+  const deleted = await transact(ctx.services.db, async (trx) => {
     const mine = await repo.productIdsIn(trx, at, unique);
     if (mine.size !== unique.length) throw notFound();
     const names = await repo.productNamesOf(trx, at, unique, TARGET_NAMES_KEPT);
@@ -158,15 +166,93 @@ export async function ruleFields(
   return out;
 }
 
-/** Products of a store as label data, by id, with their row version (`updated_at`), for delivery's renders. */
+/** A product as a label shows it: its values, its row version (`updated_at`) and its price (cents). */
+export interface LabelSource {
+  data: Readonly<Record<string, string | null>>;
+  version: number;
+  /** The price the label is drawn from (what proof of price compares, docs/PROOF.md). */
+  priceCents: number;
+}
+
+/** Products of a store as label data, by id, for delivery's renders. */
 export async function labelDataOf(
   db: Kysely<Database>,
   at: { tenantId: number; storeId: number },
   ids: readonly number[],
-): Promise<Map<number, { data: Readonly<Record<string, string | null>>; version: number }>> {
-  const out = new Map<number, { data: Readonly<Record<string, string | null>>; version: number }>();
+): Promise<Map<number, LabelSource>> {
+  const out = new Map<number, LabelSource>();
   for (const row of await repo.productsByIds(db, at, [...new Set(ids)])) {
-    out.set(row.id, { data: productLabelData(presentProduct(row)), version: Number(row.updated_at) });
+    out.set(row.id, {
+      data: productLabelData(presentProduct(row)),
+      version: Number(row.updated_at),
+      priceCents: Number(row.price_cents),
+    });
+  }
+  return out;
+}
+
+/** The row fields a set of product changes writes (a scheduled change's fields, docs/SCHEDULE.md). */
+function patchOf(changes: ScheduleChanges, now: number): repo.ProductPatch {
+  const { price, originalPrice, custom, ...text } = changes;
+  const set: repo.ProductPatch = { ...text, updated_at: now };
+  if (price !== undefined) set.price_cents = toCents(price);
+  if (originalPrice !== undefined) set.original_price_cents = cents(originalPrice);
+  if (custom !== undefined) set.custom = JSON.stringify(custom);
+  return set;
+}
+
+/** A product of a store, or undefined (the schedule module checks what a change names). */
+export function findInStore(db: Kysely<Database>, at: { tenantId: number; storeId: number }, id: number) {
+  return repo.findProduct(db, { ...at, userId: 0 }, id);
+}
+
+/** Products of other stores of a tenant with this barcode: each store's id and product id. */
+export function sameBarcode(db: Kysely<Database>, tenantId: number, storeIds: readonly number[], barcode: string) {
+  return repo.productsWithBarcode(db, tenantId, storeIds, barcode);
+}
+
+/**
+ * A scheduled change taking effect (docs/SCHEDULE.md), in the scheduler's transaction: the fields
+ * are written and the product's tags relabelled first in line (interactive priority) under a
+ * `schedule` data push. Answers how many tags it relabelled; false when the product is gone.
+ */
+export async function applyScheduled(
+  trx: Transaction<Database>,
+  at: { tenantId: number; storeId: number },
+  productId: number,
+  changes: ScheduleChanges,
+  now: number,
+): Promise<number | false> {
+  const store = { ...at, userId: 0 };
+  if (!(await repo.findProduct(trx, store, productId))) return false;
+  await repo.updateProduct(trx, store, productId, patchOf(changes, now));
+  const tagIds = await repo.tagIdsShowing(trx, at, { productIds: [productId] });
+  if (tagIds.length)
+    await dataPushed(trx, at, {
+      source: 'schedule',
+      userId: null,
+      products: 1,
+      tagIds,
+      now,
+      prio: PRIO.interactive,
+    });
+  return tagIds.length;
+}
+
+/**
+ * Label data of products as they will be once these changes (in order) have taken effect: what a
+ * timed image shows (docs/SCHEDULE.md). Products not found are left out.
+ */
+export async function labelDataAfter(
+  db: Kysely<Database>,
+  at: { tenantId: number; storeId: number },
+  changes: ReadonlyMap<number, readonly ScheduleChanges[]>,
+): Promise<Map<number, Readonly<Record<string, string | null>>>> {
+  const out = new Map<number, Readonly<Record<string, string | null>>>();
+  for (const row of await repo.productsByIds(db, at, [...changes.keys()])) {
+    let next = { ...row };
+    for (const c of changes.get(row.id) ?? []) next = { ...next, ...patchOf(c, Number(row.updated_at)) } as typeof row;
+    out.set(row.id, productLabelData(presentProduct(next)));
   }
   return out;
 }

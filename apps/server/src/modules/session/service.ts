@@ -75,6 +75,7 @@ export async function login(ctx: CallContext, username: string, digest: string):
   // Who signed in, when and from where: what an administrator looks for after an incident.
   await writeSysLog(ctx.services, {
     tenantId: user.tenant_id,
+    userId: user.id,
     level: 'info',
     event: 'login',
     message: `${name} signed in from ${ctx.ip}`,

@@ -1,4 +1,4 @@
-import type { Station } from '@esl/contract';
+import type { AccessPointStatus, Station } from '@esl/contract';
 import type { StationRow } from '../../infra/db/schema';
 import { configState, presentConfig } from './config';
 
@@ -37,5 +37,29 @@ export function presentStation(row: StationRow): Station {
     configRev: Number(row.cfg_rev),
     configAppliedRev: num(row.cfg_applied_rev),
     configState: configState(Number(row.cfg_rev), num(row.cfg_applied_rev)),
+    kind: row.kind === 'oepl' ? 'oepl' : 'station',
+    apUrl: row.ap_url,
+    alarms: row.alarms ? row.alarms.split(',') : [],
+    ap: accessPoint(row.ap_state),
   };
+}
+
+/** The stored access-point state (JSON the gateway wrote from a checked heartbeat), or null. */
+function accessPoint(json: string): AccessPointStatus | null {
+  if (!json) return null;
+  try {
+    const a = JSON.parse(json) as Partial<Record<keyof AccessPointStatus, unknown>>;
+    const n = (v: unknown) => (typeof v === 'number' ? v : null);
+    return {
+      apstate: n(a.apstate) ?? 0,
+      runstate: n(a.runstate) ?? 0,
+      lowBattery: n(a.lowBattery) ?? 0,
+      timeouts: n(a.timeouts) ?? 0,
+      fw: typeof a.fw === 'string' ? a.fw : null,
+      channel: n(a.channel),
+      tags: n(a.tags),
+    };
+  } catch {
+    return null;
+  }
 }

@@ -65,6 +65,33 @@ export async function setSecretHash(db: Db, at: CurrentStore, id: number, secret
     .execute();
 }
 
+export async function updateStation(db: Db, at: CurrentStore, id: number, set: { name?: string; ap_url?: string }) {
+  if (set.name === undefined && set.ap_url === undefined) return;
+  await db
+    .updateTable('stations')
+    .set(set)
+    .where('tenant_id', '=', at.tenantId)
+    .where('store_id', '=', at.storeId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Every OpenEPaperLink station of the platform with its AP's address (the bridge manager's list). */
+export function bridgedStations(db: Db) {
+  return db
+    .selectFrom('stations')
+    .select(['id', 'tenant_id', 'sn', 'ap_url'])
+    .where('kind', '=', 'oepl')
+    .where('ap_url', '!=', '')
+    .orderBy('id')
+    .execute();
+}
+
+/** The hash of a secret the server issued itself (an OEPL station's in-process bridge). */
+export async function setSecretHashById(db: Db, id: number, secretHash: string, now: number) {
+  await db.updateTable('stations').set({ secret_hash: secretHash, secret_at: now }).where('id', '=', id).execute();
+}
+
 export async function deleteStations(db: Db, at: CurrentStore, ids: readonly number[]): Promise<number> {
   const result = await db
     .deleteFrom('stations')

@@ -9,8 +9,10 @@ export const stationHandlers = defineHandlers({
   },
   addStation: async (ctx, body) => {
     const { row, secret } = await stations.add(ctx, body);
-    return { ...presentStation(row), secret };
+    return { ...presentStation(row), secret, login: stations.loginOf(ctx, row.tenant_id, row.sn) };
   },
+  editStation: async (ctx, body) => presentStation(await stations.edit(ctx, body)),
+  testStationAp: (ctx, { apUrl }) => stations.testAp(ctx, apUrl),
   renewStationSecret: (ctx, { id }) => stations.renewSecret(ctx, id),
   delStation: async (ctx, { ids }) => ({ deleted: await stations.remove(ctx, ids) }),
   openCmdWindow: (ctx, { id }) => stations.openCommandWindow(ctx, id),

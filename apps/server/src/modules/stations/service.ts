@@ -1,12 +1,14 @@
 import { isAllowedCommand, type ParsedBodyOf } from '@esl/contract';
 import { STATION_COMMANDS } from '@esl/contract/protocol';
 import type { Insertable, Kysely } from 'kysely';
-import { type CallContext, requireCaller } from '../../api/context';
+import { type CallContext, publicBase, requireCaller } from '../../api/context';
 import { conflict, invalidField, notFound } from '../../api/errors';
 import type { Database, DeviceRequestTable } from '../../infra/db/schema';
 import { onUniqueViolation } from '../../infra/db/unique';
 import { randomHex, sha256Hex } from '../../infra/lib/random';
 import { type CurrentStore, currentStore } from '../stores/service';
+import { apAddressRefused, testAccessPoint } from './ap-check';
+import { stationLogin } from './login';
 import * as repo from './repository';
 
 export async function list(ctx: CallContext, f: repo.StationFilter) {
@@ -35,7 +37,9 @@ const NOT_REPORTED = {
 
 /**
  * Adds a base station to the current store and issues its MQTT secret. Only a hash is kept, so
- * the secret in this answer is the only copy; the station is configured with it.
+ * the secret in this answer is the only copy; the station is configured with it. An OpenEPaperLink
+ * station (`kind` oepl) answers no secret: the server runs its bridge and issues the bridge a
+ * secret of its own at each start (delivery/bridges/, docs/OEPL.md "The bridge in the server").
  */
 export async function add(ctx: CallContext, fields: ParsedBodyOf<'addStation'>) {
   const at = await currentStore(ctx);
@@ -43,10 +47,16 @@ export async function add(ctx: CallContext, fields: ParsedBodyOf<'addStation'>) 
   ctx.target = { kind: 'station', name: fields.sn };
   // Held here or by another tenant: the same answer, which never names the holder.
   if (await repo.snTaken(db, fields.sn)) throw conflict(fields.sn);
+  const oepl = fields.kind === 'oepl';
+  if (oepl && (await apAddressRefused(fields.apUrl))) throw invalidField('apUrl', 'apAddress');
   const secret = randomHex(24);
   const row = await onUniqueViolation(
     repo.insertStation(db, {
-      ...fields,
+      sn: fields.sn,
+      name: fields.name,
+      module: fields.module,
+      kind: fields.kind,
+      ap_url: oepl ? fields.apUrl : '',
       tenant_id: at.tenantId,
       store_id: at.storeId,
       secret_hash: sha256Hex(secret),
@@ -56,8 +66,47 @@ export async function add(ctx: CallContext, fields: ParsedBodyOf<'addStation'>) 
     }),
     () => conflict(fields.sn),
   );
+  if (oepl) {
+    // Nobody is told this secret (its hash only locks the account until the bridge gets its own).
+    ctx.services.stationBridges.changed();
+    return { row, secret: '' };
+  }
   await ctx.services.stationAccounts.secretIssued({ tenantId: at.tenantId, sn: row.sn }, secret);
   return { row, secret };
+}
+
+/** How a station of the caller's tenant logs in, as the server sees its broker (login.ts). */
+export function loginOf(ctx: CallContext, tenantId: number, sn: string) {
+  return stationLogin(ctx.services.stationBroker, new URL(publicBase(ctx)).hostname, { tenantId, sn });
+}
+
+/** Renames a station; for an OEPL station also changes its AP's address (its bridge restarts). */
+export async function edit(ctx: CallContext, body: ParsedBodyOf<'editStation'>) {
+  const at = await currentStore(ctx);
+  const station = await stationOf(ctx, at, body.id);
+  const { db } = ctx.services;
+  if (body.apUrl !== undefined && body.apUrl !== station.ap_url) {
+    if (station.kind !== 'oepl') throw invalidField('apUrl', 'stationKind');
+    if (await apAddressRefused(body.apUrl)) throw invalidField('apUrl', 'apAddress');
+  }
+  await repo.updateStation(db, at, body.id, {
+    name: body.name,
+    ap_url: station.kind === 'oepl' ? body.apUrl : undefined,
+  });
+  if (station.kind === 'oepl') ctx.services.stationBridges.changed();
+  const row = await repo.findStation(db, at, body.id);
+  if (!row) throw notFound();
+  return row;
+}
+
+/**
+ * Test connection: the server reads the AP's /sysinfo (3 s, one fixed path, no redirects; the SSRF
+ * rules are in ap-check.ts). Needs a current store like every station call, so it is checked and
+ * scoped exactly as an edit.
+ */
+export async function testAp(ctx: CallContext, apUrl: string) {
+  await currentStore(ctx);
+  return testAccessPoint(apUrl);
 }
 
 /**
@@ -71,10 +120,12 @@ export async function renewSecret(ctx: CallContext, id: number) {
   const station = await repo.findStation(db, at, id);
   if (!station) throw notFound();
   ctx.target = { kind: 'station', name: station.sn };
+  // The server holds an OEPL station's secret (a new one at each start of its bridge).
+  if (station.kind === 'oepl') throw invalidField('id', 'stationKind');
   const secret = randomHex(24);
   await repo.setSecretHash(db, at, id, sha256Hex(secret), ctx.now);
   await ctx.services.stationAccounts.secretIssued({ tenantId: at.tenantId, sn: station.sn }, secret);
-  return { id, sn: station.sn, secret };
+  return { id, sn: station.sn, secret, login: loginOf(ctx, at.tenantId, station.sn) };
 }
 
 /** All or nothing: an id that is not a base station of the current store refuses the whole call. */
@@ -90,6 +141,7 @@ export async function remove(ctx: CallContext, ids: readonly number[]) {
     return { deleted: await repo.deleteStations(trx, at, unique), serials };
   });
   for (const sn of serials) await ctx.services.stationAccounts.removed({ tenantId: at.tenantId, sn });
+  ctx.services.stationBridges.changed();
   return deleted;
 }
 
@@ -163,4 +215,29 @@ const STATION_COMMAND_LINES = STATION_COMMANDS.map((c) => (c === 'log' ? 'log ta
 /** Records requests for the delivery layer (from here, and from the tags module's refresh and roll call). */
 export function recordRequests(db: Kysely<Database>, rows: Insertable<DeviceRequestTable>[]): Promise<void> {
   return repo.insertDeviceRequests(db, rows);
+}
+
+/** An OEPL station's bridge in this server process (delivery/bridges/): who it is and where its AP is. */
+export interface BridgedStation {
+  id: number;
+  tenantId: number;
+  sn: string;
+  apUrl: string;
+}
+
+/** Every OEPL station with an AP address, of every tenant (the bridge manager runs one bridge each). */
+export async function bridgedStations(db: Kysely<Database>): Promise<BridgedStation[]> {
+  const rows = await repo.bridgedStations(db);
+  return rows.map((r) => ({ id: r.id, tenantId: r.tenant_id, sn: r.sn, apUrl: r.ap_url }));
+}
+
+/**
+ * Issues a fresh secret for an OEPL station's in-process bridge and stores only its hash: the
+ * secret lives in this process's memory for as long as the bridge runs, is never written,
+ * answered or logged, and the previous one stops working (its session is closed).
+ */
+export async function issueBridgeSecret(db: Kysely<Database>, id: number, now: number): Promise<string> {
+  const secret = randomHex(24);
+  await repo.setSecretHashById(db, id, sha256Hex(secret), now);
+  return secret;
 }

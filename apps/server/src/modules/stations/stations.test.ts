@@ -38,7 +38,12 @@ describe.each(await testDatabases())('base stations on $name', (db) => {
 
     const list = await t().call<Station[]>('/mgr/ap/runtimelist', {}, { token });
     expect(list.count).toBe(1);
-    expect(list.data[0]).toEqual({ ...added.data, secret: undefined, createdAt: added.data.createdAt });
+    expect(list.data[0]).toEqual({
+      ...added.data,
+      secret: undefined,
+      login: undefined,
+      createdAt: added.data.createdAt,
+    });
     expect(list.data[0]).not.toHaveProperty('secret');
     expect(list.data[0]).toMatchObject({ lastHeartbeat: null, serverPort: null, ip: '', firmware: '' });
 
@@ -168,6 +173,8 @@ describe.each(await testDatabases())('base stations on $name', (db) => {
         ['/mgr/ap/runtimelist', {}, 'station.read', 0],
         ['/mgr/ap/add', { sn: `R${role}` }, 'station.write', 0],
         ['/mgr/ap/setconfig', { id: station.id, config: { heartbeatS: 60 } }, 'station.write', 0],
+        ['/mgr/ap/edit', { id: station.id, name: `by ${role}` }, 'station.write', 0],
+        ['/mgr/ap/testap', { apUrl: 'http://127.0.0.1:1' }, 'station.write', 0],
         ['/mgr/ap/opencmdwindow', { id: station.id }, 'station.operate', ErrorCode.VALIDATION],
         ['/mgr/ap/cmd', { id: station.id, session: 'abc', line: 'status' }, 'station.operate', ErrorCode.VALIDATION],
       ] as const;

@@ -113,6 +113,17 @@ export async function setParams(ctx: CallContext, id: number, params: StoreParam
   return params;
 }
 
+/** Each store's time zone (store parameter `timeZone`): scheduled changes name its wall clock. */
+export async function timeZones(
+  db: Kysely<Database>,
+  tenantId: number,
+  storeIds: readonly number[],
+): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  for (const id of new Set(storeIds)) out.set(id, readParams(await repo.findParams(db, tenantId, id)).timeZone);
+  return out;
+}
+
 /** Saved parameters, repaired with defaults for fields added since they were saved. */
 function readParams(saved: string | undefined): StoreParams {
   if (saved) {

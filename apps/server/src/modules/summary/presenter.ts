@@ -34,8 +34,11 @@ export interface ShopFigures {
 /** Waiting at the server (to render or to send), and out at a station. */
 const QUEUED_STATES = new Set(['render', 'queued']);
 const IN_FLIGHT_STATES = new Set(['sent', 'accepted']);
-/** A skip is done too: the tag already showed the label. */
-const DONE_RESULTS = new Set(['ok', 'skipped']);
+/**
+ * Work done: a skip is not counted (the tag already showed the label, nothing was sent), so the
+ * figure means one thing, tasks carried out (issue 27 item 9).
+ */
+const DONE_RESULTS = new Set(['ok']);
 
 function presentDelivery(d: ShopFigures['delivery']): ShopStatic['delivery'] {
   const count = <R extends { n: DbCount }>(rows: R[], keep: (r: R) => boolean) =>

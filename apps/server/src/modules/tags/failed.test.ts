@@ -83,4 +83,28 @@ describe.each(await testDatabases())('tags whose last update failed, on $name', 
     // Counts are reused for a moment; a filter with text reads afresh.
     expect((await ids({ failed: true, text: 'FA' })).ids).toEqual([]);
   });
+  it("lists a roll call's absentees: tags never heard, or not since it started (issue 27)", async () => {
+    const { tenant, tokens, store } = await buildShop(t().app);
+    const at = { tenantId: tenant.id, storeId: store.id };
+    const never = await buildTag(t().app, at, { hardwareId: 'NS000001' });
+    const before = await buildTag(t().app, at, { hardwareId: 'NS000002' });
+    const after = await buildTag(t().app, at, { hardwareId: 'NS000003' });
+    const db = t().app.services.db;
+    await db.updateTable('tags').set({ last_seen: null }).where('id', '=', never.id).execute();
+    await db.updateTable('tags').set({ last_seen: 1_000 }).where('id', '=', before.id).execute();
+    await db.updateTable('tags').set({ last_seen: 5_000 }).where('id', '=', after.id).execute();
+    const ids = async (body: object) => {
+      const res = await t().call<Tag[]>('/mgr/tag/list', body, { token: tokens.clerk });
+      expect(res.code, res.msg).toBe(0);
+      return { ids: res.data.map((tag) => tag.hardwareId).sort(), count: res.count };
+    };
+    expect(await ids({ notSeenSince: 3_000 })).toEqual({ ids: ['NS000001', 'NS000002'], count: 2 });
+    // With the other filters whose values are parameters of the cached SQL text, in their order.
+    expect(await ids({ notSeenSince: 3_000, failed: false, text: 'NS00000' })).toEqual({
+      ids: ['NS000001', 'NS000002'],
+      count: 2,
+    });
+    expect(await ids({ notSeenSince: 500, text: 'NS' })).toEqual({ ids: ['NS000001'], count: 1 });
+    expect((await t().call('/mgr/tag/list', { notSeenSince: -1 }, { token: tokens.clerk })).code).toBe(1001);
+  });
 });

@@ -14,6 +14,8 @@ export interface TagFilter {
   bound?: boolean;
   /** Only tags whose label (image) task slot ended failed: their last update did not reach them. */
   failed?: boolean;
+  /** Only tags not heard since this time (Unix ms), or never: a roll call's absentees. */
+  notSeenSince?: number;
   text?: string;
   /** Exactly this hardware ID (upper case, as stored). */
   hardwareId?: string;
@@ -54,6 +56,11 @@ function filtered(db: Db, at: CurrentStore, f: Omit<TagFilter, 'page' | 'limit' 
         .where('dt.state', '=', 'failed');
       return failed ? eb.exists(lastFailed) : eb.not(eb.exists(lastFailed));
     });
+  }
+  if (f.notSeenSince !== undefined) {
+    // The absentees of a roll call started then: never heard, or not since.
+    const since = f.notSeenSince;
+    q = q.where((eb) => eb.or([eb('t.last_seen', 'is', null), eb('t.last_seen', '<', since)]));
   }
   if (f.text) {
     const text = f.text;
@@ -119,7 +126,7 @@ export async function listTags(db: Db, at: CurrentStore, f: TagFilter) {
     return page.limit(f.limit).offset(offsetOf(f));
   };
   // The SQL text depends only on which filters are set and the order; the values are its parameters.
-  const key = `tags.list|${f.status ? 's' : ''}${f.model ? 'm' : ''}${f.hardwareId ? 'h' : ''}b${f.bound ?? ''}f${f.failed ?? ''}${f.text ? 't' : ''}|${f.sort}|${f.order}`;
+  const key = `tags.list|${f.status ? 's' : ''}${f.model ? 'm' : ''}${f.hardwareId ? 'h' : ''}b${f.bound ?? ''}f${f.failed ?? ''}${f.notSeenSince === undefined ? '' : 'n'}${f.text ? 't' : ''}|${f.sort}|${f.order}`;
   const text = f.text ? [containsPattern(f.text), containsPattern(f.text), containsPattern(f.text)] : [];
   const failed = f.failed === undefined ? [] : ['image', 'failed'];
   const args = [
@@ -129,6 +136,7 @@ export async function listTags(db: Db, at: CurrentStore, f: TagFilter) {
     f.model,
     f.hardwareId,
     ...failed,
+    f.notSeenSince,
     ...text,
     f.limit,
     offsetOf(f),
@@ -148,7 +156,7 @@ export const COUNT_TTL_MS = 2000;
 
 async function countTags(db: Db, at: CurrentStore, f: TagFilter): Promise<number> {
   // Keys are built from validated filter values only.
-  const key = `tags.count:${JSON.stringify([at.tenantId, at.storeId, f.status, f.model, f.bound, f.failed, f.text, f.hardwareId])}`;
+  const key = `tags.count:${JSON.stringify([at.tenantId, at.storeId, f.status, f.model, f.bound, f.failed, f.text, f.hardwareId, f.notSeenSince])}`;
   return cached(db, key, at.tenantId, COUNT_TTL_MS, async () => {
     const total = await filtered(db, at, f)
       .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -1,4 +1,11 @@
-import { findTagModel, type OpTarget, type ParsedBodyOf, TARGET_NAMES_KEPT, type TagLabel } from '@esl/contract';
+import {
+  findTagModel,
+  type LearnedTagModel,
+  type OpTarget,
+  type ParsedBodyOf,
+  TARGET_NAMES_KEPT,
+  type TagLabel,
+} from '@esl/contract';
 import type { Kysely } from 'kysely';
 import type { CallContext } from '../../api/context';
 import { conflict, notFound } from '../../api/errors';
@@ -6,15 +13,30 @@ import type { Database } from '../../infra/db/schema';
 import { onUniqueViolation } from '../../infra/db/unique';
 import { relabelTags, tasksChanged } from '../../outbox/slots/enqueue';
 import * as requests from '../../outbox/slots/requests';
+import * as models from '../models/service';
 import * as products from '../products/service';
 import { type CurrentStore, currentStore } from '../stores/service';
 import * as templates from '../templates/service';
 import * as repo from './repository';
 
-export type LabelledTag = repo.TagDetailRow & { label: TagLabel };
+export type LabelledTag = repo.TagDetailRow & {
+  label: TagLabel;
+  /** The learned model the tag is of (its `model` is a key the tenant's stations taught), else null. */
+  learnedModel: LearnedTagModel | null;
+  /** Its station reported a model key no station of the tenant described. */
+  unknownModel: boolean;
+};
 
-/** Tag rows with the template each shows and why (docs/TEMPLATES.md, "Which template a tag shows"). */
+/**
+ * Tag rows with the template each shows and why (docs/TEMPLATES.md, "Which template a tag
+ * shows"), and the learned model each is of.
+ */
 async function labelled(db: Kysely<Database>, at: CurrentStore, rows: readonly repo.TagDetailRow[]) {
+  const learned = await models.learnedAmong(
+    db,
+    at.tenantId,
+    rows.flatMap((r) => [r.model, r.hardware_model]),
+  );
   const labels = await templates.resolveTemplates(
     db,
     rows.map((r) => ({
@@ -26,7 +48,14 @@ async function labelled(db: Kysely<Database>, at: CurrentStore, rows: readonly r
       productId: r.product_id,
     })),
   );
-  return rows.map((r): LabelledTag => ({ ...r, label: labels.get(r.id) as TagLabel }));
+  return rows.map(
+    (r): LabelledTag => ({
+      ...r,
+      label: labels.get(r.id) as TagLabel,
+      learnedModel: learned.get(r.model) ?? null,
+      unknownModel: models.isLearnedKey(r.hardware_model) && !learned.has(r.hardware_model),
+    }),
+  );
 }
 
 export async function list(ctx: CallContext, f: repo.TagFilter) {

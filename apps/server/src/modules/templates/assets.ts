@@ -6,6 +6,7 @@ import { FONT_FILES, registerFonts } from '@esl/labels/node';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../infra/db/schema';
+import { compressedFile, etagMatches, pickEncoding } from '../../infra/web/compression';
 import { THUMB_PATH } from './presenter';
 import { findThumb } from './repository';
 
@@ -22,23 +23,31 @@ export function registerTemplateAssets(app: FastifyInstance, db: Kysely<Database
     FONT_FILES.map((file) => {
       const path = require.resolve(file);
       const { size, mtimeMs } = statSync(path);
-      return [basename(path), { path, size, etag: `"${size.toString(16)}-${Math.round(mtimeMs).toString(16)}"` }];
+      const tag = `${size.toString(16)}-${Math.round(mtimeMs).toString(16)}`;
+      return [basename(path), { path, size, tag, compressed: compressedFile(path) }];
     }),
   );
   for (const font of LABEL_FONTS) {
     if (!fonts.has(basename(font.url))) throw new Error(`LABEL_FONTS names ${font.url}, which is not a font file`);
   }
 
+  // TrueType compresses to about half (issue 26 item 3): brotli or gzip as the browser accepts,
+  // each coding made on its first request and kept (compressedFile); an entity tag per coding.
   app.get<{ Params: { file: string } }>('/fonts/:file', async (request, reply) => {
     const font = fonts.get(request.params.file);
     if (!font) return reply.code(404).type('text/plain').send('Not found');
+    const encoding = pickEncoding(request.headers['accept-encoding']);
+    const etag = `"${font.tag}${encoding ? `-${encoding}` : ''}"`;
     reply
       .type('font/ttf')
       .header('cache-control', 'public, max-age=604800')
-      .header('etag', font.etag)
+      .header('vary', 'accept-encoding')
+      .header('etag', etag)
       .header('access-control-allow-origin', '*');
-    if (request.headers['if-none-match'] === font.etag) return reply.code(304).send();
-    return reply.header('content-length', font.size).send(createReadStream(font.path));
+    if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    const bytes = encoding ? await font.compressed(encoding) : null;
+    if (bytes) return reply.header('content-encoding', encoding).send(bytes);
+    return reply.header('etag', `"${font.tag}"`).header('content-length', font.size).send(createReadStream(font.path));
   });
 
   app.get<{ Params: { file: string } }>(`${THUMB_PATH}/:file`, async (request, reply) => {

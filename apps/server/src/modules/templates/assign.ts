@@ -1,4 +1,5 @@
-import { COLOUR_SETS, findTagModel, type LabelSource, TagColourType, type TagLabel } from '@esl/contract';
+import { COLOUR_SETS, type LabelSource, type LearnedTagModel, TagColourType, type TagLabel } from '@esl/contract';
+import { panelOf } from '../models/service';
 
 /** What the fit check needs of a template: its panel size and colour type. */
 export interface TemplateShape {
@@ -12,7 +13,7 @@ export interface LabelTag {
   id: number;
   tenantId: number;
   storeId: number;
-  /** Catalogue code and colour type. */
+  /** Catalogue code (or a learned model's key) and colour type. */
   model: string;
   colour: string;
   productId: number | null;
@@ -36,15 +37,26 @@ export interface Rule {
 
 export type FitProblem = 'templateSize' | 'templateColours';
 
+/** No learned models: a tag of a learned model fits nothing. */
+const NONE: ReadonlyMap<string, LearnedTagModel> = new Map();
+
 /**
  * Whether a template can be shown by a tag of a model and colour type: the same panel size, and
  * every ink of the template's colour set on the panel (a black/white template fits a
  * black/white/red tag; a black/white/red one does not fit a black/white/yellow tag). Delivery
- * renders such a document with the tag's colour type, which holds every ink it uses.
+ * renders such a document with the tag's colour type, which holds every ink it uses. A learned
+ * model (of `learned`, the tag's tenant's) gives its size; one with no colour type we can draw
+ * fits no template.
  */
-export function fitProblem(template: TemplateShape, model: string, colour: string): FitProblem | null {
-  const tagModel = findTagModel(model);
+export function fitProblem(
+  template: TemplateShape,
+  model: string,
+  colour: string,
+  learned: ReadonlyMap<string, LearnedTagModel> = NONE,
+): FitProblem | null {
+  const tagModel = panelOf(model, learned);
   if (!tagModel || template.width !== tagModel.w || template.height !== tagModel.h) return 'templateSize';
+  if (tagModel.colours.length === 0) return 'templateColours';
   const own = TagColourType.safeParse(template.colourType);
   const panel = TagColourType.safeParse(colour);
   if (!own.success || !panel.success) return 'templateColours';
@@ -67,6 +79,7 @@ export function pickTemplate(
   tag: LabelTag,
   fields: Readonly<Record<string, string>> | null,
   rules: readonly Rule[],
+  learned: ReadonlyMap<string, LearnedTagModel> = NONE,
 ): TagLabel {
   const skipped: number[] = [];
   const mine = rules.filter((r) => r.model === tag.model && r.colour === tag.colour);
@@ -86,7 +99,7 @@ export function pickTemplate(
   }
   for (const [source, candidates] of steps) {
     for (const rule of candidates) {
-      if (fitProblem(rule.template, tag.model, tag.colour) !== null) {
+      if (fitProblem(rule.template, tag.model, tag.colour, learned) !== null) {
         skipped.push(rule.id);
         continue;
       }

@@ -100,3 +100,15 @@ export function readDocument(
     };
   }
 }
+
+/** The columns that mirror a document, so the list can filter and show sizes without parsing it. */
+export function documentColumns(doc: TemplateDocument) {
+  return {
+    model: doc.size.model,
+    width: doc.size.w,
+    height: doc.size.h,
+    colour_type: doc.colourType,
+    rotation: doc.rotation,
+    document: JSON.stringify(doc),
+  };
+}

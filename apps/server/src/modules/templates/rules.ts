@@ -5,6 +5,7 @@ import { conflict, invalidField, notFound } from '../../api/errors';
 import type { Database } from '../../infra/db/schema';
 import { onUniqueViolation } from '../../infra/db/unique';
 import { relabelTags, relabelTenant, tasksChanged } from '../../outbox/slots/enqueue';
+import * as models from '../models/service';
 import * as products from '../products/service';
 import { currentStore } from '../stores/service';
 import { fitProblem, type LabelTag, pickTemplate } from './assign';
@@ -39,9 +40,14 @@ export async function resolveTemplates(
       bound.length > 0 && found.some((r) => r.kind === 'category')
         ? await products.ruleFields(db, { tenantId, storeId }, bound)
         : new Map<number, Record<string, string>>();
+    const learned = await models.learnedAmong(
+      db,
+      tenantId,
+      group.map((t) => t.model),
+    );
     for (const tag of group) {
       const values = tag.productId === null ? null : (fields.get(tag.productId) ?? {});
-      out.set(tag.id, pickTemplate(tag, values, found));
+      out.set(tag.id, pickTemplate(tag, values, found, learned));
     }
   }
   return out;
@@ -59,7 +65,10 @@ async function storeOf(ctx: CallContext, required: boolean): Promise<number | nu
   return (await currentStore(ctx)).storeId;
 }
 
-export function presentRule(row: rulesRepo.ListedRuleRow): TemplateRule {
+export function presentRule(
+  row: rulesRepo.ListedRuleRow,
+  learned: ReadonlyMap<string, { name: string }> = new Map(),
+): TemplateRule {
   return {
     id: row.id,
     scope: row.store_id === null ? 'tenant' : 'store',
@@ -68,7 +77,7 @@ export function presentRule(row: rulesRepo.ListedRuleRow): TemplateRule {
     tagId: row.tag_id,
     hardwareId: row.hardware_id,
     model: row.model,
-    modelName: findTagModel(row.model)?.name ?? row.model,
+    modelName: findTagModel(row.model)?.name ?? learned.get(row.model)?.name ?? row.model,
     colour: row.colour as TemplateRule['colour'],
     matchKey: row.match_key,
     matchValue: row.match_value,
@@ -83,7 +92,12 @@ export async function listRules(ctx: CallContext, f: rulesRepo.RuleFilter) {
   const { tenantId } = requireTenant(ctx);
   const storeId = await storeOf(ctx, f.scope === 'store');
   const { rows, count } = await rulesRepo.listRules(ctx.services.db, { tenantId, storeId }, f);
-  return { rows: rows.map(presentRule), count };
+  const learned = await models.learnedAmong(
+    ctx.services.db,
+    tenantId,
+    rows.map((r) => r.model),
+  );
+  return { rows: rows.map((r) => presentRule(r, learned)), count };
 }
 
 /**
@@ -99,8 +113,13 @@ async function fittingTemplate(
   const template = await repo.findTemplate(ctx.services.db, tenantId, templateId);
   if (!template) throw notFound();
   const shape = { ...template, colourType: template.colour_type };
+  const learned = await models.learnedAmong(
+    ctx.services.db,
+    tenantId,
+    tags.map((t) => t.model),
+  );
   for (const tag of tags) {
-    const problem = fitProblem(shape, tag.model, tag.colour);
+    const problem = fitProblem(shape, tag.model, tag.colour, learned);
     if (problem) throw invalidField('templateId', problem);
   }
   return template;
@@ -110,8 +129,11 @@ async function fittingTemplate(
 export async function setRule(ctx: CallContext, body: ParsedBodyOf<'setTemplateRule'>) {
   const { tenantId } = requireTenant(ctx);
   const storeId = body.scope === 'store' ? await storeOf(ctx, true) : null;
-  const model = findTagModel(body.model);
-  if (!model) throw invalidField('model', 'invalid');
+  // A catalogue model, or one the tenant's stations taught (its one colour type).
+  const learned = await models.learnedAmong(ctx.services.db, tenantId, [body.model]);
+  const model = models.panelOf(body.model, learned);
+  if (!model || model.colours.length === 0) throw invalidField('model', 'invalid');
+  if (body.colour !== undefined && !model.colours.includes(body.colour)) throw invalidField('colour', 'invalid');
   const colour = body.colour ?? (model.colours[0] as string);
   const key = {
     tenantId,
@@ -161,7 +183,7 @@ export async function setRule(ctx: CallContext, body: ParsedBodyOf<'setTemplateR
   tasksChanged();
   const row = await rulesRepo.findRule(db, tenantId, id);
   if (!row) throw notFound();
-  return presentRule(row);
+  return presentRule(row, learned);
 }
 
 /** Deletes rules the caller sees (the tenant's and the current store's), all or nothing. */

@@ -19,27 +19,16 @@ import { randomHex } from '../../infra/lib/random';
 import { drawPreview, renderThumbnail } from '../../infra/render';
 import { labelTagsOfTenant, relabelTenant, rerenderTags, tasksChanged } from '../../outbox/slots/enqueue';
 import * as products from '../products/service';
-import { checkFit, newDocument, readDocument } from './documents';
+import { checkFit, documentColumns, newDocument, readDocument } from './documents';
 import { presentTemplate } from './presenter';
 import * as repo from './repository';
 import { resolveTemplates, rulesUsing } from './rules';
 
 export type { LabelTag } from './assign';
 export { assignToTags, resolveTemplate, resolveTemplates } from './rules';
+export { installStarter, starterThumbnails } from './starter/install';
 
 const inUse = (detail: string) => new AppError(ErrorCode.IN_USE, { detail });
-
-/** The columns that mirror a document, so the list can filter and show sizes without parsing it. */
-export function documentColumns(doc: TemplateDocument) {
-  return {
-    model: doc.size.model,
-    width: doc.size.w,
-    height: doc.size.h,
-    colour_type: doc.colourType,
-    rotation: doc.rotation,
-    document: JSON.stringify(doc),
-  };
-}
 
 async function presented(ctx: CallContext, tenantId: number, id: number) {
   const row = await repo.findTemplateRow(ctx.services.db, tenantId, id);

@@ -1,9 +1,13 @@
 import { type ParsedBodyOf, TARGET_NAMES_KEPT } from '@esl/contract';
+import type { Kysely } from 'kysely';
 import type { CallContext } from '../../api/context';
 import { requireTenant } from '../../api/context';
 import { conflict, notFound } from '../../api/errors';
+import type { Database } from '../../infra/db/schema';
 import { hashPassword } from '../../infra/lib/passwords';
 import { randomHex } from '../../infra/lib/random';
+import type { RenderPool } from '../../infra/render';
+import { installStarter, starterThumbnails } from '../templates/service';
 import * as users from '../users/service';
 import * as repo from './repository';
 
@@ -13,31 +17,47 @@ export function newKeys() {
 }
 
 export async function addTenant(ctx: CallContext, body: ParsedBodyOf<'addTenant'>) {
-  const account = body.account.toLowerCase();
   ctx.target = { kind: 'tenant', name: body.name };
   const passwordHash = await hashPassword(body.sapwd, ctx.services.config.passwordCost);
-  return ctx.services.db.transaction().execute(async (trx) => {
+  return createTenantWithAdmin(ctx.services.db, { ...body, passwordHash, now: ctx.now }, ctx.services.previews);
+}
+
+/**
+ * A tenant and its administrator (account = the admin's username, unique platform-wide), with the
+ * starter templates and their rules (templates/starter), in one transaction: the operator's call
+ * above and the command line's `create-tenant` (cli.ts). The thumbnails are drawn before the
+ * transaction, by `previews` (the app's render pool) or in this thread.
+ */
+export async function createTenantWithAdmin(
+  db: Kysely<Database>,
+  t: { name: string; company: string; description: string; account: string; passwordHash: string; now: number },
+  previews?: Pick<RenderPool, 'preview'>,
+) {
+  const account = t.account.toLowerCase();
+  const thumbnails = await starterThumbnails(previews);
+  return db.transaction().execute(async (trx) => {
     if (await users.usernameTaken(trx, account)) throw conflict(account);
     const tenant = await repo.insertTenant(trx, {
-      name: body.name,
-      company: body.company,
-      description: body.description,
+      name: t.name,
+      company: t.company,
+      description: t.description,
       account,
       appid: '',
       ...newKeys(),
-      created_at: ctx.now,
+      created_at: t.now,
     });
     await users.insertUser(trx, {
       tenant_id: tenant.id,
       username: account,
-      name: body.name,
-      password_hash: passwordHash,
+      name: t.name,
+      password_hash: t.passwordHash,
       roles: 'admin',
       introduction: '',
       avatar_key: null,
-      created_at: ctx.now,
+      created_at: t.now,
       last_login_at: null,
     });
+    await installStarter(trx, tenant.id, t.now, thumbnails);
     return { ...tenant, store_count: 0, user_count: 1 };
   });
 }

@@ -214,6 +214,70 @@ describe.each(await testDatabases())('tenants on $name', (db) => {
         finished_at: null,
       })
       .execute();
+    // A model a station taught (migration 023), a scheduled change and a tag's timed label (025).
+    const db = t().app.services.db;
+    await db
+      .insertInto('learned_models')
+      .values({
+        tenant_id: tenantId,
+        key: 'oepl-35',
+        name: 'learned',
+        w: 8,
+        h: 8,
+        colours: '["white","black"]',
+        colour_type: 'bw',
+        rotate: 0,
+        led: 0,
+        button: 0,
+        nfc: 0,
+        source: 'test',
+        station_id: null,
+        created_at: t().clock.now(),
+        updated_at: t().clock.now(),
+      })
+      .execute();
+    const product = await db
+      .selectFrom('products')
+      .select('id')
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirstOrThrow();
+    const tag = await db.selectFrom('tags').select('id').where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
+    await db
+      .insertInto('scheduled_changes')
+      .values({
+        tenant_id: tenantId,
+        store_id: store.id,
+        product_id: product.id,
+        changes: '{"price":1}',
+        effective_at: t().clock.now() + 60_000,
+        status: 'pending',
+        note: '',
+        batch: 'b',
+        created_by: null,
+        created_at: t().clock.now(),
+        updated_at: t().clock.now(),
+        applied_at: null,
+      })
+      .execute();
+    await db
+      .insertInto('timed_labels')
+      .values({
+        tenant_id: tenantId,
+        store_id: store.id,
+        tag_id: tag.id,
+        rev: 1,
+        state: 'idle',
+        plan_key: '',
+        show_at: null,
+        hash: null,
+        size: null,
+        station_id: null,
+        sent_rev: null,
+        attempt: 0,
+        due_at: t().clock.now(),
+        updated_at: t().clock.now(),
+      })
+      .execute();
     // A tenant's system-log rows come from events such as a throttled sign-in; write one directly.
     await writeSysLog(t().app.services, {
       tenantId,

@@ -13,7 +13,7 @@ import type { Database } from '../../infra/db/schema';
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** The event types a receiver gets (docs/INTEGRATION.md, "Callbacks"). */
-export type CallbackType = 'tag.result' | 'request.done' | 'test';
+export type CallbackType = 'tag.result' | 'request.done' | 'label.problem' | 'price.wrong' | 'test';
 
 export interface CallbackEvent<T = unknown> {
   id: string;
@@ -36,6 +36,43 @@ export interface TagResultData {
   state: 'done' | 'failed';
   /** Why it failed ('timeout', 'nack', 'renderError', …); null when done. */
   code: string | null;
+}
+
+/**
+ * A label was rendered and sent with something it could not draw as its data says: characters no
+ * font of an element has ('missingGlyph'), which the tag shows as empty boxes.
+ */
+export interface LabelProblemData {
+  storeId: number;
+  tagId: number;
+  hardwareId: string;
+  /** The product the tag shows; null for a tag without one. */
+  productId: number | null;
+  requestId: number | null;
+  code: 'missingGlyph';
+  /** Per element: the data field the text came from (null: the template's own text) and the characters. */
+  problems: { element: string; field: string | null; chars: string }[];
+}
+
+/**
+ * A tag has shown a price other than its product's for longer than the tenant's time
+ * (docs/PROOF.md): what the screen was rendered from and what the product costs now. Sent once per
+ * disagreement; a tag that agrees again and later disagrees is told again.
+ */
+export interface PriceWrongData {
+  storeId: number;
+  tagId: number;
+  hardwareId: string;
+  productId: number;
+  barcode: string;
+  productName: string;
+  /** The product's price now. */
+  price: string;
+  /** The price the tag's screen was rendered from; null: not known (another picture, or none confirmed). */
+  screenPrice: string | null;
+  /** Since when the screen has disagreed (Unix ms), and the tenant's minutes that passed since. */
+  wrongSince: number;
+  minutes: number;
 }
 
 /** A request reached its total. */

@@ -76,6 +76,8 @@ export async function dataPushed(
     now: number;
     /** The request a caller follows the change by (requests.ts `dataChange`); none by default. */
     requestId?: number | null;
+    /** Data priority by default; a scheduled change taking effect goes first in line (interactive). */
+    prio?: number;
   },
 ): Promise<number> {
   const pushId = await openPush(db, {
@@ -88,8 +90,10 @@ export async function dataPushed(
     startedAt: push.now,
   });
   const earlier = new Set<number>();
-  for (let i = 0; i < push.tagIds.length; i += 1000) {
-    const tagIds = push.tagIds.slice(i, i + 1000);
+  // A thousand at a time in ascending id order: the slots are locked in the order every writer takes.
+  const all = [...push.tagIds].sort((x, y) => x - y);
+  for (let i = 0; i < all.length; i += 1000) {
+    const tagIds = all.slice(i, i + 1000);
     for (const p of await repo.pushesInRender(db, at, tagIds)) {
       await addToPush(db, p.push_id, { rendered: p.n });
       earlier.add(p.push_id);
@@ -97,7 +101,7 @@ export async function dataPushed(
     await repo.upsertImageSlots(db, {
       ...at,
       tagIds,
-      prio: PRIO.data,
+      prio: push.prio ?? PRIO.data,
       force: false,
       requestId: push.requestId ?? null,
       pushId,

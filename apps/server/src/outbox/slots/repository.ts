@@ -125,7 +125,9 @@ export async function takenOver(
     .where('kind', '=', where.kind)
     .where('state', 'in', ACTIVE)
     .where('request_id', 'is not', null)
-    .groupBy('request_id');
+    .groupBy('request_id')
+    // Counted (countRequest locks each request's row) in ascending id order, as every writer does.
+    .orderBy('request_id');
   if (requestId !== null) q = q.where('request_id', '<>', requestId);
   q = where.tagIds ? q.where('tag_id', 'in', where.tagIds) : q.where('store_id', '=', where.storeId);
   const rows = await q.execute();
@@ -175,6 +177,9 @@ export async function upsertImageSlots(db: Db, c: SlotChange): Promise<number> {
     .where('tags.tenant_id', '=', c.tenantId)
     .where('tags.store_id', '=', c.storeId);
   if (c.tagIds) select = select.where('tags.id', 'in', c.tagIds);
+  // Rows are inserted, and existing slots locked, in tag order: the one order every writer of
+  // many slots takes, so two upserts of overlapping tags wait for each other instead of deadlocking.
+  select = select.orderBy('tags.id');
   const result = await db
     .insertInto('device_tasks')
     .columns([
@@ -273,7 +278,8 @@ export async function upsertTagCommandSlots(
     ])
     .where('tags.tenant_id', '=', c.tenantId)
     .where('tags.store_id', '=', c.storeId)
-    .where('tags.id', 'in', c.tagIds);
+    .where('tags.id', 'in', c.tagIds)
+    .orderBy('tags.id');
   const result = await db
     .insertInto('device_tasks')
     .columns([
@@ -318,6 +324,7 @@ export async function upsertRollCallSlots(
     .select('id')
     .where('tenant_id', '=', c.tenantId)
     .where('store_id', '=', c.storeId)
+    .orderBy('id')
     .execute();
   for (const s of stations) {
     await db

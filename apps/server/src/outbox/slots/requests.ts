@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../infra/db/retry';
 import type { Database, DeviceRequestKind, TaskKind } from '../../infra/db/schema';
 import { finalsOfRequest } from '../../infra/logs';
 import { enqueueRequestDone } from '../results/repository';
@@ -52,7 +53,7 @@ async function start(
   params: unknown,
   enqueue: (trx: Kysely<Database>, requestId: number) => Promise<number>,
 ): Promise<Started> {
-  const started = await db.transaction().execute(async (trx) => {
+  const started = await transact(db, async (trx) => {
     const requestId = await repo.insertRequest(trx, {
       tenantId: at.tenantId,
       storeId: at.storeId,

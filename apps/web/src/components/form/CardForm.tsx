@@ -1,7 +1,8 @@
 import { SaveOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { Button, Card, Col, Form, type FormInstance, Row } from 'antd';
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
+import { refill } from './refill';
 
 interface Props<V, D> {
   title: ReactNode;
@@ -10,8 +11,8 @@ interface Props<V, D> {
   /** 'off' for forms a browser should not fill in (passwords). */
   autoComplete?: 'off';
   /**
-   * What the fields show; they are filled again each time it is another object, so keep it the
-   * same one while nothing changed (a query's answer, or `useMemo`).
+   * What the fields show. Each time it is another object, the fields whose value in it changed
+   * are filled again (`refill`): a refetch of the same values keeps what the user is typing.
    */
   values?: Partial<V>;
   /** The call that saves the form's values. */
@@ -33,8 +34,12 @@ export function CardForm<V, D>(props: Props<V, D>) {
   const [form] = Form.useForm<V>();
   const { values } = props;
 
+  const taken = useRef<Partial<V> | undefined>(undefined);
   useEffect(() => {
-    if (values) form.setFieldsValue(values as Parameters<typeof form.setFieldsValue>[0]);
+    if (!values) return;
+    const changed = refill(taken.current, values);
+    taken.current = values;
+    form.setFieldsValue(changed as Parameters<typeof form.setFieldsValue>[0]);
   }, [values, form]);
 
   const save = useMutation({ mutationFn: props.save, onSuccess: (answer) => props.onSaved(answer, form) });

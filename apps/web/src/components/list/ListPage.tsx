@@ -2,9 +2,11 @@ import { Card, Flex, Form, Space, Table, type TableProps, Typography } from 'ant
 import type { ColumnType } from 'antd/es/table';
 import { type Key, type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EmptyState } from '../EmptyState';
 import { ActionButton, allowed, type ListAction } from './ActionButton';
 import { FilterActions } from './FilterActions';
 import { type FilterField, filterInput } from './filters';
+import { useKeyboardScroll } from './keyboardScroll';
 import { sortOrderOf, tableSort } from './state';
 import { pinnedWhileTheyFit, SELECTION_WIDTH, tableWidth, VIRTUAL_FROM, VIRTUAL_HEIGHT } from './table';
 import type { ListView } from './useListQuery';
@@ -16,8 +18,13 @@ type Maybe<T> = T | false | undefined;
 
 export interface ListPageProps<Row extends { id: number }, S extends string, V> {
   list: ListView<Row, S, V>;
-  /** The screen's i18n namespace; it says `total` ("{{count}} stores"), `empty` and `loadFailed`. */
+  /**
+   * The screen's i18n namespace; it says `total` ("{{count}} stores"), `loadFailed`, and for an
+   * empty list `empty` (what is missing) and `emptyHint` (what would appear and how to get it).
+   */
   ns: string;
+  /** What would appear in the empty list and how: the namespace's `emptyHint` unless given. */
+  emptyHint?: ReactNode;
   /** The table card's title: the namespace's `title` unless given. */
   title?: ReactNode;
   /** The filter form's name: its inputs' ids are `<formName>_<field>`. */
@@ -61,6 +68,8 @@ export function ListPage<Row extends { id: number }, S extends string, V>(props:
   const tableBox = useRef<HTMLDivElement>(null);
   const actionsWidth = useFittedActions(tableBox, actions?.width ?? 0);
   const boxWidth = useWidth(tableBox);
+  const title = props.title ?? t('title');
+  useKeyboardScroll(tableBox, typeof title === 'string' ? title : '');
 
   const declared: ColumnType<Row>[] = props.columns
     .filter((c): c is ListColumn<Row, S> => Boolean(c))
@@ -118,7 +127,12 @@ export function ListPage<Row extends { id: number }, S extends string, V>(props:
           {props.filters.map(
             (f) =>
               f && (
-                <Form.Item key={f.name} name={f.name} label={f.label}>
+                <Form.Item
+                  key={f.name}
+                  name={f.name}
+                  label={f.label || undefined}
+                  valuePropName={f.kind === 'check' ? 'checked' : undefined}
+                >
                   {filterInput(f)}
                 </Form.Item>
               ),
@@ -133,7 +147,7 @@ export function ListPage<Row extends { id: number }, S extends string, V>(props:
       </Card>
       <Card
         size="small"
-        title={props.title ?? t('title')}
+        title={title}
         extra={
           toolbar.length > 0 && (
             <Space wrap>
@@ -178,7 +192,16 @@ export function ListPage<Row extends { id: number }, S extends string, V>(props:
             }
             expandable={props.expandable}
             onChange={onChange}
-            locale={{ emptyText: list.failed ? t('loadFailed') : t('empty') }}
+            locale={{
+              emptyText: list.failed ? (
+                <EmptyState title={t('loadFailed')} testId="list-failed" />
+              ) : (
+                <EmptyState
+                  title={t('empty')}
+                  hint={list.filtered ? common('list.noMatch') : (props.emptyHint ?? t('emptyHint'))}
+                />
+              ),
+            }}
             pagination={{
               current: list.paging.page,
               pageSize: list.paging.limit,

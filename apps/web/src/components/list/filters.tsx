@@ -1,4 +1,4 @@
-import { DatePicker, type GetProps, Input, Select, type SelectProps } from 'antd';
+import { Checkbox, DatePicker, type GetProps, Input, Select, type SelectProps } from 'antd';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 
@@ -26,6 +26,8 @@ export type FilterField = FieldBase &
       }
     /** From one day to another; either end may stay open. */
     | { kind: 'dates' }
+    /** On or off, said by the box's own text (its label stays empty). */
+    | { kind: 'check'; text: string }
   );
 
 /** A text filter worded by the screen's namespace: label `filter.<name>`, hint `filter.<name>Placeholder`. */
@@ -48,6 +50,11 @@ export function selectFilter(
   return { kind: 'select', name, label: t(`filter.${name}`), placeholder, width, options, search: more.search };
 }
 
+/** A box the filter bar ticks: its text `filter.<name>` (true when ticked, left out when not). */
+export function checkFilter(t: TFunction, name: string): Extract<FilterField, { kind: 'check' }> {
+  return { kind: 'check', name, label: '', text: t(`filter.${name}`) };
+}
+
 export function filterInput(field: FilterField): ReactNode {
   switch (field.kind) {
     case 'text':
@@ -65,6 +72,8 @@ export function filterInput(field: FilterField): ReactNode {
       );
     case 'dates':
       return <DatePicker.RangePicker allowEmpty={[true, true]} />;
+    case 'check':
+      return <Checkbox>{field.text}</Checkbox>;
   }
 }
 

@@ -38,6 +38,8 @@ export interface ListView<Row, S extends string, V> {
   loading: boolean;
   /** The last fetch failed (the table says so instead of "no rows"). */
   failed: boolean;
+  /** The rows are narrowed by filters the user set (an empty list then says to change them). */
+  filtered: boolean;
   paging: Paging;
   setPaging: (paging: Paging) => void;
   sort: SortState<S> | null;
@@ -74,6 +76,8 @@ export function useListQuery<N extends ListCallName, V>(call: N, options: ListQu
     paging: { page: 1, limit: options.limit ?? 20 },
     sort: null,
   }));
+  // The filters the list starts with (the form's defaults), to tell a filtered list from a whole one.
+  const [unfiltered] = useState(() => JSON.stringify(state.filter));
   const [selected, setSelected] = useState<number[]>([]);
   // The user asked for the fetch under way (search, change): it shows even on a quiet list.
   const [asked, setAsked] = useState(false);
@@ -124,6 +128,7 @@ export function useListQuery<N extends ListCallName, V>(call: N, options: ListQu
     rows: query.data?.rows ?? [],
     count: query.data?.count ?? 0,
     failed: query.isError,
+    filtered: JSON.stringify(state.filter) !== unfiltered,
     loading: showsLoading({
       quiet,
       fetching: query.isFetching,

@@ -42,6 +42,13 @@ describe('dashboard chart options', () => {
       'Tags',
     );
     expect(option).toMatchObject({ baseOption: { yAxis: { data: ['B', 'A'] }, series: [{ data: [4, 9] }] } });
+    expect(option).toMatchObject({ baseOption: { yAxis: { axisLabel: { overflow: 'truncate' } } } });
+    // Status names wrap onto lines, never cut (issue 27: "Communication inte…"), on a phone too.
+    const wrapped = horizontalBarOption([{ name: 'Communication interruption', value: 1 }], 'Tags', true);
+    expect(wrapped).toMatchObject({
+      baseOption: { yAxis: { axisLabel: { overflow: 'break', interval: 0 } } },
+      media: [{ option: { yAxis: { axisLabel: { overflow: 'break' } } } }],
+    });
   });
 
   it('stacks confirmed and failed screen updates as bars, the changes as lines on their own axis, dated by month and day', () => {

@@ -26,9 +26,13 @@ export function barOption(points: Point[], valueName: string): EChartsCoreOption
   };
 }
 
-/** Horizontal bars for long category names (store names), the largest on top. */
-export function horizontalBarOption(points: Point[], valueName: string): EChartsCoreOption {
+/**
+ * Horizontal bars for long category names (store names), the first point on top. `wrap` breaks a
+ * long name onto lines instead of cutting it ("Communication interruption" in English, issue 27).
+ */
+export function horizontalBarOption(points: Point[], valueName: string, wrap = false): EChartsCoreOption {
   const top = [...points].reverse();
+  const overflow = wrap ? 'break' : 'truncate';
   return {
     baseOption: {
       tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
@@ -41,7 +45,7 @@ export function horizontalBarOption(points: Point[], valueName: string): ECharts
         minInterval: 1,
         axisLabel: { hideOverlap: true },
       },
-      yAxis: { type: 'category', data: top.map((p) => p.name), axisLabel: { width: 160, overflow: 'truncate' } },
+      yAxis: { type: 'category', data: top.map((p) => p.name), axisLabel: { width: 160, overflow, interval: 0 } },
       series: [
         {
           type: 'bar',
@@ -54,7 +58,10 @@ export function horizontalBarOption(points: Point[], valueName: string): ECharts
     },
     // A phone: fewer value ticks, shorter store names.
     media: [
-      { query: { maxWidth: NARROW }, option: { xAxis: { splitNumber: 2 }, yAxis: { axisLabel: { width: 100 } } } },
+      {
+        query: { maxWidth: NARROW },
+        option: { xAxis: { splitNumber: 2 }, yAxis: { axisLabel: { width: 100, overflow } } },
+      },
     ],
   };
 }

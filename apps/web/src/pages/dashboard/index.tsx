@@ -1,11 +1,12 @@
 import { ApartmentOutlined, ShopOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { type OpLog, ROLE_LABELS } from '@esl/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Col, Empty, Result, Row, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Col, Result, Row, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { EmptyState } from '../../components/EmptyState';
 import { queryKeys } from '../../platform/queryKeys';
 import { requestList } from '../../platform/request';
 import { useUserStore } from '../../store/user';
@@ -186,7 +187,7 @@ export default function DashboardPage() {
             loading={recent.isFetching}
             pagination={false}
             scroll={{ x: 600 }}
-            locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('recent.empty')} /> }}
+            locale={{ emptyText: <EmptyState title={t('recent.empty')} hint={t('recent.emptyHint')} /> }}
           />
         </Card>
       )}

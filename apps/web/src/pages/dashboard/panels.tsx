@@ -11,7 +11,7 @@ import type { EChartsCoreOption } from 'echarts/core';
 import { lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toThousandFilter } from '../../utils/format';
-import { barOption, changesOption, horizontalBarOption, pieOption, sum, topStores } from './charts';
+import { changesOption, horizontalBarOption, pieOption, sum, topStores } from './charts';
 import { NoData, StatPanel } from './StatPanel';
 
 // echarts is loaded only when a statistic has numbers to draw.
@@ -47,9 +47,11 @@ function Overview({ data }: { data: ShopStatic }) {
   const { t } = useTranslation(['dashboard', 'tags']);
   const option = useMemo(
     () =>
-      barOption(
+      // Beside the bars, a status's whole name has room (below them, English names were cut).
+      horizontalBarOption(
         data.tags.byStatus.map((s) => ({ name: t(`tags:status.${s.status}`), value: s.count })),
         t('axis.tags'),
+        true,
       ),
     [data, t],
   );

@@ -40,6 +40,7 @@ import { importErrorsOf, isStandardField } from './body';
 import { csvBlob, importFileType } from './csv';
 import { FIELD_MAP_KEY } from './FieldMapModal';
 import { chooseField, columnLetter } from './wizard';
+import { xlsxBlob } from './xlsx';
 
 interface Props {
   open: boolean;
@@ -176,7 +177,7 @@ export function ImportWizard({ open, onClose, onImported }: Props) {
 
   const template = () => {
     const titles = (mapping.data?.fields ?? []).map((f) => f.tField);
-    saveBlob(csvBlob([titles]), t('import.templateFile'));
+    saveBlob(xlsxBlob([titles], t('import.templateSheet')), t('import.templateFile'));
   };
 
   const report = (errors: ImportError[]) => {
@@ -250,7 +251,14 @@ export function ImportWizard({ open, onClose, onImported }: Props) {
           <>
             <Typography.Text type="secondary">
               {t('import.wizard.hint')}{' '}
-              <Button type="link" size="small" icon={<DownloadOutlined />} onClick={template} disabled={!mapping.data}>
+              <Button
+                type="link"
+                size="small"
+                icon={<DownloadOutlined />}
+                onClick={template}
+                disabled={!mapping.data}
+                data-testid="import-template"
+              >
                 {t('import.template')}
               </Button>
             </Typography.Text>
@@ -321,6 +329,7 @@ export function ImportWizard({ open, onClose, onImported }: Props) {
               total: stage.result.total,
               inserted: stage.result.inserted,
               updated: stage.result.updated,
+              unchanged: stage.result.unchanged,
             })}
             description={save ? t('import.wizard.mappingSaved') : undefined}
           />

@@ -1,4 +1,4 @@
-import { ExportOutlined, ImportOutlined, SwapOutlined } from '@ant-design/icons';
+import { ClockCircleOutlined, ExportOutlined, ImportOutlined, SwapOutlined } from '@ant-design/icons';
 import { PRODUCT_EXPORT_PATH, type Product } from '@esl/contract';
 import { useMutation } from '@tanstack/react-query';
 import { App, Badge, Tag, Tooltip, Typography } from 'antd';
@@ -14,6 +14,7 @@ import { download } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 import { saveBlob } from '../../utils/download';
 import { parseTime } from '../../utils/time';
+import { ScheduleModal } from '../schedule/ScheduleModal';
 import { storeScreen } from '../shared/StoreRequired';
 import { productFilter } from './body';
 import { FieldMapModal } from './FieldMapModal';
@@ -35,6 +36,8 @@ function Products({ storeId }: { storeId: number }) {
   const dialog = useEditDialog<Product>();
   const [importOpen, setImportOpen] = useState(false);
   const [mapOpen, setMapOpen] = useState(false);
+  const [scheduling, setScheduling] = useState<Product | null>(null);
+  const { t: ts } = useTranslation('schedule');
 
   // Tag rows show their product's name and price, so a change here refreshes them too.
   const list = useListQuery('productList', { storeId, toFilter: productFilter, related: ['tags'] });
@@ -147,9 +150,16 @@ function Products({ storeId }: { storeId: number }) {
       actions={
         canWrite
           ? {
-              width: 160,
+              width: 250,
               items: (row) => [
                 editAction(t, () => dialog.edit(row)),
+                {
+                  key: 'schedule',
+                  label: ts('schedule'),
+                  icon: <ClockCircleOutlined />,
+                  testId: 'schedule-product',
+                  onClick: () => setScheduling(row),
+                },
                 deleteAction(
                   t,
                   row.tags > 0
@@ -204,6 +214,13 @@ function Products({ storeId }: { storeId: number }) {
       />
       <ImportWizard open={importOpen} onClose={() => setImportOpen(false)} onImported={() => list.changed()} />
       <FieldMapModal open={mapOpen} editable={canImport} onClose={() => setMapOpen(false)} />
+      <ScheduleModal
+        open={scheduling !== null}
+        target={scheduling ? { kind: 'add', productId: scheduling.id, name: scheduling.name } : null}
+        chain
+        onClose={() => setScheduling(null)}
+        onSaved={() => setScheduling(null)}
+      />
     </ListPage>
   );
 }

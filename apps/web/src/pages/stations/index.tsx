@@ -1,6 +1,7 @@
 import {
   CodeOutlined,
   DeleteOutlined,
+  EditOutlined,
   KeyOutlined,
   PlusOutlined,
   SettingOutlined,
@@ -8,7 +9,7 @@ import {
 } from '@ant-design/icons';
 import type { AddStationData, RenewStationSecretData, Station } from '@esl/contract';
 import { useMutation } from '@tanstack/react-query';
-import { App, Badge, Descriptions, Tooltip, Typography } from 'antd';
+import { App, Badge, Descriptions, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dash, orDash } from '../../components/list/cells';
@@ -20,12 +21,13 @@ import { useUserStore } from '../../store/user';
 import { formatTime, parseTime } from '../../utils/time';
 import { trimmedOrUndefined } from '../shared/rules';
 import { storeScreen } from '../shared/StoreRequired';
-import { AddStationModal } from './AddStationModal';
+import { AccessPointCell, accessPointItems } from './AccessPoint';
 import { CmdTerminal } from './CmdTerminal';
 import { ConfigModal } from './ConfigModal';
 import { ConfigStateTag } from './ConfigStateTag';
 import { formatSkew, formatUptime } from './figures';
 import { SecretModal } from './SecretModal';
+import { StationModal } from './StationModal';
 import { UsageBar } from './UsageBar';
 import { useStationNotices } from './useStationNotices';
 
@@ -50,7 +52,8 @@ function BaseStations({ storeId }: { storeId: number }) {
   const canWrite = permissions.includes('station.write');
   const canOperate = permissions.includes('station.operate');
   const canAct = canWrite || canOperate;
-  const [adding, setAdding] = useState(false);
+  // null: adding; a station: editing it.
+  const [editing, setEditing] = useState<{ open: boolean; record: Station | null }>({ open: false, record: null });
   const [added, setAdded] = useState<AddStationData | null>(null);
   const [renewed, setRenewed] = useState<RenewStationSecretData | null>(null);
   const [configuring, setConfiguring] = useState<Station | null>(null);
@@ -86,6 +89,7 @@ function BaseStations({ storeId }: { storeId: number }) {
         size="small"
         column={{ xs: 1, md: 2, xl: 3 }}
         items={[
+          ...(row.kind === 'oepl' ? [{ key: 'ap', label: t('field.apUrl'), children: row.apUrl }] : []),
           { key: 'model', label: t('field.moduleFirmware'), children: or(row.moduleFirmware) },
           { key: 'ntp', label: t('field.ntpServer'), children: or(row.ntpServer) },
           { key: 'gateway', label: t('field.gateway'), children: or(row.gateway) },
@@ -101,6 +105,7 @@ function BaseStations({ storeId }: { storeId: number }) {
           { key: 'queueBytes', label: t('field.queueBytes'), children: row.queueBytes ?? '—' },
           { key: 'tagsHeard', label: t('field.tagsHeard'), children: row.tagsHeard ?? '—' },
           { key: 'created', label: t('field.created'), children: parseTime(row.createdAt) },
+          ...accessPointItems(t, row),
         ]}
       />
     );
@@ -128,6 +133,22 @@ function BaseStations({ storeId }: { storeId: number }) {
           render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
         },
         { title: t('col.name'), dataIndex: 'name', width: 140, ellipsis: true, render: orDash },
+        {
+          title: t('col.kind'),
+          dataIndex: 'kind',
+          width: 200,
+          render: (_: unknown, row: Station) =>
+            row.kind === 'oepl' ? (
+              <Tooltip title={row.apUrl}>
+                <Tag color="blue">{t('kind.oeplShort')}</Tag>
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {row.apUrl.replace(/^https?:\/\//, '')}
+                </Typography.Text>
+              </Tooltip>
+            ) : (
+              t('kind.station')
+            ),
+        },
         { title: t('col.module'), dataIndex: 'module', width: 100, ellipsis: true, render: orDash },
         {
           title: t('col.online'),
@@ -135,6 +156,12 @@ function BaseStations({ storeId }: { storeId: number }) {
           width: 90,
           render: (online: boolean) =>
             online ? <Badge status="success" text={t('online')} /> : <Badge status="default" text={t('offline')} />,
+        },
+        {
+          title: t('ap.col'),
+          dataIndex: 'ap',
+          width: 240,
+          render: (_: unknown, row: Station) => <AccessPointCell station={row} />,
         },
         {
           title: t('col.cpu'),
@@ -222,7 +249,7 @@ function BaseStations({ storeId }: { storeId: number }) {
       actions={
         canAct
           ? {
-              width: 150,
+              width: 190,
               items: (row) => [
                 canOperate && {
                   key: 'cmd',
@@ -234,22 +261,33 @@ function BaseStations({ storeId }: { storeId: number }) {
                   onClick: () => setTerminal(row),
                 },
                 canWrite && {
-                  key: 'config',
-                  label: t('config.open'),
-                  icon: <SettingOutlined />,
+                  key: 'edit',
+                  label: t('edit'),
+                  icon: <EditOutlined />,
                   iconOnly: true,
-                  testId: `config-${row.sn}`,
-                  onClick: () => setConfiguring(row),
+                  testId: `edit-${row.sn}`,
+                  onClick: () => setEditing({ open: true, record: row }),
                 },
-                canWrite && {
-                  key: 'renew',
-                  label: t('renew.action'),
-                  icon: <KeyOutlined />,
-                  iconOnly: true,
-                  loading: renew.isPending && renew.variables === row.id,
-                  confirm: { title: t('renew.title'), description: t('renew.confirm', { sn: row.sn }) },
-                  onClick: () => renew.mutateAsync(row.id),
-                },
+                // An OEPL AP takes no network configuration from the server (docs/OEPL.md).
+                canWrite &&
+                  row.kind !== 'oepl' && {
+                    key: 'config',
+                    label: t('config.open'),
+                    icon: <SettingOutlined />,
+                    iconOnly: true,
+                    testId: `config-${row.sn}`,
+                    onClick: () => setConfiguring(row),
+                  },
+                canWrite &&
+                  row.kind !== 'oepl' && {
+                    key: 'renew',
+                    label: t('renew.action'),
+                    icon: <KeyOutlined />,
+                    iconOnly: true,
+                    loading: renew.isPending && renew.variables === row.id,
+                    confirm: { title: t('renew.title'), description: t('renew.confirm', { sn: row.sn }) },
+                    onClick: () => renew.mutateAsync(row.id),
+                  },
                 canWrite && {
                   key: 'delete',
                   label: t('delete'),
@@ -277,19 +315,26 @@ function BaseStations({ storeId }: { storeId: number }) {
           icon: <PlusOutlined />,
           primary: true,
           testId: 'add-station',
-          onClick: () => setAdding(true),
+          onClick: () => setEditing({ open: true, record: null }),
         },
       ]}
-      scrollX={2080}
+      scrollX={2280}
       expandable={{ expandedRowRender: details }}
     >
-      <AddStationModal
-        open={adding}
-        onClose={() => setAdding(false)}
+      <StationModal
+        open={editing.open}
+        record={editing.record}
+        onClose={() => setEditing((e) => ({ ...e, open: false }))}
         onAdded={(station) => {
-          setAdding(false);
-          setAdded(station);
-          message.success(t('added'));
+          setEditing((e) => ({ ...e, open: false }));
+          // An OEPL station has no secret to show: the server runs its bridge.
+          if (station.secret) setAdded(station);
+          message.success(t(station.kind === 'oepl' ? 'oepl.added' : 'added'));
+          list.changed();
+        }}
+        onEdited={() => {
+          setEditing((e) => ({ ...e, open: false }));
+          message.success(t('edited'));
           list.changed();
         }}
       />

@@ -19,6 +19,11 @@ interface Props {
 const TIME = /^$|^([01]\d|2[0-3]):[0-5]\d$/;
 const LED_COLOURS = StoreParams.shape.ledColour.unwrap().options;
 const f = contractFields(StoreParams.shape);
+/** The IANA time zones the browser knows (scheduled changes read times on the store's clock). */
+const TIME_ZONES: string[] = (() => {
+  const known = (Intl as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
+  return known.includes('UTC') ? known : ['UTC', ...known];
+})();
 
 type Count = 'heartbeatSeconds' | 'tagPollSeconds' | 'ledSeconds';
 type Threshold = 'tagMissedWakes' | 'tagOfflineMinutes' | 'tagLostHours' | 'tagLogDays';
@@ -74,6 +79,14 @@ export function StoreParamsModal({ store, editable, onClose }: Props) {
     threshold('tagOfflineMinutes', 'minutes'),
     threshold('tagLostHours', 'hours'),
     threshold('tagLogDays', 'days'),
+    {
+      kind: 'custom',
+      name: 'timeZone',
+      label: 'p.timeZone',
+      tooltip: 'p.timeZoneHint',
+      span: 12,
+      control: <Select showSearch options={TIME_ZONES.map((z) => ({ value: z, label: z }))} />,
+    },
     { kind: 'switch', name: 'autoRefresh', label: 'p.autoRefresh', extra: 'p.autoRefreshHint', span: 24 },
   ];
 

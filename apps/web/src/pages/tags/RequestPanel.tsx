@@ -12,6 +12,8 @@ const POLL_MS = 3000;
 
 export type TagOperation = 'refreshTag' | 'rollCallTag' | 'refreshAllTags' | 'rollCallAllTags' | 'ledTag';
 
+const isRollCall = (op: TagOperation) => op === 'rollCallTag' || op === 'rollCallAllTags';
+
 export interface SentRequest {
   op: TagOperation;
   requestId: number;
@@ -26,10 +28,13 @@ export function RequestPanel({
   sent,
   onFinished,
   onClose,
+  onShowAbsent,
 }: {
   sent: SentRequest;
   onFinished: () => void;
   onClose: () => void;
+  /** A roll call's absentees shown in the list: the tags not heard since it started (`since`). */
+  onShowAbsent?: (since: number) => void;
 }) {
   const { t } = useTranslation('tags');
   const { requestId } = sent;
@@ -68,6 +73,10 @@ export function RequestPanel({
     }
   }, [finished]);
 
+  const showAbsent = async () => {
+    const p = polled.data ?? (await request('requestProgress', { id: requestId }));
+    onShowAbsent?.(p.createdAt);
+  };
   const counts = { done: progress.done, failed: progress.failed, total: progress.total };
   const outcome = progress.total === 0 ? 'nothing' : progress.failed > 0 ? 'someFailed' : 'allDone';
   return (
@@ -96,6 +105,15 @@ export function RequestPanel({
             type={outcome === 'someFailed' ? 'warning' : 'success'}
             showIcon
             title={t(`progress.${outcome}.${sent.op}`, counts)}
+            action={
+              onShowAbsent &&
+              isRollCall(sent.op) &&
+              progress.failed > 0 && (
+                <Button size="small" data-testid="show-absent" onClick={() => void showAbsent()}>
+                  {t('progress.showAbsent', { count: progress.failed })}
+                </Button>
+              )
+            }
           />
         )}
       </Flex>

@@ -2,6 +2,7 @@ import type { Tag, TagDelivery, TagTask, TagTaskState } from '@esl/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Descriptions, Drawer, Flex, Tag as Mark, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { ActionButton, type ListAction } from '../../components/list/ActionButton';
 import { queryKeys } from '../../platform/queryKeys';
 import { request } from '../../platform/request';
 import { formatTime, parseTime } from '../../utils/time';
@@ -107,7 +108,18 @@ function Deliveries({ storeId, tag, lang }: { storeId: number; tag: Tag; lang: '
 }
 
 /** A tag's detail: both screens large, where its deliveries stand, and where it stands (status, station, signal, battery, last seen). */
-export function TagDetail({ storeId, tag, onClose }: { storeId: number; tag: Tag | undefined; onClose: () => void }) {
+export function TagDetail({
+  storeId,
+  tag,
+  onClose,
+  resend,
+}: {
+  storeId: number;
+  tag: Tag | undefined;
+  onClose: () => void;
+  /** Sends the label again though the tag may show it already (absent for a role that may not). */
+  resend?: ListAction;
+}) {
   const { t, i18n } = useTranslation('tags');
   const lang = i18n.language === 'en' ? 'en' : 'zh-CN';
   return (
@@ -116,6 +128,7 @@ export function TagDetail({ storeId, tag, onClose }: { storeId: number; tag: Tag
       onClose={onClose}
       size={560}
       title={tag ? t('detail.title', { id: tag.hardwareId }) : ''}
+      extra={resend && <ActionButton action={resend} place="toolbar" />}
       destroyOnHidden
     >
       {tag && (

@@ -46,4 +46,9 @@ describe('tagFilter', () => {
     });
     expect(tagFilter({ bound: 'bound' }).bound).toBe(true);
   });
+
+  it("passes a roll call's start on, so the list shows who did not answer", () => {
+    const filter = tagFilter({ notSeenSince: 1_700_000_000_000 });
+    expect(TagListBody.parse({ page: 1, limit: 20, ...filter }).notSeenSince).toBe(1_700_000_000_000);
+  });
 });

@@ -42,6 +42,8 @@ export interface TagFilterValues {
   model?: string;
   bound?: BoundChoice;
   text?: string;
+  /** A roll call's absentees: tags not heard since then (Unix ms); set from its result, not the form. */
+  notSeenSince?: number;
 }
 
 /** The list call's filters: unset choices and blank text are left out. */
@@ -52,5 +54,6 @@ export function tagFilter(values: TagFilterValues): FilterOf<'tagList'> {
     model: values.model || undefined,
     bound: values.bound === undefined ? undefined : values.bound === 'bound',
     text: text ? text : undefined,
+    notSeenSince: values.notSeenSince,
   };
 }

@@ -1,4 +1,11 @@
-import { COLOUR_SETS, findTagModel, type TagColourType, type TagStatus } from '@esl/contract';
+import {
+  COLOUR_SETS,
+  findTagModel,
+  type LearnedTagModel,
+  type TagColourType,
+  type Tag as TagRow,
+  type TagStatus,
+} from '@esl/contract';
 import { Space, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 
@@ -59,19 +66,53 @@ export function ColourType({ colour }: { colour: TagColourType }) {
   );
 }
 
-/** '2.13L' with its size: '250×122 · 2.13"'. */
-export function ModelName({ code, name }: { code: string; name: string }) {
+/**
+ * '2.13L' with its size: '250×122 · 2.13"'. A learned model (docs/OEPL.md): its name, size and
+ * where it came from ('learned from shop AP, tag type 35 v2').
+ */
+export function ModelName({ code, name, learned }: { code: string; name: string; learned?: LearnedTagModel | null }) {
+  const { t } = useTranslation('tags');
   const model = findTagModel(code);
+  const small = { fontSize: 12 } as const;
   return (
     <Space orientation="vertical" size={0}>
       <span>{name}</span>
       {model && (
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        <Typography.Text type="secondary" style={small}>
           {model.w}×{model.h} · {model.inches.toFixed(2)}″
         </Typography.Text>
       )}
+      {learned && (
+        <>
+          <Typography.Text type="secondary" style={small}>
+            {learned.w}×{learned.h} ·{' '}
+            {learned.colourType ? t(`colour.${learned.colourType}`) : t('learned.noColourType')}
+          </Typography.Text>
+          <Typography.Text type="secondary" style={small} data-testid="learned-source">
+            {t('learned.from', { source: learned.source })}
+          </Typography.Text>
+        </>
+      )}
     </Space>
   );
+}
+
+/** The model the station reported: a learned model's name, or 'unknown model (key)'. */
+export function HardwareModel({
+  tag,
+}: {
+  tag: Pick<TagRow, 'hardwareModel' | 'unknownModel' | 'learnedModel' | 'model'>;
+}) {
+  const { t } = useTranslation('tags');
+  if (tag.unknownModel) {
+    return (
+      <Tooltip title={t('learned.unknownHint')}>
+        <Typography.Text type="warning">{t('learned.unknown', { key: tag.hardwareModel })}</Typography.Text>
+      </Tooltip>
+    );
+  }
+  if (tag.learnedModel && tag.hardwareModel === tag.learnedModel.key) return <span>{tag.learnedModel.name}</span>;
+  return tag.hardwareModel ? <span>{tag.hardwareModel}</span> : <Typography.Text type="secondary">—</Typography.Text>;
 }
 
 const none = <Typography.Text type="secondary">—</Typography.Text>;

@@ -4,16 +4,18 @@ import {
   DisconnectOutlined,
   LayoutOutlined,
   LinkOutlined,
+  RedoOutlined,
   SyncOutlined,
 } from '@ant-design/icons';
 import { type LedPatternBody, TAG_STATUSES, type Tag } from '@esl/contract';
-import { useMutation } from '@tanstack/react-query';
-import { App, Button, Flex, Space, Tooltip, Typography } from 'antd';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Alert, App, Button, Flex, Space, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addAction, deleteAction, useRowsCall } from '../../components/list/commonActions';
 import { ListPage } from '../../components/list/ListPage';
 import { useListQuery } from '../../components/list/useListQuery';
+import { queryKeys } from '../../platform/queryKeys';
 import { request } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 import { formatTime, parseTime } from '../../utils/time';
@@ -22,10 +24,10 @@ import { RulesModal } from '../templates/list/RulesModal';
 import { AddTagsModal } from './AddTagsModal';
 import { BindModal } from './BindModal';
 import { tagFilter } from './body';
-import { Battery, ColourType, ModelName, Signal, StatusTag, Temperature } from './display';
+import { Battery, ColourType, HardwareModel, ModelName, Signal, StatusTag, Temperature } from './display';
 import { LabelCell } from './LabelCell';
 import { LedModal } from './LedModal';
-import { MODEL_OPTIONS } from './modelOptions';
+import { filterModelOptions } from './modelOptions';
 import { RequestPanel, type SentRequest, type TagOperation } from './RequestPanel';
 import { ScreenCell } from './Screen';
 import { SetTemplateModal } from './SetTemplateModal';
@@ -35,6 +37,14 @@ import { useTagNotices } from './useTagNotices';
 const PAGE_SIZES = [20, 50, 100, 200, 500, 1000];
 
 type Operation = TagOperation;
+interface OperateArgs {
+  op: Operation;
+  ids?: number[];
+  from: string;
+  led?: LedPatternBody;
+  /** A refresh that sends the label even where the tag already shows it. */
+  force?: boolean;
+}
 
 const dash = <Typography.Text type="secondary">—</Typography.Text>;
 
@@ -69,7 +79,11 @@ function Tags({ storeId }: { storeId: number }) {
 
   // Product rows count their tags, so a change here refreshes them too.
   const list = useListQuery('tagList', { storeId, toFilter: tagFilter, related: ['products'], live: true });
+  // Models the tenant's stations taught (docs/OEPL.md): the model filter offers them by their key.
+  const learned = useQuery({ queryKey: queryKeys.learnedModels(), queryFn: () => request('learnedModelList', {}) });
   const selected = list.selected;
+  /** A roll call's absentees are listed (from its result panel). */
+  const absentSince = list.body.notSeenSince;
 
   const remove = useRowsCall('delTag', list, (answer) => t('deletedCount', { count: answer.deleted }));
   const unbind = useRowsCall('unbindTag', list, (answer) => t('unboundCount', { count: answer.unbound }), false);
@@ -77,12 +91,14 @@ function Tags({ storeId }: { storeId: number }) {
   // Each operation answers its request id at once; the panel above the list follows its progress.
   // `from` tells which button asked (a row, the selection, the whole store), so only that one spins.
   const operate = useMutation({
-    mutationFn: ({ op, ids, led }: { op: Operation; ids?: number[]; from: string; led?: LedPatternBody }) =>
+    mutationFn: ({ op, ids, led, force }: OperateArgs) =>
       op === 'ledTag'
         ? request(op, { ids: ids ?? [], led: led as LedPatternBody })
-        : op === 'refreshTag' || op === 'rollCallTag'
-          ? request(op, { ids: ids ?? [] })
-          : request(op, {}),
+        : op === 'refreshTag'
+          ? request(op, { ids: ids ?? [], force })
+          : op === 'rollCallTag'
+            ? request(op, { ids: ids ?? [] })
+            : request(op, {}),
     onSuccess: (answer, { op }) => {
       message.success(t(`op.sent.${op}`));
       setSent({ op, requestId: answer.requestId, tasks: answer.tasks });
@@ -101,6 +117,20 @@ function Tags({ storeId }: { storeId: number }) {
     iconOnly,
     loading: busy(op, from),
     onClick: () => operate.mutate({ op, ids, from }),
+  });
+  /**
+   * Send the label again even to tags that already show it (a tag showing garbage): asked first,
+   * since every tag's screen flashes and its battery pays for it.
+   */
+  const resendOperation = (ids: number[], from: string) => ({
+    key: 'resend',
+    label: t('op.resend'),
+    icon: <RedoOutlined />,
+    testId: 'resend-tags',
+    // No spinner of its own: the question's OK button spins until the request is answered (a
+    // Popconfirm whose own button turned to loading while it was open rendered without end).
+    confirm: { title: t('op.resend'), description: t('op.resendConfirm', { count: ids.length }), okText: t('ok') },
+    onClick: () => operate.mutateAsync({ op: 'refreshTag', ids, from, force: true }),
   });
   /** LED flash of some tags: the pattern is asked first. */
   const ledOperation = (ids: number[], from: string, iconOnly: boolean) => ({
@@ -128,7 +158,28 @@ function Tags({ storeId }: { storeId: number }) {
 
   return (
     <Flex vertical gap={16}>
-      {sent && <RequestPanel key={sent.requestId} sent={sent} onFinished={onFinished} onClose={() => setSent(null)} />}
+      {sent && (
+        <RequestPanel
+          key={sent.requestId}
+          sent={sent}
+          onFinished={onFinished}
+          onClose={() => setSent(null)}
+          onShowAbsent={(since) => list.search({ notSeenSince: since })}
+        />
+      )}
+      {absentSince !== undefined && (
+        <Alert
+          type="info"
+          showIcon
+          data-testid="absent-filter"
+          title={t('absent.showing', { time: parseTime(absentSince) })}
+          action={
+            <Button size="small" onClick={() => list.search({})}>
+              {t('absent.all')}
+            </Button>
+          }
+        />
+      )}
       <ListPage
         list={list}
         ns="tags"
@@ -153,7 +204,10 @@ function Tags({ storeId }: { storeId: number }) {
             placeholder: t('filter.all'),
             width: 200,
             search: true,
-            options: MODEL_OPTIONS,
+            options: filterModelOptions(learned.data?.rows ?? [], {
+              catalogue: t('filter.modelsCatalogue'),
+              learned: t('filter.modelsLearned'),
+            }),
           },
           {
             kind: 'select',
@@ -197,7 +251,7 @@ function Tags({ storeId }: { storeId: number }) {
             dataIndex: 'modelName',
             width: 140,
             sort: 'model',
-            render: (name: string, row) => <ModelName code={row.model} name={name} />,
+            render: (name: string, row) => <ModelName code={row.model} name={name} learned={row.learnedModel} />,
           },
           {
             title: t('col.colour'),
@@ -259,9 +313,9 @@ function Tags({ storeId }: { storeId: number }) {
           {
             title: t('col.hardwareModel'),
             dataIndex: 'hardwareModel',
-            width: 130,
+            width: 150,
             ellipsis: true,
-            render: (v: string) => v || dash,
+            render: (_: string, row) => <HardwareModel tag={row} />,
           },
           {
             title: t('col.station'),
@@ -349,6 +403,7 @@ function Tags({ storeId }: { storeId: number }) {
             onClick: () => unbind.mutateAsync(selected),
           },
           canOperate && operation('refreshTag', selected, 'selection', false),
+          canOperate && resendOperation(selected, 'resend'),
           canOperate && operation('rollCallTag', selected, 'selection', false),
           canOperate && ledOperation(selected, 'selection', false),
           canSetTemplate && {
@@ -386,7 +441,12 @@ function Tags({ storeId }: { storeId: number }) {
         />
         <SetTemplateModal tags={templating} onClose={() => setTemplating([])} onSaved={() => list.changed()} />
         {canReadRules && <RulesModal open={rulesOpen} canWrite={canSetTemplate} onClose={() => setRulesOpen(false)} />}
-        <TagDetail storeId={storeId} tag={detail} onClose={() => setDetailId(null)} />
+        <TagDetail
+          storeId={storeId}
+          tag={detail}
+          onClose={() => setDetailId(null)}
+          resend={canOperate && detail ? resendOperation([detail.id], `detail:${detail.id}`) : undefined}
+        />
       </ListPage>
     </Flex>
   );

@@ -5,15 +5,23 @@ import {
   CALLBACK_URL_MAX,
   type CallbackDelivery,
   type CallbackState,
+  PRICE_WRONG_MINUTES_MAX,
 } from '@esl/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Card, Form, Input, InputNumber, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EmptyState } from '../../components/EmptyState';
 import { language } from '../../platform/i18n';
 import { ApiError, request, requestList } from '../../platform/request';
 import { parseTime } from '../../utils/time';
+
+interface Values {
+  url: string;
+  /** Minutes a tag may show a wrong price before the event (docs/PROOF.md). */
+  priceWrongMinutes: number;
+}
 
 const SETTINGS = ['tenant', 'callback'];
 const DELIVERIES = ['tenant', 'callback', 'deliveries'];
@@ -34,7 +42,7 @@ export function CallbackCard() {
   const { t } = useTranslation('tenantSettings');
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const [form] = Form.useForm<{ url: string }>();
+  const [form] = Form.useForm<Values>();
   const settings = useQuery({ queryKey: SETTINGS, queryFn: () => request('callbackInfo', {}) });
   const deliveries = useQuery({
     queryKey: DELIVERIES,
@@ -49,11 +57,12 @@ export function CallbackCard() {
   const givenUpCount = givenUp.data?.count ?? 0;
 
   useEffect(() => {
-    if (settings.data) form.setFieldsValue({ url: settings.data.url });
+    if (settings.data) form.setFieldsValue(settings.data);
   }, [settings.data, form]);
 
   const save = useMutation({
-    mutationFn: (url: string) => request('setCallback', { url: url.trim() }, { quiet: true }),
+    mutationFn: (v: Values) =>
+      request('setCallback', { url: v.url.trim(), priceWrongMinutes: v.priceWrongMinutes }, { quiet: true }),
     // A refused address is the field's error, in the reader's language (the server's detail).
     onError: (err) => {
       const detail = err instanceof ApiError && err.code > 0 ? err.message.replace(/^[^:：]*[:：]\s*/, '') : '';
@@ -131,7 +140,12 @@ export function CallbackCard() {
 
   return (
     <Card title={t('callback.title')} size="small" data-testid="callback-card">
-      <Form form={form} name="callback" layout="vertical" onFinish={(v) => save.mutate(v.url ?? '')}>
+      <Form
+        form={form}
+        name="callback"
+        layout="vertical"
+        onFinish={(v) => save.mutate({ url: v.url ?? '', priceWrongMinutes: v.priceWrongMinutes })}
+      >
         <Form.Item
           name="url"
           label={t('callback.url')}
@@ -152,6 +166,21 @@ export function CallbackCard() {
             allowClear
             placeholder="https://erp.example.com/esl/callback"
             data-testid="callback-url"
+          />
+        </Form.Item>
+        <Form.Item
+          name="priceWrongMinutes"
+          label={t('callback.priceWrong')}
+          extra={t('callback.priceWrongHint')}
+          rules={[{ required: true, message: t('callback.priceWrongRequired') }]}
+        >
+          <InputNumber
+            min={1}
+            max={PRICE_WRONG_MINUTES_MAX}
+            precision={0}
+            suffix={t('callback.minutes')}
+            style={{ width: 180 }}
+            data-testid="callback-price-wrong"
           />
         </Form.Item>
         <Space wrap>
@@ -203,7 +232,7 @@ export function CallbackCard() {
         loading={deliveries.isPending}
         pagination={false}
         scroll={{ x: 720 }}
-        locale={{ emptyText: t('callback.empty') }}
+        locale={{ emptyText: <EmptyState title={t('callback.empty')} hint={t('callback.emptyHint')} /> }}
         data-testid="callback-deliveries"
       />
     </Card>

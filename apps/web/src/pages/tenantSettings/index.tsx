@@ -1,4 +1,4 @@
-import { KeyOutlined } from '@ant-design/icons';
+import { SyncOutlined } from '@ant-design/icons';
 import { AlterTenantInfoBody, curlExample, type TenantBaseInfo, WECHAT_APPID } from '@esl/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Popconfirm, Typography } from 'antd';
@@ -164,7 +164,7 @@ function ApiKeyCard({ info }: { info: TenantBaseInfo }) {
           cancelText={t('cancel')}
           onConfirm={() => regenerate.mutateAsync().catch(() => undefined)}
         >
-          <Button danger icon={<KeyOutlined />} loading={regenerate.isPending} data-testid="regenerate-key">
+          <Button danger icon={<SyncOutlined />} loading={regenerate.isPending} data-testid="regenerate-key">
             {t('key.regenerate')}
           </Button>
         </Popconfirm>
@@ -206,7 +206,17 @@ function ApiKeyCard({ info }: { info: TenantBaseInfo }) {
       </Typography.Paragraph>
       <Typography.Text strong>{t('key.tryIt')}</Typography.Text>
       <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>
-        {t('key.tryItHint')}
+        {t('key.tryItHint')}{' '}
+        <Typography.Link
+          href="/api/docs"
+          target="_blank"
+          rel="noopener"
+          data-testid="api-reference"
+          // Inside a sentence a link is told from the words around it by more than its colour.
+          style={{ textDecoration: 'underline' }}
+        >
+          {t('key.reference')}
+        </Typography.Link>
       </Typography.Paragraph>
       <Typography.Paragraph copyable={{ text: curlExample(window.location.origin, info.ck, fresh ?? '<sk>') }}>
         <pre

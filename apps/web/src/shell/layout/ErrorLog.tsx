@@ -2,6 +2,7 @@ import { BugOutlined } from '@ant-design/icons';
 import { Badge, Button, Modal, Table, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EmptyState } from '../../components/EmptyState';
 import { type ErrorLogEntry, useErrorLogStore } from '../../store/errorLog';
 import { parseTime } from '../../utils/time';
 
@@ -53,7 +54,7 @@ export function ErrorLog() {
           rowKey={(r) => `${r.time}-${r.message}`}
           dataSource={logs}
           pagination={false}
-          locale={{ emptyText: t('errorLogEmpty') }}
+          locale={{ emptyText: <EmptyState title={t('errorLogEmpty')} /> }}
           columns={[
             { title: t('errorMessage'), dataIndex: 'message', width: '30%' },
             { title: t('errorUrl'), dataIndex: 'url', width: '25%' },

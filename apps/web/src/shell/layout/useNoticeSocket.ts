@@ -8,7 +8,8 @@ export function useNoticeSocket(): void {
   useEffect(() => {
     if (!token || typeof WebSocket === 'undefined') return;
     const client = new NoticeClient({
-      url: noticeUrl(window.location, token),
+      // The token (the effect's key: a new session opens a new socket) rides in its cookie.
+      url: noticeUrl(window.location),
       connect: browserSocket,
       onNotice: publishNotice,
     });

@@ -1,7 +1,9 @@
 import { findTagModel } from '@esl/contract';
 import type { TagsMsg } from '@esl/contract/protocol';
+import * as models from '../../../modules/models/service';
 import { inOrder, NEWS_ORDER } from '../../link/consumers';
 import type { GatewayCore } from '../core';
+import { adoptReported } from '../models';
 import type { StationIdentity } from '../repository';
 import * as repo from './repository';
 
@@ -9,7 +11,9 @@ import * as repo from './repository';
  * A station's tag report (docs/PROTOCOL.md §5.7): the latest entry per tag stored on the tag's
  * row (signal, battery, the picture and firmware it shows, its route with 6 dB of hysteresis),
  * status recomputed, the consoles told, then every consumer: the task engine re-opens the work of
- * tags that show another picture than they should, the firmware engine reads the versions.
+ * tags that show another picture than they should, the firmware engine reads the versions. A
+ * button or NFC wake-up (the entry's `reason`) is a system-log event of the tenant (`tag.button`,
+ * `tag.nfc`), once per wake.
  */
 
 /** Handles one report from `station` (`id`: `{tid}.{sn}`, for drops). */
@@ -27,6 +31,12 @@ export async function onTagReport(core: GatewayCore, id: string, station: Statio
   const updates: repo.TagUpdate[] = [];
   const mismatched: number[] = [];
   let foreign = 0;
+  // Learned model keys (docs/PROTOCOL.md §5.13), looked up for the station's tenant only.
+  const keys = new Set<string>();
+  for (const e of latest.values()) if (e.hw.length > 2) keys.add(e.hw);
+  const learned = await models.learnedAmong(db, station.tenant_id, keys);
+  const adopt = new Map<string, number[]>();
+  const wakes: { hardwareId: string; reason: 'button' | 'nfc' }[] = [];
   for (const tag of known) {
     // Another tenant's tag, or a tag of another store: not this station's to report.
     if (tag.tenant_id !== station.tenant_id || tag.store_id !== station.store_id) {
@@ -37,6 +47,10 @@ export async function onTagReport(core: GatewayCore, id: string, station: Statio
     if (!e) continue;
     const rssi = Math.round(e.rssi);
     const route = routeTo(tag, station.id, rssi);
+    const lastSeen = Math.min(t, t - Math.max(0, m.at - e.seenAt));
+    if ((e.reason === 'button' || e.reason === 'nfc') && newWake(core.wakes, tag.id, lastSeen)) {
+      wakes.push({ hardwareId: tag.hardware_id, reason: e.reason });
+    }
     updates.push({
       id: tag.id,
       stationId: route,
@@ -44,9 +58,10 @@ export async function onTagReport(core: GatewayCore, id: string, station: Statio
       signal: route === station.id ? rssi : (tag.signal ?? rssi),
       battery: batteryPercent(e.battMv),
       temperature: e.temp === undefined ? null : Math.round(e.temp),
-      hardwareModel: findTagModel(e.hw)?.name ?? e.hw,
+      // A learned model is kept by its key (the console names it); an unknown key too, shown as such.
+      hardwareModel: e.hw.length > 2 ? e.hw : (findTagModel(e.hw)?.name ?? e.hw),
       // Age within the report, in the server's clock: immune to the station's clock error.
-      lastSeen: Math.min(t, t - Math.max(0, m.at - e.seenAt)),
+      lastSeen,
       wakeS: e.wakeS ?? null,
       wakeSBefore: tag.wake_s,
       desiredBefore: tag.desired_hash,
@@ -55,6 +70,10 @@ export async function onTagReport(core: GatewayCore, id: string, station: Statio
       fw: e.fw ?? null,
       stationChanged: route !== tag.station_id,
     });
+    if (e.hw.length > 2) {
+      if (!learned.has(e.hw)) counters.unknownModels++;
+      else if (tag.model !== e.hw) adopt.set(e.hw, [...(adopt.get(e.hw) ?? []), tag.id]);
+    }
     // Only a tag that reports another picture than it should show can need its work re-opened.
     if (tag.desired_hash !== null && tag.desired_hash.slice(0, 16) !== (e.ver ?? '')) mismatched.push(tag.id);
   }
@@ -63,6 +82,15 @@ export async function onTagReport(core: GatewayCore, id: string, station: Statio
   const th = await repo.thresholdsOfStore(db, station.store_id);
   await repo.storeTagReport(db, { tenantId: station.tenant_id, storeId: station.store_id }, updates, t, th);
   counters.tagEntries += updates.length;
+  if (adopt.size > 0) await adoptReported(core, station.tenant_id, adopt, learned);
+  for (const w of wakes) {
+    core.syslog({
+      tenantId: station.tenant_id,
+      level: 'info',
+      event: `tag.${w.reason}`,
+      message: `tag ${w.hardwareId} woke by ${w.reason === 'button' ? 'its button' : 'NFC'} (station ${station.sn})`,
+    });
+  }
   core.notices.broadcast(station.tenant_id, {
     type: 'tag.changed',
     storeId: station.store_id,
@@ -72,6 +100,27 @@ export async function onTagReport(core: GatewayCore, id: string, station: Statio
     await c.onTagsReported?.(mismatched);
     await c.onTags?.(station, m);
   }
+}
+
+/**
+ * A button or NFC wake-up not written yet: the tag's last one written (its last-seen, per tag in
+ * this process) is more than `WAKE_DEBOUNCE_MS` older. The same wake comes again in later entries:
+ * a report refreshed with a second's jitter (an OEPL AP stamps check-ins in whole seconds), the
+ * record of the transfer the press let the tag take, a full report; two presses within the window
+ * are one event, as Home Assistant debounces them.
+ */
+const WAKE_DEBOUNCE_MS = 30_000;
+const WAKES_KEPT = 10_000;
+function newWake(written: Map<number, number>, tagId: number, seenAt: number): boolean {
+  const last = written.get(tagId);
+  if (last !== undefined && seenAt <= last + WAKE_DEBOUNCE_MS) return false;
+  written.delete(tagId);
+  written.set(tagId, seenAt);
+  if (written.size > WAKES_KEPT) {
+    const oldest = written.keys().next().value;
+    if (oldest !== undefined) written.delete(oldest);
+  }
+  return true;
 }
 
 /**

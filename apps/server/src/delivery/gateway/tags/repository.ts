@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { dialectOfDb, sqliteHandleOf } from '../../../infra/db/database';
+import { transact } from '../../../infra/db/retry';
 import type { Database } from '../../../infra/db/schema';
 import { type StatusThresholds, thresholdsFromJson } from './status';
 
@@ -19,6 +20,9 @@ export interface ReportedTag {
   wake_s: number | null;
   status: string;
   station_online: number | null;
+  /** Its model (catalogue code or learned key) and colour type. */
+  model: string;
+  colour: string;
 }
 
 /**
@@ -61,7 +65,7 @@ function hotStatements(raw: SQLite.Database): HotStatements {
   let s = hot.get(raw);
   if (s) return s;
   const lookup = raw.prepare(`select t.id, t.tenant_id, t.store_id, t.hardware_id, t.station_id, t.signal,
-      t.desired_hash, t.wake_s, t.status, s.online as station_online
+      t.desired_hash, t.wake_s, t.status, s.online as station_online, t.model, t.colour
     from json_each(?) j join tags t on t.hardware_id = j.value left join stations s on s.id = t.station_id`);
   const same = raw.prepare(`update tags set ${REPORT_SET} where id = ?`);
   // Naming station_id in SET moves the row in the station index even when the value is the same:
@@ -127,6 +131,8 @@ export async function tagsByHardwareId(db: Db, hardwareIds: readonly string[]): 
       'tags.wake_s',
       'tags.status',
       'stations.online as station_online',
+      'tags.model',
+      'tags.colour',
     ])
     .where('tags.hardware_id', 'in', hardwareIds)
     .execute();
@@ -225,14 +231,16 @@ export async function storeTagReport(
   if (updates.length === 0) return;
   const raw = sqliteHandleOf(db);
   if (!raw) {
-    await applyTagUpdates(db, updates);
-    await recomputeTagStatus(
-      db,
-      store,
-      now,
-      th,
-      updates.map((u) => u.id),
-    );
+    // One transaction that locks the rows in ascending id order before writing them: three
+    // stations hearing the same 500 tags report them at once, and an UPDATE … FROM locks rows in
+    // whatever order its plan meets them, so two such reports deadlocked (docs/SERVER.md,
+    // "Deadlocks and retries"). Lost anyway (another writer's order), the transaction runs again.
+    const ids = updates.map((u) => u.id).sort((a, b) => a - b);
+    await transact(db, async (trx) => {
+      await lockTags(trx, ids);
+      await applyTagUpdates(trx, updates);
+      await recomputeTagStatus(trx, store, now, th, ids);
+    });
     return;
   }
   const compiled = db
@@ -257,6 +265,21 @@ export async function storeTagReport(
     u.statusBefore === (u.desiredBefore === null || u.desiredBefore.slice(0, 16) === u.shownVer ? 'normal' : 'online');
   const status: ReportStatus = { stmt, params: [...compiled.parameters], kept };
   await db.connection().execute(async () => hotOnes.apply(updates, status));
+}
+
+/** Locks these tag rows (PostgreSQL), in ascending id order: the order every writer of many tags takes. */
+export async function lockTags(db: Db, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0 || dialectOfDb(db) !== 'postgres') return;
+  const sorted = [...ids].sort((a, b) => a - b);
+  for (let i = 0; i < sorted.length; i += 1000) {
+    await db
+      .selectFrom('tags')
+      .select('id')
+      .where('id', 'in', sorted.slice(i, i + 1000))
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+  }
 }
 
 /** Recomputes tag status in one store (only `ids`, when given); rows already right are left alone. */
@@ -311,4 +334,37 @@ export function tagStatusSql(now: number, th: StatusThresholds): RawBuilder<stri
     when exists (select 1 from stations s where s.id = tags.station_id and s.online = 0) then 'disconnected'
     when tags.last_seen <= ${now - th.offlineMs} then 'offline'
     else 'interrupted' end`;
+}
+
+/**
+ * Tags of a tenant take a learned model (docs/PROTOCOL.md §5.13): those with these ids, or every
+ * one whose station reported the key; the colour type the model's when it has one. Answers the
+ * tags whose model changed, by store.
+ */
+export async function adoptModel(
+  db: Db,
+  tenantId: number,
+  key: string,
+  colour: string | null,
+  ids: readonly number[] | null,
+): Promise<Array<{ id: number; store_id: number }>> {
+  if (ids && ids.length === 0) return [];
+  let q = db
+    .updateTable('tags')
+    .set({ model: key, ...(colour ? { colour } : {}) })
+    .where('tenant_id', '=', tenantId)
+    .where('model', '<>', key);
+  q = ids ? q.where('id', 'in', ids) : q.where('hardware_model', '=', key);
+  return q.returning(['id', 'store_id']).execute();
+}
+
+/** Tags of a tenant of these models (a learned model's size or colours changed). */
+export function tagsOfModels(db: Db, tenantId: number, keys: readonly string[]) {
+  if (keys.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('tags')
+    .select(['id', 'store_id'])
+    .where('tenant_id', '=', tenantId)
+    .where('model', 'in', keys)
+    .execute();
 }

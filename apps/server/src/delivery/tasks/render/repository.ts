@@ -1,7 +1,14 @@
 import { sql } from 'kysely';
 import { dialectOfDb } from '../../../infra/db/database';
 import type { TaskState } from '../../../infra/db/schema';
+import * as proof from '../../../modules/proof/repository';
 import type { Db } from '../../../outbox/slots/repository';
+
+/** What a label is drawn from, as proof of price keeps it: the product and its price (null: no product). */
+export interface LabelSource {
+  productId: number | null;
+  priceCents: number | null;
+}
 
 /*
  * SQL of the render stage (docs/DELIVERY-ENGINE.md): render slots claimed under a lease, spread
@@ -31,7 +38,10 @@ export function tagsForRender(db: Db, ids: readonly number[]) {
     .execute();
 }
 
-/** A rendered slot: the tag desires `hash`; the slot waits for dispatch (or is done when the tag shows it already). */
+/**
+ * A rendered slot: the tag desires `hash`, drawn from `source` (its product and price, docs/PROOF.md);
+ * the slot waits for dispatch (or is done when the tag shows it already).
+ */
 export async function slotRendered(
   db: Db,
   s: {
@@ -43,6 +53,9 @@ export async function slotRendered(
     skip: boolean;
     now: number;
     renderKey: string | null;
+    source: LabelSource;
+    /** When the change this render carries was made: the tag's screen is wrong since then if it disagrees. */
+    changedAt: number;
   },
 ): Promise<boolean> {
   const r = await db
@@ -63,12 +76,42 @@ export async function slotRendered(
     .executeTakeFirst();
   // A newer rev arrived while this one rendered: it will set what the tag desires.
   if (Number(r.numUpdatedRows) === 0) return false;
+  const { priceCents } = s.source;
+  const productId = s.source.productId ?? proof.NO_PRODUCT;
+  // The screen as it will be judged once this is written: a tag reporting this picture shows its price.
+  const screen = proof.screenOf('', {
+    desiredHash: proof.text(s.hash),
+    desiredPrice: proof.bigint(priceCents),
+    desiredProduct: proof.integer(productId),
+    desiredAt: proof.bigint(s.now),
+  });
   await db
     .updateTable('tags')
-    .set({ desired_hash: s.hash, desired_rev: s.rev, desired_at: s.now, render_key: s.renderKey })
+    .set({
+      desired_hash: s.hash,
+      desired_rev: s.rev,
+      desired_at: s.now,
+      render_key: s.renderKey,
+      desired_price_cents: priceCents,
+      desired_product_id: productId,
+      ...proof.wrongSince(proof.agrees(screen, proof.integer(productId), proof.bigint(priceCents)), s.changedAt),
+    })
     .where('id', '=', s.tagId)
     .execute();
   return true;
+}
+
+/**
+ * A tag whose new label could not be drawn keeps its screen: when that disagrees with its product
+ * now (`source`), its price is wrong since the change (docs/PROOF.md).
+ */
+export async function labelUnrendered(db: Db, tagId: number, source: LabelSource, changedAt: number): Promise<void> {
+  const agreement = proof.agrees(
+    proof.screenOf(''),
+    proof.integer(source.productId ?? proof.NO_PRODUCT),
+    proof.bigint(source.priceCents),
+  );
+  await db.updateTable('tags').set(proof.wrongSince(agreement, changedAt)).where('id', '=', tagId).execute();
 }
 
 /** A slot that could not be rendered: final until its data changes. */
@@ -118,6 +161,7 @@ export async function claimRenderSpread(db: Db, owner: string, now: number, leas
     'push_id',
     'hash',
     'size',
+    'queued_at',
   ] as const;
   if (dialectOfDb(db) === 'postgres') {
     // Several processes claim at once (scale-out): the spread order picks candidates, and the rows

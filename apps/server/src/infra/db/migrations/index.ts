@@ -19,6 +19,12 @@ import { tagsSeenIndex } from './018_tags_seen_index';
 import { callbacks } from './019_callbacks';
 import { firmwareShared } from './020_firmware_shared';
 import { taskHold } from './021_task_hold';
+import { stationKind } from './022_station_kind';
+import { learnedModels } from './023_learned_models';
+import { schedule } from './025_schedule';
+import { syslogStore } from './026_syslog_store';
+import { syslogUser } from './027_syslog_user';
+import { priceProof } from './028_price_proof';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -45,5 +51,11 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '019_callbacks': callbacks(dialect),
     '020_firmware_shared': firmwareShared(dialect),
     '021_task_hold': taskHold(dialect),
+    '022_station_kind': stationKind(dialect),
+    '023_learned_models': learnedModels(dialect),
+    '025_schedule': schedule(dialect),
+    '026_syslog_store': syslogStore(dialect),
+    '027_syslog_user': syslogUser(dialect),
+    '028_price_proof': priceProof(dialect),
   };
 }

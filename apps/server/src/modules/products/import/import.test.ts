@@ -2,7 +2,7 @@ import { describeTarget, ErrorCode, type ImportError, type Product } from '@esl/
 import ExcelJS from 'exceljs';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { buildProduct, buildShop, multipartFile, snapshot } from '../../../test/business';
+import { buildProduct, buildShop, buildTag, multipartFile, snapshot } from '../../../test/business';
 import { testDatabases } from '../../../test/databases';
 import { useApp } from '../../../test/harness';
 import { readXlsx } from './xlsx';
@@ -65,12 +65,13 @@ describe.each(await testDatabases())('product import and export on $name', (db) 
       ['6902', '香蕉', 399, null, '把', '海南'],
     ]);
 
-    // The second file has no unit column: units stay; a changed price counts once, an equal one not at all.
+    // The second file has no unit column: units stay; a changed price counts once, an equal one not
+    // at all; a product given as it is (6902: same name and price) is unchanged.
     const second = await upload(
       token,
       'barcode,name,price\n6901,红富士苹果,13\n6902,香蕉,3.99\n6903,"梨 ""A"" \\ {b,c} NULL",8\n',
     );
-    expect(second).toMatchObject({ code: 0, data: { total: 3, inserted: 1, updated: 2 } });
+    expect(second).toMatchObject({ code: 0, data: { total: 3, inserted: 1, updated: 1, unchanged: 1 } });
     const list = await t().call<Product[]>('/mgr/product/list', { sort: 'barcode', order: 'asc' }, { token });
     expect(list.data.map((p) => [p.barcode, p.name, p.price, p.priceChanges, p.unit])).toEqual([
       ['6901', '红富士苹果', '13.00', 1, '斤'],
@@ -230,19 +231,74 @@ describe.each(await testDatabases())('product import and export on $name', (db) 
       '二维码',
       '会员价',
     ]);
+    // Prices are numbers in the workbook (Excel sums them; a 0.00 format shows 12.50): the cell's
+    // value reads back as the number's shortest text.
     expect(sheet.slice(1).map((r) => [r.cells[0], r.cells[1], r.cells[2], r.cells[9] ?? ''])).toEqual([
-      ['6901', '苹果', '12.50', '11'],
+      ['6901', '苹果', '12.5', '11'],
       ['6902', '香蕉', '3.99', ''],
       // No spreadsheet evaluates these: each starts with its text marker (lib/formula.ts).
-      ['6903', `'=HYPERLINK("http://x","y")`, '1.00', ''],
-      ['6904', "''@SUM(1)", '1.00', "'-1+2"],
+      ['6903', `'=HYPERLINK("http://x","y")`, '1', ''],
+      ['6904', "''@SUM(1)", '1', "'-1+2"],
     ]);
 
     const before = await snapshot(t().app, 'products', store.id);
     const back = await upload(token, res.rawPayload, 'export.xlsx');
-    expect(back).toMatchObject({ code: 0, data: { total: 4, inserted: 0, updated: 4 } });
-    const after = await snapshot(t().app, 'products', store.id);
-    expect(after.map(({ updated_at: _u, ...r }) => r)).toEqual(before.map(({ updated_at: _u, ...r }) => r));
+    expect(back).toMatchObject({ code: 0, data: { total: 4, inserted: 0, updated: 0, unchanged: 4 } });
+    // Nothing was written, not even the update time.
+    expect(await snapshot(t().app, 'products', store.id)).toEqual(before);
+  });
+
+  it("counts rows of a file imported again unchanged, writes nothing for them and relabels only the changed product's tags", async () => {
+    const { tokens, store, tenant } = await buildShop(t().app);
+    const token = tokens.stock;
+    const fields = [{ name: 'bestBefore', tField: '保质期至' }];
+    expect((await t().call('/mgr/product/mapfield', { fields }, { token: tokens.admin })).code).toBe(0);
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('商品');
+    sheet.addRow(['条码', '名称', '价格', '保质期至']);
+    for (let i = 1; i <= 5; i++) {
+      const row = sheet.addRow([`690${i}`, `商品 ${i}`, i + 0.5, new Date(Date.UTC(2026, 10, 19 + i))]);
+      row.getCell(4).numFmt = 'yyyy/m/d';
+    }
+    const bytes = Buffer.from(await workbook.xlsx.writeBuffer());
+
+    const first = await upload(token, bytes, 'same.xlsx');
+    expect(first, first.msg).toMatchObject({ code: 0, data: { total: 5, inserted: 5, updated: 0, unchanged: 0 } });
+    // The date column holds the dates the spreadsheet shows, not its day numbers.
+    const list = await t().call<Product[]>('/mgr/product/list', { sort: 'barcode', order: 'asc' }, { token });
+    expect(list.data.map((p) => p.custom)).toEqual([
+      { bestBefore: '2026-11-20' },
+      { bestBefore: '2026-11-21' },
+      { bestBefore: '2026-11-22' },
+      { bestBefore: '2026-11-23' },
+      { bestBefore: '2026-11-24' },
+    ]);
+    // Two tags show products of the file.
+    const at = { tenantId: tenant.id, storeId: store.id };
+    await buildTag(t().app, at, { productId: list.data[0]?.id });
+    await buildTag(t().app, at, { productId: list.data[1]?.id });
+    const before = await snapshot(t().app, 'products', store.id);
+    const pushes = () =>
+      t()
+        .app.services.db.selectFrom('push_log')
+        .select(['products', 'tags_affected'])
+        .where('store_id', '=', store.id)
+        .where('tenant_id', '=', tenant.id)
+        .orderBy('id')
+        .execute();
+    const pushedBefore = await pushes();
+
+    const again = await upload(token, bytes, 'same.xlsx');
+    expect(again, again.msg).toMatchObject({ code: 0, data: { total: 5, inserted: 0, updated: 0, unchanged: 5 } });
+    expect(await snapshot(t().app, 'products', store.id)).toEqual(before);
+    expect((await pushes()).slice(pushedBefore.length)).toEqual([{ products: 0, tags_affected: 0 }]);
+
+    // One price changed: one updated, four unchanged.
+    sheet.getCell('C3').value = 9.9;
+    const changed = await upload(token, Buffer.from(await workbook.xlsx.writeBuffer()), 'same.xlsx');
+    expect(changed).toMatchObject({ code: 0, data: { total: 5, inserted: 0, updated: 1, unchanged: 4 } });
+    // Only the changed product's tag gets a new label.
+    expect((await pushes()).slice(pushedBefore.length + 1)).toEqual([{ products: 1, tags_affected: 1 }]);
   });
 
   it('refuses a NUL in an imported cell, naming its line, and writes nothing', async () => {

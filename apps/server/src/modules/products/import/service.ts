@@ -8,6 +8,7 @@ import {
 } from '@esl/contract';
 import type { CallContext } from '../../../api/context';
 import { AppError } from '../../../api/errors';
+import { transact } from '../../../infra/db/retry';
 import { Gate } from '../../../infra/lib/gate';
 import { dataPushed, tasksChanged } from '../../../outbox/slots/enqueue';
 import { type CurrentStore, currentStore } from '../../stores/service';
@@ -76,7 +77,7 @@ function valuesOf(r: ImportRow, at: CurrentStore, now: number, savedCustom: stri
  * Imports a CSV or XLSX file into the current store through the tenant's field mapping, all or
  * nothing: every bad row is reported (line, field, reason in the caller's language) and then
  * nothing is written. Existing products (same barcode) are updated, others inserted, in batched
- * statements inside one transaction.
+ * statements inside one transaction; a product the file gives as it already is counts unchanged.
  */
 export async function importProducts(ctx: CallContext): Promise<ImportData> {
   const at = await currentStore(ctx);
@@ -137,7 +138,7 @@ export async function writeTable(
   ctx.target = { kind: 'fileRows', name: fileName, count: good.length };
 
   const columns = writtenColumns(plan.values());
-  const result = await db.transaction().execute(async (trx) => {
+  const result = await transact(db, async (trx) => {
     const before = await repo.countProducts(trx, at);
     // Saved custom fields are read only when the file has custom columns to merge into them.
     const saved = columns.includes('custom') ? await repo.customByBarcode(trx, at) : new Map<string, string>();
@@ -146,11 +147,17 @@ export async function writeTable(
       values.push(valuesOf(r, at, ctx.now, saved.get(r.barcode)));
       if ((values.length & 1023) === 0) await pause();
     }
-    await repo.upsertProducts(trx, dialect, values, columns, pause);
+    const written = await repo.upsertProducts(trx, dialect, values, columns, pause);
     const inserted = (await repo.countProducts(trx, at)) - before;
-    const tagIds = await repo.tagIdsShowing(trx, at, { barcodes: good.map((r) => r.barcode) });
-    await dataPushed(trx, at, { source: 'import', userId: at.userId, products: good.length, tagIds, now: ctx.now });
-    return { total: good.length, inserted, updated: good.length - inserted };
+    // Only the tags of products the file changed get a new label; rows given as they are stay quiet.
+    const tagIds = written.length ? await repo.tagIdsShowing(trx, at, { barcodes: written }) : [];
+    await dataPushed(trx, at, { source: 'import', userId: at.userId, products: written.length, tagIds, now: ctx.now });
+    return {
+      total: good.length,
+      inserted,
+      updated: written.length - inserted,
+      unchanged: good.length - written.length,
+    };
   });
   tasksChanged();
   return result;

@@ -1,4 +1,5 @@
 import type { SheetRow } from './csv';
+import { type DateKind, isoText, serialText, styleKinds, uses1904 } from './dates';
 import { LimitError, READ_LIMITS, type ReadLimits } from './limits';
 import { RowSink } from './rowsink';
 import { Slicer } from './slices';
@@ -32,6 +33,7 @@ export class Workbook {
   private readonly budget: UnpackBudget;
   private shared: string[] | undefined;
   private sheetList: SheetEntry[] | undefined;
+  private dates: CellDates | undefined;
 
   private constructor(
     private readonly bytes: Buffer,
@@ -70,6 +72,23 @@ export class Workbook {
     return this.sheetList;
   }
 
+  /** Which cell styles show dates, and the day numbering, read once per workbook. */
+  private async cellDates(): Promise<CellDates> {
+    if (!this.dates) {
+      const rels = await this.text('xl/_rels/workbook.xml.rels');
+      let styles: string | undefined;
+      try {
+        styles = await this.text(stylesPath(rels));
+      } catch (err) {
+        // A styles part swollen past the part limit (formats copied in by the ten thousand) costs
+        // the dates their form, not the import: its numbers are read as numbers.
+        if (!(err instanceof LimitError && err.kind === 'partBytes')) throw err;
+      }
+      this.dates = { kinds: styleKinds(styles), from1904: uses1904(await this.text('xl/workbook.xml')) };
+    }
+    return this.dates;
+  }
+
   private async sharedStrings(): Promise<string[]> {
     if (this.shared) return this.shared;
     const { limits } = this;
@@ -98,12 +117,13 @@ export class Workbook {
     const sheet = path === undefined ? undefined : this.entries.get(path);
     if (sheet === undefined) throw new Error('no worksheet');
     const shared = await this.sharedStrings();
+    const dates = await this.cellDates();
     const sink = new RowSink(limits);
     let line = 0;
     const rows = new Elements(ROW, ROW_OPEN, limits.columns * (limits.cellChars + 1024), 'rowChars', limits, (m) => {
       const number = attribute(m[1] ?? '', 'r');
       line = number ? Number(number) : line + 1;
-      const row = m[2] ? rowCells(m[2], line, shared, limits) : null;
+      const row = m[2] ? rowCells(m[2], line, shared, dates, limits) : null;
       if (row) sink.add({ line, cells: row });
       if (sink.rows.length >= firstRows) throw new Enough();
     });
@@ -116,10 +136,17 @@ export class Workbook {
   }
 }
 
+/** The date kind of each cell style, and whether days count from 1904. */
+interface CellDates {
+  kinds: readonly DateKind[];
+  from1904: boolean;
+}
+
 /**
  * Reads one worksheet (the first unless `options.sheet` says) of an XLSX file into rows numbered
  * as the spreadsheet numbers them, every cell as the text a person sees (shared and inline
- * strings, formula results, numbers in plain decimal, TRUE/FALSE). Rows with no text are skipped.
+ * strings, formula results, numbers in plain decimal, dates and times as 2026-11-20 08:30 where
+ * the cell's format shows them so, TRUE/FALSE). Rows with no text are skipped.
  * A plain scan of the sheet's XML as it unpacks, one row at a time: general XLSX libraries take
  * several seconds for 100,000 rows, this a fraction of one. Every limit (ReadLimits) is checked
  * while reading, and the work pauses for other requests between pieces.
@@ -226,6 +253,15 @@ function unescapeXml(s: string): string {
   });
 }
 
+/** The styles part the workbook's relationships name (xl/styles.xml when they name none). */
+function stylesPath(rels: string | undefined): string {
+  for (const rel of rels?.match(/<Relationship\b[^>]*>/g) ?? []) {
+    const target = attribute(rel, 'Target');
+    if (target && /\/styles"/.test(rel)) return target.startsWith('/') ? target.slice(1) : `xl/${target}`;
+  }
+  return 'xl/styles.xml';
+}
+
 /** Column index (0-based) of a cell reference such as "AB12". */
 function columnOf(ref: string): number {
   let n = 0;
@@ -241,7 +277,13 @@ function columnOf(ref: string): number {
  * The cells of one row's XML, or null when none holds text. A cell with text beyond the column
  * limit, or longer than the cell limit, stops the read; empty cells beyond it are ignored.
  */
-function rowCells(body: string, line: number, shared: readonly string[], limits: ReadLimits): string[] | null {
+function rowCells(
+  body: string,
+  line: number,
+  shared: readonly string[],
+  dates: CellDates,
+  limits: ReadLimits,
+): string[] | null {
   const cells: string[] = [];
   let next = 0;
   let any = false;
@@ -250,7 +292,7 @@ function rowCells(body: string, line: number, shared: readonly string[], limits:
     const ref = attribute(c[1] ?? '', 'r');
     const index = ref ? columnOf(ref) : next;
     next = index + 1;
-    const value = cellValue(attribute(c[1] ?? '', 't'), c[2] ?? '', shared);
+    const value = cellValue(c[1] ?? '', c[2] ?? '', shared, dates);
     if (index >= limits.columns || index < 0) {
       if (value === '') continue;
       throw new LimitError('columns', String(limits.columns), line);
@@ -263,7 +305,8 @@ function rowCells(body: string, line: number, shared: readonly string[], limits:
   return any ? cells : null;
 }
 
-function cellValue(type: string | undefined, body: string, shared: readonly string[]): string {
+function cellValue(tag: string, body: string, shared: readonly string[], dates: CellDates): string {
+  const type = attribute(tag, 't');
   if (type === 'inlineStr') return runsText(/<is>([\s\S]*?)<\/is>/.exec(body)?.[1] ?? '');
   const v = /<v>([\s\S]*?)<\/v>/.exec(body)?.[1];
   if (v === undefined) return '';
@@ -271,16 +314,21 @@ function cellValue(type: string | undefined, body: string, shared: readonly stri
     case 's':
       return shared[Number(v)] ?? '';
     case 'str':
-    case 'd':
       return unescapeXml(v);
+    case 'd':
+      return isoText(unescapeXml(v));
     case 'b':
       return v === '1' ? 'TRUE' : 'FALSE';
     case 'e':
       return '';
     default: {
-      // Numbers as their shortest decimal text, like a spreadsheet's general format ("12.50" → "12.5").
+      // Numbers as their shortest decimal text, like a spreadsheet's general format ("12.50" → "12.5"),
+      // unless the cell's style shows it as a date or time.
       const n = Number(v);
-      return Number.isFinite(n) ? String(n) : unescapeXml(v);
+      if (!Number.isFinite(n)) return unescapeXml(v);
+      const style = dates.kinds.length ? attribute(tag, 's') : undefined;
+      const kind = style === undefined ? null : (dates.kinds[Number(style)] ?? null);
+      return kind ? serialText(n, kind, dates.from1904) : String(n);
     }
   }
 }

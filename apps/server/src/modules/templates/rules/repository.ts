@@ -243,3 +243,20 @@ export async function rulesUsing(db: Db, tenantId: number, templateIds: readonly
     .execute();
   return new Map(rows.map((r) => [r.template_id, Number(r.n)]));
 }
+
+/** Inserts rules in one statement. */
+export async function insertRules(db: Db, rows: readonly Insertable<TemplateRuleTable>[]) {
+  if (rows.length) await db.insertInto('template_rules').values(rows).execute();
+}
+
+/** The model, colour type and kind of the tenant's tenant-wide default and unbound rules. */
+export function tenantDefaultRules(db: Db, tenantId: number) {
+  return db
+    .selectFrom('template_rules')
+    .select(['kind', 'model', 'colour'])
+    .where('tenant_id', '=', tenantId)
+    .where('store_id', 'is', null)
+    .where('tag_id', 'is', null)
+    .where('kind', 'in', ['default', 'unbound'])
+    .execute();
+}

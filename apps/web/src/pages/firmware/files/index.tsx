@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Result, Space, Table, Typography, Upload } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CALL_PATHS } from '../../../api/callPaths';
+import { EmptyState } from '../../../components/EmptyState';
 import { queryKeys } from '../../../platform/queryKeys';
 import { requestList, upload } from '../../../platform/request';
 import { useUserStore } from '../../../store/user';
@@ -67,6 +68,7 @@ function FirmwareFiles() {
           loading={list.isPending}
           dataSource={list.data?.rows ?? []}
           pagination={{ pageSize: 20, showSizeChanger: false }}
+          locale={{ emptyText: <EmptyState title={t('platform.empty')} hint={t('platform.emptyHint')} /> }}
           data-testid="firmware-table"
           columns={[
             {

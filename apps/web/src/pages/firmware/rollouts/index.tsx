@@ -2,15 +2,17 @@ import { ReloadOutlined, RocketOutlined, StopOutlined } from '@ant-design/icons'
 import type { FirmwareChoice, UpgradeKind, UpgradeStarted, UpgradeTask } from '@esl/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Popconfirm, Progress, Segmented, Select, Space, Table, Tag, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EmptyState } from '../../../components/EmptyState';
+import { useKeyboardScroll } from '../../../components/list/keyboardScroll';
 import { type Notice, subscribeNotices } from '../../../platform/notice';
 import { queryKeys } from '../../../platform/queryKeys';
 import { request, requestList } from '../../../platform/request';
 import { useUserStore } from '../../../store/user';
 import { parseTime } from '../../../utils/time';
 import { storeScreen } from '../../shared/StoreRequired';
-import { applyProgress, isFirmwareProgress, percent } from './progress';
+import { applyProgress, fitsList, isFirmwareProgress, percent } from './progress';
 
 const FILE_KIND = { apfw: 'ap', modulefw: 'module', tagfw: 'tag' } as const;
 const STATE_COLOUR: Record<UpgradeTask['state'], string> = {
@@ -34,6 +36,8 @@ function FirmwareRollouts({ storeId }: { storeId: number }) {
   const [firmwareId, setFirmwareId] = useState<number | null>(null);
   const [stationIds, setStationIds] = useState<number[]>([]);
 
+  const tableBox = useRef<HTMLDivElement>(null);
+  useKeyboardScroll(tableBox, t('tasks'));
   const tasksKey = useMemo(() => queryKeys.firmwareRollouts(storeId), [storeId]);
   const tasks = useQuery({
     queryKey: tasksKey,
@@ -88,10 +92,14 @@ function FirmwareRollouts({ storeId }: { storeId: number }) {
     },
   });
 
+  const fits = (f: FirmwareChoice) => {
+    const { list, more } = fitsList(f);
+    return more > 0 ? t('fitsMore', { list, count: more }) : t('fits', { list });
+  };
   const fwOptions = (choices.data?.rows ?? []).map((f: FirmwareChoice) => ({
     value: f.id,
     label: `${f.version} · ${f.name}`,
-    title: t('fits', { list: (f.kind === 'tag' ? f.hw : f.models).join(', ') }),
+    title: fits(f),
   }));
   const chosen = choices.data?.rows.find((f) => f.id === firmwareId);
   const ready = firmwareId !== null && (kind === 'tagfw' || stationIds.length > 0);
@@ -127,6 +135,7 @@ function FirmwareRollouts({ storeId }: { storeId: number }) {
                   value={firmwareId ?? undefined}
                   onChange={setFirmwareId}
                   loading={choices.isPending}
+                  aria-label={t('firmware')}
                   data-testid="upgrade-firmware"
                 />
                 {kind !== 'tagfw' && (
@@ -137,19 +146,30 @@ function FirmwareRollouts({ storeId }: { storeId: number }) {
                     value={stationIds}
                     onChange={setStationIds}
                     options={(stations.data?.rows ?? []).map((s) => ({ value: s.id, label: s.sn }))}
+                    aria-label={t('stations')}
                     data-testid="upgrade-stations"
                   />
                 )}
-                <Button
-                  type="primary"
-                  icon={<RocketOutlined />}
-                  disabled={!ready}
-                  loading={upgrade.isPending}
-                  onClick={() => upgrade.mutate()}
-                  data-testid="upgrade-start"
+                {/* Every compatible tag of the store is a large change: asked first, as Stop is. */}
+                <Popconfirm
+                  title={t('upgradeTags')}
+                  description={t('upgradeTagsConfirm', { version: chosen?.version ?? '' })}
+                  okText={t('upgrade')}
+                  cancelText={t('cancel')}
+                  disabled={kind !== 'tagfw' || !ready}
+                  onConfirm={() => upgrade.mutateAsync().catch(() => undefined)}
                 >
-                  {kind === 'tagfw' ? t('upgradeTags') : t('upgrade')}
-                </Button>
+                  <Button
+                    type="primary"
+                    icon={<RocketOutlined />}
+                    disabled={!ready}
+                    loading={upgrade.isPending}
+                    onClick={kind === 'tagfw' ? undefined : () => upgrade.mutate()}
+                    data-testid="upgrade-start"
+                  >
+                    {kind === 'tagfw' ? t('upgradeTags') : t('upgrade')}
+                  </Button>
+                </Popconfirm>
                 {kind === 'tagfw' && (
                   <Popconfirm title={t('stop')} description={t('stopConfirm')} onConfirm={() => stop.mutateAsync()}>
                     <Button danger icon={<StopOutlined />} loading={stop.isPending} data-testid="upgrade-stop">
@@ -159,11 +179,7 @@ function FirmwareRollouts({ storeId }: { storeId: number }) {
                 )}
               </Space>
             )}
-            {chosen && (
-              <Typography.Text type="secondary">
-                {t('fits', { list: (chosen.kind === 'tag' ? chosen.hw : chosen.models).join(', ') })}
-              </Typography.Text>
-            )}
+            {chosen && <Typography.Text type="secondary">{fits(chosen)}</Typography.Text>}
           </Space>
         </Card>
       )}
@@ -176,57 +192,60 @@ function FirmwareRollouts({ storeId }: { storeId: number }) {
           </Button>
         }
       >
-        <Table<UpgradeTask>
-          rowKey="id"
-          size="small"
-          loading={tasks.isPending}
-          dataSource={tasks.data?.rows ?? []}
-          pagination={{ pageSize: 20, showSizeChanger: false }}
-          scroll={{ x: 1100 }}
-          data-testid="upgrade-table"
-          columns={[
-            {
-              title: t('col.device'),
-              dataIndex: 'device',
-              width: 170,
-              render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
-            },
-            { title: t('col.kind'), dataIndex: 'kind', width: 110, render: (k: UpgradeKind) => t(`kind.${k}`) },
-            { title: t('col.station'), dataIndex: 'stationSn', width: 130 },
-            {
-              title: t('col.version'),
-              key: 'version',
-              width: 160,
-              render: (_, r) => `${r.fromVersion || '—'} → ${r.version}`,
-            },
-            {
-              title: t('col.state'),
-              dataIndex: 'state',
-              width: 130,
-              render: (s: UpgradeTask['state']) => <Tag color={STATE_COLOUR[s]}>{t(`state.${s}`)}</Tag>,
-            },
-            {
-              title: t('col.progress'),
-              key: 'progress',
-              width: 170,
-              render: (_, r) => (
-                <Progress
-                  percent={percent(r)}
-                  size="small"
-                  status={r.state === 'failed' ? 'exception' : r.state === 'done' ? 'success' : 'normal'}
-                />
-              ),
-            },
-            { title: t('col.attempt'), dataIndex: 'attempt', width: 90, align: 'right' },
-            {
-              title: t('col.reason'),
-              dataIndex: 'code',
-              width: 200,
-              render: (c: string) => (c ? t(`code.${c}`, { defaultValue: t('state.failed') }) : '—'),
-            },
-            { title: t('col.created'), dataIndex: 'createdAt', width: 170, render: (v: number) => parseTime(v) },
-          ]}
-        />
+        <div ref={tableBox}>
+          <Table<UpgradeTask>
+            rowKey="id"
+            size="small"
+            loading={tasks.isPending}
+            dataSource={tasks.data?.rows ?? []}
+            locale={{ emptyText: <EmptyState title={t('tasksEmptyTitle')} hint={t('tasksEmpty')} /> }}
+            pagination={{ pageSize: 20, showSizeChanger: false }}
+            scroll={{ x: 1100 }}
+            data-testid="upgrade-table"
+            columns={[
+              {
+                title: t('col.device'),
+                dataIndex: 'device',
+                width: 170,
+                render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
+              },
+              { title: t('col.kind'), dataIndex: 'kind', width: 110, render: (k: UpgradeKind) => t(`kind.${k}`) },
+              { title: t('col.station'), dataIndex: 'stationSn', width: 130 },
+              {
+                title: t('col.version'),
+                key: 'version',
+                width: 160,
+                render: (_, r) => `${r.fromVersion || '—'} → ${r.version}`,
+              },
+              {
+                title: t('col.state'),
+                dataIndex: 'state',
+                width: 130,
+                render: (s: UpgradeTask['state']) => <Tag color={STATE_COLOUR[s]}>{t(`state.${s}`)}</Tag>,
+              },
+              {
+                title: t('col.progress'),
+                key: 'progress',
+                width: 170,
+                render: (_, r) => (
+                  <Progress
+                    percent={percent(r)}
+                    size="small"
+                    status={r.state === 'failed' ? 'exception' : r.state === 'done' ? 'success' : 'normal'}
+                  />
+                ),
+              },
+              { title: t('col.attempt'), dataIndex: 'attempt', width: 90, align: 'right' },
+              {
+                title: t('col.reason'),
+                dataIndex: 'code',
+                width: 200,
+                render: (c: string) => (c ? t(`code.${c}`, { defaultValue: t('state.failed') }) : '—'),
+              },
+              { title: t('col.created'), dataIndex: 'createdAt', width: 170, render: (v: number) => parseTime(v) },
+            ]}
+          />
+        </div>
       </Card>
     </Space>
   );

@@ -1,6 +1,6 @@
 import type { UpgradeTask } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
-import { applyProgress, isFirmwareProgress, percent } from './progress';
+import { applyProgress, fitsList, isFirmwareProgress, percent } from './progress';
 
 const row: UpgradeTask = {
   id: 7,
@@ -41,5 +41,27 @@ describe('upgrade progress', () => {
     expect(applyProgress(row, retry)).toMatchObject({ state: 'queued', code: 'badBlob', done: 0 });
     expect(percent({ state: 'done', done: 0, total: 1000 })).toBe(100);
     expect(isFirmwareProgress({ type: 'station.status' })).toBe(false);
+  });
+});
+
+describe('what a firmware fits, in words (issue 27: model names, not hex codes)', () => {
+  it('names tag models by their catalogue names and counts the rest', () => {
+    expect(fitsList({ kind: 'tag', hw: ['01', '05', '0a'], models: [] })).toEqual({
+      list: '1.54T, 2.13L, 2.66L',
+      more: 0,
+    });
+    const many = fitsList({
+      kind: 'tag',
+      hw: ['01', '02', '03', '04', '05', '06', '07', '08', '09', '0A'],
+      models: [],
+    });
+    expect(many.list.split(', ')).toHaveLength(8);
+    expect(many.list).not.toMatch(/\b0[0-9A]\b/);
+    expect(many.more).toBe(2);
+  });
+
+  it('keeps station models and an unknown code as they are', () => {
+    expect(fitsList({ kind: 'ap', hw: [], models: ['AP-100', 'AP-200'] })).toEqual({ list: 'AP-100, AP-200', more: 0 });
+    expect(fitsList({ kind: 'tag', hw: ['FE'], models: [] }).list).toBe('FE');
   });
 });

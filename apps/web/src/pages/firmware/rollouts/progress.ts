@@ -1,4 +1,4 @@
-import type { UpgradeTask } from '@esl/contract';
+import { type FirmwareChoice, findTagModel, type UpgradeTask } from '@esl/contract';
 
 /** A `firmware.progress` notice: one device's upgrade moved on. */
 export interface FirmwareProgress {
@@ -28,4 +28,13 @@ export function percent(row: Pick<UpgradeTask, 'done' | 'total' | 'state'>): num
   if (row.state === 'done') return 100;
   if (row.total <= 0) return 0;
   return Math.min(100, Math.floor((row.done * 100) / row.total));
+}
+
+/**
+ * What a firmware file fits, in words: tag hardware codes as their model names ("1.54T, 2.13L"),
+ * station models as they are; at most `max` named, the rest counted.
+ */
+export function fitsList(f: Pick<FirmwareChoice, 'kind' | 'hw' | 'models'>, max = 8): { list: string; more: number } {
+  const names = f.kind === 'tag' ? [...new Set(f.hw.map((code) => findTagModel(code)?.name ?? code))] : f.models;
+  return { list: names.slice(0, max).join(', '), more: Math.max(0, names.length - max) };
 }

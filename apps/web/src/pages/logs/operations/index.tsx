@@ -1,16 +1,13 @@
-import { CALL_NAMES, CALLS, type CallName, SHOP_LIST_LIMIT } from '@esl/contract';
-import { useQuery } from '@tanstack/react-query';
-import { Tag, Tooltip, Typography } from 'antd';
+import { CALL_NAMES, CALLS, type CallName } from '@esl/contract';
+import { Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { type DateRange, rangeBounds, selectFilter, textFilter } from '../../../components/list/filters';
 import { ListPage } from '../../../components/list/ListPage';
 import { useListQuery } from '../../../components/list/useListQuery';
 import { language } from '../../../platform/i18n';
-import { queryKeys } from '../../../platform/queryKeys';
-import { requestList } from '../../../platform/request';
-import { useUserStore } from '../../../store/user';
 import { parseTime } from '../../../utils/time';
 import { trimmedOrUndefined } from '../../shared/rules';
+import { storeColumn, useStoreFilter } from '../storeFilter';
 
 interface FilterValues {
   username?: string;
@@ -24,7 +21,6 @@ const CHANGING_CALLS = (Object.keys(CALLS) as CallName[]).filter((name) => CALLS
 
 export default function OpLogPage() {
   const { t } = useTranslation('logs');
-  const canReadStores = useUserStore((s) => s.permissions.includes('store.read'));
   const list = useListQuery('opLog', {
     toFilter: (v: FilterValues) => ({
       username: trimmedOrUndefined(v.username),
@@ -33,17 +29,14 @@ export default function OpLogPage() {
       ...rangeBounds(v.range),
     }),
   });
-  const stores = useQuery({
-    queryKey: queryKeys.allStores(),
-    queryFn: () => requestList('storeList', { page: 1, limit: SHOP_LIST_LIMIT }),
-    enabled: canReadStores,
-  });
+  const storeFilter = useStoreFilter(t);
 
   return (
     <ListPage
       list={list}
       ns="logs"
       title={t('opTitle')}
+      emptyHint={t('emptyHint.op')}
       formName="opLogFilter"
       filters={[
         textFilter(t, 'username', 150),
@@ -54,29 +47,13 @@ export default function OpLogPage() {
           CHANGING_CALLS.map((name) => ({ value: CALLS[name].path, label: CALL_NAMES[name][language] })),
           { all: 'filter.allCalls', search: true },
         ),
-        canReadStores && {
-          ...selectFilter(
-            t,
-            'store',
-            180,
-            (stores.data?.rows ?? []).map((s) => ({ value: s.id, label: s.name })),
-            { all: 'filter.allStores', search: true },
-          ),
-          name: 'storeId',
-          loading: stores.isFetching,
-        },
+        storeFilter,
         { kind: 'dates', name: 'range', label: t('filter.time') },
       ]}
       columns={[
         { title: t('col.time'), dataIndex: 'time', width: 170, render: (v: number) => parseTime(v) },
         { title: t('col.username'), dataIndex: 'username', width: 120, ellipsis: true },
-        {
-          title: t('col.store'),
-          dataIndex: 'storeName',
-          width: 140,
-          ellipsis: true,
-          render: (v: string) => v || <Typography.Text type="secondary">—</Typography.Text>,
-        },
+        storeColumn(t),
         {
           title: t('col.call'),
           dataIndex: 'operation',

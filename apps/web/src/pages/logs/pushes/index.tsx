@@ -9,8 +9,11 @@ import { toThousandFilter } from '../../../utils/format';
 import { parseTime } from '../../../utils/time';
 import { storeScreen } from '../../shared/StoreRequired';
 
+/** The source filter's choice that shows every row, the callback deliveries too. */
+const EVERY = 'every';
+
 interface FilterValues {
-  source?: PushSource;
+  source?: PushSource | typeof EVERY;
   range?: DateRange;
 }
 
@@ -28,7 +31,12 @@ const dash = <Typography.Text type="secondary">—</Typography.Text>;
 const count = (n: number) => toThousandFilter(n);
 
 export function pushLogFilter(v: Partial<FilterValues>) {
-  return { source: v.source || undefined, ...rangeBounds(v.range) };
+  return {
+    source: v.source && v.source !== EVERY ? v.source : undefined,
+    // Callback deliveries are a kind of their own: shown when asked for (issue 27 item 5).
+    hideCallbacks: !v.source,
+    ...rangeBounds(v.range),
+  };
 }
 
 export default storeScreen('logs', PushLogList);
@@ -69,14 +77,18 @@ function PushLogList({ storeId }: { storeId: number }) {
       list={list}
       ns="logs"
       title={t('pushTitle')}
+      emptyHint={t('emptyHint.push')}
       formName="pushLogFilter"
       testId="push-log"
       filters={[
         selectFilter(
           t,
           'source',
-          150,
-          PUSH_SOURCES.map((s) => ({ value: s, label: PUSH_SOURCE_LABELS[s][language] })),
+          190,
+          [
+            ...PUSH_SOURCES.map((s) => ({ value: s, label: PUSH_SOURCE_LABELS[s][language] })),
+            { value: EVERY, label: t('filter.everySource') },
+          ],
           { all: 'filter.allSources' },
         ),
         { kind: 'dates', name: 'range', label: t('filter.started') },

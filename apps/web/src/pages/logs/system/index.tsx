@@ -1,38 +1,45 @@
-import type { SysLog } from '@esl/contract';
-import { Tag, Typography } from 'antd';
+import { SYS_EVENT_LABELS, type SysLog } from '@esl/contract';
+import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type DateRange, rangeBounds, selectFilter, textFilter } from '../../../components/list/filters';
+import { type DateRange, rangeBounds, selectFilter } from '../../../components/list/filters';
 import { ListPage } from '../../../components/list/ListPage';
 import { useListQuery } from '../../../components/list/useListQuery';
+import { language } from '../../../platform/i18n';
 import { parseTime } from '../../../utils/time';
-import { trimmedOrUndefined } from '../../shared/rules';
+import { storeColumn, useStoreFilter } from '../storeFilter';
 
 type Level = SysLog['level'];
 
 interface FilterValues {
   level?: Level;
   event?: string;
+  storeId?: number;
   range?: DateRange;
 }
 
 const LEVELS: readonly Level[] = ['info', 'warn', 'error'];
 const LEVEL_COLOURS: Record<Level, string> = { info: 'blue', warn: 'orange', error: 'red' };
+/** The events by their words in the console's language (issue 27: a word, never a key). */
+const EVENTS = Object.entries(SYS_EVENT_LABELS).map(([value, words]) => ({ value, label: words[language] }));
 
 export default function SysLogPage() {
   const { t } = useTranslation('logs');
   const list = useListQuery('sysLog', {
     toFilter: (v: FilterValues) => ({
       level: v.level || undefined,
-      event: trimmedOrUndefined(v.event),
+      event: v.event || undefined,
+      storeId: v.storeId || undefined,
       ...rangeBounds(v.range),
     }),
   });
+  const storeFilter = useStoreFilter(t);
 
   return (
     <ListPage
       list={list}
       ns="logs"
       title={t('sysTitle')}
+      emptyHint={t('emptyHint.sys')}
       formName="sysLogFilter"
       filters={[
         selectFilter(
@@ -42,7 +49,8 @@ export default function SysLogPage() {
           LEVELS.map((l) => ({ value: l, label: t(`level.${l}`) })),
           { all: 'filter.allLevels' },
         ),
-        textFilter(t, 'event', 180),
+        selectFilter(t, 'event', 200, EVENTS, { all: 'filter.allEvents', search: true }),
+        storeFilter,
         { kind: 'dates', name: 'range', label: t('filter.time') },
       ]}
       columns={[
@@ -55,14 +63,14 @@ export default function SysLogPage() {
         },
         {
           title: t('col.event'),
-          dataIndex: 'event',
+          dataIndex: 'eventName',
           width: 180,
           ellipsis: true,
-          render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
         },
+        storeColumn(t),
         { title: t('col.message'), dataIndex: 'message', ellipsis: { showTitle: true } },
       ]}
-      scrollX={900}
+      scrollX={1080}
     />
   );
 }

@@ -13,9 +13,12 @@ import { parseTime } from '../../../utils/time';
 import { trimmedOrUndefined } from '../../shared/rules';
 import { storeScreen } from '../../shared/StoreRequired';
 
+/** The result filter's choice that shows every row, the skipped refreshes too. */
+const EVERY = 'every';
+
 interface FilterValues {
   hardwareId?: string;
-  result?: TagLogResult;
+  result?: TagLogResult | typeof EVERY;
   stationSn?: string;
   range?: DateRange;
 }
@@ -34,7 +37,9 @@ const dash = <Typography.Text type="secondary">—</Typography.Text>;
 export function tagLogFilter(v: Partial<FilterValues>) {
   return {
     hardwareId: trimmedOrUndefined(v.hardwareId),
-    result: v.result || undefined,
+    result: v.result && v.result !== EVERY ? v.result : undefined,
+    // By default the refreshes skipped (the tag already showed its label) stay out: no work was done.
+    hideSkipped: !v.result,
     stationSn: v.stationSn || undefined,
     ...rangeBounds(v.range),
   };
@@ -63,6 +68,7 @@ function TagLogList({ storeId }: { storeId: number }) {
       list={list}
       ns="logs"
       title={t('tagTitle')}
+      emptyHint={t('emptyHint.tag')}
       formName="tagLogFilter"
       testId="tag-log"
       filters={[
@@ -72,7 +78,10 @@ function TagLogList({ storeId }: { storeId: number }) {
             t,
             'tagResult',
             150,
-            TAG_LOG_RESULTS.map((r) => ({ value: r, label: TAG_LOG_RESULT_LABELS[r][language] })),
+            [
+              ...TAG_LOG_RESULTS.map((r) => ({ value: r, label: TAG_LOG_RESULT_LABELS[r][language] })),
+              { value: EVERY, label: t('filter.everyResult') },
+            ],
             { all: 'filter.allResults' },
           ),
           name: 'result',

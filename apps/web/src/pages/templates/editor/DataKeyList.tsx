@@ -1,4 +1,4 @@
-import { Tag, Tooltip, Typography } from 'antd';
+import { Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { DataKeyOption } from '../../../editor/data';
 
@@ -21,16 +21,15 @@ export function DataKeyList({ keys, canBind, onPick }: Props) {
         {canBind ? t('keys.bindHelp') : t('keys.addHelp')}
       </Typography.Paragraph>
       {keys.map((k) => (
-        <Tooltip key={k.key} title={k.key} mouseEnterDelay={0.4}>
-          <Tag
-            color={k.standard ? 'blue' : 'purple'}
-            style={{ cursor: 'pointer', marginBottom: 4 }}
-            data-key={k.key}
-            onClick={() => onPick(k.key)}
-          >
-            {k.label}
-          </Tag>
-        </Tooltip>
+        <Tag
+          key={k.key}
+          color={k.standard ? 'blue' : 'purple'}
+          style={{ cursor: 'pointer', marginBottom: 4 }}
+          data-key={k.key}
+          onClick={() => onPick(k.key)}
+        >
+          {k.label}
+        </Tag>
       ))}
     </div>
   );

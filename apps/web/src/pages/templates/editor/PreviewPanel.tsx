@@ -1,8 +1,8 @@
 import type { Product } from '@esl/contract';
-import type { LabelData, TemplateDocument } from '@esl/labels';
+import { type LabelData, LEGIBLE_PX, type RenderProblem, type TemplateDocument, tinyTexts } from '@esl/labels';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Select, Typography } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type LabelRender, paintRender, tagBytes } from '../../../editor/paint';
 import { queryKeys } from '../../../platform/queryKeys';
@@ -58,6 +58,7 @@ export function PreviewPanel({ render, product, onProduct }: Props) {
     ...listed.map((p) => ({ value: p.id, label: `${p.name} · ${p.barcode} · ${p.price}` })),
   ];
   const problems = render?.value.problems ?? [];
+  const tiny = useMemo(() => (render ? tinyTexts(render.doc) : []), [render]);
 
   return (
     <div className="tmpl-preview" data-testid="preview-panel">
@@ -94,12 +95,23 @@ export function PreviewPanel({ render, product, onProduct }: Props) {
             description={
               <ul style={{ margin: 0, paddingLeft: 16 }}>
                 {problems.map((p) => (
-                  <li key={`${p.elementId}${p.message}`}>
-                    {p.elementId}: {p.message}
+                  <li key={`${p.elementId}${p.message}`} data-testid={p.code ? `problem-${p.code}` : undefined}>
+                    {problemText(p, t)}
                   </li>
                 ))}
               </ul>
             }
+          />
+        )}
+        {tiny.length > 0 && (
+          <Alert
+            type="info"
+            showIcon
+            data-testid="preview-tiny"
+            title={t('preview.tiny', { px: LEGIBLE_PX })}
+            description={tiny
+              .map((x) => t('preview.tinyItem', { element: x.elementId, px: x.size }))
+              .join(t('preview.listSep'))}
           />
         )}
       </div>
@@ -109,4 +121,12 @@ export function PreviewPanel({ render, product, onProduct }: Props) {
       </figure>
     </div>
   );
+}
+
+/** A render problem in the user's language where the renderer says what it is (missing glyphs), else as drawn. */
+export function problemText(p: RenderProblem, t: (key: string, values?: Record<string, string>) => string): string {
+  if (p.code !== 'missingGlyph' || p.chars === undefined) return `${p.elementId}: ${p.message}`;
+  const codes = Array.from(p.chars, (c) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
+  const values = { element: p.elementId, chars: p.chars, codes: codes.join(' '), field: p.field ?? '' };
+  return t(p.field ? 'preview.missingGlyphField' : 'preview.missingGlyph', values);
 }

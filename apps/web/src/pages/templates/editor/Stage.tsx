@@ -3,6 +3,7 @@ import { type PointerEvent as ReactPointerEvent, useEffect, useMemo, useRef, use
 import { loadLabelImages } from '../../../editor/canvas';
 import { setBoxes } from '../../../editor/commands';
 import { dragMove, dragResize, snapTargetsFor } from '../../../editor/drag';
+import { prepareLabelFonts } from '../../../editor/fonts';
 import {
   boxFromPoints,
   elementBox,
@@ -64,7 +65,9 @@ export function Stage({ store, state, data, canvas, zoom, grid, snap, outlines, 
   useEffect(() => {
     let live = true;
     let frame = 0;
-    void loadLabelImages(doc, data).then((images) => {
+    // A script font that fails to load leaves its characters as boxes, which the render reports.
+    const fonts = prepareLabelFonts(doc, data).catch(() => null);
+    void Promise.all([loadLabelImages(doc, data), fonts]).then(([images]) => {
       if (!live) return;
       frame = requestAnimationFrame(() => {
         const target = canvasRef.current;

@@ -1,9 +1,11 @@
 import { findTagModel, TAG_MODELS, TagColourType, type Template } from '@esl/contract';
-import { App, Form, Radio, Select } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { App, Form, Radio, Select, type SelectProps } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormModal, useFormDialog } from '../../../components/FormModal';
 import { FormFields } from '../../../components/form/FormFields';
+import { queryKeys } from '../../../platform/queryKeys';
 import { request } from '../../../platform/request';
 import { TemplateSize, templateName } from '../fields';
 import { type AddTemplateValues, addTemplateBody, colourTypesFor } from './body';
@@ -16,6 +18,8 @@ interface Props {
 }
 
 const ROTATIONS = [0, 90, 180, 270] as const;
+/** Select values of learned models (never a catalogue code). */
+const LEARNED = 'learned:';
 
 /** Catalogue models as select options: name and pixel size, searchable by either. */
 export const MODEL_OPTIONS = TAG_MODELS.map((m) => ({
@@ -40,6 +44,31 @@ export function AddTemplateModal({ open, onClose, onAdded }: Props) {
   const modelCode = Form.useWatch('model', form);
   const model = sizeMode === 'model' && modelCode ? findTagModel(modelCode) : undefined;
   const colourTypes = colourTypesFor(model, TagColourType.options);
+  // Models the tenant's stations taught (docs/OEPL.md): chosen, they fill in a free size.
+  const learned = useQuery({
+    queryKey: queryKeys.learnedModels(),
+    queryFn: () => request('learnedModelList', {}),
+    enabled: open,
+  });
+  const drawable = (learned.data?.rows ?? []).filter((m) => m.colourType !== null);
+  const modelOptions: SelectProps['options'] = drawable.length
+    ? [
+        { label: t('field.catalogue'), options: MODEL_OPTIONS },
+        {
+          label: t('field.learned'),
+          options: drawable.map((m) => ({
+            value: `${LEARNED}${m.key}`,
+            label: `${m.name} · ${m.w}×${m.h} · ${t('field.learnedFrom', { source: m.source })}`,
+          })),
+        },
+      ]
+    : MODEL_OPTIONS;
+  const pickModel = (value: string) => {
+    const chosen = value.startsWith(LEARNED) ? drawable.find((m) => `${LEARNED}${m.key}` === value) : undefined;
+    if (!chosen?.colourType) return;
+    // A learned model is no catalogue code: the template is of its width × length and colour type.
+    form.setFieldsValue({ sizeMode: 'custom', width: chosen.w, length: chosen.h, colourType: chosen.colourType });
+  };
 
   // The colour type follows the model: its usual colour when the chosen one is not offered.
   useEffect(() => {
@@ -71,7 +100,14 @@ export function AddTemplateModal({ open, onClose, onAdded }: Props) {
         <TemplateSize t={t} inputWidth={140} />
       ) : (
         <Form.Item name="model" label={t('field.model')} rules={[{ required: true, message: t('rule.model') }]}>
-          <Select showSearch optionFilterProp="label" options={MODEL_OPTIONS} placeholder={t('field.model')} />
+          <Select
+            showSearch
+            optionFilterProp="label"
+            options={modelOptions}
+            placeholder={t('field.model')}
+            onChange={pickModel}
+            data-testid="tmpl-add-model"
+          />
         </Form.Item>
       )}
       <Form.Item name="colourType" label={t('field.colourType')} rules={[{ required: true }]}>

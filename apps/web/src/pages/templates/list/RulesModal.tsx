@@ -10,9 +10,23 @@ import {
   type TemplateRule,
 } from '@esl/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, AutoComplete, Button, Form, Input, Modal, Popconfirm, Select, Space, Table, Typography } from 'antd';
+import {
+  App,
+  AutoComplete,
+  Button,
+  Form,
+  Input,
+  Modal,
+  Popconfirm,
+  Select,
+  type SelectProps,
+  Space,
+  Table,
+  Typography,
+} from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
+import { EmptyState } from '../../../components/EmptyState';
 import { maxLengthOf } from '../../../components/form/spec';
 import { queryKeys } from '../../../platform/queryKeys';
 import { request, requestList } from '../../../platform/request';
@@ -51,7 +65,27 @@ export function RulesModal({ open, canWrite, onClose }: Props) {
   const [form] = Form.useForm<RuleValues>();
   const kind = Form.useWatch('kind', form);
   const modelCode = Form.useWatch('model', form);
-  const model = modelCode ? findTagModel(modelCode) : undefined;
+  // Models the tenant's stations taught (docs/OEPL.md) are offered beside the catalogue, by key.
+  const learned = useQuery({
+    queryKey: queryKeys.learnedModels(),
+    queryFn: () => request('learnedModelList', {}),
+    enabled: open,
+  });
+  const drawable = (learned.data?.rows ?? []).filter((m) => m.colourType !== null);
+  const taught = drawable.find((m) => m.key === modelCode) ?? null;
+  const model = modelCode
+    ? (findTagModel(modelCode) ??
+      (taught?.colourType ? { code: taught.key, colours: [taught.colourType] as TagColourType[] } : undefined))
+    : undefined;
+  const modelOptions: SelectProps['options'] = drawable.length
+    ? [
+        { label: t('field.catalogue'), options: MODEL_OPTIONS },
+        {
+          label: t('field.learned'),
+          options: drawable.map((m) => ({ value: m.key, label: `${m.name} (${m.w}×${m.h})` })),
+        },
+      ]
+    : MODEL_OPTIONS;
 
   const rules = useQuery({
     queryKey: queryKeys.templateRules(),
@@ -67,7 +101,7 @@ export function RulesModal({ open, canWrite, onClose }: Props) {
   const colour = Form.useWatch('colour', form) ?? model?.colours[0];
   // Of the model's size and of inks its panel has, so the console never asks what the server refuses.
   const fitting = (templates.data?.rows ?? []).filter(
-    (x) => model && colour && misfit(x, { model: model.code, colour }) === null,
+    (x) => model && colour && misfit(x, { model: model.code, colour, learnedModel: taught }) === null,
   );
   // A rule changes which template tags show: the tag list answers it in every row.
   const changed = () => {
@@ -136,6 +170,9 @@ export function RulesModal({ open, canWrite, onClose }: Props) {
           loading={rules.isFetching}
           pagination={false}
           scroll={{ y: 320 }}
+          locale={{
+            emptyText: <EmptyState title={t('rules.empty')} hint={canWrite ? t('rules.emptyHint') : undefined} />,
+          }}
         />
         {canWrite && (
           <Form<RuleValues>
@@ -159,7 +196,7 @@ export function RulesModal({ open, canWrite, onClose }: Props) {
                 showSearch
                 optionFilterProp="label"
                 placeholder={t('rules.model')}
-                options={MODEL_OPTIONS}
+                options={modelOptions}
                 onChange={() => form.resetFields(['colour', 'templateId'])}
               />
             </Form.Item>

@@ -1,5 +1,5 @@
 import { type Binding, type Element, FONT_FAMILY, LIMITS, TEXT_FORMATS, type TextFormat } from '@esl/labels/model';
-import { Form, Input, Segmented, Select, Space, Typography } from 'antd';
+import { Form, Input, Segmented, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { DataKeyOption } from '../../../../editor/data';
 import { NumberField, type Patch } from './fields';
@@ -110,14 +110,8 @@ export function BindingFields({ el, patch, keys }: TraitProps & { keys: readonly
           options={keys.map((k) => ({
             value: k.key,
             search: `${k.label} ${k.key}`,
-            label: (
-              <Space size={6}>
-                {k.label}
-                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {k.key}
-                </Typography.Text>
-              </Space>
-            ),
+            // The key is the tenant's display name only: the stored key name is a developer's word.
+            label: k.label,
           }))}
           onChange={(key: string | undefined) => setBinding(key ? { key } : null)}
         />

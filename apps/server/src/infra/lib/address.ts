@@ -3,11 +3,13 @@ import { BlockList, isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 
 /*
- * Where a callback may go (SSRF). A callback URL names the tenant's own server; it must not reach
+ * Where the server may send a request (SSRF). A callback URL names the tenant's own server; it must not reach
  * this server, its network's private addresses or a cloud metadata service. The host is resolved
  * and every address checked when the URL is saved, and again for each delivery, at the moment the
  * connection is made (the socket connects to the address that was checked: a name that resolves
- * to a public address at saving and to 127.0.0.1 later is refused then).
+ * to a public address at saving and to 127.0.0.1 later is refused then). An OpenEPaperLink access
+ * point lives in the shop's LAN, so its address may be private or loopback (AP_POLICY) but never
+ * reserved: link-local and cloud metadata (169.254/16, fe80::/10), multicast and the like.
  */
 
 /** What the server lets callbacks reach beyond the public Internet (both off by default). */
@@ -19,6 +21,8 @@ export interface AddressPolicy {
 }
 
 export const STRICT: AddressPolicy = { allowLoopback: false, allowPrivate: false };
+/** An access point's address (modules/stations/ap-check.ts): the LAN and this machine, never reserved ranges. */
+export const AP_POLICY: AddressPolicy = { allowLoopback: true, allowPrivate: true };
 
 const never = new BlockList();
 for (const [net, bits] of [

@@ -1,0 +1,218 @@
+import type { AckMsg, BlobRequestMsg, HelloMsg, ResultMsg, StationCaps } from '@esl/contract/protocol';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../infra/db/schema';
+import type { RenderedImage, RenderJob, RenderOutcome } from '../../infra/render';
+import { onTasksChanged } from '../../outbox/slots/enqueue';
+import type { JobConsumer, LinkStation } from '../link/consumers';
+import type { StationLink } from '../link/station-link';
+import { applyDue, type PlanDeps, planTags } from './plan';
+import * as repo from './repository';
+
+/*
+ * The scheduler (docs/SCHEDULE.md, docs/PROTOCOL.md §5.14). Durable: everything it knows is in
+ * `scheduled_changes` and `timed_labels`, so a restart loses nothing — at its first tick it applies
+ * what came due meanwhile and plans again. Each tick: due changes take effect; tags are planned;
+ * planned labels go to stations that take `timed` jobs (`caps.kinds`), which hand them to their
+ * tags ahead of time; the tags switch at the time on their own. A station that cannot hold timed
+ * images gets nothing here: when the change takes effect its tags are relabelled first in line.
+ * It is the uplink's consumer of kind 'timed' (job ids `zt` + 14 base-36 digits).
+ */
+
+export const timedJobId = (id: number) => `zt${id.toString(36).padStart(14, '0')}`;
+const labelIdOf = (job: string) => Number.parseInt(job.slice(2), 36);
+
+/** Resent after this long without an ack or result; a station's `full` waits this long. */
+const ACK_MS = 15_000;
+const RETRY_MS = 10_000;
+const MAX_ATTEMPTS = 5;
+
+export interface ScheduleEngineOptions {
+  db: Kysely<Database>;
+  link: StationLink;
+  now: () => number;
+  render: (jobs: RenderJob[]) => Promise<RenderOutcome[]>;
+  storeImages: (tenantId: number, images: RenderedImage[]) => Promise<void>;
+  loadImage: (tenantId: number, hash: string) => Promise<Uint8Array | null>;
+  /** Several processes: true while this one holds the station's dispatch lease. */
+  claimStation?: (stationId: number) => Promise<boolean>;
+  onError?: (err: unknown, what: string) => void;
+}
+
+export interface ScheduleEngine extends JobConsumer {
+  readonly kind: 'timed';
+  /** Applies due changes, plans, dispatches, re-sends overdue jobs. */
+  tick(): Promise<void>;
+  /** Resolves when the tick under way (if any) has finished. */
+  idle(): Promise<void>;
+  close(): void;
+  readonly counters: { applied: number; planned: number; sent: number; held: number; withdrawn: number };
+}
+
+export function createScheduleEngine(o: ScheduleEngineOptions): ScheduleEngine {
+  const counters = { applied: 0, planned: 0, sent: 0, held: 0, withdrawn: 0 };
+  /** Caps of the stations that said hello to this process. */
+  const caps = new Map<number, StationCaps>();
+  const key = (s: { tenant_id: number; sn: string }) => ({ tenantId: s.tenant_id, sn: s.sn });
+  const stationsById = new Map<number, LinkStation>();
+
+  const withdraw = async (row: repo.TimedRow) => {
+    const st = row.station_id === null ? undefined : stationsById.get(row.station_id);
+    if (!st) return;
+    counters.withdrawn++;
+    await o.link.send(key(st), 'cancel', { v: 1, ids: [[timedJobId(row.id), row.rev]], reason: 'superseded' });
+  };
+  const deps: PlanDeps = {
+    db: o.db,
+    now: o.now,
+    render: o.render,
+    storeImages: (tenantId, images) => o.storeImages(tenantId, images),
+    withdraw,
+    counters,
+  };
+
+  async function dispatch() {
+    const now = o.now();
+    for (const row of await repo.queuedLabels(o.db, now, 512)) {
+      const showAt = Number(row.show_at);
+      const c = caps.get(row.station_id);
+      const st = stationsById.get(row.station_id);
+      // Its time has come: the change's own relabel (first in line) shows it.
+      if (showAt <= now + 1000 || !row.hash) {
+        await repo.move(o.db, { id: row.id, rev: row.rev, from: ['queued'] }, { state: 'idle', now });
+        continue;
+      }
+      if (!row.online || !c || !st || !c.kinds.includes('timed')) continue;
+      if (o.claimStation && !(await o.claimStation(row.station_id))) continue;
+      const bytes = (row.size ?? 0) <= c.inlineMax ? await o.loadImage(row.tenant_id, row.hash) : null;
+      const moved = await repo.move(
+        o.db,
+        { id: row.id, rev: row.rev, from: ['queued'] },
+        {
+          state: 'sent',
+          station_id: row.station_id,
+          sent_rev: row.rev,
+          attempt: row.attempt + 1,
+          due_at: now + ACK_MS,
+          now,
+        },
+      );
+      if (!moved) continue;
+      counters.sent++;
+      await o.link.send(key(st), 'jobs', {
+        v: 1,
+        jobs: [
+          {
+            id: timedJobId(row.id),
+            rev: row.rev,
+            att: row.attempt + 1,
+            kind: 'timed',
+            tag: row.hardware_id,
+            prio: 1,
+            ttlS: Math.min(7 * 86_400, Math.max(1, Math.ceil((showAt - now) / 1000))),
+            at: showAt,
+            image: {
+              hash: row.hash,
+              ver: row.hash.slice(0, 16),
+              size: Number(row.size),
+              ...(bytes ? { data: Buffer.from(bytes).toString('base64') } : {}),
+            },
+          },
+        ],
+      });
+    }
+  }
+
+  let running: Promise<void> | null = null;
+  let again = false;
+  async function run() {
+    await applyDue(deps);
+    await planTags(deps);
+    await repo.overdue(o.db, o.now());
+    await dispatch();
+  }
+  function tick(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await run();
+        } catch (err) {
+          o.onError?.(err, 'schedule tick');
+        }
+      } while (again);
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+  const off = onTasksChanged(() => void tick());
+
+  async function onResultEntry(station: LinkStation, r: ResultMsg['results'][number]) {
+    const row = await repo.findLabel(o.db, labelIdOf(r.id));
+    if (!row || row.rev !== r.rev || row.station_id !== station.id) return;
+    const now = o.now();
+    const at = { id: row.id, rev: row.rev, from: ['sent', 'held'] };
+    if (r.code === 'ok' || r.code === 'skipped') {
+      if (await repo.move(o.db, at, { state: 'held', now })) counters.held++;
+    } else if (r.code === 'cancelled' || r.code === 'replaced') {
+      await repo.move(o.db, at, { state: 'idle', now });
+    } else if (row.attempt < MAX_ATTEMPTS && r.code !== 'unsupported' && r.code !== 'lowBattery') {
+      await repo.move(o.db, at, { state: 'queued', due_at: now + RETRY_MS, now });
+    } else {
+      await repo.move(o.db, at, { state: 'failed', now });
+    }
+  }
+
+  return {
+    kind: 'timed',
+    counters,
+    tick,
+    idle: async () => {
+      while (running) await running;
+    },
+    close: off,
+    async onHello(station: LinkStation, m: HelloMsg) {
+      caps.set(station.id, m.caps);
+      stationsById.set(station.id, station);
+      const held = new Map(m.queue.map(([id, rev]) => [id, rev]));
+      const now = o.now();
+      const sent = await repo.sentTo(o.db, station.id);
+      const known = new Set(sent.map((r) => timedJobId(r.id)));
+      // Sent but not held at the current rev: sent again; held but not ours any more: dropped.
+      for (const r of sent) {
+        if (held.get(timedJobId(r.id)) !== r.rev)
+          await repo.move(o.db, { id: r.id, rev: r.rev, from: ['sent'] }, { state: 'queued', due_at: now, now });
+      }
+      const stale = [...held].filter(([id]) => !known.has(id));
+      if (stale.length) await o.link.send(key(station), 'cancel', { v: 1, ids: stale, reason: 'unknown' });
+      void tick();
+    },
+    async onAck(station: LinkStation, m: AckMsg) {
+      const now = o.now();
+      for (const a of m.jobs) {
+        const row = await repo.findLabel(o.db, labelIdOf(a.id));
+        if (!row || row.rev !== a.rev || row.station_id !== station.id || row.state !== 'sent') continue;
+        const at = { id: row.id, rev: row.rev, from: ['sent'] };
+        if (a.ok) await repo.move(o.db, at, { state: 'sent', due_at: Number(row.show_at) + 60_000, now });
+        else if (a.code === 'full') await repo.move(o.db, at, { state: 'queued', due_at: now + 5000, now });
+        else if (a.code !== 'stale') await repo.move(o.db, at, { state: 'failed', now });
+      }
+    },
+    async onResult(station: LinkStation, m: ResultMsg) {
+      for (const r of m.results) await onResultEntry(station, r);
+      await o.link.send(key(station), 'resack', { v: 1, ids: m.results.map((r) => [r.id, r.rev] as [string, number]) });
+    },
+    async onBlob(station: LinkStation, m: BlobRequestMsg) {
+      const sent = await repo.sentTo(o.db, station.id);
+      if (!sent.some((r) => r.hash === m.hash)) return false;
+      const bytes = await o.loadImage(station.tenant_id, m.hash);
+      if (!bytes || m.offset >= bytes.length) return false;
+      await o.link.sendBlobChunk(key(station), m.hash, m.offset, bytes.subarray(m.offset, m.offset + m.length));
+      return true;
+    },
+  };
+}

@@ -1,0 +1,184 @@
+import type { ScheduleChanges } from '@esl/contract';
+import type { LabelData } from '@esl/labels';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../infra/db/schema';
+import type { RenderJob, RenderOutcome } from '../../infra/render';
+import * as products from '../../modules/products/service';
+import * as templates from '../../modules/templates/service';
+import { tasksChanged } from '../../outbox/slots/enqueue';
+import * as repo from './repository';
+
+/*
+ * The scheduler's two steps before dispatch (docs/SCHEDULE.md): due changes take effect (the
+ * product is written and its tags relabelled first in line), and every tag whose product has a
+ * pending change gets its next timed label planned: the label of the product as it will be at the
+ * next change's time, rendered now, to be delivered ahead and shown by the tag at that time.
+ */
+
+export interface PlanDeps {
+  db: Kysely<Database>;
+  now: () => number;
+  render: (jobs: RenderJob[]) => Promise<RenderOutcome[]>;
+  storeImages: (tenantId: number, images: Extract<RenderOutcome, { hash: string }>[]) => Promise<void>;
+  /** A timed label that was at a station and is no longer wanted: the station is asked to drop it. */
+  withdraw: (row: repo.TimedRow) => Promise<void>;
+  counters: { applied: number; planned: number };
+}
+
+/** Applies the changes whose time has come, oldest first; each in its own transaction. */
+export async function applyDue(d: PlanDeps): Promise<number> {
+  let n = 0;
+  for (;;) {
+    const due = await repo.dueChanges(d.db, d.now(), 200);
+    if (due.length === 0) break;
+    for (const c of due) {
+      await d.db.transaction().execute(async (trx) => {
+        const now = d.now();
+        if (!(await repo.markApplied(trx, c.id, now))) return;
+        const changes = JSON.parse(c.changes) as ScheduleChanges;
+        await products.applyScheduled(trx, { tenantId: c.tenant_id, storeId: c.store_id }, c.product_id, changes, now);
+        n++;
+      });
+    }
+    if (due.length < 200) break;
+  }
+  if (n) {
+    d.counters.applied += n;
+    tasksChanged();
+  }
+  return n;
+}
+
+interface Plan {
+  key: string;
+  showAt: number;
+  changes: ScheduleChanges[];
+}
+
+/** Each product's next plan: the time of its next pending change and every change up to it, in order. */
+function plansOf(rows: Awaited<ReturnType<typeof repo.pendingChanges>>, now: number): Map<number, Plan> {
+  const byProduct = new Map<number, typeof rows>();
+  for (const r of rows) byProduct.set(r.product_id, [...(byProduct.get(r.product_id) ?? []), r]);
+  const out = new Map<number, Plan>();
+  for (const [productId, list] of byProduct) {
+    const next = list.find((r) => Number(r.effective_at) > now);
+    if (!next) continue; // due: it is being applied
+    const upTo = list.filter((r) => Number(r.effective_at) <= Number(next.effective_at));
+    out.set(productId, {
+      showAt: Number(next.effective_at),
+      key: `${next.effective_at}|${upTo.map((r) => `${r.id}.${r.updated_at}`).join(',')}`,
+      changes: upTo.map((r) => JSON.parse(r.changes) as ScheduleChanges),
+    });
+  }
+  return out;
+}
+
+/**
+ * Plans every tag whose plan changed: a new next time, a change added, edited or cancelled, or
+ * the tag's current label re-rendered (its render key: a product edit, a template) — its timed
+ * label is rendered again (rev + 1). A tag with nothing pending any more goes idle, and a label
+ * a station still holds for a time to come is withdrawn.
+ */
+export async function planTags(d: PlanDeps): Promise<number> {
+  const now = d.now();
+  const plans = plansOf(await repo.pendingChanges(d.db), now);
+  const tags = await repo.tagsOfProducts(d.db, [...plans.keys()]);
+  const rows = new Map(
+    (
+      await repo.activeLabels(
+        d.db,
+        tags.map((t) => t.id),
+      )
+    ).map((r) => [r.tag_id, r]),
+  );
+  const todo: Array<{ tag: (typeof tags)[number]; plan: Plan; key: string }> = [];
+  const wanted = new Set<number>();
+  for (const tag of tags) {
+    const plan = tag.product_id === null ? undefined : plans.get(tag.product_id);
+    if (!plan) continue;
+    wanted.add(tag.id);
+    const key = `${tag.product_id}|${plan.key}|${tag.render_key ?? ''}`;
+    if (rows.get(tag.id)?.plan_key !== key) todo.push({ tag, plan, key });
+  }
+  for (const row of rows.values()) {
+    if (wanted.has(row.tag_id) || row.state === 'idle') continue;
+    if ((row.state === 'sent' || row.state === 'held') && row.show_at !== null && Number(row.show_at) > now)
+      await d.withdraw(row);
+    await repo.unplanned(d.db, row.id, 'idle', '', now);
+  }
+  for (let i = 0; i < todo.length; i += 256) await renderPlans(d, todo.slice(i, i + 256));
+  return todo.length;
+}
+
+/** Renders a batch of plans (template by the assignment rules, product values after the changes). */
+async function renderPlans(
+  d: PlanDeps,
+  batch: Array<{ tag: Awaited<ReturnType<typeof repo.tagsOfProducts>>[number]; plan: Plan; key: string }>,
+) {
+  const jobs: RenderJob[] = [];
+  const byStore = new Map<string, typeof batch>();
+  for (const b of batch) {
+    const k = `${b.tag.tenant_id}:${b.tag.store_id}`;
+    byStore.set(k, [...(byStore.get(k) ?? []), b]);
+  }
+  for (const group of byStore.values()) {
+    const { tenant_id: tenantId, store_id: storeId } = (group[0] as (typeof batch)[number]).tag;
+    const labels = await templates.resolveTemplates(
+      d.db,
+      group.map(({ tag }) => ({
+        id: tag.id,
+        tenantId,
+        storeId,
+        model: tag.model,
+        colour: tag.colour,
+        productId: tag.product_id,
+      })),
+    );
+    const docs = await templates.documentsOf(
+      d.db,
+      tenantId,
+      [...labels.values()].flatMap((l) => (l.templateId === null ? [] : [l.templateId])),
+    );
+    const data = await products.labelDataAfter(
+      d.db,
+      { tenantId, storeId },
+      new Map(group.map(({ tag, plan }) => [tag.product_id as number, plan.changes])),
+    );
+    for (const { tag } of group) {
+      const templateId = labels.get(tag.id)?.templateId;
+      const doc = templateId == null ? undefined : docs.get(templateId);
+      const values = data.get(tag.product_id as number);
+      if (!doc || !values) continue;
+      jobs.push({
+        tenantId,
+        tagId: tag.id,
+        doc: doc.doc,
+        data: values as LabelData,
+        model: tag.model,
+        colour: tag.colour,
+      });
+    }
+  }
+  const outcomes = new Map((jobs.length ? await d.render(jobs) : []).map((o) => [o.tagId, o]));
+  const images = new Map<number, Extract<RenderOutcome, { hash: string }>[]>();
+  for (const o of outcomes.values()) {
+    if (!('hash' in o)) continue;
+    const tenantId = batch.find((b) => b.tag.id === o.tagId)?.tag.tenant_id as number;
+    images.set(tenantId, [...(images.get(tenantId) ?? []), o]);
+  }
+  for (const [tenantId, list] of images) await d.storeImages(tenantId, list);
+  const now = d.now();
+  for (const { tag, plan, key } of batch) {
+    const o = outcomes.get(tag.id);
+    const at = { id: tag.id, tenantId: tag.tenant_id, storeId: tag.store_id };
+    if (o && 'hash' in o) {
+      await repo.planned(d.db, at, { planKey: key, showAt: plan.showAt, hash: o.hash, size: o.size, now });
+      d.counters.planned++;
+    } else {
+      // No template or a render error: the tag gets its label when the change takes effect.
+      await repo.planned(d.db, at, { planKey: key, showAt: plan.showAt, hash: '', size: 0, now });
+      const row = (await repo.activeLabels(d.db, [tag.id])).find((r) => r.tag_id === tag.id);
+      if (row) await repo.unplanned(d.db, row.id, 'failed', key, now);
+    }
+  }
+}

@@ -1,0 +1,171 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../infra/db/schema';
+
+/*
+ * SQL of the scheduler (docs/SCHEDULE.md): scheduled changes that are due, and each tag's timed
+ * label (`timed_labels`) through its states: plan → queued → sent → held, idle or failed. Every
+ * move is conditional on the row's rev (and state), so two processes never both make it.
+ */
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export function dueChanges(db: Db, now: number, limit: number) {
+  return db
+    .selectFrom('scheduled_changes')
+    .select(['id', 'tenant_id', 'store_id', 'product_id', 'changes'])
+    .where('status', '=', 'pending')
+    .where('effective_at', '<=', now)
+    .orderBy('effective_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** pending → applied; false when another process applied or someone cancelled it first. */
+export async function markApplied(db: Db, id: number, now: number): Promise<boolean> {
+  const r = await db
+    .updateTable('scheduled_changes')
+    .set({ status: 'applied', applied_at: now, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Every pending change in time order (the planner reads what each product will become). */
+export function pendingChanges(db: Db) {
+  return db
+    .selectFrom('scheduled_changes')
+    .select(['id', 'product_id', 'changes', 'effective_at', 'updated_at'])
+    .where('status', '=', 'pending')
+    .orderBy('product_id')
+    .orderBy('effective_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** The tags showing these products, with what the planner and dispatcher need. */
+export function tagsOfProducts(db: Db, productIds: readonly number[]) {
+  if (productIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('tags')
+    .select(['id', 'tenant_id', 'store_id', 'product_id', 'render_key', 'model', 'colour'])
+    .where('product_id', 'in', productIds)
+    .execute();
+}
+
+/** Timed labels that are not idle (or of these tags). */
+export function activeLabels(db: Db, tagIds: readonly number[]) {
+  let q = db.selectFrom('timed_labels').selectAll();
+  q = tagIds.length
+    ? q.where((eb) => eb.or([eb('state', '!=', 'idle'), eb('tag_id', 'in', tagIds)]))
+    : q.where('state', '!=', 'idle');
+  return q.execute();
+}
+export type TimedRow = Awaited<ReturnType<typeof activeLabels>>[number];
+
+/** A new plan for a tag: its label for `showAt` as rendered, waiting to go out (rev + 1). */
+export async function planned(
+  db: Db,
+  tag: { id: number; tenantId: number; storeId: number },
+  p: { planKey: string; showAt: number; hash: string; size: number; now: number },
+): Promise<void> {
+  const set = {
+    state: 'queued',
+    plan_key: p.planKey,
+    show_at: p.showAt,
+    hash: p.hash,
+    size: p.size,
+    attempt: 0,
+    due_at: 0,
+    updated_at: p.now,
+  };
+  const r = await db
+    .updateTable('timed_labels')
+    .set((eb) => ({ ...set, rev: eb('rev', '+', 1) }))
+    .where('tag_id', '=', tag.id)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) === 0) {
+    await db
+      .insertInto('timed_labels')
+      .values({ ...set, tenant_id: tag.tenantId, store_id: tag.storeId, tag_id: tag.id, rev: 1 })
+      .execute();
+  }
+}
+
+/** Nothing pending for the tag any more (or its plan failed): idle, or failed. */
+export async function unplanned(db: Db, id: number, state: 'idle' | 'failed', planKey: string, now: number) {
+  await db
+    .updateTable('timed_labels')
+    .set((eb) => ({ state, plan_key: planKey, rev: eb('rev', '+', 1), updated_at: now }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Queued labels due for dispatch, with their tag's hardware id and station. */
+export function queuedLabels(db: Db, now: number, limit: number) {
+  return db
+    .selectFrom('timed_labels as l')
+    .innerJoin('tags as t', 't.id', 'l.tag_id')
+    .innerJoin('stations as s', 's.id', 't.station_id')
+    .select([
+      'l.id',
+      'l.rev',
+      'l.tenant_id',
+      'l.show_at',
+      'l.hash',
+      'l.size',
+      'l.attempt',
+      't.hardware_id',
+      's.id as station_id',
+      's.sn',
+      's.online',
+    ])
+    .where('l.state', '=', 'queued')
+    .where('l.due_at', '<=', now)
+    .orderBy('l.show_at')
+    .limit(limit)
+    .execute();
+}
+
+/** A row moves from one state to another at its rev (false: it changed meanwhile). */
+export async function move(
+  db: Db,
+  row: { id: number; rev: number; from: readonly string[] },
+  set: { state: string; station_id?: number | null; sent_rev?: number; attempt?: number; due_at?: number; now: number },
+): Promise<boolean> {
+  const { now, ...rest } = set;
+  const r = await db
+    .updateTable('timed_labels')
+    .set({ ...rest, updated_at: now })
+    .where('id', '=', row.id)
+    .where('rev', '=', row.rev)
+    .where('state', 'in', [...row.from])
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Labels sent to a station (the hello's resync, the blob guard). */
+export function sentTo(db: Db, stationId: number) {
+  return db
+    .selectFrom('timed_labels')
+    .select(['id', 'rev', 'hash', 'state'])
+    .where('station_id', '=', stationId)
+    .where('state', '=', 'sent')
+    .execute();
+}
+
+export function findLabel(db: Db, id: number) {
+  return db.selectFrom('timed_labels').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Sent labels whose ack or result is overdue: queued again. */
+export async function overdue(db: Db, now: number) {
+  const r = await db
+    .updateTable('timed_labels')
+    .set({ state: 'queued', due_at: now })
+    .where('state', '=', 'sent')
+    .where('due_at', '<', now)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}

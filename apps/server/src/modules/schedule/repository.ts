@@ -1,0 +1,110 @@
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { Database, ScheduledChangeTable } from '../../infra/db/schema';
+
+/* SQL of scheduled product changes (docs/SCHEDULE.md): what the console and the ERP API add, edit and cancel. */
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export function insertChanges(db: Db, rows: Insertable<ScheduledChangeTable>[]) {
+  return db.insertInto('scheduled_changes').values(rows).returning('id').execute();
+}
+
+const columns = [
+  's.id',
+  's.tenant_id',
+  's.store_id',
+  's.product_id',
+  's.changes',
+  's.effective_at',
+  's.status',
+  's.note',
+  's.created_at',
+  's.updated_at',
+  's.applied_at',
+  'p.barcode',
+  'p.name as product_name',
+] as const;
+
+export type ChangeRow = Awaited<ReturnType<typeof findChange>> & object;
+
+export function findChange(db: Db, at: { tenantId: number; storeId: number }, id: number) {
+  return db
+    .selectFrom('scheduled_changes as s')
+    .innerJoin('products as p', 'p.id', 's.product_id')
+    .select(columns)
+    .where('s.tenant_id', '=', at.tenantId)
+    .where('s.store_id', '=', at.storeId)
+    .where('s.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** A store's changes, pending first (soonest first), then the rest newest first. */
+export async function listChanges(
+  db: Db,
+  at: { tenantId: number; storeId: number },
+  f: { status?: string; productId?: number; page: number; limit: number },
+) {
+  let q = db
+    .selectFrom('scheduled_changes as s')
+    .innerJoin('products as p', 'p.id', 's.product_id')
+    .where('s.tenant_id', '=', at.tenantId)
+    .where('s.store_id', '=', at.storeId);
+  if (f.status) q = q.where('s.status', '=', f.status);
+  if (f.productId) q = q.where('s.product_id', '=', f.productId);
+  const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await q
+    .select(columns)
+    .orderBy((eb) => eb.case().when('s.status', '=', 'pending').then(0).else(1).end())
+    .orderBy((eb) => eb.case().when('s.status', '=', 'pending').then(eb.ref('s.effective_at')).else(0).end())
+    .orderBy('s.id', 'desc')
+    .limit(f.limit)
+    .offset((f.page - 1) * f.limit)
+    .execute();
+  return { rows, count: Number(n) };
+}
+
+export async function updatePending(
+  db: Db,
+  at: { tenantId: number; storeId: number },
+  id: number,
+  set: { effective_at?: number; changes?: string; updated_at: number },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('scheduled_changes')
+    .set(set)
+    .where('tenant_id', '=', at.tenantId)
+    .where('store_id', '=', at.storeId)
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function pendingIn(db: Db, at: { tenantId: number; storeId: number }, ids: readonly number[]) {
+  const rows = await db
+    .selectFrom('scheduled_changes')
+    .select('id')
+    .where('tenant_id', '=', at.tenantId)
+    .where('store_id', '=', at.storeId)
+    .where('status', '=', 'pending')
+    .where('id', 'in', ids)
+    .execute();
+  return rows.length;
+}
+
+export async function cancelPending(
+  db: Db,
+  at: { tenantId: number; storeId: number },
+  ids: readonly number[],
+  now: number,
+) {
+  const r = await db
+    .updateTable('scheduled_changes')
+    .set({ status: 'cancelled', updated_at: now })
+    .where('tenant_id', '=', at.tenantId)
+    .where('store_id', '=', at.storeId)
+    .where('status', '=', 'pending')
+    .where('id', 'in', ids)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}

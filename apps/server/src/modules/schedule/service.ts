@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { fromLocalTime, type ParsedBodyOf, type ScheduleChanges } from '@esl/contract';
+import { type CallContext, requireTenant } from '../../api/context';
+import { invalidField, notFound } from '../../api/errors';
+import { tasksChanged } from '../../outbox/slots/enqueue';
+import * as products from '../products/service';
+import { currentStore, scopeOf, storeRefs, timeZones } from '../stores/service';
+import { presentChange } from './presenter';
+import * as repo from './repository';
+
+/*
+ * Prices on a schedule (docs/SCHEDULE.md): product changes that take effect at a wall-clock time
+ * of each store. The scheduler (delivery/schedule) applies them at their time and delivers each
+ * tag's label for it ahead of time as a timed image; here they are added, listed, edited and
+ * cancelled. Every write wakes the scheduler (tasksChanged), which plans the tags again.
+ */
+
+export async function list(ctx: CallContext, f: ParsedBodyOf<'scheduleList'>) {
+  const at = await currentStore(ctx);
+  const { rows, count } = await repo.listChanges(ctx.services.db, at, f);
+  const tz = (await timeZones(ctx.services.db, at.tenantId, [at.storeId])).get(at.storeId) ?? 'UTC';
+  return { rows: rows.map((r) => presentChange(r, tz)), count };
+}
+
+/**
+ * Schedules a change of a product of the current store; `chain`: of the product with the same
+ * barcode in every store the caller may see as well, each at the time on its own store's clock.
+ */
+export async function add(ctx: CallContext, body: ParsedBodyOf<'addSchedule'>) {
+  const at = await currentStore(ctx);
+  const caller = requireTenant(ctx);
+  const { db } = ctx.services;
+  const product = await products.findInStore(db, at, body.productId);
+  if (!product) throw notFound();
+  ctx.target = { kind: 'product', name: product.name, extra: product.barcode };
+  let targets = [{ store_id: at.storeId, id: product.id }];
+  if (body.scope === 'chain') {
+    const stores = (await storeRefs(db, scopeOf(caller))).map((s) => s.id);
+    targets = await products.sameBarcode(db, at.tenantId, stores, product.barcode);
+  }
+  const zones = await timeZones(
+    db,
+    at.tenantId,
+    targets.map((x) => x.store_id),
+  );
+  const batch = randomUUID();
+  const rows = targets.map((x) => ({
+    tenant_id: at.tenantId,
+    store_id: x.store_id,
+    product_id: x.id,
+    changes: JSON.stringify(body.changes),
+    effective_at: fromLocalTime(body.at, zones.get(x.store_id) ?? 'UTC'),
+    status: 'pending',
+    note: body.note,
+    batch,
+    created_by: at.userId,
+    created_at: ctx.now,
+    updated_at: ctx.now,
+    applied_at: null,
+  }));
+  const ids = rows.length ? (await repo.insertChanges(db, rows)).map((r) => r.id) : [];
+  tasksChanged();
+  return { ids, stores: new Set(targets.map((x) => x.store_id)).size };
+}
+
+/** Another time and/or other fields for a pending change of the current store. */
+export async function edit(ctx: CallContext, id: number, patch: { at?: string; changes?: ScheduleChanges }) {
+  const at = await currentStore(ctx);
+  const { db } = ctx.services;
+  const row = await repo.findChange(db, at, id);
+  if (!row) throw notFound();
+  ctx.target = { kind: 'product', name: row.product_name, extra: row.barcode };
+  const tz = (await timeZones(db, at.tenantId, [at.storeId])).get(at.storeId) ?? 'UTC';
+  const set = {
+    updated_at: ctx.now,
+    ...(patch.at === undefined ? {} : { effective_at: fromLocalTime(patch.at, tz) }),
+    ...(patch.changes === undefined ? {} : { changes: JSON.stringify(patch.changes) }),
+  };
+  if (!(await repo.updatePending(db, at, id, set))) throw invalidField('id', 'notPending');
+  tasksChanged();
+  const updated = await repo.findChange(db, at, id);
+  if (!updated) throw notFound();
+  return presentChange(updated, tz);
+}
+
+/** Cancels pending changes of the current store: all of them, or none when one is not pending. */
+export async function cancel(ctx: CallContext, ids: readonly number[]) {
+  const at = await currentStore(ctx);
+  const unique = [...new Set(ids)];
+  ctx.target = { kind: 'products', names: unique.map((id) => `#${id}`), count: unique.length };
+  const n = await ctx.services.db.transaction().execute(async (trx) => {
+    if ((await repo.pendingIn(trx, at, unique)) !== unique.length) throw invalidField('ids', 'notPending');
+    return repo.cancelPending(trx, at, unique, ctx.now);
+  });
+  tasksChanged();
+  return n;
+}

@@ -1,0 +1,143 @@
+import { describe, expect, test, vi } from 'vitest';
+import { doc, PRODUCT, priceLabel } from '../test/fixtures';
+import { LEGIBLE_PX, tinyTexts } from './legible';
+import { loadShaper, registerFonts, renderToPng } from './node';
+import { SoftCanvas } from './raster';
+import { needsGlyph, SCRIPT_FONTS, scriptFontsFor } from './scripts';
+import { bidiRuns, needsShaping } from './shape';
+
+const visual = (text: string) => bidiRuns(text).map((r) => `${r.rtl ? 'R' : 'L'}:${r.text}`);
+
+describe('bidirectional runs', () => {
+  test('left-to-right text is one run', () => {
+    expect(visual('Milk 3% 1 L')).toEqual(['L:Milk 3% 1 L']);
+  });
+
+  test('Hebrew reads right to left, its numbers left to right inside it', () => {
+    // Logical: חלב טרי 3% 1 ליטר → visual, left to right: ליטר, 1, 3%, טרי חלב (R runs keep
+    // logical order here: the shaper lays each out right to left).
+    expect(visual('חלב טרי 3% 1 ליטר')).toEqual(['R: ליטר', 'L:1', 'R: ', 'L:3%', 'R:חלב טרי ']);
+  });
+
+  test('Latin inside Arabic stays in order, a number after it joins it; the ellipsis ends the line (left)', () => {
+    expect(visual('حليب ABC 12…')).toEqual(['R:…', 'L:ABC 12', 'R:حليب ']);
+    expect(visual('حليب 2 لتر…')).toEqual(['R: لتر…', 'L:2', 'R:حليب ']);
+  });
+
+  test('Hebrew inside a Latin line is reversed in place; a number after it belongs to it', () => {
+    // As browsers show it: "Brand 2 גבא".
+    expect(visual('Brand אבג 2')).toEqual(['L:Brand ', 'L:2', 'R:אבג ']);
+    expect(visual('Brand אבג x')).toEqual(['L:Brand ', 'R:אבג', 'L: x']);
+  });
+
+  test('which texts need the shaper', () => {
+    expect(needsShaping('新疆阿克苏 500g')).toBe(false);
+    expect(needsShaping('농심 신라면')).toBe(false);
+    for (const text of ['ข้าว', 'حليب', 'חלב', 'हिन्दी', 'e\u0301']) expect(needsShaping(text)).toBe(true);
+  });
+});
+
+describe('script fonts', () => {
+  test('a text loads the base font and the fonts of its scripts, in the chain order', () => {
+    expect(scriptFontsFor(['苹果 apple']).map((f) => f.key)).toEqual(['base']);
+    expect(scriptFontsFor(['חלב', '농심', 'Γάλα']).map((f) => f.key)).toEqual(['base', 'latin', 'korean', 'hebrew']);
+    expect(SCRIPT_FONTS.map((f) => f.key)).toEqual([
+      'base',
+      'latin',
+      'korean',
+      'thai',
+      'arabic',
+      'hebrew',
+      'devanagari',
+    ]);
+  });
+
+  test('characters that draw nothing need no glyph', () => {
+    for (const code of [0x20, 0x0a, 0x200d, 0x200f, 0xfe0f, 0x3000]) expect(needsGlyph(code)).toBe(false);
+    for (const code of [0x41, 0xd55c, 0x1f600]) expect(needsGlyph(code)).toBe(true);
+  });
+
+  test('the rasteriser names the characters no font of the chain has', async () => {
+    await loadShaper();
+    const canvas = new SoftCanvas(10, 10, registerFonts());
+    canvas.font = 'bold 20px "Noto Sans SC"';
+    expect(canvas.missingGlyphs('苹果 apple')).toEqual([]);
+    expect(canvas.missingGlyphs('Tea 🍵🍵 \u{10FFFD}')).toEqual(['🍵', '\u{10FFFD}']);
+  });
+});
+
+describe('never silent: a character no font can draw is a render problem', () => {
+  test('the preview reports the element, the field and the characters', async () => {
+    const preview = await renderToPng(priceLabel(296, 152, 'bwr'), { ...PRODUCT, name: '苹果 🍎 Äpfel' });
+    expect(preview.problems).toEqual([
+      expect.objectContaining({ elementId: 'name', code: 'missingGlyph', chars: '🍎', field: 'name' }),
+    ]);
+    expect(preview.problems[0].message).toContain('U+1F34E');
+  });
+
+  test("an element's own text (not bound) is reported without a field", async () => {
+    const label = doc({
+      size: { w: 200, h: 60 },
+      colourType: 'bw',
+      elements: [{ type: 'text', id: 'title', x: 0, y: 0, w: 200, h: 60, text: 'ሰላም', font: { size: 20 } }],
+    });
+    const { problems } = await renderToPng(label, {});
+    expect(problems).toEqual([expect.objectContaining({ elementId: 'title', chars: 'ሰላም', field: null })]);
+  });
+
+  test("a price's currency sign no font has is reported too", async () => {
+    const label = priceLabel(296, 152, 'bwr');
+    const withSign = {
+      ...label,
+      elements: label.elements.map((e) => (e.type === 'price' && e.id === 'price' ? { ...e, currency: '𐆚' } : e)),
+    };
+    const { problems } = await renderToPng(withSign, PRODUCT);
+    expect(problems).toEqual([expect.objectContaining({ elementId: 'price', code: 'missingGlyph', chars: '𐆚' })]);
+  });
+
+  test('every script of the named markets draws without a problem', async () => {
+    const names = ['농심 신라면', 'お〜いお茶', 'ข้าวหอมมะลิ', 'حليب ٣٪', 'חלב 3%', 'हिन्दी चाय', 'Молоко Γάλα Crème'];
+    for (const name of names) {
+      const { problems } = await renderToPng(priceLabel(296, 152, 'bwr'), { ...PRODUCT, name });
+      expect(problems, name).toEqual([]);
+    }
+  });
+});
+
+describe('tiny text', () => {
+  test('texts, barcode digits and price decimals below the legible size are flagged', () => {
+    const label = doc({
+      size: { w: 296, h: 152 },
+      colourType: 'bw',
+      elements: [
+        { type: 'text', id: 'name', x: 0, y: 0, w: 200, h: 30, text: 'a', font: { size: 24 } },
+        { type: 'text', id: 'spec', x: 0, y: 30, w: 200, h: 12, text: 'b', font: { size: 10 } },
+        { type: 'text', id: 'edge', x: 0, y: 42, w: 200, h: 12, text: 'c', font: { size: LEGIBLE_PX } },
+        { type: 'price', id: 'price', x: 0, y: 60, w: 100, h: 40, value: 1, font: { size: 20 }, minorScale: 0.5 },
+        { type: 'barcode', id: 'ean', x: 100, y: 60, w: 190, h: 60, value: '6901234567892', font: { size: 9 } },
+      ],
+    });
+    expect(tinyTexts(label)).toEqual([
+      { elementId: 'spec', size: 10 },
+      { elementId: 'price', size: 10 },
+      { elementId: 'ean', size: 9 },
+    ]);
+  });
+});
+
+describe('the pixels of a label do not depend on what earlier labels loaded', () => {
+  test('a Devanagari label draws the same after a Greek one loaded the Latin font', async () => {
+    // Fresh module state: only the base font loaded.
+    vi.resetModules();
+    const fresh = await import('./node');
+    const name = 'टाटा चाय प्रीमियम 250 ग्राम';
+    const first = await fresh.renderToPng(priceLabel(296, 152, 'bwr'), { ...PRODUCT, name });
+    vi.resetModules();
+    const later = await import('./node');
+    await later.renderToPng(priceLabel(296, 152, 'bwr'), { ...PRODUCT, name: 'Γάλα φρέσκο' });
+    const second = await later.renderToPng(priceLabel(296, 152, 'bwr'), { ...PRODUCT, name });
+    let differing = 0;
+    for (let i = 0; i < first.rgba.length; i++) if (first.rgba[i] !== second.rgba[i]) differing++;
+    expect(differing).toBe(0);
+  }, 60_000);
+});

@@ -1,0 +1,166 @@
+import type { FontFile } from './font';
+import { FONT_FAMILY } from './model/document';
+
+/**
+ * The fonts labels draw text with, one per group of scripts, in the order a character is looked
+ * for: the element's own family first, then each of these (the fallback chain). The first is the
+ * base font every label needs (Latin, Chinese, Japanese kana); the others are loaded only for a
+ * text that has a character of their ranges (by the editor, per script, on demand; the server
+ * reads a file the first time a label needs it). Every file comes from an npm package of Google's
+ * Noto fonts (SIL Open Font License 1.1: may be bundled and redistributed), docs/LABELS.md "Fonts, scripts and shaping".
+ */
+export interface ScriptFont {
+  /** Short name (tests, docs). */
+  readonly key: string;
+  readonly family: string;
+  /** The npm package that ships the files. */
+  readonly pkg: string;
+  /** File names, regular (400) and bold (700), as served under /fonts/. */
+  readonly regular: string;
+  readonly bold: string;
+  /** Code point ranges (inclusive) a text must touch for the font to be loaded; empty: always. */
+  readonly ranges: readonly (readonly [number, number])[];
+}
+
+export const SCRIPT_FONTS: readonly ScriptFont[] = [
+  {
+    key: 'base',
+    family: FONT_FAMILY,
+    pkg: '@expo-google-fonts/noto-sans-sc',
+    regular: 'NotoSansSC_400Regular.ttf',
+    bold: 'NotoSansSC_700Bold.ttf',
+    ranges: [],
+  },
+  {
+    key: 'latin',
+    family: 'Noto Sans',
+    pkg: '@expo-google-fonts/noto-sans',
+    regular: 'NotoSans_400Regular.ttf',
+    bold: 'NotoSans_700Bold.ttf',
+    // Latin Extended, IPA, Greek, Cyrillic and their supplements (Noto Sans SC lacks some).
+    ranges: [
+      [0x0100, 0x052f],
+      [0x1c80, 0x1c8f],
+      [0x1d00, 0x1fff],
+      [0x2c60, 0x2c7f],
+      [0x2de0, 0x2dff],
+      [0xa640, 0xa69f],
+      [0xa720, 0xa7ff],
+    ],
+  },
+  {
+    key: 'korean',
+    family: 'Noto Sans KR',
+    pkg: '@expo-google-fonts/noto-sans-kr',
+    regular: 'NotoSansKR_400Regular.ttf',
+    bold: 'NotoSansKR_700Bold.ttf',
+    ranges: [
+      [0x1100, 0x11ff],
+      [0x3130, 0x318f],
+      [0xa960, 0xa97f],
+      [0xac00, 0xd7ff],
+    ],
+  },
+  {
+    key: 'thai',
+    family: 'Noto Sans Thai',
+    pkg: '@expo-google-fonts/noto-sans-thai',
+    regular: 'NotoSansThai_400Regular.ttf',
+    bold: 'NotoSansThai_700Bold.ttf',
+    ranges: [[0x0e00, 0x0e7f]],
+  },
+  {
+    key: 'arabic',
+    family: 'Noto Sans Arabic',
+    pkg: '@expo-google-fonts/noto-sans-arabic',
+    regular: 'NotoSansArabic_400Regular.ttf',
+    bold: 'NotoSansArabic_700Bold.ttf',
+    ranges: [
+      [0x0600, 0x06ff],
+      [0x0750, 0x077f],
+      [0x0870, 0x08ff],
+      [0xfb50, 0xfdff],
+      [0xfe70, 0xfeff],
+    ],
+  },
+  {
+    key: 'hebrew',
+    family: 'Noto Sans Hebrew',
+    pkg: '@expo-google-fonts/noto-sans-hebrew',
+    regular: 'NotoSansHebrew_400Regular.ttf',
+    bold: 'NotoSansHebrew_700Bold.ttf',
+    ranges: [
+      [0x0590, 0x05ff],
+      [0xfb1d, 0xfb4f],
+    ],
+  },
+  {
+    key: 'devanagari',
+    family: 'Noto Sans Devanagari',
+    pkg: '@expo-google-fonts/noto-sans-devanagari',
+    regular: 'NotoSansDevanagari_400Regular.ttf',
+    bold: 'NotoSansDevanagari_700Bold.ttf',
+    ranges: [
+      [0x0900, 0x097f],
+      [0xa8e0, 0xa8ff],
+    ],
+  },
+];
+
+/** The fallback chain's families, in order (FontLibrary's `order`). */
+export const FALLBACK_ORDER: readonly string[] = SCRIPT_FONTS.map((f) => f.family);
+
+/** Whether a code point lies in a script font's ranges. */
+function inRanges(font: ScriptFont, code: number): boolean {
+  for (const [lo, hi] of font.ranges) if (code >= lo && code <= hi) return true;
+  return false;
+}
+
+const scriptOfFace = new WeakMap<FontFile, ScriptFont>();
+
+/** Marks a face as one of a script font's (a font with ranges): it then draws only those ranges. */
+export function markScriptFace(face: FontFile, script: ScriptFont): void {
+  if (script.ranges.length > 0) scriptOfFace.set(face, script);
+}
+
+/**
+ * The glyph a face draws a character with, 0 for none. A script font draws only the characters of
+ * its ranges, the ones that make a label load it: so which face draws a character never depends
+ * on which other scripts' fonts earlier labels happened to load (the server's process and the
+ * editor's page load different sets over time, and must draw the same pixels).
+ */
+export function glyphOf(face: FontFile, code: number): number {
+  const script = scriptOfFace.get(face);
+  if (script && !inRanges(script, code)) return 0;
+  return face.glyphIndex(code);
+}
+
+/** The script fonts texts need: the base font and each one with a character in its ranges, in chain order. */
+export function scriptFontsFor(texts: Iterable<string>): ScriptFont[] {
+  const needed = new Set<ScriptFont>([SCRIPT_FONTS[0]]);
+  for (const text of texts) {
+    for (const char of text) {
+      const code = char.codePointAt(0) ?? 0;
+      // ASCII and CJK are the base font's: the common case costs one comparison a character.
+      if (code < 0x100 || (code >= 0x2e80 && code < 0xa000)) continue;
+      for (const font of SCRIPT_FONTS) if (!needed.has(font) && inRanges(font, code)) needed.add(font);
+    }
+  }
+  return SCRIPT_FONTS.filter((f) => needed.has(f));
+}
+
+/**
+ * Characters that draw nothing by design and so need no glyph: controls, format characters
+ * (joiners, bidi marks), variation selectors and spaces. Everything else that maps to no glyph in
+ * any font of an element is a render problem (RenderProblem code 'missingGlyph').
+ */
+export function needsGlyph(code: number): boolean {
+  if (code <= 0x20 || (code >= 0x7f && code <= 0xa0)) return false;
+  if (code === 0xad || code === 0x034f || code === 0x061c || code === 0x180e) return false;
+  if (code >= 0x2000 && code <= 0x200f) return false; // spaces, ZWSP, ZWNJ, ZWJ, LRM, RLM
+  if (code >= 0x2028 && code <= 0x202f) return false; // separators, bidi embeddings, NNBSP
+  if (code >= 0x205f && code <= 0x206f) return false; // MMSP, word joiner, invisible operators, isolates
+  if (code === 0x3000 || code === 0xfeff) return false;
+  if ((code >= 0xfe00 && code <= 0xfe0f) || (code >= 0xe0100 && code <= 0xe01ef)) return false;
+  return true;
+}
