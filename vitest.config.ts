@@ -20,6 +20,9 @@ export default defineConfig({
           name: 'labels',
           root: 'packages/labels',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          // The first label of a script reads its font (12 MB for Korean) and compiles HarfBuzz:
+          // seconds on a loaded machine, over Vitest's 5 s default.
+          testTimeout: 30_000,
           ...shared,
         },
       },
