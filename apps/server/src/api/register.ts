@@ -1,8 +1,8 @@
-import { API_BASE, CALLS, type CallDef, type CallName, hasPermission } from '@esl/contract';
-import type { FastifyInstance } from 'fastify';
+import { API_BASE, CALLS, type CallDef, type CallName, ErrorCode, hasPermission, pickLanguage } from '@esl/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf } from './callers';
 import type { CallContext, Services } from './context';
-import { forbidden } from './errors';
+import { forbidden, messageOf } from './errors';
 import type { HandlerMap } from './handlers';
 import { type Authenticator, runCall } from './pipeline';
 import { tokenOf } from './token';
@@ -28,11 +28,36 @@ export function registerCalls(
     // A ready call without a handler is a bug the API tests catch; meanwhile it answers 1007
     // rather than stopping the server every other engineer is working against.
     if (def.ready && !handler) missing.push(name);
-    app.post(API_BASE + def.path, { config: routeConfig[name] ?? {} }, (request, reply) =>
-      runCall(def, handler, sessionAuth, services, request, reply),
+    const upload = def.upload;
+    app.post(
+      API_BASE + def.path,
+      {
+        config: routeConfig[name] ?? {},
+        ...(upload ? { onRequest: (request, reply) => refuseOversizeUpload(upload, request, reply) } : {}),
+      },
+      (request, reply) => runCall(def, handler, sessionAuth, services, request, reply),
     );
   }
   return missing;
+}
+
+/** What a multipart body may hold beside its files: boundaries, part headers, an options field. */
+export const MULTIPART_SLACK_BYTES = 64 * 1024;
+
+/**
+ * An upload whose Content-Length already says it is over the call's limit is answered at once,
+ * before a byte of it is read or parsed (1014, the limit in MB), and the connection is closed
+ * after the answer so the rest is not read either: a 65 MB body costs the server nothing but the
+ * answer (issue 25 item 5). A body sent without a length is held to the limit by the multipart
+ * reader as it arrives, as before.
+ */
+export async function refuseOversizeUpload(limit: number, request: FastifyRequest, reply: FastifyReply) {
+  const announced = Number(request.headers['content-length']);
+  if (!Number.isFinite(announced) || announced <= limit + MULTIPART_SLACK_BYTES) return;
+  const lang = pickLanguage(request.headers['accept-language']);
+  const detail = `${Math.round((limit / 1024 / 1024) * 10) / 10} MB`;
+  reply.header('connection', 'close');
+  await reply.send({ code: ErrorCode.TOO_LARGE, msg: messageOf(ErrorCode.TOO_LARGE, lang, { detail }), data: null });
 }
 
 /** The console's caller: the session token's user, with the permission the call needs. */

@@ -37,6 +37,11 @@ export interface CallDef<B extends z.ZodType = z.ZodType, D extends z.ZodType = 
   file?: FileAnswer;
   /** A refusal that answers `data` beside its code; every other refusal answers `data: null`. */
   refusal?: RefusalWithData;
+  /**
+   * A multipart upload: the most bytes its files may hold together. A body announced larger
+   * (Content-Length) is refused before any of it is read.
+   */
+  upload?: number;
 }
 
 /**
@@ -58,6 +63,7 @@ export interface CallOptions {
   readsOnly?: (body: Record<string, unknown>) => boolean;
   file?: FileAnswer;
   refusal?: RefusalWithData;
+  upload?: number;
 }
 
 /**
@@ -96,6 +102,7 @@ export function call<B extends z.ZodType, D extends z.ZodType, O extends CallOpt
   if (opts?.readsOnly) def.readsOnly = opts.readsOnly;
   if (opts?.file) def.file = opts.file;
   if (opts?.refusal) def.refusal = opts.refusal;
+  if (opts?.upload) def.upload = opts.upload;
   return def as TypedCallDef<B, D, ListFlag<O>, FileFlag<O>>;
 }
 

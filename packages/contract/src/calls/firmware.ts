@@ -1,4 +1,5 @@
 import {
+  FIRMWARE_UPLOAD_MAX_BYTES,
   FirmwareChoice,
   FirmwareChoiceBody,
   StopTagUpgradeBody,
@@ -70,7 +71,7 @@ export const FIRMWARE_CALLS = {
     Empty,
     UploadedFirmware,
     'Upload one firmware file (multipart/form-data, field `file`); checked by its content',
-    change,
+    { ...change, upload: FIRMWARE_UPLOAD_MAX_BYTES },
   ),
 } as const;
 

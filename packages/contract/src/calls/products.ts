@@ -9,6 +9,7 @@ import {
   MapFieldBody,
   MapFieldData,
   PRODUCT_EXPORT_PATH,
+  PRODUCT_IMPORT_MAX_BYTES,
   Product,
   ProductExportBody,
   ProductListBody,
@@ -57,7 +58,7 @@ export const PRODUCT_CALLS = {
     ImportData,
     'Import products: multipart/form-data with one file in field `file` (CSV in UTF-8, or XLSX), ' +
       'through the field mapping; all or nothing (1013 answers `data` as the bad rows: line, field, reason)',
-    { ...change, refusal: importRefused },
+    { ...change, refusal: importRefused, upload: PRODUCT_IMPORT_MAX_BYTES },
   ),
   inspectImport: call(
     '/mgr/product/importcheck',
@@ -69,7 +70,7 @@ export const PRODUCT_CALLS = {
       'worksheets, the title row, each column with the field suggested (or chosen) for it, and the first rows ' +
       'with their problems; reads only the first rows of each sheet, within the import limits (a row over a ' +
       'limit: 1013 with it)',
-    { refusal: importRefused },
+    { refusal: importRefused, upload: PRODUCT_IMPORT_MAX_BYTES },
   ),
   importMapped: call(
     '/mgr/product/importmapped',
@@ -79,7 +80,7 @@ export const PRODUCT_CALLS = {
     'Import products with the sheet, title row and columns chosen in the import wizard (beyond SPEC): multipart ' +
       'as importcheck; `save: true` in the options saves the chosen titles as the field mapping on success. CSV ' +
       'in UTF-8 or GB18030, separated by commas, semicolons or tabs; all or nothing, as /mgr/product/import',
-    { ...change, refusal: importRefused },
+    { ...change, refusal: importRefused, upload: PRODUCT_IMPORT_MAX_BYTES },
   ),
   productExport: call(
     PRODUCT_EXPORT_PATH,

@@ -10,6 +10,7 @@ import {
   SetCurrShopData,
 } from '../api/session';
 import { Empty, Nothing } from '../common';
+import { AVATAR_MAX_BYTES } from '../constants';
 import type { Messages } from '../errors';
 import { call, change } from './define';
 
@@ -34,14 +35,10 @@ export const SESSION_CALLS = {
     "Act as one role (or '' for all of them): answers a derived token and revokes the caller's",
     change,
   ),
-  avatar: call(
-    '/user/avatar',
-    'session',
-    Empty,
-    AvatarData,
-    'Upload the avatar (multipart, JPG or PNG ≤ 2 MB)',
-    change,
-  ),
+  avatar: call('/user/avatar', 'session', Empty, AvatarData, 'Upload the avatar (multipart, JPG or PNG ≤ 2 MB)', {
+    ...change,
+    upload: AVATAR_MAX_BYTES,
+  }),
   pdaConfig: call('/user/pdaconf', 'session', Empty, PdaConfigData, 'PDA configuration for the navbar QR code'),
 } as const;
 
