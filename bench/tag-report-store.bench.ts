@@ -206,6 +206,20 @@ for (let r = 0; r < ROUNDS; r++) {
   measure(cases);
   db.exec('drop index if exists tags_store_seen');
   measure(noIndexCases);
+  // The page cache: SQLite's default (2 MB, no memory map) against a larger cache and a map.
+  for (const [name, cache, mmap] of [
+    ['pages: cache 64 MB', -65536, 0],
+    ['pages: mmap 1 GB', -2000, 1 << 30],
+    ['pages: cache 64 MB + mmap 1 GB', -65536, 1 << 30],
+    ['pages: default (2 MB cache, no map)', -2000, 0],
+  ] as const) {
+    db.pragma(`cache_size = ${cache}`);
+    db.pragma(`mmap_size = ${mmap}`);
+    measure([
+      [`${name}: update per row`, (k) => perRowSame(report(k))],
+      [`${name}: lookup`, (k) => jsonLookup.all(JSON.stringify(hardwareIds(k)))],
+    ]);
+  }
 }
 for (const [name, xs] of results) console.log(`${name.padEnd(48)} ${median(xs).toFixed(2)} µs CPU per tag`);
 console.log(`load average at the end ${loadavg()[0].toFixed(1)}`);
