@@ -167,14 +167,40 @@ export async function claimBatch(state: EngineState, size: number): Promise<Clai
   return { slots, tags, problems, keys, reused, sources, outcomes };
 }
 
-/** Writes a claimed batch once rendered: images, what each tag desires, slots queued (or done, or failed). */
+/**
+ * Slots written per transaction when a batch is stored. On SQLite a transaction's queries run one
+ * after another on the only connection and the event loop turns only between transactions: a
+ * batch of 512 written at once held every other request for its whole length (about 2 s on a
+ * loaded 2-core machine, bench/console-stall.bench.ts); 64 slots take a few tens of milliseconds.
+ */
+export const STORE_CHUNK = 64;
+
+/**
+ * Writes a claimed batch once rendered: images, what each tag desires, slots queued (or done, or
+ * failed); in transactions of STORE_CHUNK slots, letting other work run between them. A process
+ * that dies between two leaves the rest leased, as one that dies before writing: they are claimed
+ * again when the lease ends.
+ */
 export async function storeBatch(state: EngineState, claimed: Claimed): Promise<void> {
-  const { slots, tags } = claimed;
   const outcomes = new Map((await claimed.outcomes).map((x) => [x.tagId, x]));
+  for (let at = 0; at < claimed.slots.length; at += STORE_CHUNK) {
+    if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+    await storeSlots(state, claimed, outcomes, claimed.slots.slice(at, at + STORE_CHUNK));
+  }
+}
+
+async function storeSlots(
+  state: EngineState,
+  claimed: Claimed,
+  outcomes: Map<number, RenderOutcome>,
+  slots: readonly renderRepo.RenderSlot[],
+): Promise<void> {
+  const { tags } = claimed;
   await transact(state.db, async (trx) => {
     const images = new Map<number, RenderedImage[]>();
-    for (const x of outcomes.values()) {
-      if (!('hash' in x)) continue;
+    for (const s of slots) {
+      const x = s.tag_id === null ? undefined : outcomes.get(s.tag_id);
+      if (!x || !('hash' in x)) continue;
       const tenantId = tags.get(x.tagId)?.tenant_id;
       if (tenantId === undefined) continue;
       images.set(tenantId, [...(images.get(tenantId) ?? []), x]);
