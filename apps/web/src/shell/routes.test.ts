@@ -69,6 +69,7 @@ describe('the route table under the rule', () => {
       '/basemgr/product': 'productList',
       '/basemgr/schedule': 'scheduleList',
       '/basemgr/pricecheck': 'proofList',
+      '/basemgr/problems': 'problemsList',
       '/basemgr/upgrade': 'upgradeList',
       '/logmgr/sys': 'sysLog',
       '/logmgr/op': 'opLog',
