@@ -48,6 +48,8 @@ const OWNER: Record<string, string | readonly string[]> = {
     'outbox/slots',
     // Proof of price: the watch marks the disagreements it reported (price_wrong_since, price_alerted_at).
     'modules/proof',
+    // Problems to act on: the marks of a product deleted under a tag (product_gone_at).
+    'modules/problems',
   ],
   tag_images: 'infra/render',
   open_nonces: 'open',
@@ -57,6 +59,7 @@ const OWNER: Record<string, string | readonly string[]> = {
   callback_outbox: ['modules/callbacks', 'outbox/results'],
   cluster_leases: 'infra/cluster',
   learned_models: 'modules/models',
+  problems: 'modules/problems',
   scheduled_changes: ['modules/schedule', 'delivery/schedule'],
   timed_labels: 'delivery/schedule',
 };

@@ -274,10 +274,19 @@ export class SimStation {
     this.tags.set(tag.id, tag);
     // Each wake schedules the next one, so a new wake interval (tagcfg) applies from then on.
     const wake = () => {
+      // A tag taken away (removeTag) wakes no more here.
+      if (this.tags.get(tag.id) !== tag) return;
       this.link.after(tag.wakeIntervalMs(), wake);
       this.radio.onWake(tag);
     };
     this.link.after(tag.firstWakeMs(), wake);
+    return tag;
+  }
+
+  /** Takes a tag out of this station's range (carried away): it is heard here no more. */
+  removeTag(id: string): SimTag | null {
+    const tag = this.tags.get(id) ?? null;
+    this.tags.delete(id);
     return tag;
   }
 

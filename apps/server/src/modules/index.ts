@@ -3,6 +3,7 @@ import { callbackHandlers } from './callbacks/routes';
 import { firmwareHandlers } from './firmware/routes';
 import { logHandlers } from './logs/routes';
 import { modelHandlers } from './models/routes';
+import { problemHandlers } from './problems/routes';
 import { productHandlers } from './products/routes';
 import { proofHandlers } from './proof/routes';
 import { scheduleHandlers } from './schedule/routes';
@@ -29,6 +30,7 @@ export const handlers: HandlerMap = {
   ...productHandlers,
   ...scheduleHandlers,
   ...proofHandlers,
+  ...problemHandlers,
   ...summaryHandlers,
   ...callbackHandlers,
   ...firmwareHandlers,

@@ -19,6 +19,8 @@ export const LIST_AREAS = {
   productList: 'products',
   scheduleList: 'products',
   proofList: 'tags',
+  problemsList: 'tags',
+  problemsChain: 'tags',
   templateList: 'templates',
   templateRules: 'templates',
   userList: 'users',
@@ -62,6 +64,7 @@ export const queryKeys = {
   userCount: () => ['users', 'count'],
   /** The price-accuracy counts of a store: under its tag lists, so what refreshes them refreshes these. */
   proofSummary: (storeId: number) => [...queryKeys.lists('tags', storeId), 'proofSummary'],
+  problemsSummary: (storeId: number) => [...queryKeys.lists('tags', storeId), 'problemsSummary'],
   /** The dashboard's recent operations. */
   recentOperations: () => ['logs', 'recent'],
   /** A /sumary/* statistic of the dashboard, per current store. */

@@ -33,6 +33,7 @@ describe('the route table under the rule', () => {
       '/basemgr/product',
       '/basemgr/schedule',
       '/basemgr/pricecheck',
+      '/basemgr/problems',
     ];
     const supervisorPages = [
       '/dashboard',
@@ -43,6 +44,7 @@ describe('the route table under the rule', () => {
       '/basemgr/product',
       '/basemgr/schedule',
       '/basemgr/pricecheck',
+      '/basemgr/problems',
       '/logmgr',
       '/logmgr/sys',
       '/logmgr/esl',
@@ -52,7 +54,7 @@ describe('the route table under the rule', () => {
       '/tmpl/index',
     ];
     // Firmware upgrades are for administrators and supervisors (editor), not store managers.
-    expect(menu('editor')).toEqual([...supervisorPages.slice(0, 8), '/basemgr/upgrade', ...supervisorPages.slice(8)]);
+    expect(menu('editor')).toEqual([...supervisorPages.slice(0, 9), '/basemgr/upgrade', ...supervisorPages.slice(9)]);
     expect(menu('manager')).toEqual(supervisorPages);
     expect(menu('clerk')).toEqual(staffPages);
     expect(menu('stock')).toEqual(staffPages);
@@ -69,6 +71,7 @@ describe('the route table under the rule', () => {
       '/basemgr/product': 'productList',
       '/basemgr/schedule': 'scheduleList',
       '/basemgr/pricecheck': 'proofList',
+      '/basemgr/problems': 'problemsList',
       '/basemgr/upgrade': 'upgradeList',
       '/logmgr/sys': 'sysLog',
       '/logmgr/op': 'opLog',

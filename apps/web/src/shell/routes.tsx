@@ -100,6 +100,14 @@ export const routes: AppRoute[] = withGroupRoles([
         page: () => import('../pages/proof/index'),
       },
       {
+        // Problems to act on (docs/PROBLEMS.md): SPEC.md names no such page; it sits beside the tags.
+        path: '/basemgr/problems',
+        name: 'problems',
+        icon: 'alert',
+        roles: needs('tag.read'),
+        page: () => import('../pages/problems/index'),
+      },
+      {
         path: '/basemgr/upgrade',
         name: 'upgrade',
         icon: 'rocket',

@@ -6,6 +6,7 @@ import type { CallDef } from './define';
 import { FIRMWARE_CALL_NAMES, FIRMWARE_CALLS } from './firmware';
 import { LOG_CALL_NAMES, LOG_CALLS } from './logs';
 import { OPEN_CALL_NAMES, OPEN_CALLS, type OpenCallName, openPath } from './open';
+import { PROBLEM_CALL_NAMES, PROBLEM_CALLS } from './problems';
 import { PRODUCT_CALL_NAMES, PRODUCT_CALLS } from './products';
 import { PROOF_CALL_NAMES, PROOF_CALLS } from './proof';
 import { SCHEDULE_CALL_NAMES, SCHEDULE_CALLS } from './schedule';
@@ -43,6 +44,7 @@ export const CALLS = {
   ...PRODUCT_CALLS,
   ...SCHEDULE_CALLS,
   ...PROOF_CALLS,
+  ...PROBLEM_CALLS,
   ...FIRMWARE_CALLS,
   ...CALLBACK_CALLS,
 } as const;
@@ -76,6 +78,7 @@ export const CALL_NAMES: Record<CallName, Messages> = {
   ...PRODUCT_CALL_NAMES,
   ...SCHEDULE_CALL_NAMES,
   ...PROOF_CALL_NAMES,
+  ...PROBLEM_CALL_NAMES,
   ...FIRMWARE_CALL_NAMES,
   ...CALLBACK_CALL_NAMES,
 };

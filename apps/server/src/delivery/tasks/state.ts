@@ -40,6 +40,8 @@ export interface EngineOptions {
   collectMs?: number;
   /** Period of the proof-of-price watch (`price.wrong` callbacks, docs/PROOF.md), ms (15 s). */
   priceWatchMs?: number;
+  /** How often the problems sweep compares what is wrong now with what it last found (docs/PROBLEMS.md). */
+  problemWatchMs?: number;
   /** Multiplies retry backoff (tests on a fast clock). */
   backoffScale?: number;
   random?: () => number;
@@ -82,6 +84,9 @@ export interface EngineCounters {
   imagesCollected: number;
   /** `price.wrong` callback events the watch wrote. */
   pricesWrong: number;
+  /** Problems the sweep found starting and ending (docs/PROBLEMS.md). */
+  problemsStarted: number;
+  problemsEnded: number;
   /** Jobs taken back from a station because their tag is now routed to another. */
   rerouted: number;
   blobsServed: number;
@@ -131,6 +136,7 @@ export interface EngineState {
   lastReconcile: number;
   lastCollect: number;
   lastPriceWatch: number;
+  lastProblemWatch: number;
   fail(err: unknown, what: string): void;
 }
 
@@ -156,6 +162,8 @@ export function createState(o: EngineOptions): EngineState {
       reopened: 0,
       imagesCollected: 0,
       pricesWrong: 0,
+      problemsStarted: 0,
+      problemsEnded: 0,
       rerouted: 0,
       blobsServed: 0,
       blobsRefused: 0,
@@ -173,6 +181,7 @@ export function createState(o: EngineOptions): EngineState {
     lastReconcile: Number.NEGATIVE_INFINITY,
     lastCollect: Number.NEGATIVE_INFINITY,
     lastPriceWatch: Number.NEGATIVE_INFINITY,
+    lastProblemWatch: Number.NEGATIVE_INFINITY,
     fail: (err, what) => o.onError?.(err, what),
   };
 }

@@ -1,5 +1,6 @@
 import { transact } from '../../infra/db/retry';
 import { closeIdlePushes } from '../../infra/logs';
+import { watchProblems } from '../../modules/problems/watch';
 import { watchPrices } from '../../modules/proof/service';
 import { kick } from './pump';
 import * as repo from './repository';
@@ -11,7 +12,8 @@ import * as sweepsRepo from './sweeps/repository';
  * Deadlines and the reconciler (docs/DELIVERY-ENGINE.md): a job not acked in time is sent again,
  * one without a result in time is tried again or fails; the reconciler opens again the image
  * slots whose tag shows another picture than it should; the image store is collected hourly; the
- * price watch tells the tenants' callbacks about tags wrong for too long (docs/PROOF.md).
+ * price watch tells the tenants' callbacks about tags wrong for too long (docs/PROOF.md); the problems
+ * sweep tells callbacks and consoles which problems started and ended (docs/PROBLEMS.md).
  */
 
 /** Overdue acks → queued again; overdue results → retry or `failed timeout` (roll calls close). */
@@ -82,6 +84,16 @@ export async function tick(state: EngineState) {
       state.counters.pricesWrong += await watchPrices(db, now());
     } catch (err) {
       state.fail(err, 'price watch');
+    }
+  }
+  if (now() - state.lastProblemWatch >= (o.problemWatchMs ?? 60_000)) {
+    state.lastProblemWatch = now();
+    try {
+      const { started, ended } = await watchProblems(db, o.notices, now());
+      state.counters.problemsStarted += started;
+      state.counters.problemsEnded += ended;
+    } catch (err) {
+      state.fail(err, 'problems sweep');
     }
   }
   flushNotices(state);

@@ -34,6 +34,7 @@ export interface Database {
   learned_models: LearnedModelTable;
   scheduled_changes: ScheduledChangeTable;
   timed_labels: TimedLabelTable;
+  problems: ProblemTable;
 }
 
 export interface TenantTable {
@@ -442,6 +443,11 @@ export interface TagTable {
   price_wrong_since: number | null;
   /** When the `price.wrong` callback went out for the current disagreement (null: not yet). */
   price_alerted_at: number | null;
+  /** When its product was deleted from under it (migration 030, docs/PROBLEMS.md); cleared once bound again. */
+  product_gone_at: Generated<number | null>;
+  /** The station of another store of the tenant that last heard it, and when (migration 030). */
+  foreign_station_id: Generated<number | null>;
+  foreign_seen_at: Generated<number | null>;
 }
 
 /** A tenant's import field mapping (JSON array of { name, tField }). */
@@ -706,4 +712,15 @@ export interface TimedLabelTable {
   /** sent: the ack/result deadline; queued: not before. */
   due_at: number;
   updated_at: number;
+}
+
+/** A problem the last sweep found (migration 030, docs/PROBLEMS.md): its start was told, its end will be. */
+export interface ProblemTable {
+  tenant_id: number;
+  store_id: number;
+  kind: string;
+  /** `tag:<id>` or `station:<id>`. */
+  subject: string;
+  detail: Generated<string>;
+  started_at: number;
 }

@@ -14,6 +14,7 @@ import type { Database } from '../../infra/db/schema';
 import { onUniqueViolation } from '../../infra/db/unique';
 import { toCents } from '../../infra/lib/price';
 import { dataPushed, PRIO, tasksChanged } from '../../outbox/slots/enqueue';
+import { markProductGone } from '../problems/service';
 import { type CurrentStore, currentStore } from '../stores/service';
 import { effectiveFieldMap } from './mapping';
 import { parseCustom, presentProduct } from './presenter';
@@ -102,6 +103,8 @@ export async function remove(ctx: CallContext, ids: readonly number[]) {
     ctx.target = { kind: 'products', names, count: unique.length };
     // Their tags lose the product (the foreign key sets it null): they show the unbound label.
     const tagIds = await repo.tagIdsShowing(trx, at, { productIds: unique });
+    // Misused until bound again or unbound on purpose (docs/PROBLEMS.md).
+    await markProductGone(trx, at.tenantId, tagIds, ctx.now);
     const n = await repo.deleteProducts(trx, at, unique);
     if (tagIds.length) {
       await dataPushed(trx, at, {

@@ -45,7 +45,7 @@ const STATES: Record<ProofState, Messages> = {
 const OTHER_PRODUCT: Messages = { 'zh-CN': '（非本商品）', en: ' (not this product)' };
 
 /** `YYYY-MM-DD HH:mm:ss` on the store's clock; '' for none. */
-function localTime(ms: number | null, timeZone: string): string {
+export function localTime(ms: number | null, timeZone: string): string {
   if (ms === null) return '';
   const parts = new Intl.DateTimeFormat('en-CA', {
     timeZone,

@@ -9,6 +9,8 @@ import { currentStore } from '../stores/service';
 import { presentProof } from './presenter';
 import * as repo from './repository';
 
+export { localTime } from './export';
+
 /*
  * Proof of price (docs/PROOF.md): the price-accuracy report of the current store, its summary,
  * and the watch that tells a tenant's callback about tags wrong for longer than its time.

@@ -14,6 +14,7 @@ import { onUniqueViolation } from '../../infra/db/unique';
 import { relabelTags, tasksChanged } from '../../outbox/slots/enqueue';
 import * as requests from '../../outbox/slots/requests';
 import * as models from '../models/service';
+import { clearGone } from '../problems/service';
 import * as products from '../products/service';
 import { type CurrentStore, currentStore } from '../stores/service';
 import * as templates from '../templates/service';
@@ -181,6 +182,8 @@ export async function unbind(ctx: CallContext, ids: readonly number[]) {
   ctx.target = await tagsTarget(ctx.services.db, at, unique);
   const unbound = await ctx.services.db.transaction().execute(async (trx) => {
     const n = await repo.setProduct(trx, at, unique, null);
+    // Unbound on purpose: no longer misused for a product deleted before (docs/PROBLEMS.md).
+    await clearGone(trx, at.tenantId, unique);
     await relabelTags(trx, at, unique, ctx.now);
     return n;
   });

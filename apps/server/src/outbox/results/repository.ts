@@ -13,7 +13,14 @@ import type { Database } from '../../infra/db/schema';
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** The event types a receiver gets (docs/INTEGRATION.md, "Callbacks"). */
-export type CallbackType = 'tag.result' | 'request.done' | 'label.problem' | 'price.wrong' | 'test';
+export type CallbackType =
+  | 'tag.result'
+  | 'request.done'
+  | 'label.problem'
+  | 'price.wrong'
+  | 'problem.started'
+  | 'problem.ended'
+  | 'test';
 
 export interface CallbackEvent<T = unknown> {
   id: string;
@@ -73,6 +80,23 @@ export interface PriceWrongData {
   /** Since when the screen has disagreed (Unix ms), and the tenant's minutes that passed since. */
   wrongSince: number;
   minutes: number;
+}
+
+/**
+ * A problem to act on started or ended in a store (docs/PROBLEMS.md): the kind, what it is about
+ * (a tag or a base station, its id and hardware ID or serial) and when it started; an end also when
+ * it ended.
+ */
+export interface ProblemEventData {
+  storeId: number;
+  kind: string;
+  subject: 'tag' | 'station';
+  id: number;
+  code: string;
+  name: string;
+  detail: string;
+  startedAt: number;
+  endedAt: number | null;
 }
 
 /** A request reached its total. */

@@ -12,6 +12,7 @@ import { requestList } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 import { sentenceCase, toThousandFilter } from '../../utils/format';
 import { parseTime } from '../../utils/time';
+import { ProblemsCard } from '../problems/ProblemsCard';
 import { ChangePanel, ModelPanel, OverviewPanel, StorePanel } from './panels';
 
 export default function DashboardPage() {
@@ -149,6 +150,8 @@ export default function DashboardPage() {
           }
         />
       )}
+
+      {can('tag.read') && curshop && currentStore && <ProblemsCard storeId={curshop.id} />}
 
       {can('dashboard.read') && (
         <Row gutter={[16, 16]}>

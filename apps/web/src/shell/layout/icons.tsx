@@ -1,4 +1,5 @@
 import {
+  AlertOutlined,
   ApartmentOutlined,
   AppstoreOutlined,
   AuditOutlined,
@@ -25,6 +26,7 @@ import type { ComponentType } from 'react';
 
 /** The menu icons the route table names. */
 export const ICONS = {
+  alert: AlertOutlined,
   apartment: ApartmentOutlined,
   appstore: AppstoreOutlined,
   audit: AuditOutlined,

@@ -31,6 +31,8 @@ export async function onTagReport(core: GatewayCore, id: string, station: Statio
   const updates: repo.TagUpdate[] = [];
   const mismatched: number[] = [];
   let foreign = 0;
+  // Tags of another store of this tenant: heard in the wrong store (a misused tag, docs/PROBLEMS.md).
+  const strayed: number[] = [];
   // Learned model keys (docs/PROTOCOL.md §5.13), looked up for the station's tenant only.
   const keys = new Set<string>();
   for (const e of latest.values()) if (e.hw.length > 2) keys.add(e.hw);
@@ -41,6 +43,7 @@ export async function onTagReport(core: GatewayCore, id: string, station: Statio
     // Another tenant's tag, or a tag of another store: not this station's to report.
     if (tag.tenant_id !== station.tenant_id || tag.store_id !== station.store_id) {
       foreign++;
+      if (tag.tenant_id === station.tenant_id) strayed.push(tag.id);
       continue;
     }
     const e = latest.get(tag.hardware_id);
@@ -78,6 +81,7 @@ export async function onTagReport(core: GatewayCore, id: string, station: Statio
     if (tag.desired_hash !== null && tag.desired_hash.slice(0, 16) !== (e.ver ?? '')) mismatched.push(tag.id);
   }
   if (foreign > 0) core.drop(id, 'foreignTag', foreign);
+  if (strayed.length > 0) await repo.heardElsewhere(db, station.tenant_id, strayed, station.id, t);
   if (updates.length === 0) return;
   const th = await repo.thresholdsOfStore(db, station.store_id);
   await repo.storeTagReport(db, { tenantId: station.tenant_id, storeId: station.store_id }, updates, t, th);

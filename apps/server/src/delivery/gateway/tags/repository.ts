@@ -368,3 +368,22 @@ export function tagsOfModels(db: Db, tenantId: number, keys: readonly string[]) 
     .where('model', 'in', keys)
     .execute();
 }
+
+/**
+ * Tags of the tenant heard by a station of another store than theirs: which station and when
+ * (docs/PROBLEMS.md, a misused tag while newer than the tag's own last sighting).
+ */
+export async function heardElsewhere(
+  db: Kysely<Database>,
+  tenantId: number,
+  tagIds: readonly number[],
+  stationId: number,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('tags')
+    .set({ foreign_station_id: stationId, foreign_seen_at: now })
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', tagIds)
+    .execute();
+}

@@ -1,0 +1,100 @@
+import type { Problem, ProblemsChainRow, ProblemsSummary } from '@esl/contract';
+import ExcelJS from 'exceljs';
+import { describe, expect, it } from 'vitest';
+import { buildProduct, buildShop, buildTag } from '../../test/business';
+import { testDatabases } from '../../test/databases';
+import { useApp } from '../../test/harness';
+
+// Problems to act on (docs/PROBLEMS.md) over rows set up directly: the kinds read from tags, who
+// sees them (the current store only; the chain: an administrator every store, others their own),
+// another tenant never, and the XLSX export in both languages. The causes on the real server and
+// simulator: delivery/simulated-problems.test.ts.
+
+describe.each(await testDatabases())('problems to act on ($name)', (db) => {
+  const t = useApp(db);
+
+  async function seed() {
+    const shop = await buildShop(t().app);
+    const at = { tenantId: shop.tenant.id, storeId: shop.store.id };
+    const now = t().clock.now();
+    const apple = await buildProduct(t().app, at, { name: 'Apple' });
+    const low = await buildTag(t().app, at, { model: '05', productId: apple.id });
+    const weak = await buildTag(t().app, at, { model: '05', productId: apple.id });
+    const gone = await buildTag(t().app, at, { model: '05', productId: null });
+    const set = (id: number, values: Record<string, unknown>) =>
+      t().app.services.db.updateTable('tags').set(values).where('id', '=', id).execute();
+    await set(low.id, { battery: 12, status: 'normal', last_seen: now });
+    await set(weak.id, { signal: -90, status: 'offline', last_seen: now - 3_600_000 });
+    await set(gone.id, { product_gone_at: now - 1000 });
+    // The other store: one offline label; another tenant: a low battery never seen here.
+    const other = { tenantId: shop.tenant.id, storeId: shop.otherStore.id };
+    const far = await buildTag(t().app, other, { model: '05' });
+    await set(far.id, { status: 'lost', last_seen: now - 1000 });
+    const stranger = await buildShop(t().app);
+    const foreign = await buildTag(t().app, { tenantId: stranger.tenant.id, storeId: stranger.store.id }, {});
+    await set(foreign.id, { battery: 1 });
+    return { shop, low, weak, gone, far };
+  }
+
+  const call = async <T>(path: string, token: string, body: object = {}) => {
+    const res = await t().call<T>(path, body, { token });
+    expect(res.code, `${path} ${res.msg}`).toBe(0);
+    return res;
+  };
+
+  it('lists the kinds of the current store only, counts them, and the chain per visible store', async () => {
+    const { shop, low, weak, gone } = await seed();
+    const list = await call<Problem[]>('/mgr/problems/list', shop.tokens.clerk, { limit: 50 });
+    expect(list.data.map((p) => [p.kind, p.id, p.detail])).toEqual([
+      ['labelOffline', weak.id, 'offline'],
+      ['misused', gone.id, 'productGone'],
+      ['lowBattery', low.id, '12'],
+    ]);
+    // An offline tag's old signal is not a bad signal now.
+    expect(list.count).toBe(3);
+    const summary = await call<ProblemsSummary>('/mgr/problems/summary', shop.tokens.manager);
+    expect(summary.data).toMatchObject({
+      total: 3,
+      counts: { labelOffline: 1, misused: 1, lowBattery: 1, badSignal: 0 },
+    });
+    const only = await call<Problem[]>('/mgr/problems/list', shop.tokens.stock, { kind: 'lowBattery' });
+    expect(only.data.map((p) => p.id)).toEqual([low.id]);
+    // The administrator's chain: both stores; a store manager's: only the store assigned.
+    const admin = await call<ProblemsChainRow[]>('/mgr/problems/chain', shop.tokens.admin);
+    expect(admin.data.map((r) => [r.storeId, r.total])).toEqual([
+      [shop.store.id, 3],
+      [shop.otherStore.id, 1],
+    ]);
+    const manager = await call<ProblemsChainRow[]>('/mgr/problems/chain', shop.tokens.manager);
+    expect(manager.data.map((r) => r.storeId)).toEqual([shop.store.id]);
+  });
+
+  it('exports the list as XLSX in the reader’s language', async () => {
+    const { shop, low } = await seed();
+    const load = async (lang: 'en' | 'zh-CN') => {
+      const res = await t().app.inject({
+        method: 'POST',
+        url: '/api/mgr/problems/export',
+        headers: { token: shop.tokens.clerk, 'accept-language': lang },
+        payload: { kind: 'lowBattery' },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-disposition']).toMatch(/problems-\d+-\d{8}\.xlsx/);
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      const sheet = book.worksheets[0];
+      if (!sheet) throw new Error('no sheet');
+      const rows: unknown[][] = [];
+      sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+      return { name: sheet.name, rows };
+    };
+    const en = await load('en');
+    expect(en.name).toBe('Problems');
+    expect(en.rows[0]?.[0]).toBe('Problem');
+    expect(en.rows.slice(1).map((r) => r.slice(0, 3))).toEqual([['Low battery', 'Tag', low.hardware_id]]);
+    expect(en.rows[1]?.[5]).toBe('12%');
+    const zh = await load('zh-CN');
+    expect(zh.name).toBe('待处理问题');
+    expect(zh.rows[1]?.[0]).toBe('电量低');
+  });
+});

@@ -1,0 +1,310 @@
+import { BAD_SIGNAL_DBM, LOW_BATTERY_PCT, PENDING_DEADLINE_MS, PROBLEM_KINDS, type ProblemKind } from '@esl/contract';
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql, type Transaction } from 'kysely';
+import type { Database, TaskState } from '../../infra/db/schema';
+
+/*
+ * SQL of the problems to act on (docs/PROBLEMS.md): one query per kind over the rows the platform
+ * already keeps (stations, tags, their label task slots), all answering the same columns so they
+ * are read as one UNION ALL; and the table of the problems the sweep last found.
+ */
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** Which rows: one store of a tenant, some stores of a tenant, or (the sweep) every tenant. */
+export interface ProblemScope {
+  tenantId: number | null;
+  storeIds: readonly number[] | null;
+}
+
+const lit = (v: string) => sql.lit(v);
+const bigint = (e: RawBuilder<unknown> | ReturnType<typeof sql.ref>) => sql<number | null>`cast(${e} as bigint)`;
+const text = (e: RawBuilder<unknown> | ReturnType<typeof sql.ref>) => sql<string>`cast(${e} as text)`;
+const noTime = sql<number | null>`cast(null as bigint)`;
+const rankOf = (k: ProblemKind) => sql.lit(PROBLEM_KINDS.indexOf(k));
+
+/** Tag statuses of a tag heard lately (the others are offline, lost, disconnected or never heard). */
+const HEARD = ['normal', 'online', 'interrupted'];
+const OPEN_TASK: TaskState[] = ['render', 'queued', 'sent', 'accepted'];
+
+function scoped<Q extends { where: (...a: never[]) => Q }>(q: Q, alias: string, scope: ProblemScope): Q {
+  let out = q as unknown as {
+    where: (ref: string, op: string, v: unknown) => typeof out;
+  };
+  if (scope.tenantId !== null) out = out.where(`${alias}.tenant_id`, '=', scope.tenantId);
+  if (scope.storeIds !== null) out = out.where(`${alias}.store_id`, 'in', scope.storeIds);
+  return out as unknown as Q;
+}
+
+function stationKinds(db: Db, scope: ProblemScope) {
+  const base = (kind: ProblemKind) =>
+    scoped(db.selectFrom('stations as s'), 's', scope).select([
+      's.tenant_id',
+      's.store_id',
+      lit(kind).as('kind'),
+      rankOf(kind).as('rank'),
+      lit('station').as('subject'),
+      's.id',
+      's.sn as code',
+      's.name',
+      lit('').as('barcode'),
+      lit('').as('detail'),
+      lit('').as('other_store'),
+    ]);
+  // Offline: the station's online flag (the base-station list's); since its last heartbeat.
+  const offline = base('stationOffline')
+    .select(bigint(sql.ref('s.last_heartbeat')).as('since'))
+    .where('s.online', '=', 0);
+  // Radio silent: online, and its last heartbeat raised the radioSilent alarm.
+  const silent = base('stationRadioSilent')
+    .select(noTime.as('since'))
+    .where('s.online', '=', 1)
+    .where(sql<boolean>`(',' || s.alarms || ',') like '%,radioSilent,%'`);
+  return [offline, silent] as const;
+}
+
+function tagBase(db: Db, scope: ProblemScope, kind: ProblemKind) {
+  return scoped(db.selectFrom('tags as t').leftJoin('products as p', 'p.id', 't.product_id'), 't', scope).select([
+    't.tenant_id',
+    't.store_id',
+    lit(kind).as('kind'),
+    rankOf(kind).as('rank'),
+    lit('tag').as('subject'),
+    't.id',
+    't.hardware_id as code',
+    sql<string>`coalesce(p.name, '')`.as('name'),
+    sql<string>`coalesce(p.barcode, '')`.as('barcode'),
+  ]);
+}
+
+/** What a tag's label task slot being due means: queued, or held until later (quiet hours, backoff). */
+const dueAt = sql<number>`(case when d.not_before > coalesce(d.queued_at, d.created_at) then d.not_before
+  else coalesce(d.queued_at, d.created_at) end)`;
+
+function tagKinds(db: Db, scope: ProblemScope, now: number) {
+  // Update failed: the tag's label task (its image slot) ended failed; since it failed.
+  const failed = tagBase(db, scope, 'updateFailed')
+    .innerJoin('device_tasks as d', (j) => j.onRef('d.tag_id', '=', 't.id').on('d.kind', '=', 'image'))
+    .where('d.state', '=', 'failed')
+    .select([
+      sql<string>`coalesce(d.code, '')`.as('detail'),
+      lit('').as('other_store'),
+      bigint(sql.ref('d.finished_at')).as('since'),
+    ]);
+  // Pending past its deadline: a label still on its way PENDING_DEADLINE_MS after it was due.
+  const overdue = tagBase(db, scope, 'pendingOverdue')
+    .innerJoin('device_tasks as d', (j) => j.onRef('d.tag_id', '=', 't.id').on('d.kind', '=', 'image'))
+    .where('d.state', 'in', OPEN_TASK)
+    .where(sql<boolean>`${dueAt} <= ${now - PENDING_DEADLINE_MS}`)
+    .select([text(sql.ref('d.state')).as('detail'), lit('').as('other_store'), bigint(dueAt).as('since')]);
+  // Label offline: not heard for the store's offline time (status offline, or lost after its hours).
+  const offline = tagBase(db, scope, 'labelOffline')
+    .where('t.status', 'in', ['offline', 'lost'])
+    .select([
+      text(sql.ref('t.status')).as('detail'),
+      lit('').as('other_store'),
+      bigint(sql.ref('t.last_seen')).as('since'),
+    ]);
+  // Misused: heard in another store since last heard at home; product deleted under it; product of another store.
+  const reason = sql<string | null>`(case
+    when t.foreign_seen_at > coalesce(t.last_seen, 0) then 'wrongStore'
+    when t.product_id is null and t.product_gone_at is not null then 'productGone'
+    when p.store_id <> t.store_id then 'otherStoreProduct' end)`;
+  const misused = tagBase(db, scope, 'misused')
+    .leftJoin('stations as fs', 'fs.id', 't.foreign_station_id')
+    .leftJoin('stores as fst', 'fst.id', 'fs.store_id')
+    .where(sql<boolean>`${reason} is not null`)
+    .select([
+      sql<string>`cast(${reason} as text)`.as('detail'),
+      sql<string>`(case when t.foreign_seen_at > coalesce(t.last_seen, 0) then coalesce(fst.name, '') else '' end)`.as(
+        'other_store',
+      ),
+      sql<number | null>`cast(case when t.foreign_seen_at > coalesce(t.last_seen, 0) then t.foreign_seen_at
+        when t.product_id is null then t.product_gone_at end as bigint)`.as('since'),
+    ]);
+  // Low battery: the battery it last reported, at or below LOW_BATTERY_PCT.
+  const battery = tagBase(db, scope, 'lowBattery')
+    .where('t.battery', 'is not', null)
+    .where('t.battery', '<=', LOW_BATTERY_PCT)
+    .select([
+      text(sql.ref('t.battery')).as('detail'),
+      lit('').as('other_store'),
+      bigint(sql.ref('t.last_seen')).as('since'),
+    ]);
+  // Bad signal: heard lately, at or below BAD_SIGNAL_DBM by the station it is routed to.
+  const signal = tagBase(db, scope, 'badSignal')
+    .where('t.signal', 'is not', null)
+    .where('t.signal', '<=', BAD_SIGNAL_DBM)
+    .where('t.status', 'in', HEARD)
+    .select([
+      text(sql.ref('t.signal')).as('detail'),
+      lit('').as('other_store'),
+      bigint(sql.ref('t.last_seen')).as('since'),
+    ]);
+  return [failed, overdue, offline, misused, battery, signal] as const;
+}
+
+/** One problem as every kind's query answers it. */
+export interface ProblemRow {
+  tenant_id: number;
+  store_id: number;
+  kind: ProblemKind;
+  rank: number;
+  subject: 'tag' | 'station';
+  id: number;
+  code: string;
+  name: string;
+  barcode: string;
+  detail: string;
+  other_store: string;
+  since: number | string | null;
+}
+
+// Every kind's query answers the columns of ProblemRow; typed as one so they union.
+type KindQuery = SelectQueryBuilder<Database, 'tags', ProblemRow>;
+
+/** Every problem of the scope now, as one query (UNION ALL of the kinds), optionally of one kind. */
+export function problemsNow(db: Db, scope: ProblemScope, now: number, kind?: ProblemKind) {
+  const [stationOffline, stationRadioSilent] = stationKinds(db, scope);
+  const [updateFailed, pendingOverdue, labelOffline, misused, lowBattery, badSignal] = tagKinds(db, scope, now);
+  const all: Record<ProblemKind, unknown> = {
+    stationOffline,
+    stationRadioSilent,
+    updateFailed,
+    pendingOverdue,
+    labelOffline,
+    misused,
+    lowBattery,
+    badSignal,
+  };
+  const chosen = (kind ? [kind] : PROBLEM_KINDS).map((k) => all[k] as KindQuery);
+  const [first, ...rest] = chosen;
+  if (!first) throw new Error('no problem kind');
+  let q = first;
+  for (const r of rest) q = q.unionAll(r);
+  return db.selectFrom(q.as('x')).selectAll();
+}
+
+/** A page of the scope's problems: by kind, oldest first, then by tag ID or serial. */
+export async function listProblems(
+  db: Db,
+  scope: ProblemScope,
+  now: number,
+  f: { kind?: ProblemKind; page: number; limit: number },
+) {
+  const q = problemsNow(db, scope, now, f.kind);
+  const { n } = await db
+    .selectFrom(q.as('c'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const rows = await q
+    .orderBy('rank')
+    .orderBy(sql`coalesce(since, 0)`)
+    .orderBy('code')
+    .limit(f.limit)
+    .offset((f.page - 1) * f.limit)
+    .execute();
+  return { rows, count: Number(n) };
+}
+
+/** Every problem of the scope, in the list's order (the export; a store's problems). */
+export function allProblems(db: Db, scope: ProblemScope, now: number, kind?: ProblemKind) {
+  return problemsNow(db, scope, now, kind).orderBy('rank').orderBy(sql`coalesce(since, 0)`).orderBy('code').execute();
+}
+
+/** Per store and kind, how many. */
+export function countProblems(db: Db, scope: ProblemScope, now: number) {
+  return db
+    .selectFrom(problemsNow(db, scope, now).as('c'))
+    .select((eb) => ['c.store_id', 'c.kind', eb.fn.countAll<number>().as('n')])
+    .groupBy(['c.store_id', 'c.kind'])
+    .execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the sweep last found
+
+export function recorded(db: Db) {
+  return db.selectFrom('problems').selectAll().execute();
+}
+
+/** Records a problem that started: false when another process recorded it first. */
+export async function recordStart(
+  db: Db,
+  p: { tenantId: number; storeId: number; kind: string; subject: string; detail: string; now: number },
+): Promise<boolean> {
+  const r = await db
+    .insertInto('problems')
+    .values({
+      tenant_id: p.tenantId,
+      store_id: p.storeId,
+      kind: p.kind,
+      subject: p.subject,
+      detail: p.detail,
+      started_at: p.now,
+    })
+    .onConflict((oc) => oc.columns(['tenant_id', 'kind', 'subject']).doNothing())
+    .returning('started_at')
+    .execute();
+  return r.length > 0;
+}
+
+/** Removes a problem that ended: false when another process removed it first. */
+export async function recordEnd(
+  db: Db,
+  p: { tenantId: number; kind: string; subject: string; startedAt: number },
+): Promise<boolean> {
+  const r = await db
+    .deleteFrom('problems')
+    .where('tenant_id', '=', p.tenantId)
+    .where('kind', '=', p.kind)
+    .where('subject', '=', p.subject)
+    .where('started_at', '=', p.startedAt)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** When each recorded problem of a store started (the list's "since" where the data has none). */
+export function startsOf(db: Db, tenantId: number, storeId: number) {
+  return db
+    .selectFrom('problems')
+    .select(['kind', 'subject', 'started_at'])
+    .where('tenant_id', '=', tenantId)
+    .where('store_id', '=', storeId)
+    .execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The marks the misused kind reads
+
+/** Tags whose product is being deleted: misused until bound again (docs/PROBLEMS.md). */
+export async function markProductGone(db: Db, tenantId: number, tagIds: readonly number[], now: number) {
+  if (tagIds.length === 0) return;
+  await db
+    .updateTable('tags')
+    .set({ product_gone_at: now })
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', tagIds)
+    .execute();
+}
+
+/** A bound tag no longer carries the mark of a product deleted before (the sweep; any binding path). */
+export async function clearRebound(db: Db): Promise<void> {
+  await db
+    .updateTable('tags')
+    .set({ product_gone_at: null })
+    .where('product_gone_at', 'is not', null)
+    .where('product_id', 'is not', null)
+    .execute();
+}
+
+/** Tags unbound on purpose: no longer misused for a product deleted before. */
+export async function clearGone(db: Db, tenantId: number, tagIds: readonly number[]) {
+  if (tagIds.length === 0) return;
+  await db
+    .updateTable('tags')
+    .set({ product_gone_at: null })
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', tagIds)
+    .where('product_gone_at', 'is not', null)
+    .execute();
+}

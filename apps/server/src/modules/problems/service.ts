@@ -1,0 +1,65 @@
+import {
+  type ParsedBodyOf,
+  PROBLEM_KINDS,
+  type ProblemCounts,
+  type ProblemsChainRow,
+  type ProblemsSummary,
+} from '@esl/contract';
+import { type CallContext, requireTenant } from '../../api/context';
+import { currentStore, scopeOf, storeRefs } from '../stores/service';
+import { presentProblem } from './presenter';
+import * as repo from './repository';
+
+export { clearGone, markProductGone } from './repository';
+
+/* Problems to act on (docs/PROBLEMS.md): the current store's list and counts, and the chain's. */
+
+const zero = (): ProblemCounts => Object.fromEntries(PROBLEM_KINDS.map((k) => [k, 0])) as ProblemCounts;
+
+export async function list(ctx: CallContext, f: ParsedBodyOf<'problemsList'>) {
+  const at = await currentStore(ctx);
+  const { db } = ctx.services;
+  const scope = { tenantId: at.tenantId, storeIds: [at.storeId] };
+  const { rows, count } = await repo.listProblems(db, scope, ctx.now, f);
+  const starts = await startedAt(ctx, at);
+  return { rows: rows.map((r) => presentProblem(r, starts.get(`${r.kind}|${r.subject}:${r.id}`))), count };
+}
+
+/** When the sweep saw each problem of the store start (for the kinds whose data has no time). */
+export async function startedAt(ctx: CallContext, at: { tenantId: number; storeId: number }) {
+  const rows = await repo.startsOf(ctx.services.db, at.tenantId, at.storeId);
+  return new Map(rows.map((r) => [`${r.kind}|${r.subject}`, Number(r.started_at)]));
+}
+
+export async function summary(ctx: CallContext): Promise<ProblemsSummary> {
+  const at = await currentStore(ctx);
+  const rows = await repo.countProblems(ctx.services.db, { tenantId: at.tenantId, storeIds: [at.storeId] }, ctx.now);
+  const counts = zero();
+  for (const r of rows) counts[r.kind] += Number(r.n);
+  return { storeId: at.storeId, counts, total: Object.values(counts).reduce((a, b) => a + b, 0) };
+}
+
+/** Per store the caller may see (an administrator: every store of the tenant), most problems first. */
+export async function chain(ctx: CallContext): Promise<{ rows: ProblemsChainRow[]; count: number }> {
+  const caller = requireTenant(ctx);
+  const { db } = ctx.services;
+  const storeScope = scopeOf(caller);
+  const stores = await storeRefs(db, storeScope);
+  if (stores.length === 0) return { rows: [], count: 0 };
+  const scope = {
+    tenantId: caller.tenantId,
+    storeIds: storeScope.userId === null ? null : stores.map((s) => s.id),
+  };
+  const byStore = new Map<number, ProblemCounts>(stores.map((s) => [s.id, zero()]));
+  for (const r of await repo.countProblems(db, scope, ctx.now)) {
+    const c = byStore.get(Number(r.store_id));
+    if (c) c[r.kind] += Number(r.n);
+  }
+  const rows = stores
+    .map((s) => {
+      const counts = byStore.get(s.id) ?? zero();
+      return { storeId: s.id, name: s.name, counts, total: Object.values(counts).reduce((a, b) => a + b, 0) };
+    })
+    .sort((a, b) => b.total - a.total || a.storeId - b.storeId);
+  return { rows, count: rows.length };
+}
