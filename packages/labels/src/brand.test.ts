@@ -46,7 +46,16 @@ describe("a tenant's brand font draws only on that tenant's canvases", () => {
     size: { w: 200, h: 60 },
     colourType: 'bw',
     elements: [
-      { type: 'text', id: 'brand', x: 0, y: 0, w: 200, h: 60, text: 'SALE 1234', font: { family: 'Acme OCR', size: 24 } },
+      {
+        type: 'text',
+        id: 'brand',
+        x: 0,
+        y: 0,
+        w: 200,
+        h: 60,
+        text: 'SALE 1234',
+        font: { family: 'Acme OCR', size: 24 },
+      },
     ],
   });
   const face: BrandFace = { family: 'Acme OCR', weight: 400, hash: nodeSha256(ocrb), bytes: ocrb };

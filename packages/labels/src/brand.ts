@@ -12,14 +12,11 @@ import { FontLibrary } from './raster';
 /** The font formats a tenant may upload, by their first four bytes. */
 export type FontFormat = 'ttf' | 'otf' | 'woff2';
 
-/** The largest brand font file accepted (a CJK brand font with two weights' glyphs fits). */
-export const BRAND_FONT_MAX_BYTES = 20 * 1024 * 1024;
-
 /** The format of a font file by its magic bytes, or null when it is not one of ours. */
 export function fontFormat(bytes: Uint8Array): FontFormat | null {
   if (bytes.length < 12) return null;
   const magic = String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]);
-  if (magic === '\u0000\u0001\u0000\u0000' || magic === 'true') return 'ttf';
+  if ((bytes[0] === 0 && bytes[1] === 1 && bytes[2] === 0 && bytes[3] === 0) || magic === 'true') return 'ttf';
   if (magic === 'OTTO') return 'otf';
   if (magic === 'wOF2') return 'woff2';
   return null;
@@ -87,7 +84,10 @@ function familyName(view: DataView, name: { offset: number; length: number } | u
     const rank = (id === 16 ? 0 : 2) + (platform === 1 ? 1 : 0);
     if (!best || rank < best.rank) best = { rank, text };
   }
-  return (best?.text ?? '').replace(/[\u0000-\u001f]/g, '').trim();
+  return Array.from(best?.text ?? '')
+    .filter((c) => c.charCodeAt(0) >= 0x20)
+    .join('')
+    .trim();
 }
 
 /**

@@ -21,6 +21,7 @@ export const LIST_AREAS = {
   proofList: 'tags',
   templateList: 'templates',
   templateRules: 'templates',
+  fontList: 'templates',
   userList: 'users',
   tenantList: 'tenants',
   firmwareList: 'firmware',

@@ -34,6 +34,7 @@ export interface Database {
   learned_models: LearnedModelTable;
   scheduled_changes: ScheduledChangeTable;
   timed_labels: TimedLabelTable;
+  tenant_fonts: TenantFontTable;
 }
 
 export interface TenantTable {
@@ -706,4 +707,25 @@ export interface TimedLabelTable {
   /** sent: the ack/result deadline; queued: not before. */
   due_at: number;
   updated_at: number;
+}
+
+/** A tenant's brand font: one family at one weight (migration 029, docs/LABELS.md). */
+export interface TenantFontTable {
+  id: Generated<number>;
+  tenant_id: number;
+  /** As the tenant named it; templates' elements name it. */
+  family: string;
+  /** The family in lower case: one file per family and weight (families match without case). */
+  family_key: string;
+  /** 400 or 700. */
+  weight: number;
+  /** 'ttf' (only TrueType is accepted so far). */
+  format: string;
+  /** The uploaded file's name. */
+  name: string;
+  size: number;
+  /** SHA-256 hex of the bytes. */
+  hash: string;
+  bytes: Uint8Array;
+  created_at: number;
 }
