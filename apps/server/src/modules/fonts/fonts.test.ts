@@ -1,32 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { type BrandFont, FONT_UPLOAD_MAX_BYTES, type PreviewData, type Template } from '@esl/contract';
-import { TEMPLATE_VERSION, type TemplateDocumentInput } from '@esl/labels';
 import { describe, expect, it } from 'vitest';
 import { multipartFile } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { buildWorld } from '../../test/factories';
+import { brandDoc, OCRB, OTF } from '../../test/fonts';
 import { useApp } from '../../test/harness';
 
 // A tenant's brand fonts (issue 28 item 3): upload checked by content and size, listed, served to
 // the tenant's editor only, drawn in its previews only; deleting one a template uses is refused.
-
-const require = createRequire(import.meta.url);
-const fontDir = join(dirname(require.resolve('bwip-js')), '../fonts');
-/** OCR-B, TrueType: its Latin looks nothing like Noto Sans SC's. */
-export const OCRB = readFileSync(join(fontDir, 'OCRB7.ttf'));
-const OTF = readFileSync(join(fontDir, 'Inconsolata.otf'));
-
-export const brandDoc = (family: string): TemplateDocumentInput => ({
-  version: TEMPLATE_VERSION,
-  size: { model: '05', w: 250, h: 122 },
-  colourType: 'bwr',
-  elements: [
-    { type: 'text', id: 'brand', x: 4, y: 4, w: 240, h: 50, text: 'SALE 1234', font: { family, size: 32 } },
-    { type: 'text', id: 'name', x: 4, y: 60, w: 240, h: 50, text: 'Pear', binding: { key: 'name' } },
-  ],
-});
 
 describe.each(await testDatabases())('brand fonts ($name)', (db) => {
   const t = useApp(db);
