@@ -94,7 +94,7 @@ describeBrowser('brand fonts (/tmpl/index)', () => {
         };
         expect((await api('/mgr/templ/alerttempData', { id: templateId, doc }, token)).code).toBe(0);
         await page.keyboard.press('Escape');
-        await modal.waitFor({ state: 'hidden' });
+        await modal.waitFor({ state: 'detached' });
         await page.getByTestId('tmpl-fonts').click();
         await expect.poll(() => row.textContent()).toContain(tplName);
         await settled(page);

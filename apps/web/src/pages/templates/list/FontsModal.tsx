@@ -2,7 +2,7 @@ import { DeleteOutlined, UploadOutlined } from '@ant-design/icons';
 import { type BrandFont, CALLS } from '@esl/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Input, Modal, Popconfirm, Space, Table, Typography, Upload } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { forgetBrandFonts } from '../../../editor/fonts';
 import { queryKeys } from '../../../platform/queryKeys';
@@ -30,8 +30,11 @@ export function FontsModal({ open, canWrite, onClose }: Props) {
     queryKey: key,
     queryFn: () => requestList('fontList', {}),
     enabled: open,
-    refetchOnMount: 'always',
   });
+  const { refetch } = list;
+  useEffect(() => {
+    if (open) void refetch();
+  }, [open, refetch]);
   const changed = () => {
     forgetBrandFonts();
     void queryClient.invalidateQueries({ queryKey: queryKeys.area('templates') });
@@ -57,16 +60,8 @@ export function FontsModal({ open, canWrite, onClose }: Props) {
   });
 
   return (
-    <Modal
-      open={open}
-      title={t('fonts.title')}
-      onCancel={onClose}
-      footer={null}
-      width={760}
-      destroyOnHidden
-      data-testid="fonts-modal"
-    >
-      <Space orientation="vertical" style={{ display: 'flex' }}>
+    <Modal open={open} title={t('fonts.title')} onCancel={onClose} footer={null} width={760} destroyOnHidden>
+      <Space orientation="vertical" style={{ display: 'flex' }} data-testid="fonts-modal">
         <Typography.Text type="secondary">{t('fonts.help')}</Typography.Text>
         {canWrite && (
           <Space wrap>
