@@ -100,14 +100,14 @@ describeBrowser('brand fonts (/tmpl/index)', () => {
         await settled(page);
         await screenshot(page, `brand-fonts-${lang}`);
         await page.getByTestId(`fonts-delete-${font?.id}`).click();
-        await page.locator('.ant-popconfirm .ant-btn-primary').click();
+        await page.locator('.ant-popconfirm:visible .ant-btn-primary').click();
         await toast(page, text.inUse(tplName)).waitFor();
 
         // Unused again: deleted.
         expect((await api('/mgr/templ/delete', { ids: [templateId] }, token)).code).toBe(0);
         templateId = 0;
         await page.getByTestId(`fonts-delete-${font?.id}`).click();
-        await page.locator('.ant-popconfirm .ant-btn-primary').click();
+        await page.locator('.ant-popconfirm:visible .ant-btn-primary').click();
         await toast(page, text.deleted).waitFor();
         await row.waitFor({ state: 'detached' });
       } finally {
