@@ -102,6 +102,10 @@ describeBrowser('brand fonts (/tmpl/index)', () => {
         await page.getByTestId(`fonts-delete-${font?.id}`).click();
         await page.locator('.ant-popconfirm:visible .ant-btn-primary').click();
         await toast(page, text.inUse(tplName)).waitFor();
+        // A refused confirmation stays open: dismiss it before asking again.
+        const open = page.locator('.ant-popconfirm:visible');
+        if (await open.count()) await open.locator('.ant-btn').first().click();
+        await open.waitFor({ state: 'hidden' });
 
         // Unused again: deleted.
         expect((await api('/mgr/templ/delete', { ids: [templateId] }, token)).code).toBe(0);
