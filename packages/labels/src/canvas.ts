@@ -31,6 +31,12 @@ export interface Canvas2D {
    */
   missingGlyphs?(text: string): string[];
   /**
+   * Whether a font family has a face on this context (the label rasteriser knows; a tenant's brand
+   * family is known only on that tenant's canvases). A family it lacks is drawn in the base font
+   * and reported. Absent: not known, nothing reported.
+   */
+  hasFont?(family: string): boolean;
+  /**
    * Changes when the context's fonts change (a script font or the shaper loaded): what was
    * measured before is then measured again.
    */

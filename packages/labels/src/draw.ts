@@ -29,9 +29,13 @@ export interface RenderProblem {
   readonly message: string;
   /**
    * 'missingGlyph': characters that no font of the element (its family and the fallback chain)
-   * can draw; they would show as empty boxes. Absent for other problems.
+   * can draw; they would show as empty boxes. 'unknownFont': the element names a font family the
+   * label's fonts lack (a brand font of another tenant, or one deleted): drawn in the base font.
+   * Absent for other problems.
    */
-  readonly code?: 'missingGlyph';
+  readonly code?: 'missingGlyph' | 'unknownFont';
+  /** The family the element names that no font of this label's fonts is (unknownFont). */
+  readonly family?: string;
   /** The characters no font draws, each once (missingGlyph). */
   readonly chars?: string;
   /** The data field the element shows (its binding's key) when the text came from it, else null. */
@@ -59,6 +63,19 @@ function checkGlyphs(scene: Scene, element: Element, text: string): void {
     chars,
     field,
     message: `no font can draw "${chars}" (${codePoints(missing)})${field ? ` in field "${field}"` : ''}`,
+  });
+}
+
+/** Reports an element whose text is set in a family the context has no face of (drawn in the base font). */
+function checkFamily(scene: Scene, element: Element): void {
+  const drawsText =
+    element.type === 'text' || element.type === 'price' || (element.type === 'barcode' && element.showText);
+  if (!drawsText || scene.ctx.hasFont?.(element.font.family) !== false) return;
+  scene.problems.push({
+    elementId: element.id,
+    code: 'unknownFont',
+    family: element.font.family,
+    message: `the font "${element.font.family}" is not available; drawn in the base font`,
   });
 }
 
@@ -107,6 +124,7 @@ export function drawTemplate(target: Canvas2D, doc: TemplateDocument, data: Labe
       ctx.fillStyle = ink(scene, element.fill);
       ctx.fillRect(box.x, box.y, box.w, box.h);
     }
+    checkFamily(scene, element);
     try {
       drawElement(scene, element, box);
     } catch (error) {

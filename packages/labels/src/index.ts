@@ -1,5 +1,6 @@
 // Browser-safe entry: nothing here may import a Node-only module (the editor imports it).
 // The model alone (no drawing) is the `@esl/labels/model` entry.
+export * from './brand';
 export * from './canvas';
 export * from './decode';
 export * from './draw';

@@ -124,6 +124,9 @@ class MeasuringContext implements Canvas2D {
     this.missing.set(key, missing);
     return missing;
   }
+  hasFont(family: string): boolean {
+    return this.ctx.hasFont?.(family) ?? true;
+  }
   beginPath(): void {
     this.ctx.beginPath();
   }

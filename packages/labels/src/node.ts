@@ -5,10 +5,11 @@ import { createRequire } from 'node:module';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { deflateRawSync } from 'node:zlib';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { TenantFonts } from './brand';
 import type { CanvasFactory, LabelImage } from './canvas';
 import { dataUrlBytes, decodePngDataUrl, jpegSize, MAX_IMAGE_PIXELS } from './decode';
 import { imageSources, labelTexts } from './draw';
-import { parseFont } from './font';
+import { type FontFile, parseFont } from './font';
 import { designSize, type LabelData, type TemplateDocument } from './model/document';
 import type { Padding } from './pack';
 import { type Preview, previewLabel, type RenderEnv, renderForTag, type TagRender } from './pipeline';
@@ -89,6 +90,53 @@ export function nodeCanvasFactory(): CanvasFactory {
 }
 
 let shared: CanvasFactory | undefined;
+
+/** A tenant's brand font face as a render job carries it: the file's SHA-256 names it. */
+export interface BrandFace {
+  readonly family: string;
+  readonly weight: number;
+  readonly hash: string;
+  readonly bytes: Uint8Array;
+}
+
+const BRAND_CACHE = 64;
+const brandFiles = new Map<string, FontFile>();
+const brandCanvases = new Map<string, CanvasFactory>();
+
+/**
+ * Canvases that draw with a tenant's brand faces in front of the shared label fonts (TenantFonts):
+ * one factory per set of faces, kept (a worker renders the same tenant's labels again and again),
+ * each file parsed once by its hash. Without faces: the shared canvases.
+ */
+export function brandCanvasFactory(faces: readonly BrandFace[]): CanvasFactory {
+  if (faces.length === 0) {
+    shared ??= nodeCanvasFactory();
+    return shared;
+  }
+  const key = faces
+    .map((f) => `${f.family.toLowerCase()}/${f.weight}/${f.hash}`)
+    .sort()
+    .join('|');
+  let factory = brandCanvases.get(key);
+  if (!factory) {
+    const library = new TenantFonts(
+      registerFonts(),
+      faces.map((f) => {
+        let font = brandFiles.get(f.hash);
+        if (!font) {
+          font = parseFont(f.bytes);
+          if (brandFiles.size >= BRAND_CACHE) brandFiles.clear();
+          brandFiles.set(f.hash, font);
+        }
+        return { family: f.family, weight: f.weight, font };
+      }),
+    );
+    factory = softCanvasFactory(library);
+    if (brandCanvases.size >= BRAND_CACHE) brandCanvases.clear();
+    brandCanvases.set(key, factory);
+  }
+  return factory;
+}
 
 /** node:crypto's SHA-256 (native): the same hex as the browser's js-sha256. */
 export function nodeSha256(data: Uint8Array): string {
@@ -197,6 +245,8 @@ export interface TagJob {
   readonly doc: TemplateDocument;
   readonly data: LabelData;
   readonly padding?: Padding;
+  /** Canvases with the tenant's brand fonts (brandCanvasFactory); else the batch's. */
+  readonly canvas?: CanvasFactory;
 }
 
 /**
@@ -227,7 +277,7 @@ export async function renderTagBatch(
   // A template's images (and a product image shown on many labels) are decoded once a batch.
   const decoded = new Map<string, LabelImage | null>();
   for (const job of jobs) {
-    const jobEnv = await nodeEnv(job.doc, job.data, env, decoded);
+    const jobEnv = await nodeEnv(job.doc, job.data, job.canvas ? { ...env, canvas: job.canvas } : env, decoded);
     onLabel(renderForTag(job.doc, job.data, jobEnv, job.padding), job, index++);
     const { w, h } = designSize(job.doc);
     bytes += w * h * 4;

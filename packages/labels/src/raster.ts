@@ -443,6 +443,11 @@ export class SoftCanvas implements LabelCanvas, Canvas2D {
     };
   }
 
+  /** Whether a family has a face in this canvas's font set (else text in it is drawn in the base font). */
+  hasFont(family: string): boolean {
+    return this.fontSet.face(family, false) !== null;
+  }
+
   /** Characters of a text that no face of the current font (its families and the fallbacks) can draw. */
   missingGlyphs(text: string): string[] {
     const font = this.currentFont();

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { AVATAR_MAX_BYTES, CALLS, ErrorCode, PRODUCT_IMPORT_MAX_BYTES } from '@esl/contract';
+import { AVATAR_MAX_BYTES, CALLS, ErrorCode, FONT_UPLOAD_MAX_BYTES, PRODUCT_IMPORT_MAX_BYTES } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
 import { buildShop, multipartFile } from '../test/business';
 import { testDatabases } from '../test/databases';
@@ -67,6 +67,7 @@ describe('uploads over their limit', () => {
       expect(CALLS[name].upload, name).toBe(PRODUCT_IMPORT_MAX_BYTES);
     }
     expect(CALLS.uploadFirmware.upload).toBeGreaterThan(0);
+    expect(CALLS.uploadFont.upload).toBe(FONT_UPLOAD_MAX_BYTES);
   });
 
   it('are answered 1014 before the body is read, and the connection is closed', async () => {

@@ -1,6 +1,7 @@
 import type { HandlerMap } from '../api/handlers';
 import { callbackHandlers } from './callbacks/routes';
 import { firmwareHandlers } from './firmware/routes';
+import { fontHandlers } from './fonts/routes';
 import { logHandlers } from './logs/routes';
 import { modelHandlers } from './models/routes';
 import { problemHandlers } from './problems/routes';
@@ -24,6 +25,7 @@ export const handlers: HandlerMap = {
   ...logHandlers,
   ...tenantHandlers,
   ...templateHandlers,
+  ...fontHandlers,
   ...stationHandlers,
   ...tagHandlers,
   ...modelHandlers,

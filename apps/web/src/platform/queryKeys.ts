@@ -23,6 +23,7 @@ export const LIST_AREAS = {
   problemsChain: 'tags',
   templateList: 'templates',
   templateRules: 'templates',
+  fontList: 'templates',
   userList: 'users',
   tenantList: 'tenants',
   firmwareList: 'firmware',

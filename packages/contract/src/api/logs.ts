@@ -91,6 +91,15 @@ const MISSING_GLYPH: Messages = {
   en: 'Some characters have no font and show as boxes (product and field in the data-push log)',
 };
 
+/**
+ * A label went out with an element whose font family the tenant does not have (another tenant's
+ * brand font, or a deleted one): drawn in the base font (docs/LABELS.md "Fonts a retailer brings").
+ */
+const UNKNOWN_FONT: Messages = {
+  'zh-CN': '模板使用的字体不可用，已用默认字体绘制（字体见数据推送日志）',
+  en: "The template's font is not available; drawn in the default font (font named in the data-push log)",
+};
+
 /** The kind in the reader's language (the kind itself when it has no name). */
 export function tagLogKindName(kind: string, lang: Language): string {
   return TAG_LOG_KIND_LABELS[kind]?.[lang] ?? kind;
@@ -133,6 +142,7 @@ const isRefresh = (kind: string) => kind === 'image' || kind === 'refresh';
  */
 export function tagLogMessage(row: { kind: string; result: TagLogResult; code: string }, lang: Language): string {
   if (row.code === 'missingGlyph') return MISSING_GLYPH[lang];
+  if (row.code === 'unknownFont') return UNKNOWN_FONT[lang];
   if (row.result === 'ok') return '';
   if (row.result === 'skipped') {
     return lang === 'en' ? 'The tag already shows this label' : '价签已显示此内容';

@@ -31,6 +31,7 @@ export const TARGET_KINDS = {
   allRoles: { 'zh-CN': '全部角色', en: 'all roles' },
   avatar: { 'zh-CN': '{name} 的头像', en: 'avatar of {name}' },
   fonts: { 'zh-CN': '字体', en: 'fonts' },
+  font: { 'zh-CN': '字体 {name}', en: 'font {name}' },
   storeRule: { 'zh-CN': '门店模板规则 {name} → 模板 {extra}', en: 'store template rule {name} → template {extra}' },
   tenantRule: { 'zh-CN': '商户模板规则 {name} → 模板 {extra}', en: 'tenant template rule {name} → template {extra}' },
   templateRules: { 'zh-CN': '{count} 条模板规则', en: '{count} template rules' },

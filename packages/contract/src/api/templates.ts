@@ -220,3 +220,37 @@ export const LABEL_FONTS = [
   { family: 'Noto Sans SC', weight: '400', url: '/fonts/NotoSansSC_400Regular.ttf' },
   { family: 'Noto Sans SC', weight: '700', url: '/fonts/NotoSansSC_700Bold.ttf' },
 ] as const;
+
+/*
+ * A tenant's own fonts (brand fonts, issue 28 item 3; docs/LABELS.md "Fonts a retailer brings"):
+ * uploaded as TrueType (multipart, field `file`; an optional field `family` names the family, else
+ * the file's own name table does), checked by content, drawn on that tenant's labels only.
+ */
+
+/** Largest brand font file the upload takes, bytes. */
+export const FONT_UPLOAD_MAX_BYTES = 20 * 1024 * 1024;
+
+/** The formats a brand font may have, by content (only `ttf` is drawn so far). */
+export const FONT_FORMATS = ['ttf', 'otf', 'woff2'] as const;
+
+/** One of a tenant's brand fonts: a family at one weight. */
+export const BrandFont = z.object({
+  id: z.number().int(),
+  /** The family a template's element names to use it. */
+  family: z.string(),
+  /** 400 regular, 700 bold. */
+  weight: z.number().int(),
+  format: z.enum(FONT_FORMATS),
+  /** The uploaded file's name. */
+  name: z.string(),
+  size: z.number().int(),
+  /** SHA-256 of the file. */
+  hash: z.string(),
+  createdAt: z.number().int(),
+  /** The templates whose documents name the family (deleting the font is refused while any does). */
+  templates: z.array(z.string()),
+});
+export type BrandFont = z.infer<typeof BrandFont>;
+
+/** A brand font by id (its file, or to delete it). */
+export const FontIdBody = z.object({ id: Id });

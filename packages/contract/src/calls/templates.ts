@@ -2,11 +2,14 @@ import { z } from 'zod';
 import {
   AddTemplateBody,
   AlterKeyMapBody,
+  BrandFont,
   CopyTemplateBody,
   DataKeyMapping,
   DeviceFontsBody,
   DeviceSendData,
   DeviceTemplatesBody,
+  FONT_UPLOAD_MAX_BYTES,
+  FontIdBody,
   PreviewBody,
   PreviewData,
   SaveTemplateBody,
@@ -16,7 +19,7 @@ import {
   TemplateListBody,
   UpdateKeyMapBody,
 } from '../api/templates';
-import { DeleteBody, DeleteData, Empty } from '../common';
+import { DeleteBody, DeleteData, Empty, Nothing } from '../common';
 import type { Messages } from '../errors';
 import { call, change, list } from './define';
 
@@ -101,6 +104,40 @@ export const TEMPLATE_CALLS = {
     PreviewData,
     'The quantised PNG of a template with a product of the current store or sample data',
   ),
+  fontList: call(
+    '/mgr/templ/fontlist',
+    'template.read',
+    Empty,
+    BrandFont,
+    "The tenant's brand fonts (beyond SPEC), with the templates that use each family",
+    list,
+  ),
+  uploadFont: call(
+    '/mgr/templ/fontupload',
+    'template.write',
+    Empty,
+    BrandFont,
+    'Upload a brand font (beyond SPEC): multipart/form-data, field `file` (TrueType .ttf, at most 20 MB, checked ' +
+      'by its content: magic bytes and the font parses and draws), optional field `family` (else the ' +
+      "file's own family name); one file per family and weight. The family is drawn on this tenant's labels only",
+    { ...change, upload: FONT_UPLOAD_MAX_BYTES },
+  ),
+  delFont: call(
+    '/mgr/templ/fontdelete',
+    'template.write',
+    FontIdBody,
+    DeleteData,
+    "Delete a brand font (beyond SPEC); refused (IN_USE, naming them) while templates' documents name its family",
+    change,
+  ),
+  fontFile: call(
+    '/mgr/templ/fontfile',
+    'template.read',
+    FontIdBody,
+    Nothing,
+    "A brand font's file (beyond SPEC), for the editor to draw with; only the tenant's own (NOT_FOUND otherwise)",
+    { file: { type: 'font/ttf', filename: 'font.ttf' } },
+  ),
 } as const;
 
 /** What the console and the operation log call each operation, in both languages. */
@@ -117,4 +154,8 @@ export const TEMPLATE_CALL_NAMES = {
   updateDeviceTemplates: { 'zh-CN': '下发模板', en: 'Send templates to tags' },
   updateDeviceFonts: { 'zh-CN': '下发字体', en: 'Send fonts to tags' },
   templatePreview: { 'zh-CN': '预览模板', en: 'Preview a template' },
+  fontList: { 'zh-CN': '查询品牌字体', en: 'List brand fonts' },
+  uploadFont: { 'zh-CN': '上传品牌字体', en: 'Upload a brand font' },
+  delFont: { 'zh-CN': '删除品牌字体', en: 'Delete a brand font' },
+  fontFile: { 'zh-CN': '读取品牌字体文件', en: 'Read a brand font file' },
 } as const satisfies Record<keyof typeof TEMPLATE_CALLS, Messages>;

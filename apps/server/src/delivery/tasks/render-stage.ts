@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { LabelData } from '@esl/labels';
+import type { LabelData, TemplateDocument } from '@esl/labels';
+import type { BrandFace } from '@esl/labels/node';
 import type { Transaction } from 'kysely';
 import { transact } from '../../infra/db/retry';
 import type { Database } from '../../infra/db/schema';
 import { addToPush, appendTagLog, closeRenderedPushes } from '../../infra/logs';
 import type { MissingGlyphs, RenderedImage, RenderJob, RenderOutcome } from '../../infra/render';
+import * as fonts from '../../modules/fonts/service';
 import * as models from '../../modules/models/service';
 import * as products from '../../modules/products/service';
 import * as templates from '../../modules/templates/service';
@@ -34,11 +36,19 @@ export function renderKey(
   values: unknown,
   model: string,
   colour: string,
+  fontHashes: readonly string[] = [],
 ): string {
-  return createHash('sha256')
-    .update(JSON.stringify([RENDERER, templateId, revision, values, model, colour]))
-    .digest('hex')
-    .slice(0, 32);
+  // The brand fonts' hashes only when there are some, so the keys of every other label stay as they were.
+  const parts = [RENDERER, templateId, revision, values, model, colour];
+  if (fontHashes.length) parts.push([...fontHashes].sort());
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+}
+
+/** The brand faces of a tenant's set that a document names. */
+function brandFacesOf(doc: TemplateDocument, faces: readonly BrandFace[]): BrandFace[] {
+  if (faces.length === 0) return [];
+  const families = fonts.familiesOf(doc);
+  return faces.filter((f) => families.has(f.family.toLowerCase()));
 }
 
 /** How a refusal for a model no label can be drawn for begins (its code is `unsupported`). */
@@ -114,6 +124,12 @@ export async function claimBatch(state: EngineState, size: number): Promise<Clai
       tenantId,
       [...labels.values()].flatMap((l) => (l.templateId === null ? [] : [l.templateId])),
     );
+    // The tenant's brand faces its labels name (only this tenant's: another's family falls back).
+    const brand = await fonts.facesFor(
+      state.db,
+      tenantId,
+      [...docs.values()].map((d) => d.doc),
+    );
     const data = await products.labelDataOf(
       state.db,
       { tenantId, storeId },
@@ -136,7 +152,15 @@ export async function claimBatch(state: EngineState, size: number): Promise<Clai
       }
       const values = product?.data ?? {};
       // What the picture depends on; unchanged since the last render → the render is skipped too.
-      const key = renderKey(label?.templateId ?? 0, doc.revision, values, r.model, r.colour);
+      const faces = brandFacesOf(doc.doc, brand);
+      const key = renderKey(
+        label?.templateId ?? 0,
+        doc.revision,
+        values,
+        r.model,
+        r.colour,
+        faces.map((f) => f.hash),
+      );
       keys.set(r.id, key);
       const slot = group.find((x) => x.tag_id === r.id);
       if (
@@ -157,6 +181,7 @@ export async function claimBatch(state: EngineState, size: number): Promise<Clai
         data: values as LabelData,
         model: r.model,
         colour: r.colour,
+        ...(faces.length ? { fonts: faces } : {}),
         ...(panel?.learned ? { panel: { w: panel.w, h: panel.h, wext: panel.wext, hexit: panel.hexit } } : {}),
       });
     }
@@ -297,8 +322,14 @@ async function writeSlot(
     else state.counters.rendered++;
     // A reused picture was reported when it was rendered.
     const missing = reused.has(tag.id) ? [] : ((x as RenderedImage).missingGlyphs ?? []);
-    pushed(s.push_id, true, missing.length > 0 ? missingGlyphsText(tag, missing) : undefined);
+    const unknown = reused.has(tag.id) ? [] : ((x as RenderedImage).unknownFonts ?? []);
+    const why = [
+      ...(missing.length > 0 ? [missingGlyphsText(tag, missing)] : []),
+      ...(unknown.length > 0 ? [unknownFontsText(tag, unknown)] : []),
+    ];
+    pushed(s.push_id, true, why.length > 0 ? why.join('; ') : undefined);
     if (missing.length > 0) await reportMissingGlyphs(trx, s, tag, x.hash, missing, t2);
+    if (unknown.length > 0) await reportUnknownFonts(trx, s, tag, x.hash, t2);
     if (skip) {
       state.counters.skipped++;
       await settled(state, trx, { ...s, kind: 'image', hardware_id: tag.hardware_id, hash: x.hash, attempt: 0 }, true, {
@@ -317,6 +348,38 @@ function missingGlyphsText(tag: RenderTag, missing: readonly MissingGlyphs[]): s
     Array.from(chars, (c) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
   const what = missing.map((m) => `${m.field ?? m.element} "${m.chars}" (${codes(m.chars)})`).join('; ');
   return `${tag.hardware_id} product ${tag.product_id ?? '-'}: no font can draw ${what}`;
+}
+
+/** "AA000001 product 12: font "Acme" of element name is not available": what the push log keeps. */
+function unknownFontsText(tag: RenderTag, unknown: readonly { element: string; family: string }[]): string {
+  const what = unknown.map((u) => `"${u.family}" (${u.element})`).join(', ');
+  return `${tag.hardware_id} product ${tag.product_id ?? '-'}: font ${what} not available, drawn in the base font`;
+}
+
+/** A label went out drawn in the base font where its template names a family the tenant lacks: a tag-log row says so. */
+async function reportUnknownFonts(
+  trx: Transaction<Database>,
+  s: renderRepo.RenderSlot,
+  tag: RenderTag,
+  hash: string,
+  now: number,
+) {
+  if (s.tag_id === null || !tag.hardware_id) return;
+  await appendTagLog(trx, [
+    {
+      tenantId: s.tenant_id,
+      storeId: s.store_id,
+      tagId: s.tag_id,
+      hardwareId: tag.hardware_id,
+      requestId: s.request_id,
+      kind: 'render',
+      rev: s.rev,
+      result: 'ok',
+      code: 'unknownFont',
+      hash,
+      finishedAt: now,
+    },
+  ]);
 }
 
 /**

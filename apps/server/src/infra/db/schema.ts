@@ -35,6 +35,7 @@ export interface Database {
   scheduled_changes: ScheduledChangeTable;
   timed_labels: TimedLabelTable;
   problems: ProblemTable;
+  tenant_fonts: TenantFontTable;
 }
 
 export interface TenantTable {
@@ -723,4 +724,25 @@ export interface ProblemTable {
   subject: string;
   detail: Generated<string>;
   started_at: number;
+}
+
+/** A tenant's brand font: one family at one weight (migration 029, docs/LABELS.md). */
+export interface TenantFontTable {
+  id: Generated<number>;
+  tenant_id: number;
+  /** As the tenant named it; templates' elements name it. */
+  family: string;
+  /** The family in lower case: one file per family and weight (families match without case). */
+  family_key: string;
+  /** 400 or 700. */
+  weight: number;
+  /** 'ttf' (only TrueType is accepted so far). */
+  format: string;
+  /** The uploaded file's name. */
+  name: string;
+  size: number;
+  /** SHA-256 hex of the bytes. */
+  hash: string;
+  bytes: Uint8Array;
+  created_at: number;
 }

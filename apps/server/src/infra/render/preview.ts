@@ -1,6 +1,6 @@
 import { type LabelData, SAMPLE_DATA, type TemplateDocument } from '@esl/labels';
 import { designSize } from '@esl/labels/model';
-import { registerFonts, renderToPng } from '@esl/labels/node';
+import { type BrandFace, brandCanvasFactory, registerFonts, renderToPng } from '@esl/labels/node';
 import { isPreview, type PreviewJob, type PreviewOutcome, type RenderedPreview, type RenderPool } from './types';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'preview failed';
@@ -13,7 +13,8 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 export async function renderPreview(job: PreviewJob): Promise<PreviewOutcome> {
   registerFonts();
   try {
-    const preview = await renderToPng(job.doc, job.data);
+    const env = job.fonts?.length ? { canvas: brandCanvasFactory(job.fonts) } : {};
+    const preview = await renderToPng(job.doc, job.data, env);
     const { w, h } = designSize(job.doc);
     return {
       png: preview.png,
@@ -38,8 +39,9 @@ export async function drawPreview(
   previews: Pick<RenderPool, 'preview'>,
   doc: TemplateDocument,
   data: LabelData,
+  fonts: BrandFace[] = [],
 ): Promise<RenderedPreview> {
-  const outcome = await previews.preview({ doc, data });
+  const outcome = await previews.preview(fonts.length ? { doc, data, fonts } : { doc, data });
   if (!isPreview(outcome)) throw new Error(`the template preview could not be drawn: ${outcome.error}`);
   return outcome;
 }
@@ -48,8 +50,9 @@ export async function drawPreview(
 export async function renderThumbnail(
   doc: TemplateDocument,
   previews: Pick<RenderPool, 'preview'> = inThisThread,
+  fonts: BrandFace[] = [],
 ): Promise<Uint8Array> {
-  return (await drawPreview(previews, doc, SAMPLE_DATA)).png;
+  return (await drawPreview(previews, doc, SAMPLE_DATA, fonts)).png;
 }
 
 export function pngDataUrl(png: Uint8Array): string {

@@ -1,7 +1,7 @@
 import { findTagModel } from '@esl/contract';
 import type { TagRender } from '@esl/labels';
 import { COLOUR_SETS, ColourType, type TemplateDocument } from '@esl/labels/model';
-import { registerFonts, renderTagBatch, type TagJob } from '@esl/labels/node';
+import { brandCanvasFactory, registerFonts, renderTagBatch, type TagJob } from '@esl/labels/node';
 import type { RenderedImage, RenderJob, RenderOutcome } from './types';
 
 /**
@@ -23,7 +23,9 @@ export function tagJob(job: RenderJob): TagJob | string {
     return `the template's colours (${job.doc.colourType}) are not all on a ${panel.data} tag`;
   }
   const doc: TemplateDocument = job.doc.colourType === panel.data ? job.doc : { ...job.doc, colourType: panel.data };
-  return { doc, data: job.data, padding: { wext: model.wext, hexit: model.hexit } };
+  const padding = { wext: model.wext, hexit: model.hexit };
+  if (job.fonts?.length) return { doc, data: job.data, padding, canvas: brandCanvasFactory(job.fonts) };
+  return { doc, data: job.data, padding };
 }
 
 function rendered(tagId: number, render: TagRender): RenderedImage {
@@ -38,6 +40,9 @@ function rendered(tagId: number, render: TagRender): RenderedImage {
     colour: tag.header.colourType,
     size: tag.bytes.length,
     problems: problems.map((p) => `${p.elementId}: ${p.message}`),
+    unknownFonts: problems.flatMap((p) =>
+      p.code === 'unknownFont' ? [{ element: p.elementId, family: p.family ?? '' }] : [],
+    ),
     missingGlyphs: problems.flatMap((p) =>
       p.code === 'missingGlyph' ? [{ element: p.elementId, field: p.field ?? null, chars: p.chars ?? '' }] : [],
     ),

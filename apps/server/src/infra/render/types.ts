@@ -1,4 +1,5 @@
 import type { ColourType, LabelData, TemplateDocument } from '@esl/labels/model';
+import type { BrandFace } from '@esl/labels/node';
 
 /**
  * One label to render for one tag (DELIVERY.md §5.3). Everything the renderer needs travels in the
@@ -28,6 +29,12 @@ export interface RenderJob {
    * tag lacks is refused (an error outcome), as the assignment rules refuse it.
    */
   colour: string;
+  /**
+   * The tenant's brand faces the document names (docs/LABELS.md "Fonts a retailer brings"): the
+   * label is drawn with them in front of the shared fonts. Only the job's tenant's faces are ever
+   * put here; the jobs of one tenant share the same objects, so a part carries each file once.
+   */
+  fonts?: BrandFace[];
 }
 
 /** A rendered label: what is stored in tag_images and sent to the station. */
@@ -61,6 +68,12 @@ export interface RenderedImage {
    * sent, with boxes where they are; the render stage reports them (push log, tag log, callback).
    */
   missingGlyphs?: MissingGlyphs[];
+  /**
+   * Elements naming a font family the tenant has no face of (RenderProblem code 'unknownFont':
+   * another tenant's brand font, or a deleted one): drawn in the base font; the render stage
+   * writes it to the tag log.
+   */
+  unknownFonts?: { element: string; family: string }[];
 }
 
 /** The characters of one element that no font draws, and the data field they came from (null: the template's own text). */
@@ -112,6 +125,8 @@ export interface RenderPoolOptions {
 export interface PreviewJob {
   doc: TemplateDocument;
   data: LabelData;
+  /** The tenant's brand faces the document names (as RenderJob.fonts). */
+  fonts?: BrandFace[];
 }
 
 /** A drawn preview: a palette PNG of the document's colour set, in design orientation. */

@@ -18,6 +18,7 @@ import { Gate } from '../../infra/lib/gate';
 import { randomHex } from '../../infra/lib/random';
 import { drawPreview, renderThumbnail } from '../../infra/render';
 import { labelTagsOfTenant, relabelTenant, rerenderTags, tasksChanged } from '../../outbox/slots/enqueue';
+import { facesFor } from '../fonts/service';
 import * as products from '../products/service';
 import { checkFit, documentColumns, newDocument, readDocument } from './documents';
 import { presentTemplate } from './presenter';
@@ -52,7 +53,7 @@ export async function list(ctx: CallContext, filter: repo.TemplateFilter) {
 /** Inserts a template with its thumbnail; names are unique within a tenant. */
 async function create(ctx: CallContext, tenantId: number, name: string, doc: TemplateDocument) {
   const { db } = ctx.services;
-  const png = await renderThumbnail(doc, ctx.services.previews);
+  const png = await renderThumbnail(doc, ctx.services.previews, await facesFor(ctx.services.db, tenantId, [doc]));
   const id = await db.transaction().execute(async (trx) => {
     if (await repo.nameTaken(trx, tenantId, name)) throw conflict(name);
     const insert = repo.insertTemplate(trx, {
@@ -136,7 +137,7 @@ export async function save(ctx: CallContext, fields: ParsedBodyOf<'alterTemplate
   const own = await ownTemplate(ctx, fields.id);
   ctx.target = { kind: 'template', name: fields.name ?? own.name };
   const doc = checkFit(fields.doc);
-  const png = await renderThumbnail(doc, ctx.services.previews);
+  const png = await renderThumbnail(doc, ctx.services.previews, await facesFor(ctx.services.db, tenantId, [doc]));
   await db.transaction().execute(async (trx) => {
     const current = await repo.findTemplate(trx, tenantId, fields.id);
     if (!current) throw notFound();
@@ -317,7 +318,8 @@ export async function preview(ctx: CallContext, fields: ParsedBodyOf<'templatePr
   const leave = w * h > LARGE_PREVIEW_PIXELS ? previewGate.enter(tenantId) : () => {};
   if (!leave) throw new AppError(ErrorCode.BUSY, { detail: 'previewBusy' });
   try {
-    const rendered = await drawPreview(ctx.services.previews, doc, { ...base, ...fields.data });
+    const faces = await facesFor(ctx.services.db, tenantId, [doc]);
+    const rendered = await drawPreview(ctx.services.previews, doc, { ...base, ...fields.data }, faces);
     return { ...rendered, colourType: doc.colourType };
   } finally {
     leave();

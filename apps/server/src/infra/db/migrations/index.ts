@@ -25,6 +25,7 @@ import { schedule } from './025_schedule';
 import { syslogStore } from './026_syslog_store';
 import { syslogUser } from './027_syslog_user';
 import { priceProof } from './028_price_proof';
+import { tenantFonts } from './029_tenant_fonts';
 import { problems } from './030_problems';
 
 /**
@@ -58,6 +59,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '026_syslog_store': syslogStore(dialect),
     '027_syslog_user': syslogUser(dialect),
     '028_price_proof': priceProof(dialect),
+    '029_tenant_fonts': tenantFonts(dialect),
     '030_problems': problems(dialect),
   };
 }

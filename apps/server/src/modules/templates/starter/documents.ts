@@ -50,7 +50,7 @@ export const DRAWN_TEMPLATES: StarterTemplate[] = [
         small('spec', 'spec', 4, 28, 242, 16, 12),
         price(2, 44, 160, 44, 40),
         was(166, 54, 80, 22, 15),
-        barcode(4, 90, 150, 30, 10),
+        barcode(4, 90, 150, 30, 12),
         small('unit', 'unit', 166, 90, 80, 16, 12),
       ],
     },

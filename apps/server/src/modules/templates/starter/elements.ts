@@ -1,4 +1,4 @@
-import type { ElementInput } from '@esl/labels';
+import { type ElementInput, LEGIBLE_PX } from '@esl/labels';
 
 // The pieces the starter labels (documents.ts) are drawn with: text, prices, a barcode, and two
 // whole layouts made by proportion for any panel size.
@@ -82,6 +82,9 @@ export const barcode = (x: number, y: number, w: number, h: number, size = 12): 
 
 export type Accent = 'bw' | 'bwr' | 'bwy' | 'bwry' | 'seven';
 
+/** A secondary text's size: by proportion, but never below the legible size (the editor flags smaller). */
+const legible = (size: number) => Math.max(LEGIBLE_PX, Math.round(size));
+
 /**
  * A shelf label laid out by proportion for any panel size, in the inks of its colour type: red
  * price on three-colour red panels; on yellow panels (where yellow text would not read) a yellow
@@ -103,8 +106,8 @@ export function shelfLabel(w: number, h: number, accent: Accent): ElementInput[]
     ...(name(m, 0, w - 2 * m, band, Math.round(band * 0.78)) as object),
     ...(accent === 'seven' ? { colour: 'white' } : {}),
   } as ElementInput);
-  out.push(small('spec', 'spec', m, band, Math.round((w - 2 * m) / 2), line, Math.round(line * 0.75)));
-  out.push(small('origin', 'origin', Math.round(w / 2), band, Math.round(w / 2) - m, line, Math.round(line * 0.75)));
+  out.push(small('spec', 'spec', m, band, Math.round((w - 2 * m) / 2), line, legible(line * 0.75)));
+  out.push(small('origin', 'origin', Math.round(w / 2), band, Math.round(w / 2) - m, line, legible(line * 0.75)));
   const py = band + line;
   const pw = Math.round(w * 0.6);
   out.push(price(m, py, pw, priceH, Math.round(priceH * 0.9), priceInk));
@@ -146,7 +149,7 @@ export function shelfLabel(w: number, h: number, accent: Accent): ElementInput[]
       by + 1,
       Math.min(Math.round(w * 0.58), w - qr - 3 * m),
       bottom - 2,
-      Math.max(10, Math.round(bottom * 0.2)),
+      Math.max(LEGIBLE_PX, Math.round(bottom * 0.2)),
     ),
   );
   out.push({ type: 'qrcode', id: 'qr', x: w - m - qr, y: by + 1, w: qr, h: qr, margin: 0, binding: { key: 'qrcode' } });

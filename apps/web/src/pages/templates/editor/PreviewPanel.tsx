@@ -125,6 +125,7 @@ export function PreviewPanel({ render, product, onProduct }: Props) {
 
 /** A render problem in the user's language where the renderer says what it is (missing glyphs), else as drawn. */
 export function problemText(p: RenderProblem, t: (key: string, values?: Record<string, string>) => string): string {
+  if (p.code === 'unknownFont') return t('preview.unknownFont', { element: p.elementId, family: p.family ?? '' });
   if (p.code !== 'missingGlyph' || p.chars === undefined) return `${p.elementId}: ${p.message}`;
   const codes = Array.from(p.chars, (c) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
   const values = { element: p.elementId, chars: p.chars, codes: codes.join(' '), field: p.field ?? '' };

@@ -15,6 +15,7 @@ import { parseTime } from '../../../utils/time';
 import { trimmedOrUndefined } from '../../shared/rules';
 import { AddTemplateModal, MODEL_OPTIONS } from './AddTemplateModal';
 import { ColourType } from './ColourType';
+import { FontsModal } from './FontsModal';
 import { RulesModal } from './RulesModal';
 import './templates.css';
 
@@ -38,6 +39,7 @@ export default function TemplatesPage() {
   const canWrite = useUserStore((s) => s.permissions.includes('template.write'));
   const [adding, setAdding] = useState(false);
   const [rulesOpen, setRulesOpen] = useState(false);
+  const [fontsOpen, setFontsOpen] = useState(false);
 
   const list = useListQuery('templateList', {
     toFilter: (v: FilterValues) => ({
@@ -128,11 +130,13 @@ export default function TemplatesPage() {
       }}
       toolbar={[
         { key: 'rules', label: t('rules.open'), testId: 'tmpl-rules', onClick: () => setRulesOpen(true) },
+        { key: 'fonts', label: t('fonts.open'), testId: 'tmpl-fonts', onClick: () => setFontsOpen(true) },
         canWrite && addAction(t, () => setAdding(true), 'tmpl-add'),
       ]}
       scrollX={1080}
     >
       <RulesModal open={rulesOpen} canWrite={canWrite} onClose={() => setRulesOpen(false)} />
+      <FontsModal open={fontsOpen} canWrite={canWrite} onClose={() => setFontsOpen(false)} />
       <AddTemplateModal
         open={adding}
         onClose={() => setAdding(false)}

@@ -1,7 +1,9 @@
 import { type Binding, type Element, FONT_FAMILY, LIMITS, TEXT_FORMATS, type TextFormat } from '@esl/labels/model';
+import { useQuery } from '@tanstack/react-query';
 import { Form, Input, Segmented, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { DataKeyOption } from '../../../../editor/data';
+import { brandFonts } from '../../../../editor/fonts';
 import { NumberField, type Patch } from './fields';
 
 interface TraitProps {
@@ -12,13 +14,18 @@ interface TraitProps {
 /** The font of the types that draw text (ELEMENT_TRAITS[type].font). */
 export function FontFields({ el, patch }: TraitProps) {
   const { t } = useTranslation('editor');
+  // The tenant's brand fonts (each family once), after the built-in one.
+  const brand = useQuery({ queryKey: ['templates', 'brandFonts'], queryFn: brandFonts });
+  const families = [FONT_FAMILY, ...new Set((brand.data ?? []).map((f) => f.family))];
+  if (!families.some((f) => f.toLowerCase() === el.font.family.toLowerCase())) families.push(el.font.family);
   return (
     <>
       <Form.Item label={t('props.font')}>
         <Select
           size="small"
           value={el.font.family}
-          options={[{ value: FONT_FAMILY, label: FONT_FAMILY }]}
+          data-testid="prop-font-family"
+          options={families.map((f) => ({ value: f, label: f }))}
           onChange={(family: string) => patch('family', { font: { ...el.font, family } })}
         />
       </Form.Item>

@@ -1,0 +1,125 @@
+import type { AddStationData, BrandFont, Template } from '@esl/contract';
+import { TemplateDocument } from '@esl/labels';
+import { type Simulator, startSimulator } from '@esl/simulator';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderJobs } from '../infra/render';
+import * as fonts from '../modules/fonts/service';
+import { buildProduct, buildShop, buildTag, multipartFile } from '../test/business';
+import { testDatabases } from '../test/databases';
+import { brandDoc, OCRB } from '../test/fonts';
+import { type TestApp, useApp } from '../test/harness';
+import type { Delivery } from './wiring';
+
+// A tenant's brand font on a simulated tag (issue 28 item 3): uploaded, named by the template the
+// tag shows, rendered by the server's render stage with that font (not the fallback), delivered
+// and decoded by the tag; another tenant's render of the same document never gets the font.
+
+describe.each(await testDatabases())('a brand font on a simulated tag ($name)', (db) => {
+  const t = useApp(db, { mqtt: { mode: 'embedded', host: '127.0.0.1', port: 0 } });
+  let sim: Simulator | undefined;
+  afterEach(async () => {
+    await sim?.stop();
+    sim = undefined;
+  });
+
+  const call = async <T>(app: TestApp, path: string, body: object, token: string) => {
+    const res = await app.call<T>(path, body, { token });
+    expect(res.code, `${path}: ${res.msg}`).toBe(0);
+    return res.data;
+  };
+
+  async function settle(d: Delivery) {
+    for (let i = 0; i < 4; i++) {
+      await d.gateway.idle();
+      await d.tasks.idle();
+      await new Promise((r) => setTimeout(r, 15));
+    }
+  }
+
+  async function until(d: Delivery, what: string, pred: () => boolean | Promise<boolean>, maxMs = 400_000) {
+    const step = 2000;
+    for (let done = 0; done <= maxMs; done += step) {
+      await settle(d);
+      if (await pred()) return;
+      t().clock.advance(step);
+      await sim?.clock.advance(step);
+      await d.tasks.tick();
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  }
+
+  it("the tag shows the label drawn in the tenant's font; another tenant's render falls back", async () => {
+    const app = t();
+    const world = await buildShop(app.app);
+    const other = await buildShop(app.app);
+    const token = world.tokens.admin;
+    const at = { tenantId: world.tenant.id, storeId: world.store.id };
+    const dbx = app.app.services.db;
+
+    const { payload, headers } = multipartFile('brand.ttf', OCRB);
+    const boundary = headers['content-type'].split('boundary=')[1];
+    const uploaded = await app.app.inject({
+      method: 'POST',
+      url: '/api/mgr/templ/fontupload',
+      headers: { ...headers, token },
+      payload: Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="family"\r\n\r\nAcme OCR\r\n`),
+        payload,
+      ]),
+    });
+    expect((uploaded.json() as { code: number; data: BrandFont }).code).toBe(0);
+
+    const station = await call<AddStationData>(app, '/mgr/ap/add', { sn: 'FONT-A' }, token);
+    const promo = await call<Template>(app, '/mgr/templ/addtemple', { name: 'promo', model: '05' }, token);
+    const doc = TemplateDocument.parse(brandDoc('Acme OCR'));
+    await call(app, '/mgr/templ/alerttempData', { id: promo.id, doc }, token);
+    await call(app, '/mgr/templ/setrule', { kind: 'default', model: '05', templateId: promo.id }, token);
+    const product = await buildProduct(app.app, at, { name: 'Pear', priceCents: 200 });
+    const tag = await buildTag(app.app, at, { model: '05', productId: product.id });
+
+    const delivery = app.app.delivery;
+    if (!delivery) throw new Error('no broker');
+    sim = await startSimulator({
+      url: delivery.url,
+      stations: [
+        {
+          tenantId: at.tenantId,
+          sn: station.sn,
+          secret: station.secret,
+          tags: [{ id: tag.hardware_id, hw: '05', wakeS: 40, x: 2, y: 1 }],
+        },
+      ],
+      speed: 0,
+      seed: 'FONT-A',
+      start: app.clock.now(),
+    });
+    const s = sim;
+    await s.waitFor(() => s.stations.every((x) => x.isWelcomed), { what: 'welcome' });
+    await until(delivery, 'tag routed', async () =>
+      (await dbx.selectFrom('tags').select('station_id').where('id', '=', tag.id).execute()).every(
+        (r) => r.station_id !== null,
+      ),
+    );
+    await call(app, '/mgr/tag/flashallesl', {}, token);
+    await until(delivery, 'the picture', () => Boolean(s.tag(tag.hardware_id).screen()));
+
+    const render = async (tenantId: number) => {
+      const faces = await fonts.facesFor(dbx, tenantId, [doc]);
+      const [out] = await renderJobs([
+        { tenantId, tagId: 0, doc, data: { name: 'Pear', price: '2.00' }, model: '05', colour: 'bwr', fonts: faces },
+      ]);
+      if (!out || !('hash' in out)) throw new Error('render failed');
+      return out;
+    };
+    const mine = await render(at.tenantId);
+    const theirs = await render(other.tenant.id);
+    // The tag decoded the label drawn with the brand font; the fallback's glyphs differ.
+    expect(s.tag(tag.hardware_id).screen()?.hash).toBe(mine.hash);
+    expect(theirs.hash).not.toBe(mine.hash);
+    expect(mine.unknownFonts).toEqual([]);
+    expect(theirs.unknownFonts).toEqual([{ element: 'brand', family: 'Acme OCR' }]);
+    // The render stage logged no font problem for the tenant's own tag.
+    const logged = await dbx.selectFrom('tag_log').select('code').where('tag_id', '=', tag.id).execute();
+    expect(logged.map((r) => r.code)).not.toContain('unknownFont');
+  });
+});

@@ -1,0 +1,106 @@
+import { type BrandFont, FONT_UPLOAD_MAX_BYTES, type PreviewData, type Template } from '@esl/contract';
+import { describe, expect, it } from 'vitest';
+import { multipartFile } from '../../test/business';
+import { testDatabases } from '../../test/databases';
+import { buildWorld } from '../../test/factories';
+import { brandDoc, OCRB, OTF } from '../../test/fonts';
+import { useApp } from '../../test/harness';
+
+// A tenant's brand fonts (issue 28 item 3): upload checked by content and size, listed, served to
+// the tenant's editor only, drawn in its previews only; deleting one a template uses is refused.
+
+describe.each(await testDatabases())('brand fonts ($name)', (db) => {
+  const t = useApp(db);
+
+  async function upload(token: string, name: string, bytes: Buffer, family?: string, lang = 'en') {
+    const { payload, headers } = multipartFile(name, bytes);
+    let body = payload;
+    if (family !== undefined) {
+      const boundary = headers['content-type'].split('boundary=')[1];
+      body = Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="family"\r\n\r\n${family}\r\n`),
+        payload,
+      ]);
+    }
+    const res = await t().app.inject({
+      method: 'POST',
+      url: '/api/mgr/templ/fontupload',
+      headers: { ...headers, token, 'accept-language': lang },
+      payload: body,
+    });
+    return res.json() as { code: number; msg: string; data: BrandFont };
+  }
+
+  const ok = async <T>(path: string, body: object, token: string) => {
+    const res = await t().call<T>(path, body, { token });
+    expect(res.code, `${path}: ${res.msg}`).toBe(0);
+    return res.data;
+  };
+
+  it('upload, list, file, isolation, preview, refusals and deletion', async () => {
+    const a = await buildWorld(t().app);
+    const b = await buildWorld(t().app);
+
+    // Checked by content and size, like every upload.
+    const notFont = await upload(a.tokens.admin, 'brand.ttf', Buffer.from('name,price\napple,1\n'));
+    expect([notFont.code, notFont.msg]).toEqual([1009, 'Invalid file: not a font file (TTF is supported)']);
+    const huge = Buffer.alloc(FONT_UPLOAD_MAX_BYTES + 1);
+    OCRB.copy(huge);
+    const tooBig = await upload(a.tokens.admin, 'huge.ttf', huge);
+    expect([tooBig.code, tooBig.msg]).toEqual([1009, 'Invalid file: the font file cannot exceed 20MB']);
+    expect((await upload(a.tokens.admin, 'cut.ttf', OCRB.subarray(0, 400))).code).toBe(1009);
+    const otf = await upload(a.tokens.admin, 'mono.otf', OTF);
+    expect(otf.code).toBe(1009);
+    expect(otf.msg).toContain('OTF');
+    expect((await upload(a.tokens.admin, 'noto.ttf', OCRB, 'Noto Sans SC')).code).toBe(1001);
+    // The permission of editing templates: a clerk may not.
+    expect((await upload(a.tokens.clerk, 'brand.ttf', OCRB, 'Acme OCR')).code).toBe(1003);
+
+    const up = await upload(a.tokens.editor, 'brand.ttf', OCRB, 'Acme OCR');
+    expect(up.code, up.msg).toBe(0);
+    expect(up.data).toMatchObject({ family: 'Acme OCR', weight: 400, format: 'ttf', size: OCRB.length });
+    expect((await upload(a.tokens.admin, 'again.ttf', OCRB, 'acme ocr')).code).toBe(1004);
+    const listed = await ok<BrandFont[]>('/mgr/templ/fontlist', {}, a.tokens.manager);
+    expect(listed.map((f) => f.family)).toEqual(['Acme OCR']);
+
+    // The editor fetches the file with the session; another tenant cannot see, fetch or delete it.
+    const fileRes = await t().app.inject({
+      method: 'POST',
+      url: '/api/mgr/templ/fontfile',
+      headers: { token: a.tokens.manager },
+      payload: { id: up.data.id },
+    });
+    expect(fileRes.statusCode).toBe(200);
+    expect(Buffer.compare(fileRes.rawPayload, OCRB)).toBe(0);
+    expect(await ok<BrandFont[]>('/mgr/templ/fontlist', {}, b.tokens.admin)).toEqual([]);
+    expect((await t().call('/mgr/templ/fontfile', { id: up.data.id }, { token: b.tokens.admin })).code).toBe(1002);
+    expect((await t().call('/mgr/templ/fontdelete', { id: up.data.id }, { token: b.tokens.admin })).code).toBe(1002);
+
+    // Drawn in the tenant's previews; another tenant's preview of the same document falls back and says so.
+    const doc = brandDoc('Acme OCR');
+    const plain = await ok<PreviewData>('/mgr/templ/preview', { doc: brandDoc('Noto Sans SC') }, a.tokens.admin);
+    const mine = await ok<PreviewData>('/mgr/templ/preview', { doc }, a.tokens.admin);
+    const theirs = await ok<PreviewData>('/mgr/templ/preview', { doc }, b.tokens.admin);
+    expect(mine.problems).toEqual([]);
+    expect(mine.png).not.toBe(plain.png);
+    expect(theirs.png).toBe(plain.png);
+    expect(theirs.problems).toEqual([
+      { element: 'brand', message: expect.stringContaining('"Acme OCR" is not available') },
+    ]);
+
+    // Deleting a font a template uses is refused, naming the templates, in the user's language.
+    const tpl = await ok<Template>('/mgr/templ/addtemple', { name: 'Promo', model: '05' }, a.tokens.admin);
+    await ok('/mgr/templ/alerttempData', { id: tpl.id, doc }, a.tokens.admin);
+    expect((await ok<BrandFont[]>('/mgr/templ/fontlist', {}, a.tokens.admin))[0]?.templates).toEqual(['Promo']);
+    const en = await t().call('/mgr/templ/fontdelete', { id: up.data.id }, { token: a.tokens.admin, lang: 'en' });
+    expect([en.code, en.msg]).toEqual([1011, 'Still in use, cannot delete: used by template "Promo"']);
+    const zh = await t().call('/mgr/templ/fontdelete', { id: up.data.id }, { token: a.tokens.admin, lang: 'zh-CN' });
+    expect([zh.code, zh.msg]).toEqual([1011, '仍在使用中，无法删除：模板 “Promo” 使用该字体']);
+    expect(await ok<BrandFont[]>('/mgr/templ/fontlist', {}, a.tokens.admin)).toHaveLength(1);
+
+    // Unused again: deleted.
+    await ok('/mgr/templ/alerttempData', { id: tpl.id, doc: brandDoc('Noto Sans SC') }, a.tokens.admin);
+    expect(await ok('/mgr/templ/fontdelete', { id: up.data.id }, a.tokens.admin)).toEqual({ deleted: 1 });
+    expect(await ok<BrandFont[]>('/mgr/templ/fontlist', {}, a.tokens.admin)).toEqual([]);
+  });
+});

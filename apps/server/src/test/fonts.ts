@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { TEMPLATE_VERSION, type TemplateDocumentInput } from '@esl/labels';
+
+// Brand font fixtures of the server tests (issue 28 item 3): font files from bwip-js (a
+// devDependency of @esl/labels' tests) and a document naming a family.
+
+const require = createRequire(import.meta.url);
+const fontDir = join(dirname(require.resolve('bwip-js')), '../fonts');
+/** OCR-B, TrueType: its Latin looks nothing like Noto Sans SC's. */
+export const OCRB = readFileSync(join(fontDir, 'OCRB7.ttf'));
+export const OTF = readFileSync(join(fontDir, 'Inconsolata.otf'));
+
+export const brandDoc = (family: string): TemplateDocumentInput => ({
+  version: TEMPLATE_VERSION,
+  size: { model: '05', w: 250, h: 122 },
+  colourType: 'bwr',
+  elements: [
+    { type: 'text', id: 'brand', x: 4, y: 4, w: 240, h: 50, text: 'SALE 1234', font: { family, size: 32 } },
+    { type: 'text', id: 'name', x: 4, y: 60, w: 240, h: 50, text: 'Pear', binding: { key: 'name' } },
+  ],
+});
