@@ -329,7 +329,8 @@ async function writeSlot(
     ];
     pushed(s.push_id, true, why.length > 0 ? why.join('; ') : undefined);
     if (missing.length > 0) await reportMissingGlyphs(trx, s, tag, x.hash, missing, t2);
-    if (unknown.length > 0) await reportUnknownFonts(trx, s, tag, x.hash, t2);
+    // Drawn in the base font where the template names a family the tenant lacks.
+    if (unknown.length > 0) await logRenderProblem(trx, s, tag, x.hash, 'unknownFont', t2);
     if (skip) {
       state.counters.skipped++;
       await settled(state, trx, { ...s, kind: 'image', hardware_id: tag.hardware_id, hash: x.hash, attempt: 0 }, true, {
@@ -356,14 +357,15 @@ function unknownFontsText(tag: RenderTag, unknown: readonly { element: string; f
   return `${tag.hardware_id} product ${tag.product_id ?? '-'}: font ${what} not available, drawn in the base font`;
 }
 
-/** A label went out drawn in the base font where its template names a family the tenant lacks: a tag-log row says so. */
-async function reportUnknownFonts(
+/** A 'render' row of the tag log: the label went out, with what it lacks (`code`). */
+async function logRenderProblem(
   trx: Transaction<Database>,
   s: renderRepo.RenderSlot,
   tag: RenderTag,
   hash: string,
+  code: 'unknownFont' | 'missingGlyph',
   now: number,
-) {
+): Promise<void> {
   if (s.tag_id === null || !tag.hardware_id) return;
   await appendTagLog(trx, [
     {
@@ -375,7 +377,7 @@ async function reportUnknownFonts(
       kind: 'render',
       rev: s.rev,
       result: 'ok',
-      code: 'unknownFont',
+      code,
       hash,
       finishedAt: now,
     },
@@ -397,21 +399,7 @@ async function reportMissingGlyphs(
   now: number,
 ) {
   if (s.tag_id === null || !tag.hardware_id) return;
-  await appendTagLog(trx, [
-    {
-      tenantId: s.tenant_id,
-      storeId: s.store_id,
-      tagId: s.tag_id,
-      hardwareId: tag.hardware_id,
-      requestId: s.request_id,
-      kind: 'render',
-      rev: s.rev,
-      result: 'ok',
-      code: 'missingGlyph',
-      hash,
-      finishedAt: now,
-    },
-  ]);
+  await logRenderProblem(trx, s, tag, hash, 'missingGlyph', now);
   const data: LabelProblemData = {
     storeId: s.store_id,
     tagId: s.tag_id,
