@@ -110,7 +110,7 @@ function ProblemsPage({ storeId }: { storeId: number }) {
     {
       title: t('col.kind'),
       dataIndex: 'kind',
-      width: 150,
+      width: 130,
       render: (k: ProblemKind) => (
         <Tag color={KIND_COLOUR[k]} data-testid="problem-kind">
           {t(`kind.${k}`)}
@@ -120,7 +120,7 @@ function ProblemsPage({ storeId }: { storeId: number }) {
     {
       title: t('col.code'),
       dataIndex: 'code',
-      width: 140,
+      width: 130,
       render: (v: string, p) => (
         <Space orientation="vertical" size={0}>
           <Typography.Text style={{ fontFamily: 'monospace' }}>{v}</Typography.Text>
@@ -133,7 +133,7 @@ function ProblemsPage({ storeId }: { storeId: number }) {
     {
       title: t('col.name'),
       dataIndex: 'name',
-      width: 180,
+      width: 160,
       ellipsis: true,
       render: (v: string, p) => (
         <Space orientation="vertical" size={0}>
@@ -149,13 +149,13 @@ function ProblemsPage({ storeId }: { storeId: number }) {
     {
       title: t('col.detail'),
       dataIndex: 'detail',
-      width: 200,
+      width: 180,
       render: (_: string, p) => <span data-testid="problem-detail">{detail(p)}</span>,
     },
     {
       title: t('col.since'),
       dataIndex: 'since',
-      width: 150,
+      width: 140,
       render: (v: number | null) =>
         v === null ? '–' : <Tooltip title={parseTime(v)}>{formatTime(v, '{y}-{m}-{d} {h}:{i}', lang)}</Tooltip>,
     },
@@ -255,7 +255,8 @@ function ProblemsPage({ storeId }: { storeId: number }) {
           columns={columns}
           dataSource={list.data?.rows ?? []}
           loading={list.isFetching}
-          scroll={{ x: 1040 }}
+          // The columns' widths add up to 960: whole at 1280 px with the menu open; narrower, it scrolls.
+          scroll={{ x: 960 }}
           locale={{ emptyText: t('empty') }}
           pagination={{
             current: page.page,
