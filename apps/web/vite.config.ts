@@ -30,6 +30,14 @@ export default defineConfig({
             // contract chunk so the route guard does not wait for zod. (Zod's eval probe is off
             // whatever the chunks: public/zod-jitless.js runs before any module.)
             { name: 'roles', test: /[\\/]packages[\\/]contract[\\/]src[\\/]roleTable/, priority: 2 },
+            // The contract's plain constants and error codes (no zod) that the login page and the
+            // shell use: in a chunk of their own, else they land in the contract chunk and pull
+            // every schema into /login (bench/bundle-size.mjs).
+            {
+              name: 'constants',
+              test: /[\\/]packages[\\/]contract[\\/]src[\\/](constants|errors)\.ts$/,
+              priority: 2,
+            },
             // zod and the contract's schemas in a chunk of their own, so a screen that only
             // needs the contract's constants (the login page) does not load them.
             {

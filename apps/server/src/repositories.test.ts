@@ -60,6 +60,7 @@ const OWNER: Record<string, string | readonly string[]> = {
   cluster_leases: 'infra/cluster',
   learned_models: 'modules/models',
   problems: 'modules/problems',
+  tenant_fonts: 'modules/fonts',
   scheduled_changes: ['modules/schedule', 'delivery/schedule'],
   timed_labels: 'delivery/schedule',
 };

@@ -427,7 +427,19 @@ describe.each(await testDatabases())('station gateway on $name', (db) => {
       .where('id', 'in', [elsewhere.id, foreign.id])
       .orderBy('id')
       .execute();
-    expect(after).toEqual(before);
+    // The other store's tag of the same tenant keeps only where it was heard (the problems page
+    // shows it as a tag in the wrong store); the other tenant's tag is untouched.
+    const station = await t()
+      .app.services.db.selectFrom('stations')
+      .select('id')
+      .where('tenant_id', '=', tenant.id)
+      .where('sn', '=', added.sn)
+      .executeTakeFirstOrThrow();
+    expect(after).toEqual([
+      { ...before[0], foreign_station_id: station.id, foreign_seen_at: expect.any(Number) },
+      before[1],
+    ]);
+    expect(after[0]?.foreign_seen_at).toBeGreaterThanOrEqual(now);
 
     const list = await t().call<Tag[]>('/mgr/tag/list', {}, { token: tokens.admin });
     const tag = list.data.find((x) => x.id === mine.id);

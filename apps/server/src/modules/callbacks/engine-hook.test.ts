@@ -104,6 +104,9 @@ describe.each(await testDatabases())('callbacks from the task engine ($name)', (
       .selectFrom('callback_outbox')
       .select(['type', 'order_key'])
       .where('tenant_id', '=', at.tenantId)
+      // The engine's tick also sweeps problems (the station never came online): those events are
+      // another test's (problems.test.ts); here only what a station's results make.
+      .where('type', 'in', ['tag.result', 'request.done'])
       .orderBy('id')
       .execute();
     expect(rows).toEqual([
@@ -113,11 +116,12 @@ describe.each(await testDatabases())('callbacks from the task engine ($name)', (
     ]);
 
     while ((await app.callbacks.tick()) > 0);
-    expect(got.map((e) => [e.type, e.data.tagId ?? e.data.requestId, e.data.state ?? e.data.failed])).toEqual([
+    const results = got.filter((e) => e.type === 'tag.result' || e.type === 'request.done');
+    expect(results.map((e) => [e.type, e.data.tagId ?? e.data.requestId, e.data.state ?? e.data.failed])).toEqual([
       ['tag.result', a.id, 'failed'],
       ['tag.result', b.id, 'done'],
       ['request.done', requestId, 1],
     ]);
-    expect(got[0]?.data).toMatchObject({ code: 'timeout', requestId, hardwareId: a.hardware_id, kind: 'refresh' });
+    expect(results[0]?.data).toMatchObject({ code: 'timeout', requestId, hardwareId: a.hardware_id, kind: 'refresh' });
   });
 });

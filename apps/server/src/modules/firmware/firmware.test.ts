@@ -381,18 +381,22 @@ describe.each(await testDatabases())('firmware upgrades ($name)', (db) => {
     // Nothing cancelled reached a tag: those tags still run their old firmware.
     const st = s.sim.station(s.sn);
     for (const hw of cancelled) expect(st.tags.get(hw)?.fw).toBe('1.0.0');
-    const log = await t()
-      .app.services.db.selectFrom('tag_log')
-      .select(['hardware_id', 'result', 'code'])
-      .where('store_id', '=', s.storeId)
-      .where('kind', '=', 'tagfw')
-      .execute();
-    expect(
-      log
-        .filter((r) => r.result === 'cancelled')
-        .map((r) => r.hardware_id)
-        .sort(),
-    ).toEqual(cancelled.sort());
+    const cancelledLog = async () =>
+      (
+        await t()
+          .app.services.db.selectFrom('tag_log')
+          .select(['hardware_id', 'result', 'code'])
+          .where('store_id', '=', s.storeId)
+          .where('kind', '=', 'tagfw')
+          .execute()
+      ).filter((r) => r.result === 'cancelled');
+    // The station's own cancel writes its log row just after the task's state (station.ts).
+    await until(
+      s,
+      'a log row for each cancelled upgrade',
+      async () => (await cancelledLog()).length >= cancelled.length,
+    );
+    expect((await cancelledLog()).map((r) => r.hardware_id).sort()).toEqual(cancelled.sort());
   });
 
   // Label work that is due at the station holds tag upgrades back (engine.test.ts); a label update

@@ -278,6 +278,32 @@ describe.each(await testDatabases())('tenants on $name', (db) => {
         updated_at: t().clock.now(),
       })
       .execute();
+    // A problem the sweep found (migration 030) and a brand font (migration 029), written directly.
+    await db
+      .insertInto('problems')
+      .values({
+        tenant_id: tenantId,
+        store_id: store.id,
+        kind: 'offline',
+        subject: `station:${station.id}`,
+        started_at: t().clock.now(),
+      })
+      .execute();
+    await db
+      .insertInto('tenant_fonts')
+      .values({
+        tenant_id: tenantId,
+        family: 'Brand',
+        family_key: 'brand',
+        weight: 400,
+        format: 'ttf',
+        name: 'brand.ttf',
+        size: 3,
+        hash: 'c'.repeat(64),
+        bytes: new Uint8Array([1, 2, 3]),
+        created_at: t().clock.now(),
+      })
+      .execute();
     // A tenant's system-log rows come from events such as a throttled sign-in; write one directly.
     await writeSysLog(t().app.services, {
       tenantId,

@@ -26,8 +26,8 @@ export function problems(dialect: Dialect) {
       }
       await db.schema
         .createTable('problems')
-        .addColumn('tenant_id', 'integer', (c) => c.notNull())
-        .addColumn('store_id', 'integer', (c) => c.notNull())
+        .addColumn('tenant_id', 'integer', (c) => c.notNull().references('tenants.id').onDelete('cascade'))
+        .addColumn('store_id', 'integer', (c) => c.notNull().references('stores.id').onDelete('cascade'))
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('subject', 'text', (c) => c.notNull())
         .addColumn('detail', 'text', (c) => c.notNull().defaultTo(''))
