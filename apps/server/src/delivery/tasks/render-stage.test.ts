@@ -1,6 +1,6 @@
 import type { Template } from '@esl/contract';
 import { decodeMessage, type HelloMsg, type Job } from '@esl/contract/protocol';
-import { TEMPLATE_VERSION } from '@esl/labels';
+import { TEMPLATE_VERSION, TemplateDocument } from '@esl/labels';
 import { describe, expect, it } from 'vitest';
 import { Notices } from '../../infra/notice/notices';
 import { type RenderJob, renderJobs } from '../../infra/render';
@@ -10,6 +10,7 @@ import { refresh } from '../../outbox/slots/requests';
 import { buildShop, buildStation, insertBoundTags } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { testImage } from '../../test/delivery';
+import { brandDoc } from '../../test/fonts';
 import { useApp } from '../../test/harness';
 import { mqttStationLink } from '../link/station-link';
 import { createTaskEngine, type RenderBackend } from './engine';
@@ -175,6 +176,52 @@ describe.each(await testDatabases())('render stage ($name)', (target) => {
       productId: Number(tagA.product_id),
       code: 'missingGlyph',
       problems: [{ element: 'name', field: 'name', chars: '🍎' }],
+    });
+    await engine.close();
+  }, 60_000);
+
+  it('reports a font the tenant does not have: drawn in the base font, the tag log and the callback record it', async () => {
+    const { app } = t();
+    const db = app.services.db;
+    const { engine, tagIds, at } = await setup({ enqueue: false, realRender: true });
+    await db
+      .insertInto('callback_settings')
+      .values({ tenant_id: at.tenantId, url: 'http://127.0.0.1:9/cb', updated_at: 0 })
+      .execute();
+    // The template names a family this tenant never uploaded (another tenant's, or deleted).
+    await db
+      .updateTable('templates')
+      .set({ document: JSON.stringify(TemplateDocument.parse(brandDoc('Nobody Sans'))) })
+      .where('tenant_id', '=', at.tenantId)
+      .where('name', '=', 'order')
+      .execute();
+    const [a] = tagIds as [number];
+    const tagA = await db
+      .selectFrom('tags')
+      .select(['product_id', 'hardware_id'])
+      .where('id', '=', a)
+      .executeTakeFirstOrThrow();
+    await db
+      .transaction()
+      .execute((trx) =>
+        dataPushed(trx, at, { source: 'api', userId: null, products: 1, tagIds: [a], now: t().clock.now() }),
+      );
+    engine.kick();
+    await engine.idle();
+    const logged = await db.selectFrom('tag_log').select(['kind', 'result', 'code']).where('tag_id', '=', a).execute();
+    expect(logged).toEqual([{ kind: 'render', result: 'ok', code: 'unknownFont' }]);
+    const events = await db
+      .selectFrom('callback_outbox')
+      .select(['type', 'payload'])
+      .where('tenant_id', '=', at.tenantId)
+      .execute();
+    expect(events.map((e) => e.type)).toEqual(['label.problem']);
+    expect(JSON.parse(events[0].payload).data).toMatchObject({
+      tagId: a,
+      hardwareId: tagA.hardware_id,
+      productId: Number(tagA.product_id),
+      code: 'unknownFont',
+      problems: [{ element: 'brand', family: 'Nobody Sans' }],
     });
     await engine.close();
   }, 60_000);

@@ -330,7 +330,7 @@ async function writeSlot(
     pushed(s.push_id, true, why.length > 0 ? why.join('; ') : undefined);
     if (missing.length > 0) await reportMissingGlyphs(trx, s, tag, x.hash, missing, t2);
     // Drawn in the base font where the template names a family the tenant lacks.
-    if (unknown.length > 0) await logRenderProblem(trx, s, tag, x.hash, 'unknownFont', t2);
+    if (unknown.length > 0) await reportUnknownFonts(trx, s, tag, x.hash, unknown, t2);
     if (skip) {
       state.counters.skipped++;
       await settled(state, trx, { ...s, kind: 'image', hardware_id: tag.hardware_id, hash: x.hash, attempt: 0 }, true, {
@@ -398,16 +398,49 @@ async function reportMissingGlyphs(
   missing: readonly MissingGlyphs[],
   now: number,
 ) {
+  await reportLabelProblem(trx, s, tag, hash, now, {
+    code: 'missingGlyph',
+    problems: missing.map((m) => ({ element: m.element, field: m.field, chars: m.chars })),
+  });
+}
+
+/**
+ * A label went out drawn in the base font where its template names a family the tenant does not
+ * have (deleted, or another tenant's): a 'render' tag-log row with the code 'unknownFont' and a
+ * `label.problem` event naming the elements and families.
+ */
+async function reportUnknownFonts(
+  trx: Transaction<Database>,
+  s: renderRepo.RenderSlot,
+  tag: RenderTag,
+  hash: string,
+  unknown: readonly { element: string; family: string }[],
+  now: number,
+) {
+  await reportLabelProblem(trx, s, tag, hash, now, {
+    code: 'unknownFont',
+    problems: unknown.map((u) => ({ element: u.element, family: u.family })),
+  });
+}
+
+/** The tag-log row and the callback event of a label that went out lacking something. */
+async function reportLabelProblem(
+  trx: Transaction<Database>,
+  s: renderRepo.RenderSlot,
+  tag: RenderTag,
+  hash: string,
+  now: number,
+  problem: Pick<LabelProblemData, 'code' | 'problems'>,
+) {
   if (s.tag_id === null || !tag.hardware_id) return;
-  await logRenderProblem(trx, s, tag, hash, 'missingGlyph', now);
+  await logRenderProblem(trx, s, tag, hash, problem.code, now);
   const data: LabelProblemData = {
     storeId: s.store_id,
     tagId: s.tag_id,
     hardwareId: tag.hardware_id,
     productId: tag.product_id,
     requestId: s.request_id,
-    code: 'missingGlyph',
-    problems: missing.map((m) => ({ element: m.element, field: m.field, chars: m.chars })),
+    ...problem,
   };
   await enqueueEvent(trx, {
     tenantId: s.tenant_id,

@@ -56,9 +56,14 @@ export interface LabelProblemData {
   /** The product the tag shows; null for a tag without one. */
   productId: number | null;
   requestId: number | null;
-  code: 'missingGlyph';
+  /**
+   * missingGlyph: characters no font of the element can draw (problems name the field and the
+   * characters); unknownFont: the template names a font family the tenant does not have, drawn in
+   * the base font (problems name the family).
+   */
+  code: 'missingGlyph' | 'unknownFont';
   /** Per element: the data field the text came from (null: the template's own text) and the characters. */
-  problems: { element: string; field: string | null; chars: string }[];
+  problems: { element: string; field: string | null; chars: string }[] | { element: string; family: string }[];
 }
 
 /**
