@@ -10,9 +10,10 @@ import { brandDoc, OCRB } from '../test/fonts';
 import { type TestApp, useApp } from '../test/harness';
 import type { Delivery } from './wiring';
 
-// A tenant's brand font on a simulated tag (issue 28 item 3): uploaded, named by the template the
-// tag shows, rendered by the server's render stage with that font (not the fallback), delivered
-// and decoded by the tag; another tenant's render of the same document never gets the font.
+// A tenant's brand font on a simulated tag (issue 28 item 3): named by the template the tag shows
+// (drawn in the base font and reported until the font is there), uploaded, and the tag redrawn
+// with it by the server's render stage without anyone sending anything; delivered and decoded by
+// the tag; another tenant's render of the same document never gets the font.
 
 describe.each(await testDatabases())('a brand font on a simulated tag ($name)', (db) => {
   const t = useApp(db, { mqtt: { mode: 'embedded', host: '127.0.0.1', port: 0 } });
@@ -48,7 +49,7 @@ describe.each(await testDatabases())('a brand font on a simulated tag ($name)', 
     throw new Error(`timed out waiting for ${what}`);
   }
 
-  it("the tag shows the label drawn in the tenant's font; another tenant's render falls back", async () => {
+  it("the tag shows the label drawn in the tenant's font, redrawn when the font arrives; another tenant's render falls back", async () => {
     const app = t();
     const world = await buildShop(app.app);
     const other = await buildShop(app.app);
@@ -56,19 +57,7 @@ describe.each(await testDatabases())('a brand font on a simulated tag ($name)', 
     const at = { tenantId: world.tenant.id, storeId: world.store.id };
     const dbx = app.app.services.db;
 
-    const { payload, headers } = multipartFile('brand.ttf', OCRB);
-    const boundary = headers['content-type'].split('boundary=')[1];
-    const uploaded = await app.app.inject({
-      method: 'POST',
-      url: '/api/mgr/templ/fontupload',
-      headers: { ...headers, token },
-      payload: Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="family"\r\n\r\nAcme OCR\r\n`),
-        payload,
-      ]),
-    });
-    expect((uploaded.json() as { code: number; data: BrandFont }).code).toBe(0);
-
+    // The template names the brand family before the tenant has uploaded it.
     const station = await call<AddStationData>(app, '/mgr/ap/add', { sn: 'FONT-A' }, token);
     const promo = await call<Template>(app, '/mgr/templ/addtemple', { name: 'promo', model: '05' }, token);
     const doc = TemplateDocument.parse(brandDoc('Acme OCR'));
@@ -100,8 +89,6 @@ describe.each(await testDatabases())('a brand font on a simulated tag ($name)', 
         (r) => r.station_id !== null,
       ),
     );
-    await call(app, '/mgr/tag/flashallesl', {}, token);
-    await until(delivery, 'the picture', () => Boolean(s.tag(tag.hardware_id).screen()));
 
     const render = async (tenantId: number) => {
       const faces = await fonts.facesFor(dbx, tenantId, [doc]);
@@ -111,15 +98,37 @@ describe.each(await testDatabases())('a brand font on a simulated tag ($name)', 
       if (!out || !('hash' in out)) throw new Error('render failed');
       return out;
     };
+    // Without the font the label is drawn in the base font, and the render stage says so.
+    const fallback = await render(at.tenantId);
+    expect(fallback.unknownFonts).toEqual([{ element: 'brand', family: 'Acme OCR' }]);
+    await call(app, '/mgr/tag/flashallesl', {}, token);
+    await until(delivery, 'the fallback picture', () => s.tag(tag.hardware_id).screen()?.hash === fallback.hash);
+    const codes = async () =>
+      (await dbx.selectFrom('tag_log').select('code').where('tag_id', '=', tag.id).execute()).map((r) => r.code);
+    expect((await codes()).filter((c) => c === 'unknownFont')).toHaveLength(1);
+
+    // The upload alone redraws the tag with the brand font: nobody sends anything.
+    const { payload, headers } = multipartFile('brand.ttf', OCRB);
+    const boundary = headers['content-type'].split('boundary=')[1];
+    const uploaded = await app.app.inject({
+      method: 'POST',
+      url: '/api/mgr/templ/fontupload',
+      headers: { ...headers, token },
+      payload: Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="family"\r\n\r\nAcme OCR\r\n`),
+        payload,
+      ]),
+    });
+    expect((uploaded.json() as { code: number; data: BrandFont }).code).toBe(0);
     const mine = await render(at.tenantId);
     const theirs = await render(other.tenant.id);
-    // The tag decoded the label drawn with the brand font; the fallback's glyphs differ.
-    expect(s.tag(tag.hardware_id).screen()?.hash).toBe(mine.hash);
-    expect(theirs.hash).not.toBe(mine.hash);
     expect(mine.unknownFonts).toEqual([]);
+    expect(mine.hash).not.toBe(fallback.hash);
+    await until(delivery, 'the brand picture', () => s.tag(tag.hardware_id).screen()?.hash === mine.hash);
+    // Another tenant's render of the same document never gets the font.
+    expect(theirs.hash).toBe(fallback.hash);
     expect(theirs.unknownFonts).toEqual([{ element: 'brand', family: 'Acme OCR' }]);
-    // The render stage logged no font problem for the tenant's own tag.
-    const logged = await dbx.selectFrom('tag_log').select('code').where('tag_id', '=', tag.id).execute();
-    expect(logged.map((r) => r.code)).not.toContain('unknownFont');
+    // The label drawn with the font logged no new font problem.
+    expect((await codes()).filter((c) => c === 'unknownFont')).toHaveLength(1);
   });
 });

@@ -8,6 +8,7 @@ import { type CallContext, requireTenant } from '../../api/context';
 import { AppError, badFile, conflict, invalidField, notFound } from '../../api/errors';
 import type { Database } from '../../infra/db/schema';
 import { onUniqueViolation } from '../../infra/db/unique';
+import { relabelTenant, tasksChanged } from '../../outbox/slots/enqueue';
 import { presentFont } from './presenter';
 import * as repo from './repository';
 
@@ -136,6 +137,12 @@ export async function upload(ctx: CallContext): Promise<BrandFont> {
   const row = await repo.findFont(db, tenantId, id);
   if (!row) throw notFound();
   const naming = (await templatesNaming(db, tenantId)).get(familyKey) ?? [];
+  if (naming.length > 0) {
+    // Templates already name the family (they were drawn in the base font until now): their tags
+    // get the label drawn with it. The render key holds the fonts' hashes, so only those re-render.
+    await relabelTenant(db, tenantId, ctx.now);
+    tasksChanged();
+  }
   return presentFont(row, naming);
 }
 
