@@ -92,20 +92,22 @@ function familyName(view: DataView, name: { offset: number; length: number } | u
 
 /**
  * Checks a font file by its content: the magic bytes, then the font itself parses and draws (its
- * tables lie inside the file, it maps characters, and its glyphs' outlines read). Answers what it
- * declares, or throws FontRefused. OTF (CFF outlines) and WOFF2 are recognised but not drawn yet
- * ('fontOutlines'; docs/LABELS.md "Left").
+ * tables lie inside the file, it maps characters, and its glyphs' outlines read: TrueType glyf or
+ * OpenType CFF). Answers what it declares, or throws FontRefused. WOFF2 is recognised but not
+ * drawn yet ('fontOutlines'; docs/LABELS.md "Left"), nor is an OTF whose outlines are CFF2 (a
+ * variable font).
  */
 export function checkBrandFont(bytes: Uint8Array): BrandFontInfo {
   const format = fontFormat(bytes);
   if (!format) throw new FontRefused('notFont');
-  if (format !== 'ttf') throw new FontRefused('fontOutlines');
+  if (format === 'woff2') throw new FontRefused('fontOutlines');
   let font: FontFile;
   let family: string;
   let weight: 400 | 700 = 400;
   try {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const tables = tablesOf(view);
+    if (tables.has('CFF2') && !tables.has('CFF ')) throw new FontRefused('fontOutlines');
     family = familyName(view, tables.get('name'));
     const os2 = tables.get('OS/2');
     if (os2 && os2.length >= 6 && view.getUint16(os2.offset + 4) >= 600) weight = 700;

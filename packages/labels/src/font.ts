@@ -1,7 +1,12 @@
+import { parseCff } from './cff';
+
 /**
- * A reader for TrueType font files (glyf outlines), enough to draw labels: character to glyph
- * (cmap formats 4 and 12), advance widths (hmtx), and glyph outlines (simple and composite glyphs)
- * as closed contours of lines and quadratic curves in font units, y up.
+ * A reader for OpenType font files, enough to draw labels: character to glyph (cmap formats 4
+ * and 12), advance widths (hmtx), and glyph outlines as closed contours of lines and quadratic
+ * curves in font units, y up. Outlines come from the glyf table of TrueType fonts (.ttf: simple
+ * and composite glyphs) or from the CFF table of fonts with PostScript outlines (.otf, 'OTTO':
+ * cff.ts, which turns their cubic curves into quadratics within half a font unit); CFF2 (variable
+ * fonts) is refused.
  *
  * Labels draw their text from these outlines with the software rasteriser (raster.ts) in the
  * browser and on the server alike: the same file and the same arithmetic give the same pixels on
@@ -47,19 +52,26 @@ interface Table {
 
 const MAX_COMPOSITE_DEPTH = 8;
 
-/** Parses a TrueType font (.ttf). Throws on a font without TrueType outlines (CFF, WOFF). */
+const OTTO = 0x4f54544f;
+
+/**
+ * Parses a TrueType (.ttf, glyf outlines) or OpenType CFF (.otf) font. Throws on a damaged font
+ * and on one whose outlines it does not read (CFF2, WOFF).
+ */
 export function parseFont(bytes: Uint8Array): FontFile {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint32(0);
-  if (version !== 0x00010000 && version !== 0x74727565) {
-    throw new Error('not a TrueType font file (only .ttf with glyf outlines is supported)');
+  if (version !== 0x00010000 && version !== 0x74727565 && version !== OTTO) {
+    throw new Error('not a TrueType or OpenType font file (.ttf, .otf)');
   }
   const tables = new Map<string, Table>();
   const count = view.getUint16(4);
   for (let i = 0; i < count; i++) {
     const at = 12 + 16 * i;
     const tag = String.fromCharCode(bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]);
-    tables.set(tag, { offset: view.getUint32(at + 8), length: view.getUint32(at + 12) });
+    const found = { offset: view.getUint32(at + 8), length: view.getUint32(at + 12) };
+    if (found.offset + found.length > bytes.length) throw new Error(`the font's ${tag} table lies outside the file`);
+    tables.set(tag, found);
   }
   const table = (tag: string): Table => {
     const found = tables.get(tag);
@@ -68,21 +80,78 @@ export function parseFont(bytes: Uint8Array): FontFile {
   };
   const head = table('head');
   const unitsPerEm = view.getUint16(head.offset + 18);
-  const longLoca = view.getInt16(head.offset + 50) === 1;
   const numGlyphs = view.getUint16(table('maxp').offset + 4);
   const numberOfHMetrics = view.getUint16(table('hhea').offset + 34);
   const hmtx = table('hmtx').offset;
-  const loca = table('loca').offset;
-  const glyf = table('glyf').offset;
   const lookup = cmapLookup(view, table('cmap').offset);
+  const outlines = version === OTTO ? cffOutlines(bytes, tables, numGlyphs) : glyfOutlines(view, table, numGlyphs);
 
   const advance = (id: number) => view.getUint16(hmtx + 4 * Math.min(id, numberOfHMetrics - 1));
+  const cache = new Map<number, Glyph>();
+
+  return {
+    bytes,
+    unitsPerEm,
+    numGlyphs,
+    glyphIndex: lookup,
+    glyph(id: number): Glyph {
+      let glyph = cache.get(id);
+      if (!glyph) {
+        const contours = id >= 0 && id < numGlyphs ? outlines(id) : [];
+        let [xMin, yMin, xMax, yMax] = [0, 0, 0, 0];
+        if (contours.length > 0) {
+          // The box of the points themselves (a curve stays inside its control points), also for
+          // composite glyphs whose header box may be stale.
+          xMin = yMin = Number.POSITIVE_INFINITY;
+          xMax = yMax = Number.NEGATIVE_INFINITY;
+          for (const contour of contours) {
+            for (const q of contour) {
+              if (q.x < xMin) xMin = q.x;
+              if (q.x > xMax) xMax = q.x;
+              if (q.y < yMin) yMin = q.y;
+              if (q.y > yMax) yMax = q.y;
+            }
+          }
+        }
+        glyph = { id, advance: advance(id), xMin, yMin, xMax, yMax, contours };
+        cache.set(id, glyph);
+      }
+      return glyph;
+    },
+  };
+}
+
+/** The outlines of an OpenType font with PostScript outlines: its 'CFF ' table (cff.ts). */
+function cffOutlines(
+  bytes: Uint8Array,
+  tables: ReadonlyMap<string, Table>,
+  numGlyphs: number,
+): (id: number) => OutlinePoint[][] {
+  const cff = tables.get('CFF ');
+  if (!cff) {
+    if (tables.has('CFF2')) throw new Error('CFF2 outlines (variable OpenType fonts) are not supported');
+    throw new Error('the font has no CFF table');
+  }
+  const outlines = parseCff(bytes.subarray(cff.offset, cff.offset + cff.length));
+  if (outlines.numGlyphs !== numGlyphs) {
+    throw new Error(`the CFF table has ${outlines.numGlyphs} glyphs, maxp ${numGlyphs}`);
+  }
+  return (id) => outlines.contours(id);
+}
+
+/** The outlines of a TrueType font: its glyf table, located by loca. */
+function glyfOutlines(
+  view: DataView,
+  table: (tag: string) => Table,
+  numGlyphs: number,
+): (id: number) => OutlinePoint[][] {
+  const longLoca = view.getInt16(table('head').offset + 50) === 1;
+  const loca = table('loca').offset;
+  const glyf = table('glyf').offset;
   const glyphRange = (id: number): [number, number] =>
     longLoca
       ? [view.getUint32(loca + 4 * id), view.getUint32(loca + 4 * id + 4)]
       : [view.getUint16(loca + 2 * id) * 2, view.getUint16(loca + 2 * id + 2) * 2];
-
-  const cache = new Map<number, Glyph>();
 
   function contoursOf(id: number, depth: number): OutlinePoint[][] {
     if (id < 0 || id >= numGlyphs) return [];
@@ -137,36 +206,7 @@ export function parseFont(bytes: Uint8Array): FontFile {
     return out;
   }
 
-  return {
-    bytes,
-    unitsPerEm,
-    numGlyphs,
-    glyphIndex: lookup,
-    glyph(id: number): Glyph {
-      let glyph = cache.get(id);
-      if (!glyph) {
-        const contours = contoursOf(id, 0);
-        let [xMin, yMin, xMax, yMax] = [0, 0, 0, 0];
-        if (contours.length > 0) {
-          // The box of the points themselves (a curve stays inside its control points), also for
-          // composite glyphs whose header box may be stale.
-          xMin = yMin = Number.POSITIVE_INFINITY;
-          xMax = yMax = Number.NEGATIVE_INFINITY;
-          for (const contour of contours) {
-            for (const q of contour) {
-              if (q.x < xMin) xMin = q.x;
-              if (q.x > xMax) xMax = q.x;
-              if (q.y < yMin) yMin = q.y;
-              if (q.y > yMax) yMax = q.y;
-            }
-          }
-        }
-        glyph = { id, advance: advance(id), xMin, yMin, xMax, yMax, contours };
-        cache.set(id, glyph);
-      }
-      return glyph;
-    },
-  };
+  return (id) => contoursOf(id, 0);
 }
 
 function simpleContours(view: DataView, at: number, contourCount: number): OutlinePoint[][] {
