@@ -417,68 +417,81 @@ function writeSimpleGlyph(out: Writer, id: number, contours: number, explicitBox
     ends.push(points - 1);
   }
   if (points > 0x10000) throw new Woff2Error(`glyph ${id} has more points than a glyph can hold`);
-  const { onCurve, dx, dy } = readPoints(streams, points);
+  const outline = readPoints(streams, points);
   const instructions = streams.instruction.take(streams.glyph.u255());
-  const box = explicitBox ? readBox(streams.bbox) : boxOf(dx, dy);
+  const box = explicitBox ? readBox(streams.bbox) : boxOf(outline);
   out.u16(contours);
   for (const value of box) out.u16(value & 0xffff);
   for (const end of ends) out.u16(end);
   out.u16(instructions.length);
   out.append(instructions);
   const overlap = streams.overlapBitmap !== null && bitSet(streams.overlapBitmap, id);
-  writeOutline(out, onCurve, dx, dy, overlap);
+  writeOutline(out, outline, overlap);
+}
+
+// glyf flag bits of a simple glyph's points.
+const ON_CURVE = 0x01;
+const X_SHORT = 0x02;
+const Y_SHORT = 0x04;
+const REPEAT = 0x08;
+const X_SAME_OR_POSITIVE = 0x10;
+const Y_SAME_OR_POSITIVE = 0x20;
+const OVERLAP_SIMPLE = 0x40;
+
+interface Points {
+  /** Each point's glyf flag so far: ON_CURVE or 0. */
+  readonly flags: Uint8Array;
+  readonly dx: Int32Array;
+  readonly dy: Int32Array;
 }
 
 /** Each point's on-curve bit (flag stream) and coordinate deltas (triplets, glyph stream). */
-function readPoints(streams: GlyfStreams, count: number): { onCurve: boolean[]; dx: Int32Array; dy: Int32Array } {
-  const onCurve: boolean[] = [];
-  const dx = new Int32Array(count);
-  const dy = new Int32Array(count);
+function readPoints(streams: GlyfStreams, count: number): Points {
+  const points = { flags: new Uint8Array(count), dx: new Int32Array(count), dy: new Int32Array(count) };
   for (let i = 0; i < count; i++) {
     const flag = streams.flag.u8();
-    onCurve.push((flag & 0x80) === 0);
-    const [x, y] = readTriplet(flag & 0x7f, streams.glyph);
-    if (x < -0x8000 || x > 0x7fff || y < -0x8000 || y > 0x7fff) throw new Woff2Error('a point moves too far');
-    dx[i] = x;
-    dy[i] = y;
+    points.flags[i] = flag & 0x80 ? 0 : ON_CURVE;
+    readTriplet(flag & 0x7f, streams.glyph, points, i);
+    if (Math.abs(points.dx[i]) > 0x7fff || Math.abs(points.dy[i]) > 0x7fff)
+      throw new Woff2Error('a point moves too far');
   }
-  return { onCurve, dx, dy };
+  return points;
 }
 
 const signed = (value: number, positive: number) => (positive ? value : -value);
 
 /**
- * One point's deltas from its triplet encoding (spec 5.2): the flag's low 7 bits pick how many
+ * Point i's deltas from its triplet encoding (spec 5.2): the flag's low 7 bits pick how many
  * bytes follow, how they split between x and y, the base added to each and their signs.
  */
-function readTriplet(flag: number, glyph: Reader): [number, number] {
-  if (flag < 10) return [0, signed(((flag & 0x0e) << 7) + glyph.u8(), flag & 1)];
-  if (flag < 20) return [signed((((flag - 10) & 0x0e) << 7) + glyph.u8(), flag & 1), 0];
-  if (flag < 84) {
+function readTriplet(flag: number, glyph: Reader, { dx, dy }: Points, i: number): void {
+  if (flag < 10) {
+    dy[i] = signed(((flag & 0x0e) << 7) + glyph.u8(), flag & 1);
+  } else if (flag < 20) {
+    dx[i] = signed((((flag - 10) & 0x0e) << 7) + glyph.u8(), flag & 1);
+  } else if (flag < 84) {
     const code = flag - 20;
     const both = glyph.u8();
-    return [
-      signed(1 + (code & 0x30) + (both >> 4), code & 1),
-      signed(1 + ((code & 0x0c) << 2) + (both & 0x0f), code & 2),
-    ];
-  }
-  if (flag < 120) {
+    dx[i] = signed(1 + (code & 0x30) + (both >> 4), code & 1);
+    dy[i] = signed(1 + ((code & 0x0c) << 2) + (both & 0x0f), code & 2);
+  } else if (flag < 120) {
     const code = flag - 84;
-    const x = 1 + (Math.floor(code / 12) << 8) + glyph.u8();
-    const y = 1 + (((code % 12) >> 2) << 8) + glyph.u8();
-    return [signed(x, code & 1), signed(y, code & 2)];
-  }
-  if (flag < 124) {
+    dx[i] = signed(1 + (Math.floor(code / 12) << 8) + glyph.u8(), code & 1);
+    dy[i] = signed(1 + (((code % 12) >> 2) << 8) + glyph.u8(), code & 2);
+  } else if (flag < 124) {
     const code = flag - 120;
     const [a, b, c] = [glyph.u8(), glyph.u8(), glyph.u8()];
-    return [signed((a << 4) | (b >> 4), code & 1), signed(((b & 0x0f) << 8) | c, code & 2)];
+    dx[i] = signed((a << 4) | (b >> 4), code & 1);
+    dy[i] = signed(((b & 0x0f) << 8) | c, code & 2);
+  } else {
+    const code = flag - 124;
+    dx[i] = signed(glyph.u16(), code & 1);
+    dy[i] = signed(glyph.u16(), code & 2);
   }
-  const code = flag - 124;
-  return [signed(glyph.u16(), code & 1), signed(glyph.u16(), code & 2)];
 }
 
 /** The bounding box of a simple glyph whose file left it out: the extremes of its points. */
-function boxOf(dx: Int32Array, dy: Int32Array): [number, number, number, number] {
+function boxOf({ dx, dy }: Points): [number, number, number, number] {
   if (dx.length === 0) return [0, 0, 0, 0];
   let [x, y] = [0, 0];
   let [xMin, yMin, xMax, yMax] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, -Infinity, -Infinity];
@@ -493,14 +506,6 @@ function boxOf(dx: Int32Array, dy: Int32Array): [number, number, number, number]
   return [xMin, yMin, xMax, yMax];
 }
 
-const ON_CURVE = 0x01;
-const X_SHORT = 0x02;
-const Y_SHORT = 0x04;
-const REPEAT = 0x08;
-const X_SAME_OR_POSITIVE = 0x10;
-const Y_SAME_OR_POSITIVE = 0x20;
-const OVERLAP_SIMPLE = 0x40;
-
 /** A coordinate's flag bits: none when unchanged, a byte and its sign when small, else a word. */
 function deltaFlag(delta: number, short: number, sameOrPositive: number): number {
   if (delta === 0) return sameOrPositive;
@@ -509,13 +514,10 @@ function deltaFlag(delta: number, short: number, sameOrPositive: number): number
 }
 
 /** The flags (runs repeated), then x then y deltas, as TrueType's glyf stores a simple outline. */
-function writeOutline(out: Writer, onCurve: boolean[], dx: Int32Array, dy: Int32Array, overlap: boolean): void {
-  const flags = onCurve.map(
-    (on, i) =>
-      (on ? ON_CURVE : 0) |
-      deltaFlag(dx[i], X_SHORT, X_SAME_OR_POSITIVE) |
-      deltaFlag(dy[i], Y_SHORT, Y_SAME_OR_POSITIVE),
-  );
+function writeOutline(out: Writer, { flags, dx, dy }: Points, overlap: boolean): void {
+  for (let i = 0; i < flags.length; i++) {
+    flags[i] |= deltaFlag(dx[i], X_SHORT, X_SAME_OR_POSITIVE) | deltaFlag(dy[i], Y_SHORT, Y_SAME_OR_POSITIVE);
+  }
   if (overlap && flags.length > 0) flags[0] |= OVERLAP_SIMPLE;
   for (let i = 0; i < flags.length; ) {
     let run = 1;
@@ -530,7 +532,7 @@ function writeOutline(out: Writer, onCurve: boolean[], dx: Int32Array, dy: Int32
   writeDeltas(out, flags, dy, Y_SHORT, Y_SAME_OR_POSITIVE);
 }
 
-function writeDeltas(out: Writer, flags: number[], deltas: Int32Array, short: number, same: number): void {
+function writeDeltas(out: Writer, flags: Uint8Array, deltas: Int32Array, short: number, same: number): void {
   for (let i = 0; i < deltas.length; i++) {
     if (flags[i] & short) out.u8(Math.abs(deltas[i]));
     else if (!(flags[i] & same)) out.u16(deltas[i] & 0xffff);
