@@ -19,3 +19,4 @@ export * from './shape';
 export * from './symbols';
 export * from './text';
 export * from './values';
+export * from './woff2';
