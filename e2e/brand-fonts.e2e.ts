@@ -26,16 +26,17 @@ import {
 
 const require = createRequire(import.meta.url);
 const OCRB = readFileSync(join(dirname(require.resolve('bwip-js')), '../fonts/OCRB7.ttf'));
+const OTF = readFileSync(join(dirname(require.resolve('bwip-js')), '../fonts/Inconsolata.otf'));
 
 const TEXT = {
   en: {
-    notFont: 'Invalid file: not a font file (TTF is supported)',
+    notFont: 'Invalid file: not a font file (TTF, OTF and WOFF2 are supported)',
     uploaded: (f: string) => `Font ${f} uploaded`,
     inUse: (tpl: string) => `Still in use, cannot delete: used by template "${tpl}"`,
     deleted: 'Font deleted',
   },
   'zh-CN': {
-    notFont: '文件无效：不是字体文件（支持 TTF）',
+    notFont: '文件无效：不是字体文件（支持 TTF、OTF 和 WOFF2）',
     uploaded: (f: string) => `字体 ${f} 已上传`,
     inUse: (tpl: string) => `仍在使用中，无法删除：模板 “${tpl}” 使用该字体`,
     deleted: '字体已删除',
@@ -114,6 +115,17 @@ describeBrowser('brand fonts (/tmpl/index)', () => {
         await page.locator('.ant-popconfirm:visible .ant-btn-primary').click();
         await toast(page, text.deleted).waitFor();
         await row.waitFor({ state: 'detached' });
+
+        // An OpenType (CFF) font is taken too.
+        const mono = `Mono ${lang}`;
+        await page.getByTestId('fonts-family').fill(mono);
+        await chooseFile(page, 'mono.otf', OTF);
+        await toast(page, text.uploaded(mono)).waitFor();
+        await page.getByTestId('fonts-table').locator('tr', { hasText: mono }).waitFor();
+        const monoId = (await api<{ id: number; family: string }[]>('/mgr/templ/fontlist', {}, token)).data.find(
+          (f) => f.family === mono,
+        )?.id;
+        expect((await api('/mgr/templ/fontdelete', { id: monoId }, token)).code).toBe(0);
       } finally {
         if (templateId) await api('/mgr/templ/delete', { ids: [templateId] }, token);
         await context.close();

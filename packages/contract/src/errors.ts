@@ -102,11 +102,14 @@ export const VALIDATION_DETAILS: Record<string, Messages> = {
   notUpgradeFile: { 'zh-CN': '不是升级文件', en: 'not an upgrade file' },
   oneFile: { 'zh-CN': '只能选择一个文件', en: 'only one file can be selected' },
   firmwareSize: { 'zh-CN': '固件文件过大', en: 'the firmware file is too large' },
-  notFont: { 'zh-CN': '不是字体文件（支持 TTF）', en: 'not a font file (TTF is supported)' },
+  notFont: {
+    'zh-CN': '不是字体文件（支持 TTF、OTF 和 WOFF2）',
+    en: 'not a font file (TTF, OTF and WOFF2 are supported)',
+  },
   fontBroken: { 'zh-CN': '字体文件已损坏，无法读取', en: 'the font file is damaged and cannot be read' },
   fontOutlines: {
-    'zh-CN': '暂只支持 TrueType 轮廓的字体（.ttf），OTF 和 WOFF2 暂不支持',
-    en: 'only fonts with TrueType outlines (.ttf) are supported for now, not OTF or WOFF2',
+    'zh-CN': '不支持可变字体（CFF2 轮廓），请使用静态的 TTF、OTF 或 WOFF2 字体',
+    en: 'variable fonts (CFF2 outlines) are not supported: use a static TTF, OTF or WOFF2 font',
   },
   fontSize: { 'zh-CN': '字体文件不能超过 20MB', en: 'the font file cannot exceed 20MB' },
   fontFamilyBuiltIn: { 'zh-CN': '与内置字体同名，请换一个名称', en: 'is the name of a built-in font, choose another' },

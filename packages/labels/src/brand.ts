@@ -93,9 +93,9 @@ function familyName(view: DataView, name: { offset: number; length: number } | u
 /**
  * Checks a font file by its content: the magic bytes, then the font itself parses and draws (its
  * tables lie inside the file, it maps characters, and its glyphs' outlines read: TrueType glyf or
- * OpenType CFF). Answers what it declares, or throws FontRefused. WOFF2 is recognised but not
- * drawn yet ('fontOutlines'; docs/LABELS.md "Left"), nor is an OTF whose outlines are CFF2 (a
- * variable font).
+ * OpenType CFF). Answers what it declares, or throws FontRefused. A WOFF2 is checked after it is
+ * unpacked (`decodeWoff2`, at upload); given as it is, it is refused ('fontOutlines'), as is an
+ * OTF whose outlines are CFF2 (a variable font).
  */
 export function checkBrandFont(bytes: Uint8Array): BrandFontInfo {
   const format = fontFormat(bytes);

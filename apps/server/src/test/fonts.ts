@@ -10,7 +10,12 @@ const require = createRequire(import.meta.url);
 const fontDir = join(dirname(require.resolve('bwip-js')), '../fonts');
 /** OCR-B, TrueType: its Latin looks nothing like Noto Sans SC's. */
 export const OCRB = readFileSync(join(fontDir, 'OCRB7.ttf'));
+/** Inconsolata, OpenType with CFF outlines. */
 export const OTF = readFileSync(join(fontDir, 'Inconsolata.otf'));
+/** Noto Sans SC Thin's Latin subset as a WOFF2 (from @fontsource, the console's own font package): thin strokes, unlike the base font's regular. */
+export const WOFF2 = readFileSync(
+  join(dirname(require.resolve('@fontsource/noto-sans-sc/package.json')), 'files/noto-sans-sc-latin-100-normal.woff2'),
+);
 
 export const brandDoc = (family: string): TemplateDocumentInput => ({
   version: TEMPLATE_VERSION,

@@ -230,7 +230,7 @@ export const LABEL_FONTS = [
 /** Largest brand font file the upload takes, bytes. */
 export const FONT_UPLOAD_MAX_BYTES = 20 * 1024 * 1024;
 
-/** The formats a brand font may have, by content (only `ttf` is drawn so far). */
+/** The formats a brand font may be uploaded in, by content (a WOFF2 is kept as the font inside it). */
 export const FONT_FORMATS = ['ttf', 'otf', 'woff2'] as const;
 
 /** One of a tenant's brand fonts: a family at one weight. */
@@ -243,8 +243,9 @@ export const BrandFont = z.object({
   format: z.enum(FONT_FORMATS),
   /** The uploaded file's name. */
   name: z.string(),
+  /** The uploaded file's size, bytes. */
   size: z.number().int(),
-  /** SHA-256 of the file. */
+  /** SHA-256 of the font as drawn (for a WOFF2, of the font inside it). */
   hash: z.string(),
   createdAt: z.number().int(),
   /** The templates whose documents name the family (deleting the font is refused while any does). */

@@ -117,7 +117,7 @@ export const TEMPLATE_CALLS = {
     'template.write',
     Empty,
     BrandFont,
-    'Upload a brand font (beyond SPEC): multipart/form-data, field `file` (TrueType .ttf, at most 20 MB, checked ' +
+    'Upload a brand font (beyond SPEC): multipart/form-data, field `file` (.ttf, .otf or .woff2, at most 20 MB, checked ' +
       'by its content: magic bytes and the font parses and draws), optional field `family` (else the ' +
       "file's own family name); one file per family and weight. The family is drawn on this tenant's labels only",
     { ...change, upload: FONT_UPLOAD_MAX_BYTES },

@@ -1,9 +1,10 @@
 import { type BrandFont, FONT_UPLOAD_MAX_BYTES, type PreviewData, type Template } from '@esl/contract';
+import { fontFormat } from '@esl/labels';
 import { describe, expect, it } from 'vitest';
 import { multipartFile } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { buildWorld } from '../../test/factories';
-import { brandDoc, OCRB, OTF } from '../../test/fonts';
+import { brandDoc, OCRB, OTF, WOFF2 } from '../../test/fonts';
 import { useApp } from '../../test/harness';
 
 // A tenant's brand fonts (issue 28 item 3): upload checked by content and size, listed, served to
@@ -43,15 +44,18 @@ describe.each(await testDatabases())('brand fonts ($name)', (db) => {
 
     // Checked by content and size, like every upload.
     const notFont = await upload(a.tokens.admin, 'brand.ttf', Buffer.from('name,price\napple,1\n'));
-    expect([notFont.code, notFont.msg]).toEqual([1009, 'Invalid file: not a font file (TTF is supported)']);
+    expect([notFont.code, notFont.msg]).toEqual([
+      1009,
+      'Invalid file: not a font file (TTF, OTF and WOFF2 are supported)',
+    ]);
     const huge = Buffer.alloc(FONT_UPLOAD_MAX_BYTES + 1);
     OCRB.copy(huge);
     const tooBig = await upload(a.tokens.admin, 'huge.ttf', huge);
     expect([tooBig.code, tooBig.msg]).toEqual([1009, 'Invalid file: the font file cannot exceed 20MB']);
     expect((await upload(a.tokens.admin, 'cut.ttf', OCRB.subarray(0, 400))).code).toBe(1009);
-    const otf = await upload(a.tokens.admin, 'mono.otf', OTF);
-    expect(otf.code).toBe(1009);
-    expect(otf.msg).toContain('OTF');
+    // A damaged WOFF2 (cut short) is refused as damaged, not stored.
+    const cut = await upload(a.tokens.admin, 'cut.woff2', WOFF2.subarray(0, WOFF2.length - 200), 'Cut');
+    expect([cut.code, cut.msg]).toEqual([1009, 'Invalid file: the font file is damaged and cannot be read']);
     expect((await upload(a.tokens.admin, 'noto.ttf', OCRB, 'Noto Sans SC')).code).toBe(1001);
     // The permission of editing templates: a clerk may not.
     expect((await upload(a.tokens.clerk, 'brand.ttf', OCRB, 'Acme OCR')).code).toBe(1003);
@@ -102,5 +106,34 @@ describe.each(await testDatabases())('brand fonts ($name)', (db) => {
     await ok('/mgr/templ/alerttempData', { id: tpl.id, doc: brandDoc('Noto Sans SC') }, a.tokens.admin);
     expect(await ok('/mgr/templ/fontdelete', { id: up.data.id }, a.tokens.admin)).toEqual({ deleted: 1 });
     expect(await ok<BrandFont[]>('/mgr/templ/fontlist', {}, a.tokens.admin)).toEqual([]);
+  });
+
+  it('takes OpenType (CFF) and WOFF2 fonts: a WOFF2 is kept as the font inside it, and both draw', async () => {
+    const a = await buildWorld(t().app);
+    const otf = await upload(a.tokens.admin, 'mono.otf', OTF, 'Mono Brand');
+    expect(otf.code, otf.msg).toBe(0);
+    expect(otf.data).toMatchObject({ family: 'Mono Brand', weight: 400, format: 'otf', size: OTF.length });
+    const woff2 = await upload(a.tokens.admin, 'latin.woff2', WOFF2, 'Web Brand');
+    expect(woff2.code, woff2.msg).toBe(0);
+    // The list says what was uploaded; the file the editor fetches is the TrueType font inside.
+    expect(woff2.data).toMatchObject({ family: 'Web Brand', format: 'woff2', name: 'latin.woff2', size: WOFF2.length });
+    const fileRes = await t().app.inject({
+      method: 'POST',
+      url: '/api/mgr/templ/fontfile',
+      headers: { token: a.tokens.admin },
+      payload: { id: woff2.data.id },
+    });
+    expect(fileRes.statusCode).toBe(200);
+    expect(fileRes.rawPayload.readUInt32BE(0)).toBe(0x00010000);
+    expect(fileRes.headers['content-disposition']).toContain('latin.ttf');
+    expect(fontFormat(new Uint8Array(fileRes.rawPayload))).toBe('ttf');
+
+    // Each draws the label in its own glyphs: unlike the base font's and unlike each other's.
+    const plain = await ok<PreviewData>('/mgr/templ/preview', { doc: brandDoc('Noto Sans SC') }, a.tokens.admin);
+    const mono = await ok<PreviewData>('/mgr/templ/preview', { doc: brandDoc('Mono Brand') }, a.tokens.admin);
+    const web = await ok<PreviewData>('/mgr/templ/preview', { doc: brandDoc('Web Brand') }, a.tokens.admin);
+    expect(mono.problems).toEqual([]);
+    expect(web.problems).toEqual([]);
+    expect(new Set([plain.png, mono.png, web.png]).size).toBe(3);
   });
 });

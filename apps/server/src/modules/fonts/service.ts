@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
+import { brotliDecompressSync } from 'node:zlib';
 import { type BrandFont, ErrorCode, FONT_UPLOAD_MAX_BYTES, type Language } from '@esl/contract';
-import { checkBrandFont, FALLBACK_ORDER, FontRefused, type TemplateDocument } from '@esl/labels';
+import {
+  checkBrandFont,
+  decodeWoff2,
+  FALLBACK_ORDER,
+  FontRefused,
+  fontFormat,
+  type TemplateDocument,
+} from '@esl/labels';
 import type { BrandFace } from '@esl/labels/node';
 import type {} from '@fastify/multipart';
 import type { Kysely } from 'kysely';
@@ -70,6 +78,11 @@ export async function list(ctx: CallContext): Promise<BrandFont[]> {
   return rows.map((row) => presentFont(row, naming.get(row.family_key) ?? []));
 }
 
+/** The plain font inside a WOFF2 file; Brotli is stopped at the size the file declares. */
+function unpackWoff2(bytes: Uint8Array): Uint8Array {
+  return decodeWoff2(bytes, (data, max) => brotliDecompressSync(data, { maxOutputLength: max }));
+}
+
 /** The file and the optional `family` field of a multipart upload; a second file is refused. */
 async function readUpload(ctx: CallContext): Promise<{ name: string; bytes: Buffer; family: string | null }> {
   if (!ctx.request.isMultipart()) throw badFile('fileMissing');
@@ -105,8 +118,14 @@ export async function upload(ctx: CallContext): Promise<BrandFont> {
   const file = await readUpload(ctx);
   ctx.target = { kind: 'file', name: file.name };
   let info: ReturnType<typeof checkBrandFont>;
+  const uploaded = new Uint8Array(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+  const uploadedFormat = fontFormat(uploaded);
+  let drawn: Uint8Array = uploaded;
   try {
-    info = checkBrandFont(new Uint8Array(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength));
+    // A WOFF2 is unpacked once, here: what is stored and drawn is the TrueType or OpenType font
+    // inside it (the browser's editor and the render workers read plain fonts).
+    if (uploadedFormat === 'woff2') drawn = unpackWoff2(uploaded);
+    info = checkBrandFont(drawn);
   } catch (error) {
     if (error instanceof FontRefused) throw badFile(error.reason);
     throw badFile('fontBroken');
@@ -125,11 +144,12 @@ export async function upload(ctx: CallContext): Promise<BrandFont> {
       family,
       family_key: familyKey,
       weight: info.weight,
-      format: info.format,
+      // What the user uploaded (the list shows it); the bytes are the font drawn.
+      format: uploadedFormat ?? info.format,
       name: file.name,
       size: file.bytes.length,
-      hash: sha256(file.bytes),
-      bytes: file.bytes,
+      hash: sha256(drawn),
+      bytes: Buffer.from(drawn.buffer, drawn.byteOffset, drawn.byteLength),
       created_at: ctx.now,
     }),
     () => conflict(label),
@@ -173,7 +193,10 @@ export async function file(ctx: CallContext, id: number): Promise<{ body: Buffer
   const row = await repo.findFont(ctx.services.db, tenantId, id);
   const bytes = row ? await repo.fontBytes(ctx.services.db, tenantId, id) : undefined;
   if (!row || !bytes) throw notFound();
-  return { body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), filename: row.name };
+  // A WOFF2 upload is kept as the font inside it: the file is named for what it holds.
+  const filename =
+    row.format === 'woff2' ? `${row.name.replace(/\.woff2$/i, '')}.${fontFormat(bytes) ?? 'ttf'}` : row.name;
+  return { body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), filename };
 }
 
 const BYTES_KEPT = 32;
