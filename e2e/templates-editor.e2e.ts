@@ -1,8 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, it } from 'vitest';
 import {
   api,
   apiLogin,
+  baseUrl,
   chooseOption,
   describeBrowser,
   expect,
@@ -346,6 +350,94 @@ describeBrowser('template list and editor (/tmpl/index, /tmpl/tmpledit)', () => 
     } finally {
       await context.close();
       if (scriptTemplates.length > 0) await api('/mgr/templ/delete', { ids: scriptTemplates }, token);
+    }
+  }, 300_000);
+
+  it('draws a tenant’s OpenType (CFF) and WOFF2 brand fonts as the server does (0 pixels differ)', async () => {
+    const require = createRequire(import.meta.url);
+    const files: [string, string, Buffer][] = [
+      [
+        'mono.otf',
+        `e2e Mono ${suffix}`,
+        readFileSync(join(dirname(require.resolve('bwip-js')), '../fonts/Inconsolata.otf')),
+      ],
+      [
+        'thin.woff2',
+        `e2e Thin ${suffix}`,
+        readFileSync(
+          join(
+            dirname(require.resolve('@fontsource/noto-sans-sc/package.json')),
+            'files/noto-sans-sc-latin-100-normal.woff2',
+          ),
+        ),
+      ],
+    ];
+    const fontIds: number[] = [];
+    const templateIds: number[] = [];
+    const { context, page } = await newPage(browser(), { lang: 'en' });
+    try {
+      await login(page, 'admin', { path: '/tmpl/index' });
+      for (const [name, family, bytes] of files) {
+        const form = new FormData();
+        form.append('family', family);
+        form.append('file', new Blob([new Uint8Array(bytes)]), name);
+        const res = await fetch(`${baseUrl()}/api/mgr/templ/fontupload`, {
+          method: 'POST',
+          headers: { token },
+          body: form,
+        });
+        const up = (await res.json()) as { code: number; msg: string; data: { id: number } };
+        expect(up.code, up.msg).toBe(0);
+        fontIds.push(up.data.id);
+        const doc = {
+          version: 2,
+          size: { model: '0A', w: 296, h: 152 },
+          colourType: 'bwr',
+          elements: [
+            {
+              type: 'text',
+              id: 'name',
+              x: 6,
+              y: 6,
+              w: 284,
+              h: 50,
+              font: { family, size: 34 },
+              text: 'Organic Figs 500g',
+            },
+            {
+              type: 'price',
+              id: 'price',
+              x: 6,
+              y: 70,
+              w: 220,
+              h: 70,
+              colour: 'red',
+              font: { family, size: 56 },
+              value: 12.8,
+            },
+          ],
+        };
+        const added = await api<{ id: number }>(
+          '/mgr/templ/addtemple',
+          { name: `e2e ${name} ${suffix}`, model: '0A' },
+          token,
+        );
+        expect(added.code, added.msg).toBe(0);
+        templateIds.push(added.data.id);
+        expect((await api('/mgr/templ/alerttempData', { id: added.data.id, doc }, token)).code).toBe(0);
+        await page.goto(`/tmpl/tmpledit?id=${added.data.id}`, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+        await editor(page).waitFor({ timeout: 60_000 });
+        // The server draws it with the brand font (no fallback reported) …
+        const preview = await api<{ problems: unknown[] }>('/mgr/templ/preview', { doc }, token);
+        expect(preview.data.problems).toEqual([]);
+        // … and the editor, fetching the font with the session, draws exactly the same pixels.
+        await expect.poll(() => differingFromServer(page, token, doc), { timeout: 30_000 }).toBe(0);
+        await screenshot(page, `templates-editor-brand-${name.replace('.', '-')}-en`);
+      }
+    } finally {
+      await context.close();
+      if (templateIds.length > 0) await api('/mgr/templ/delete', { ids: templateIds }, token);
+      for (const id of fontIds) await api('/mgr/templ/fontdelete', { id }, token);
     }
   }, 300_000);
 
