@@ -174,8 +174,11 @@ async function main(): Promise<void> {
       message: `stopping on ${signal}`,
       time: config.now(),
     });
-    await close();
+    // The lease says this process serves: given up once the drain is over, before the app closes
+    // (closing the app closes the database, and a lease left behind made `restore` and a new
+    // start wait for it to run out).
     await membership.leave();
+    await close();
     await database.close();
     process.exit(0);
   };
