@@ -3,44 +3,15 @@
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import {
-  designSize,
-  drawTemplate,
-  encodeTagImage,
-  gs1CheckDigit,
-  type LabelData,
-  quantise,
-  renderForTag,
-  type TemplateDocument,
-} from '@esl/labels';
+import { designSize, drawTemplate, encodeTagImage, quantise, renderForTag, type TemplateDocument } from '@esl/labels';
 import { nodeCanvasFactory, nodeDeflate, nodeSha256, renderTagBatch } from '@esl/labels/node';
 import { wasmKernel } from '../packages/labels/src/kernel';
 import { priceLabel } from '../packages/labels/test/fixtures';
+import { priceProducts } from './products';
 
 const RUNS = 7;
-const NAMES = [
-  '有机红富士苹果',
-  '新疆阿克苏冰糖心苹果（特级大果）',
-  '东北五常大米 5kg',
-  '蒙牛纯牛奶 250ml×16',
-  '农夫山泉',
-];
-
 /** 6,000 distinct products: more than the symbol caches hold (4,096), so in "cold" runs every label encodes its codes afresh. */
-const products: LabelData[] = Array.from({ length: 6000 }, (_, i) => {
-  const body = `690${String(100000000 + i * 7919).slice(-9)}`;
-  const price = 1 + ((i * 37) % 9000) / 100;
-  return {
-    name: `${NAMES[i % NAMES.length]} ${i}`,
-    price,
-    originalPrice: i % 3 === 0 ? price + 2 : null,
-    barcode: body + gs1CheckDigit(body),
-    qrcode: `https://shop.example.com/p/${body}`,
-    unit: '500g',
-    spec: '特级',
-    origin: '山东烟台',
-  };
-});
+const products = priceProducts(6000);
 
 const canvas = nodeCanvasFactory();
 const env = { canvas, deflate: nodeDeflate, sha256: nodeSha256 };

@@ -9,12 +9,14 @@
 // labels per second, median of `--runs` after one warm-up run (which also starts the workers:
 // tsx, fonts), and labels per CPU-second of the whole process (worker threads included), which
 // shows the pool's own cost on a machine too busy for wall-clock figures. Figures go to docs/PERFORMANCE.md, "Render pool".
+
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { gs1CheckDigit, type LabelData, TemplateDocument } from '@esl/labels';
+import { TemplateDocument } from '@esl/labels';
 import { DEMO_TEMPLATES } from '../apps/server/src/demo/templates';
 import { createRenderPool } from '../apps/server/src/infra/render/pool';
 import { isRendered, type RenderJob, type RenderPool } from '../apps/server/src/infra/render/types';
+import { priceProducts } from './products';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -24,27 +26,7 @@ const LABELS = Number(arg('labels', '1024'));
 const RUNS = Number(arg('runs', '5'));
 const WORKERS = arg('workers', '1,2').split(',').map(Number);
 
-const NAMES = [
-  '有机红富士苹果',
-  '新疆阿克苏冰糖心苹果（特级大果）',
-  '东北五常大米 5kg',
-  '蒙牛纯牛奶 250ml×16',
-  '农夫山泉',
-];
-const products: LabelData[] = Array.from({ length: 2000 }, (_, i) => {
-  const body = `690${String(100000000 + i * 7919).slice(-9)}`;
-  const price = 1 + ((i * 37) % 9000) / 100;
-  return {
-    name: `${NAMES[i % NAMES.length]} ${i}`,
-    price,
-    originalPrice: i % 3 === 0 ? price + 2 : null,
-    barcode: body + gs1CheckDigit(body),
-    qrcode: `https://shop.example.com/p/${body}`,
-    unit: '500g',
-    spec: '特级',
-    origin: '山东烟台',
-  };
-});
+const products = priceProducts(2000);
 
 const demo = DEMO_TEMPLATES.map((t) => TemplateDocument.parse(t.doc)).find((d) => d.size.model === '0A');
 if (!demo) throw new Error('no 296 × 152 demo template');

@@ -5,31 +5,15 @@
 // Run: node --import tsx bench/shaping.bench.ts   (figures go to docs/PERFORMANCE.md, "Labels")
 import { cpus, loadavg } from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { gs1CheckDigit, type LabelData, renderForTag, type TemplateDocument } from '@esl/labels';
+import { type LabelData, renderForTag, type TemplateDocument } from '@esl/labels';
 import { loadShaper, nodeCanvasFactory, nodeDeflate, nodeSha256, prepareTexts, registerFonts } from '@esl/labels/node';
 import { priceLabel } from '../packages/labels/test/fixtures';
+import { CHINESE_NAMES, priceProducts } from './products';
 
 const ROUNDS = 9;
 const PER_ROUND = 600;
 
-const CHINESE = ['有机红富士苹果', '新疆阿克苏冰糖心苹果（特级大果）', '东北五常大米 5kg', '蒙牛纯牛奶 250ml×16'];
 const SHAPED = ['ส้มโอขาวน้ำผึ้ง', 'มะม่วงน้ำดอกไม้สีทอง', 'تفاح أحمر 500 غرام', 'حليب طازج كامل الدسم'];
-
-const products = (names: readonly string[]): LabelData[] =>
-  Array.from({ length: 200 }, (_, i) => {
-    const body = `690${String(100000000 + i * 7919).slice(-9)}`;
-    const price = 1 + ((i * 37) % 9000) / 100;
-    return {
-      name: `${names[i % names.length]} ${i}`,
-      price,
-      originalPrice: i % 3 === 0 ? price + 2 : null,
-      barcode: body + gs1CheckDigit(body),
-      qrcode: `https://shop.example.com/p/${body}`,
-      unit: '500g',
-      spec: '特级',
-      origin: '山东烟台',
-    };
-  });
 
 const env = { canvas: nodeCanvasFactory(), deflate: nodeDeflate, sha256: nodeSha256 };
 const cpuMs = () => {
@@ -57,8 +41,8 @@ console.log(
     .join(' ')}`,
 );
 const doc = priceLabel(296, 152, 'bwr', { model: '0A' });
-const chinese = products(CHINESE);
-const shaped = products(SHAPED);
+const chinese = priceProducts(200, CHINESE_NAMES);
+const shaped = priceProducts(200, SHAPED);
 await prepareTexts(SHAPED);
 const library = registerFonts();
 const shaper = library.shaper;

@@ -30,6 +30,17 @@ const doc = {
 describe.each(await testDatabases())('render stage ($name)', (target) => {
   const t = useApp(target);
 
+  /** The callback events the tenant's outbox holds: all must be label problems; their data. */
+  async function labelProblems(tenantId: number) {
+    const events = await t()
+      .app.services.db.selectFrom('callback_outbox')
+      .select(['type', 'payload'])
+      .where('tenant_id', '=', tenantId)
+      .execute();
+    expect(events.map((e) => e.type)).toEqual(events.map(() => 'label.problem'));
+    return events.map((e) => JSON.parse(e.payload).data as Record<string, unknown>);
+  }
+
   /**
    * Two stations with four tags each, routed in id order (A's tags first), one template for all;
    * every tag's label to render unless `enqueue` is false. Renders wait for `gate` when given.
@@ -164,19 +175,15 @@ describe.each(await testDatabases())('render stage ($name)', (target) => {
       .where('tag_id', 'in', [a, b])
       .execute();
     expect(logged).toEqual([{ tag_id: a, kind: 'render', result: 'ok', code: 'missingGlyph' }]);
-    const events = await db
-      .selectFrom('callback_outbox')
-      .select(['type', 'payload'])
-      .where('tenant_id', '=', at.tenantId)
-      .execute();
-    expect(events.map((e) => e.type)).toEqual(['label.problem']);
-    expect(JSON.parse(events[0].payload).data).toMatchObject({
-      tagId: a,
-      hardwareId: tagA.hardware_id,
-      productId: Number(tagA.product_id),
-      code: 'missingGlyph',
-      problems: [{ element: 'name', field: 'name', chars: '🍎' }],
-    });
+    expect(await labelProblems(at.tenantId)).toMatchObject([
+      {
+        tagId: a,
+        hardwareId: tagA.hardware_id,
+        productId: Number(tagA.product_id),
+        code: 'missingGlyph',
+        problems: [{ element: 'name', field: 'name', chars: '🍎' }],
+      },
+    ]);
     await engine.close();
   }, 60_000);
 
@@ -210,19 +217,15 @@ describe.each(await testDatabases())('render stage ($name)', (target) => {
     await engine.idle();
     const logged = await db.selectFrom('tag_log').select(['kind', 'result', 'code']).where('tag_id', '=', a).execute();
     expect(logged).toEqual([{ kind: 'render', result: 'ok', code: 'unknownFont' }]);
-    const events = await db
-      .selectFrom('callback_outbox')
-      .select(['type', 'payload'])
-      .where('tenant_id', '=', at.tenantId)
-      .execute();
-    expect(events.map((e) => e.type)).toEqual(['label.problem']);
-    expect(JSON.parse(events[0].payload).data).toMatchObject({
-      tagId: a,
-      hardwareId: tagA.hardware_id,
-      productId: Number(tagA.product_id),
-      code: 'unknownFont',
-      problems: [{ element: 'brand', family: 'Nobody Sans' }],
-    });
+    expect(await labelProblems(at.tenantId)).toMatchObject([
+      {
+        tagId: a,
+        hardwareId: tagA.hardware_id,
+        productId: Number(tagA.product_id),
+        code: 'unknownFont',
+        problems: [{ element: 'brand', family: 'Nobody Sans' }],
+      },
+    ]);
     await engine.close();
   }, 60_000);
 
