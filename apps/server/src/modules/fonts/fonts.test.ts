@@ -110,9 +110,21 @@ describe.each(await testDatabases())('brand fonts ($name)', (db) => {
 
   it('takes OpenType (CFF) and WOFF2 fonts: a WOFF2 is kept as the font inside it, and both draw', async () => {
     const a = await buildWorld(t().app);
+    // A template names the family before it is uploaded: its thumbnail is drawn in the base font.
+    const early = await ok<Template>('/mgr/templ/addtemple', { name: 'Early', model: '05' }, a.tokens.admin);
+    await ok('/mgr/templ/alerttempData', { id: early.id, doc: brandDoc('Mono Brand') }, a.tokens.admin);
+    const thumbnail = async () => {
+      const rows = await ok<Template[]>('/mgr/templ/list', {}, a.tokens.admin);
+      const url = rows.find((r) => r.id === early.id)?.thumbnail ?? '';
+      return (await t().app.inject({ method: 'GET', url })).rawPayload;
+    };
+    const before = await thumbnail();
+    expect(before.subarray(1, 4).toString()).toBe('PNG');
     const otf = await upload(a.tokens.admin, 'mono.otf', OTF, 'Mono Brand');
     expect(otf.code, otf.msg).toBe(0);
     expect(otf.data).toMatchObject({ family: 'Mono Brand', weight: 400, format: 'otf', size: OTF.length });
+    // The upload redrew that template's thumbnail with the font.
+    expect(Buffer.compare(await thumbnail(), before)).not.toBe(0);
     const woff2 = await upload(a.tokens.admin, 'latin.woff2', WOFF2, 'Web Brand');
     expect(woff2.code, woff2.msg).toBe(0);
     // The list says what was uploaded; the file the editor fetches is the TrueType font inside.

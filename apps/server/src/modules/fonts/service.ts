@@ -61,14 +61,34 @@ function familiesOfJson(json: string): Set<string> {
   return out;
 }
 
+/** The tenant's templates (id and name) whose documents name a family (lower case), by family. */
+async function templatesNamingFamilies(
+  db: Kysely<Database>,
+  tenantId: number,
+): Promise<Map<string, { id: number; name: string }[]>> {
+  const byFamily = new Map<string, { id: number; name: string }[]>();
+  for (const row of await repo.templateDocuments(db, tenantId)) {
+    for (const family of familiesOfJson(row.document))
+      byFamily.set(family, [...(byFamily.get(family) ?? []), { id: row.id, name: row.name }]);
+  }
+  return byFamily;
+}
+
 /** Names of the tenant's templates whose documents name a family (lower case), by family. */
 async function templatesNaming(db: Kysely<Database>, tenantId: number): Promise<Map<string, string[]>> {
   const byFamily = new Map<string, string[]>();
-  for (const row of await repo.templateDocuments(db, tenantId)) {
-    for (const family of familiesOfJson(row.document))
-      byFamily.set(family, [...(byFamily.get(family) ?? []), row.name]);
+  for (const [family, rows] of await templatesNamingFamilies(db, tenantId)) {
+    byFamily.set(
+      family,
+      rows.map((r) => r.name),
+    );
   }
   return byFamily;
+}
+
+/** Ids of the tenant's templates whose documents name this family (any case). */
+export async function templatesUsing(db: Kysely<Database>, tenantId: number, family: string): Promise<number[]> {
+  return ((await templatesNamingFamilies(db, tenantId)).get(family.toLowerCase()) ?? []).map((r) => r.id);
 }
 
 export async function list(ctx: CallContext): Promise<BrandFont[]> {

@@ -50,6 +50,27 @@ export async function list(ctx: CallContext, filter: repo.TemplateFilter) {
   return { rows: rows.map(presentTemplate), count };
 }
 
+/**
+ * Draws these templates' thumbnails again (a brand font they name has arrived: they were drawn in
+ * the base font). A template saved meanwhile keeps the thumbnail its save drew.
+ */
+export async function redrawThumbnails(ctx: CallContext, ids: readonly number[]): Promise<number> {
+  const { tenantId } = requireTenant(ctx);
+  const { db } = ctx.services;
+  let redrawn = 0;
+  for (const row of await repo.templatesByIds(db, tenantId, ids)) {
+    const { doc } = readDocument(row.document, { ...row, colourType: row.colour_type });
+    const png = await renderThumbnail(doc, ctx.services.previews, await facesFor(db, tenantId, [doc]));
+    await db.transaction().execute(async (trx) => {
+      if ((await repo.findTemplate(trx, tenantId, row.id))?.revision !== row.revision) return;
+      const key = randomHex(16);
+      await repo.saveThumb(trx, { template_id: row.id, tenant_id: tenantId, key, png, revision: row.revision });
+      redrawn++;
+    });
+  }
+  return redrawn;
+}
+
 /** Inserts a template with its thumbnail; names are unique within a tenant. */
 async function create(ctx: CallContext, tenantId: number, name: string, doc: TemplateDocument) {
   const { db } = ctx.services;
