@@ -15,8 +15,8 @@ interface Props {
 }
 
 /**
- * The tenant's brand fonts (docs/LABELS.md "Fonts a retailer brings"): upload a TrueType file
- * (the server checks it by its content and size), list them with the templates that use each
+ * The tenant's brand fonts (docs/LABELS.md "Fonts a retailer brings"): upload a TTF, OTF or WOFF2
+ * file (the server checks it by its content and size), list them with the templates that use each
  * family, delete one no template uses (the server refuses otherwise, naming the templates).
  */
 export function FontsModal({ open, canWrite, onClose }: Props) {
