@@ -1,4 +1,4 @@
-import type { OutlinePoint } from './font';
+import type { OutlinePoint } from './outline';
 
 /**
  * A reader of the CFF table (version 1) of OpenType fonts with PostScript outlines ('OTTO'),

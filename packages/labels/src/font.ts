@@ -15,12 +15,9 @@ import { parseCff } from './cff';
  * Shaping (ligatures, marks, joining, reordering) is the shaper's (shape.ts), from `bytes`.
  */
 
-/** One point of a contour: on the curve, or the control point of a quadratic curve. */
-export interface OutlinePoint {
-  readonly x: number;
-  readonly y: number;
-  readonly on: boolean;
-}
+import type { OutlinePoint } from './outline';
+
+export type { OutlinePoint } from './outline';
 
 export interface Glyph {
   readonly id: number;

@@ -1,9 +1,19 @@
+import { requireTenant } from '../../api/context';
 import { defineHandlers } from '../../api/handlers';
 import { pngDataUrl } from '../../infra/render';
+import * as fonts from '../fonts/service';
 import * as rules from './rules';
 import * as templates from './service';
 
 export const templateHandlers = defineHandlers({
+  // A brand font (the fonts module stores it): templates that already named its family get
+  // thumbnails drawn with it (their tags are re-labelled by the upload itself).
+  uploadFont: async (ctx) => {
+    const font = await fonts.upload(ctx);
+    const using = await fonts.templatesUsing(ctx.services.db, requireTenant(ctx).tenantId, font.family);
+    if (using.length > 0) await templates.redrawThumbnails(ctx, using);
+    return font;
+  },
   templateList: (ctx, body) => templates.list(ctx, body),
   addTemplate: (ctx, body) => templates.add(ctx, body),
   copyTemplate: (ctx, { id, name }) => templates.copy(ctx, id, name),
