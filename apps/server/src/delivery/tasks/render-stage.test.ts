@@ -45,11 +45,18 @@ describe.each(await testDatabases())('render stage ($name)', (target) => {
    * Two stations with four tags each, routed in id order (A's tags first), one template for all;
    * every tag's label to render unless `enqueue` is false. Renders wait for `gate` when given.
    */
-  async function setup(o: { enqueue?: boolean; gate?: Promise<void>; realRender?: boolean } = {}) {
+  async function setup(o: { enqueue?: boolean; gate?: Promise<void>; realRender?: boolean; callbacks?: boolean } = {}) {
     const { app } = t();
     const shop = await buildShop(app);
     const at = { tenantId: shop.tenant.id, storeId: shop.store.id };
     const token = shop.tokens.admin;
+    // A callback URL, so the stage's label.problem events are queued.
+    if (o.callbacks) {
+      await app.services.db
+        .insertInto('callback_settings')
+        .values({ tenant_id: at.tenantId, url: 'http://127.0.0.1:9/cb', updated_at: 0 })
+        .execute();
+    }
     const ok = async <T>(path: string, body: object) => {
       const res = await t().call<T>(path, body, { token });
       if (res.code !== 0) throw new Error(`${path}: ${res.msg}`);
@@ -138,11 +145,7 @@ describe.each(await testDatabases())('render stage ($name)', (target) => {
   it('reports characters no font draws: the push log names tag, product and field, the tag log and the callback record it', async () => {
     const { app } = t();
     const db = app.services.db;
-    const { engine, tagIds, at } = await setup({ enqueue: false, realRender: true });
-    await db
-      .insertInto('callback_settings')
-      .values({ tenant_id: at.tenantId, url: 'http://127.0.0.1:9/cb', updated_at: 0 })
-      .execute();
+    const { engine, tagIds, at } = await setup({ enqueue: false, realRender: true, callbacks: true });
     const [a, b] = tagIds as [number, number];
     const tagA = await db
       .selectFrom('tags')
@@ -190,11 +193,7 @@ describe.each(await testDatabases())('render stage ($name)', (target) => {
   it('reports a font the tenant does not have: drawn in the base font, the tag log and the callback record it', async () => {
     const { app } = t();
     const db = app.services.db;
-    const { engine, tagIds, at } = await setup({ enqueue: false, realRender: true });
-    await db
-      .insertInto('callback_settings')
-      .values({ tenant_id: at.tenantId, url: 'http://127.0.0.1:9/cb', updated_at: 0 })
-      .execute();
+    const { engine, tagIds, at } = await setup({ enqueue: false, realRender: true, callbacks: true });
     // The template names a family this tenant never uploaded (another tenant's, or deleted).
     await db
       .updateTable('templates')
