@@ -129,4 +129,43 @@ describeBrowser('problems to act on (/basemgr/problems)', () => {
       }
     });
   }
+
+  // The administrator sees the same store's problems and, below, every store's counts (the chain).
+  for (const lang of ['zh-CN', 'en'] as Lang[]) {
+    it(`the administrator's chain card counts each store's problems (${lang})`, { timeout: 120_000 }, async () => {
+      const { context, page } = await newPage(browser(), { lang, viewport: { width: 1280, height: 800 } });
+      try {
+        await login(page, 'admin', { path: '/basemgr/problems' });
+        await waitForShell(page);
+        const set = await api('/user/setcurrshop', { curshop: storeId }, await pageToken(page));
+        expect(set.code, set.msg).toBe(0);
+        await page.reload();
+        const chain = page.getByTestId('problems-chain');
+        await chain.waitFor();
+        await chain.getByText(CHAIN_TITLE[lang]).waitFor();
+        const row = chain.locator('.ant-table-tbody .ant-table-row').filter({ hasText: `E2E Problems ${suffix}` });
+        await row.waitFor();
+        // Store, total, then one column per kind: this store has 2 problems, one offline station, one misused tag.
+        const cells = await row.locator('td').allTextContents();
+        expect(cells[1]).toBe('2');
+        const heads = await chain.locator('.ant-table-thead th').allTextContents();
+        expect(cells[heads.indexOf(WORDS[lang].offline)]).toBe('1');
+        expect(cells[heads.indexOf(WORDS[lang].misused)]).toBe('1');
+        // Every kind's column is in view at 1280 px: the last one ends inside the card.
+        const card = await chain.boundingBox();
+        const last = await chain.locator('.ant-table-thead th').last().boundingBox();
+        expect((last?.x ?? 0) + (last?.width ?? 0)).toBeLessThanOrEqual((card?.x ?? 0) + (card?.width ?? 0));
+        await settled(page);
+        await chain.scrollIntoViewIfNeeded();
+        await screenshot(page, `problems-chain-${lang}-1280`);
+      } catch (err) {
+        await screenshot(page, `problems-chain-failed-${lang}`);
+        throw err;
+      } finally {
+        await context.close();
+      }
+    });
+  }
 });
+
+const CHAIN_TITLE: Record<Lang, string> = { en: 'All stores', 'zh-CN': '各门店' };

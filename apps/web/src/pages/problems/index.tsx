@@ -276,12 +276,13 @@ function ProblemsPage({ storeId }: { storeId: number }) {
 function ChainCard({ rows }: { rows: ProblemsChainRow[] }) {
   const { t } = useTranslation('problems');
   const columns: ColumnsType<ProblemsChainRow> = [
-    { title: t('chain.store'), dataIndex: 'name', width: 160, fixed: 'left', ellipsis: true },
-    { title: t('chain.total'), dataIndex: 'total', width: 80, align: 'right' },
+    // 1,000 px in all: the card's width at 1280 px with the menu open, so no column is scrolled away.
+    { title: t('chain.store'), dataIndex: 'name', width: 200, fixed: 'left', ellipsis: { showTitle: true } },
+    { title: t('chain.total'), dataIndex: 'total', width: 64, align: 'right' },
     ...PROBLEM_KINDS.map((k) => ({
       title: t(`kind.${k}`),
       key: k,
-      width: 110,
+      width: 92,
       align: 'right' as const,
       render: (_: unknown, r: ProblemsChainRow) =>
         r.counts[k] ? <Typography.Text type="danger">{r.counts[k]}</Typography.Text> : 0,
@@ -295,7 +296,7 @@ function ChainCard({ rows }: { rows: ProblemsChainRow[] }) {
         columns={columns}
         dataSource={rows}
         pagination={false}
-        scroll={{ x: 240 + PROBLEM_KINDS.length * 110 }}
+        scroll={{ x: 264 + PROBLEM_KINDS.length * 92 }}
       />
     </Card>
   );
