@@ -3,7 +3,7 @@
  * 1,000,000 tags, 200,000 products. Not a test.
  *
  *   node --import tsx bench/chain.bench.ts [--stores 100] [--tags-per-store 10000]
- *     [--products-per-store 2000] [--duration 10] [--connections 4] [--keep]
+ *     [--products-per-store 2000] [--duration 10] [--connections 4] [--keep] [--reuse NAME]
  *
  * The database is seeded in SQL (generate_series: a few minutes for a million tags), then the real
  * server (apps/server/src/main.ts) runs as its own process and the console's calls are loaded one
@@ -34,6 +34,8 @@ const PRODUCTS_PER_STORE = arg('products-per-store', 2_000);
 const DURATION = arg('duration', 10);
 const CONNECTIONS = arg('connections', 4);
 const KEEP = process.argv.includes('--keep');
+/** `--reuse NAME`: the database a `--keep` run left, seeded already (kept after this run too). */
+const REUSE = process.argv.includes('--reuse') ? process.argv[process.argv.indexOf('--reuse') + 1] : undefined;
 
 const NAMES = [
   '红富士苹果',
@@ -128,6 +130,21 @@ async function seed(url: string): Promise<{ firstStore: number }> {
   }
 }
 
+/** A database a `--keep` run seeded: its first store (the migrations run, in case the code has more). */
+async function seeded(url: string): Promise<{ firstStore: number }> {
+  const database = openDatabase(url);
+  await migrateToLatest(database);
+  await database.close();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const first = await client.query<{ id: number }>('select min(id)::int as id from stores');
+    return { firstStore: first.rows[0].id };
+  } finally {
+    await client.end();
+  }
+}
+
 type Answer = { code: number; msg: string; data: unknown };
 
 async function post(url: string, body: unknown, token?: string): Promise<Answer> {
@@ -180,16 +197,16 @@ async function main(): Promise<void> {
       `${STORES * PRODUCTS_PER_STORE} products; ${CONNECTIONS} connections, ${DURATION} s per figure`,
   );
   const admin = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `esl_bench_chain_${process.pid}`;
+  const name = REUSE ?? `esl_bench_chain_${process.pid}`;
   const adminClient = new pg.Client({ connectionString: admin });
   await adminClient.connect();
-  await adminClient.query(`create database ${name}`);
+  if (!REUSE) await adminClient.query(`create database ${name}`);
   const u = new URL(admin);
   u.pathname = `/${name}`;
   try {
     const started = performance.now();
-    const { firstStore } = await seed(u.toString());
-    console.log(`seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const { firstStore } = REUSE ? await seeded(u.toString()) : await seed(u.toString());
+    console.log(`${REUSE ? 'reused' : 'seeded'} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     const server = await startServer({ DATABASE_URL: u.toString(), ESL_ADMIN_PASSWORD: PASSWORD });
     try {
       const pid = server.child.pid as number;
@@ -225,7 +242,7 @@ async function main(): Promise<void> {
       await exited;
     }
   } finally {
-    if (KEEP) console.log(`database kept: ${u.toString()}`);
+    if (KEEP || REUSE) console.log(`database kept: ${name}`);
     else await adminClient.query(`drop database if exists ${name} with (force)`);
     await adminClient.end();
   }

@@ -15,6 +15,7 @@ import {
   pageToken,
   screenshot,
   settled,
+  until,
   useBrowser,
   waitForShell,
 } from './support/browser';
@@ -132,13 +133,19 @@ describeBrowser('problems to act on (/basemgr/problems)', () => {
 
   // The administrator sees the same store's problems and, below, every store's counts (the chain).
   for (const lang of ['zh-CN', 'en'] as Lang[]) {
-    it(`the administrator's chain card counts each store's problems (${lang})`, { timeout: 120_000 }, async () => {
+    it(`the administrator's chain card counts each store's problems (${lang})`, { timeout: 180_000 }, async () => {
       const { context, page } = await newPage(browser(), { lang, viewport: { width: 1280, height: 800 } });
       try {
         await login(page, 'admin', { path: '/basemgr/problems' });
         await waitForShell(page);
-        const set = await api('/user/setcurrshop', { curshop: storeId }, await pageToken(page));
+        const session = await pageToken(page);
+        const set = await api('/user/setcurrshop', { curshop: storeId }, session);
         expect(set.code, set.msg).toBe(0);
+        // The chain counts what the server's sweep (each minute) recorded: wait for it to see the store.
+        await until('the sweep recorded the store', async () => {
+          const res = await api<Array<{ storeId: number; total: number }>>('/mgr/problems/chain', {}, session);
+          return res.data.some((r) => r.storeId === storeId && r.total === 2);
+        });
         await page.reload();
         const chain = page.getByTestId('problems-chain');
         await chain.waitFor();

@@ -137,6 +137,8 @@ export interface EngineState {
   lastCollect: number;
   lastPriceWatch: number;
   lastProblemWatch: number;
+  /** The store the problems sweep goes on from at the next tick (a sweep in steps), or null. */
+  problemSweepFrom: number | null;
   fail(err: unknown, what: string): void;
 }
 
@@ -182,6 +184,7 @@ export function createState(o: EngineOptions): EngineState {
     lastCollect: Number.NEGATIVE_INFINITY,
     lastPriceWatch: Number.NEGATIVE_INFINITY,
     lastProblemWatch: Number.NEGATIVE_INFINITY,
+    problemSweepFrom: null,
     fail: (err, what) => o.onError?.(err, what),
   };
 }

@@ -86,13 +86,17 @@ export async function tick(state: EngineState) {
       state.fail(err, 'price watch');
     }
   }
-  if (now() - state.lastProblemWatch >= (o.problemWatchMs ?? 60_000)) {
-    state.lastProblemWatch = now();
+  // A sweep goes through the stores in steps of a bounded time, one per tick, until done; the
+  // next sweep starts problemWatchMs after the last one began.
+  if (state.problemSweepFrom !== null || now() - state.lastProblemWatch >= (o.problemWatchMs ?? 60_000)) {
+    if (state.problemSweepFrom === null) state.lastProblemWatch = now();
     try {
-      const { started, ended } = await watchProblems(db, o.notices, now());
-      state.counters.problemsStarted += started;
-      state.counters.problemsEnded += ended;
+      const step = await watchProblems(db, o.notices, now(), { from: state.problemSweepFrom ?? 0 });
+      state.problemSweepFrom = step.next;
+      state.counters.problemsStarted += step.started;
+      state.counters.problemsEnded += step.ended;
     } catch (err) {
+      state.problemSweepFrom = null;
       state.fail(err, 'problems sweep');
     }
   }

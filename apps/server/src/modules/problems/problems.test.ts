@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProduct, buildShop, buildTag } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { useApp } from '../../test/harness';
+import { watchProblems } from './watch';
 
 // Problems to act on (docs/PROBLEMS.md) over rows set up directly: the kinds read from tags, who
 // sees them (the current store only; the chain: an administrator every store, others their own),
@@ -59,6 +60,10 @@ describe.each(await testDatabases())('problems to act on ($name)', (db) => {
     });
     const only = await call<Problem[]>('/mgr/problems/list', shop.tokens.stock, { kind: 'lowBattery' });
     expect(only.data.map((p) => p.id)).toEqual([low.id]);
+    // The chain counts what the sweep recorded: nothing before it has run.
+    const early = await call<ProblemsChainRow[]>('/mgr/problems/chain', shop.tokens.admin);
+    expect(early.data.map((r) => r.total)).toEqual([0, 0]);
+    await watchProblems(t().app.services.db, null, t().clock.now());
     // The administrator's chain: both stores; a store manager's: only the store assigned.
     const admin = await call<ProblemsChainRow[]>('/mgr/problems/chain', shop.tokens.admin);
     expect(admin.data.map((r) => [r.storeId, r.total])).toEqual([
@@ -67,6 +72,52 @@ describe.each(await testDatabases())('problems to act on ($name)', (db) => {
     ]);
     const manager = await call<ProblemsChainRow[]>('/mgr/problems/chain', shop.tokens.manager);
     expect(manager.data.map((r) => r.storeId)).toEqual([shop.store.id]);
+  });
+
+  it('sweeps store by store in steps, records starts and ends once, and tells a callback', async () => {
+    const { shop, low, weak, gone } = await seed();
+    const { db } = t().app.services;
+    const tenantId = shop.tenant.id;
+    await db
+      .insertInto('callback_settings')
+      .values({ tenant_id: tenantId, url: 'https://example.test/hook', updated_at: 0 })
+      .execute();
+    const recorded = () =>
+      db.selectFrom('problems').select(['store_id', 'kind', 'subject']).where('tenant_id', '=', tenantId).execute();
+    const events = async (type: string) =>
+      (
+        await db
+          .selectFrom('callback_outbox')
+          .select('payload')
+          .where('tenant_id', '=', tenantId)
+          .where('type', '=', type)
+          .execute()
+      ).map((r) => JSON.parse(r.payload).data as { kind: string; id: number });
+    // A budget of 0: each step looks at one store and says where the next one starts.
+    const now = t().clock.now();
+    const steps: Array<number | null> = [];
+    let from: number | null = 0;
+    while (from !== null) {
+      const step = await watchProblems(db, null, now, { from, budgetMs: 0, clock: () => 1 });
+      steps.push(step.next);
+      from = step.next;
+    }
+    const stores = await db.selectFrom('stores').select('id').orderBy('id').execute();
+    expect(steps.length).toBe(stores.length);
+    expect(steps.at(-1)).toBeNull();
+    expect(
+      (await recorded())
+        .filter((r) => r.store_id === shop.store.id)
+        .map((r) => `${r.kind}|${r.subject}`)
+        .sort(),
+    ).toEqual([`labelOffline|tag:${weak.id}`, `lowBattery|tag:${low.id}`, `misused|tag:${gone.id}`].sort());
+    expect((await events('problem.started')).length).toBe((await recorded()).length);
+    // Again: nothing new. The battery changed: that problem ends, once, with its event.
+    expect(await watchProblems(db, null, now)).toEqual({ started: 0, ended: 0, next: null });
+    await db.updateTable('tags').set({ battery: 80 }).where('id', '=', low.id).execute();
+    expect(await watchProblems(db, null, now + 60_000)).toEqual({ started: 0, ended: 1, next: null });
+    expect(await events('problem.ended')).toEqual([expect.objectContaining({ kind: 'lowBattery', id: low.id })]);
+    expect(await watchProblems(db, null, now + 120_000)).toEqual({ started: 0, ended: 0, next: null });
   });
 
   it('exports the list as XLSX in the reader’s language', async () => {

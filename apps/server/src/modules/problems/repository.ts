@@ -223,44 +223,79 @@ export function countProblems(db: Db, scope: ProblemScope, now: number) {
 // ---------------------------------------------------------------------------------------------
 // What the sweep last found
 
-export function recorded(db: Db) {
-  return db.selectFrom('problems').selectAll().execute();
-}
-
-/** Records a problem that started: false when another process recorded it first. */
-export async function recordStart(
-  db: Db,
-  p: { tenantId: number; storeId: number; kind: string; subject: string; detail: string; now: number },
-): Promise<boolean> {
-  const r = await db
-    .insertInto('problems')
-    .values({
-      tenant_id: p.tenantId,
-      store_id: p.storeId,
-      kind: p.kind,
-      subject: p.subject,
-      detail: p.detail,
-      started_at: p.now,
-    })
-    .onConflict((oc) => oc.columns(['tenant_id', 'kind', 'subject']).doNothing())
-    .returning('started_at')
+/** The problems the last sweep recorded for one store. */
+export function recordedOf(db: Db, tenantId: number, storeId: number) {
+  return db
+    .selectFrom('problems')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('store_id', '=', storeId)
     .execute();
-  return r.length > 0;
 }
 
-/** Removes a problem that ended: false when another process removed it first. */
-export async function recordEnd(
+/**
+ * Records problems that started, as one statement; a row another process recorded first is left
+ * as it is. Answers `kind|subject` of the rows this call wrote.
+ */
+export async function recordStarts(
   db: Db,
-  p: { tenantId: number; kind: string; subject: string; startedAt: number },
-): Promise<boolean> {
-  const r = await db
+  rows: readonly { tenantId: number; storeId: number; kind: string; subject: string; detail: string; now: number }[],
+): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const written = await db
+    .insertInto('problems')
+    .values(
+      rows.map((p) => ({
+        tenant_id: p.tenantId,
+        store_id: p.storeId,
+        kind: p.kind,
+        subject: p.subject,
+        detail: p.detail,
+        started_at: p.now,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['tenant_id', 'kind', 'subject']).doNothing())
+    .returning(['kind', 'subject'])
+    .execute();
+  return new Set(written.map((r) => `${r.kind}|${r.subject}`));
+}
+
+/**
+ * Removes problems that ended, each only as recorded when it started (another process may have
+ * ended it and a new one started since). Answers `kind|subject` of the rows this call removed.
+ */
+export async function recordEnds(
+  db: Db,
+  tenantId: number,
+  rows: readonly { kind: string; subject: string; startedAt: number }[],
+): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const removed = await db
     .deleteFrom('problems')
-    .where('tenant_id', '=', p.tenantId)
-    .where('kind', '=', p.kind)
-    .where('subject', '=', p.subject)
-    .where('started_at', '=', p.startedAt)
-    .executeTakeFirst();
-  return Number(r.numDeletedRows) > 0;
+    .where('tenant_id', '=', tenantId)
+    .where((eb) =>
+      eb.or(
+        rows.map((r) =>
+          eb.and([eb('kind', '=', r.kind), eb('subject', '=', r.subject), eb('started_at', '=', r.startedAt)]),
+        ),
+      ),
+    )
+    .returning(['kind', 'subject'])
+    .execute();
+  return new Set(removed.map((r) => `${r.kind}|${r.subject}`));
+}
+
+/**
+ * Per store and kind, how many problems the last sweep recorded (the chain's counts: at 1,000,000
+ * tags counting them live is seconds of database work; the sweep runs each minute).
+ */
+export function countRecorded(db: Db, scope: { tenantId: number; storeIds: readonly number[] | null }) {
+  let q = db
+    .selectFrom('problems')
+    .select((eb) => ['store_id', 'kind', eb.fn.countAll<number>().as('n')])
+    .where('tenant_id', '=', scope.tenantId);
+  if (scope.storeIds !== null) q = q.where('store_id', 'in', scope.storeIds);
+  return q.groupBy(['store_id', 'kind']).execute();
 }
 
 /** When each recorded problem of a store started (the list's "since" where the data has none). */
