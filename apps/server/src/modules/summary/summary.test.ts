@@ -137,6 +137,57 @@ describe.each(await testDatabases())('dashboard statistics on $name', (db) => {
     expect(manager.tags.total).toBe(5);
   });
 
+  it('keeps the chain-wide counts a while, but a change call of the tenant ends them at once', async () => {
+    const { tokens } = await seeded();
+    const before = await ok<ShopStatic>(t(), STATIC, tokens.admin);
+    const perStore = await ok<TagStoreCount[]>(t(), STORES, tokens.admin);
+    // Written behind the server's back: the kept counts do not see it (they are not read again) ...
+    const { db } = t().app.services;
+    const store = await db
+      .selectFrom('stores')
+      .select(['id', 'tenant_id'])
+      .where('id', '=', before.store.id)
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('products')
+      .values({
+        tenant_id: store.tenant_id,
+        store_id: store.id,
+        barcode: '6900000000991',
+        qrcode: '',
+        name: 'Hidden',
+        price_cents: 100,
+        original_price_cents: null,
+        unit: '',
+        spec: '',
+        origin: '',
+        grade: '',
+        custom: '{}',
+        price_changes: 0,
+        created_at: 0,
+        updated_at: 0,
+      })
+      .execute();
+    expect((await ok<ShopStatic>(t(), STATIC, tokens.admin)).visible).toEqual(before.visible);
+    // ... a tag added through the console is counted at once, in the totals and per store.
+    const added = await t().call(
+      '/mgr/tag/add',
+      { model: '05', hardwareIds: ['C0FFEE000991'] },
+      { token: tokens.admin },
+    );
+    expect(added.code, added.msg).toBe(0);
+    const after = await ok<ShopStatic>(t(), STATIC, tokens.admin);
+    expect(after.visible).toEqual({
+      ...before.visible,
+      tags: before.visible.tags + 1,
+      products: before.visible.products + 1,
+    });
+    const stores = await ok<TagStoreCount[]>(t(), STORES, tokens.admin);
+    expect(stores.find((r) => r.storeId === before.store.id)?.count).toBe(
+      (perStore.find((r) => r.storeId === before.store.id)?.count ?? 0) + 1,
+    );
+  });
+
   it('counts tags per model of the current store, most first', async () => {
     const { tokens, otherStoreAdmin } = await seeded();
     expect(await ok<TagModelCount[]>(t(), MODELS, tokens.clerk)).toEqual([
