@@ -65,7 +65,9 @@ function filtered(db: Db, at: CurrentStore, f: Omit<TagFilter, 'page' | 'limit' 
   if (f.text) {
     const text = f.text;
     // The product's name and barcode through a correlated sub-select: the count needs no join,
-    // and the page stops scanning once it has its rows.
+    // and the page stops scanning once it has its rows. Bound to the store's products: inside the
+    // OR, PostgreSQL runs it as one hashed sub-plan, which otherwise reads every product of every
+    // store (0.5 s a call at 100 stores × 2,000 products, bench/chain.bench.ts; 16 ms bound).
     q = q.where((eb) =>
       eb.or([
         contains('t.hardware_id', text),
@@ -74,6 +76,8 @@ function filtered(db: Db, at: CurrentStore, f: Omit<TagFilter, 'page' | 'limit' 
             .selectFrom('products as fp')
             .select('fp.id')
             .whereRef('fp.id', '=', 't.product_id')
+            .where('fp.tenant_id', '=', at.tenantId)
+            .where('fp.store_id', '=', at.storeId)
             .where((pb) => pb.or([contains('fp.name', text), contains('fp.barcode', text)])),
         ),
       ]),
@@ -127,7 +131,10 @@ export async function listTags(db: Db, at: CurrentStore, f: TagFilter) {
   };
   // The SQL text depends only on which filters are set and the order; the values are its parameters.
   const key = `tags.list|${f.status ? 's' : ''}${f.model ? 'm' : ''}${f.hardwareId ? 'h' : ''}b${f.bound ?? ''}f${f.failed ?? ''}${f.notSeenSince === undefined ? '' : 'n'}${f.text ? 't' : ''}|${f.sort}|${f.order}`;
-  const text = f.text ? [containsPattern(f.text), containsPattern(f.text), containsPattern(f.text)] : [];
+  // In the SQL's order: the hardware ID, the store of the product sub-select, its name and barcode.
+  const text = f.text
+    ? [containsPattern(f.text), at.tenantId, at.storeId, containsPattern(f.text), containsPattern(f.text)]
+    : [];
   const failed = f.failed === undefined ? [] : ['image', 'failed'];
   const args = [
     at.tenantId,
