@@ -120,6 +120,23 @@ describe.each(await testDatabases())('problems to act on ($name)', (db) => {
     expect(await watchProblems(db, null, now + 120_000)).toEqual({ started: 0, ended: 0, next: null });
   });
 
+  it("lists a tag showing another store's product as misused, in the list and the sweep", async () => {
+    const { shop, low } = await seed();
+    const { db } = t().app.services;
+    const foreign = await buildProduct(t().app, { tenantId: shop.tenant.id, storeId: shop.otherStore.id }, {});
+    await db.updateTable('tags').set({ product_id: foreign.id }).where('id', '=', low.id).execute();
+    const list = await call<Problem[]>('/mgr/problems/list', shop.tokens.clerk, { kind: 'misused' });
+    expect(list.data.filter((p) => p.id === low.id).map((p) => p.detail)).toEqual(['otherStoreProduct']);
+    await watchProblems(db, null, t().clock.now());
+    const recorded = await db
+      .selectFrom('problems')
+      .select('subject')
+      .where('kind', '=', 'misused')
+      .where('store_id', '=', shop.store.id)
+      .execute();
+    expect(recorded.map((r) => r.subject)).toContain(`tag:${low.id}`);
+  });
+
   it('exports the list as XLSX in the reader’s language', async () => {
     const { shop, low } = await seed();
     const load = async (lang: 'en' | 'zh-CN') => {
