@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, Line, Paging, RequiredLine } from '../common';
+import { BAD_SIGNAL_DBM, LOW_BATTERY_PCT, PENDING_DEADLINE_MS } from './problems';
 import { isTimeZone } from './schedule';
 
 export const Store = z.object({
@@ -67,6 +68,17 @@ export const StoreParams = z.object({
   tagLostHours: z.number().int().min(1).max(720).default(24),
   /** The tag log and the data-push log keep this many days (DELIVERY.md §5.1). */
   tagLogDays: z.number().int().min(1).max(3650).default(90),
+  /** Problems to act on (docs/PROBLEMS.md): a battery at or below this percentage is low. */
+  lowBatteryPercent: z.number().int().min(1).max(60).default(LOW_BATTERY_PCT),
+  /** A signal at or below this many dBm is bad. */
+  badSignalDbm: z.number().int().min(-120).max(-40).default(BAD_SIGNAL_DBM),
+  /** A label still on its way this many minutes after it was due is pending too long. */
+  pendingDeadlineMinutes: z
+    .number()
+    .int()
+    .min(5)
+    .max(1440)
+    .default(PENDING_DEADLINE_MS / 60_000),
   /** IANA time zone: scheduled changes name wall-clock times of the store (docs/SCHEDULE.md). */
   timeZone: z.string().max(64).refine(isTimeZone, 'invalid').default('Asia/Shanghai'),
 });

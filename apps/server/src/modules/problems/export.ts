@@ -18,7 +18,7 @@ import { localTime } from '../proof/service';
 import { currentStore, timeZones } from '../stores/service';
 import { presentProblem } from './presenter';
 import * as repo from './repository';
-import { startedAt } from './service';
+import { startedAt, storeScope } from './service';
 
 /** Exports running at once: one per tenant, four in the process (as the other exports). */
 const exportGate = new Gate(1, 4);
@@ -65,7 +65,7 @@ export async function exportProblems(ctx: CallContext, filter: ParsedBodyOf<'pro
   const stream = new PassThrough();
   try {
     const timeZone = (await timeZones(db, at.tenantId, [at.storeId])).get(at.storeId) ?? 'UTC';
-    const rows = await repo.allProblems(db, { tenantId: at.tenantId, storeIds: [at.storeId] }, ctx.now, filter.kind);
+    const rows = await repo.allProblems(db, await storeScope(db, at.tenantId, at.storeId), ctx.now, filter.kind);
     const starts = await startedAt(ctx, at);
     const problems = rows.map((r) => presentProblem(r, starts.get(`${r.kind}|${r.subject}:${r.id}`)));
     void writeWorkbook(stream, problems, ctx.lang, timeZone)

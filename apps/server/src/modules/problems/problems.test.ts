@@ -11,6 +11,12 @@ import { watchProblems } from './watch';
 // another tenant never, and the XLSX export in both languages. The causes on the real server and
 // simulator: delivery/simulated-problems.test.ts.
 
+/** A whole sweep, in as many steps as it takes. */
+async function sweepAll(db: Parameters<typeof watchProblems>[0], now: number) {
+  let from: number | null = 0;
+  while (from !== null) from = (await watchProblems(db, null, now, { from })).next;
+}
+
 describe.each(await testDatabases())('problems to act on ($name)', (db) => {
   const t = useApp(db);
 
@@ -63,7 +69,7 @@ describe.each(await testDatabases())('problems to act on ($name)', (db) => {
     // The chain counts what the sweep recorded: nothing before it has run.
     const early = await call<ProblemsChainRow[]>('/mgr/problems/chain', shop.tokens.admin);
     expect(early.data.map((r) => r.total)).toEqual([0, 0]);
-    await watchProblems(t().app.services.db, null, t().clock.now());
+    await sweepAll(t().app.services.db, t().clock.now());
     // The administrator's chain: both stores; a store manager's: only the store assigned.
     const admin = await call<ProblemsChainRow[]>('/mgr/problems/chain', shop.tokens.admin);
     expect(admin.data.map((r) => [r.storeId, r.total])).toEqual([
@@ -113,11 +119,60 @@ describe.each(await testDatabases())('problems to act on ($name)', (db) => {
     ).toEqual([`labelOffline|tag:${weak.id}`, `lowBattery|tag:${low.id}`, `misused|tag:${gone.id}`].sort());
     expect((await events('problem.started')).length).toBe((await recorded()).length);
     // Again: nothing new. The battery changed: that problem ends, once, with its event.
-    expect(await watchProblems(db, null, now)).toEqual({ started: 0, ended: 0, next: null });
+    expect(await watchProblems(db, null, now, { budgetMs: Number.POSITIVE_INFINITY })).toEqual({
+      started: 0,
+      ended: 0,
+      next: null,
+    });
     await db.updateTable('tags').set({ battery: 80 }).where('id', '=', low.id).execute();
-    expect(await watchProblems(db, null, now + 60_000)).toEqual({ started: 0, ended: 1, next: null });
+    expect(await watchProblems(db, null, now + 60_000, { budgetMs: Number.POSITIVE_INFINITY })).toEqual({
+      started: 0,
+      ended: 1,
+      next: null,
+    });
     expect(await events('problem.ended')).toEqual([expect.objectContaining({ kind: 'lowBattery', id: low.id })]);
-    expect(await watchProblems(db, null, now + 120_000)).toEqual({ started: 0, ended: 0, next: null });
+    expect(await watchProblems(db, null, now + 120_000, { budgetMs: Number.POSITIVE_INFINITY })).toEqual({
+      started: 0,
+      ended: 0,
+      next: null,
+    });
+  });
+
+  it("counts low battery and bad signal by the store's own thresholds (store parameters)", async () => {
+    const { shop, low, weak } = await seed();
+    const { db } = t().app.services;
+    // The weak tag heard now at −90 dBm: bad by the default −85, not by a store's −95.
+    await db
+      .updateTable('tags')
+      .set({ status: 'normal', last_seen: t().clock.now() })
+      .where('id', '=', weak.id)
+      .execute();
+    const kinds = async () =>
+      (await call<Problem[]>('/mgr/problems/list', shop.tokens.clerk, { limit: 50 })).data
+        .filter((p) => p.id === low.id || p.id === weak.id)
+        .map((p) => p.kind)
+        .sort();
+    expect(await kinds()).toEqual(['badSignal', 'lowBattery']);
+    const read = await call<{ params: Record<string, unknown> }>('/mgr/station/getparame', shop.tokens.admin, {
+      id: shop.store.id,
+    });
+    expect(read.data.params).toMatchObject({ lowBatteryPercent: 20, badSignalDbm: -85, pendingDeadlineMinutes: 30 });
+    const saved = await t().call(
+      '/mgr/station/setparame',
+      { id: shop.store.id, params: { ...read.data.params, lowBatteryPercent: 10, badSignalDbm: -95 } },
+      { token: shop.tokens.admin },
+    );
+    expect(saved.code, saved.msg).toBe(0);
+    expect(await kinds()).toEqual([]);
+    const summary = await call<ProblemsSummary>('/mgr/problems/summary', shop.tokens.manager);
+    expect(summary.data.counts).toMatchObject({ lowBattery: 0, badSignal: 0 });
+    // Out of range: refused, naming the field.
+    const refused = await t().call(
+      '/mgr/station/setparame',
+      { id: shop.store.id, params: { ...read.data.params, badSignalDbm: 5 } },
+      { token: shop.tokens.admin },
+    );
+    expect(refused.code).toBe(1001);
   });
 
   it("lists a tag showing another store's product as misused, in the list and the sweep", async () => {
@@ -127,7 +182,7 @@ describe.each(await testDatabases())('problems to act on ($name)', (db) => {
     await db.updateTable('tags').set({ product_id: foreign.id }).where('id', '=', low.id).execute();
     const list = await call<Problem[]>('/mgr/problems/list', shop.tokens.clerk, { kind: 'misused' });
     expect(list.data.filter((p) => p.id === low.id).map((p) => p.detail)).toEqual(['otherStoreProduct']);
-    await watchProblems(db, null, t().clock.now());
+    await sweepAll(db, t().clock.now());
     const recorded = await db
       .selectFrom('problems')
       .select('subject')

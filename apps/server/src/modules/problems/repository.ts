@@ -14,7 +14,22 @@ type Db = Kysely<Database> | Transaction<Database>;
 export interface ProblemScope {
   tenantId: number | null;
   storeIds: readonly number[] | null;
+  /** The store's thresholds (store parameters); the defaults without. */
+  limits?: ProblemLimits;
 }
+
+/** When a battery is low, a signal bad, a pending label overdue (store parameters, docs/PROBLEMS.md). */
+export interface ProblemLimits {
+  lowBatteryPercent: number;
+  badSignalDbm: number;
+  pendingDeadlineMs: number;
+}
+
+export const DEFAULT_LIMITS: ProblemLimits = {
+  lowBatteryPercent: LOW_BATTERY_PCT,
+  badSignalDbm: BAD_SIGNAL_DBM,
+  pendingDeadlineMs: PENDING_DEADLINE_MS,
+};
 
 const lit = (v: string) => sql.lit(v);
 const bigint = (e: RawBuilder<unknown> | ReturnType<typeof sql.ref>) => sql<number | null>`cast(${e} as bigint)`;
@@ -81,6 +96,7 @@ const dueAt = sql<number>`(case when d.not_before > coalesce(d.queued_at, d.crea
   else coalesce(d.queued_at, d.created_at) end)`;
 
 function tagKinds(db: Db, scope: ProblemScope, now: number) {
+  const limits = scope.limits ?? DEFAULT_LIMITS;
   // Update failed: the tag's label task (its image slot) ended failed; since it failed.
   const failed = tagBase(db, scope, 'updateFailed')
     .innerJoin('device_tasks as d', (j) => j.onRef('d.tag_id', '=', 't.id').on('d.kind', '=', 'image'))
@@ -90,11 +106,11 @@ function tagKinds(db: Db, scope: ProblemScope, now: number) {
       lit('').as('other_store'),
       bigint(sql.ref('d.finished_at')).as('since'),
     ]);
-  // Pending past its deadline: a label still on its way PENDING_DEADLINE_MS after it was due.
+  // Pending past its deadline: a label still on its way the store's deadline after it was due.
   const overdue = tagBase(db, scope, 'pendingOverdue')
     .innerJoin('device_tasks as d', (j) => j.onRef('d.tag_id', '=', 't.id').on('d.kind', '=', 'image'))
     .where('d.state', 'in', OPEN_TASK)
-    .where(sql<boolean>`${dueAt} <= ${now - PENDING_DEADLINE_MS}`)
+    .where(sql<boolean>`${dueAt} <= ${now - limits.pendingDeadlineMs}`)
     .select([text(sql.ref('d.state')).as('detail'), lit('').as('other_store'), bigint(dueAt).as('since')]);
   // Label offline: not heard for the store's offline time (status offline, or lost after its hours).
   const offline = tagBase(db, scope, 'labelOffline')
@@ -130,19 +146,19 @@ function tagKinds(db: Db, scope: ProblemScope, now: number) {
       sql<number | null>`cast(case when t.foreign_seen_at > coalesce(t.last_seen, 0) then t.foreign_seen_at
         when t.product_id is null then t.product_gone_at end as bigint)`.as('since'),
     ]);
-  // Low battery: the battery it last reported, at or below LOW_BATTERY_PCT.
+  // Low battery: the battery it last reported, at or below the store's threshold.
   const battery = tagBase(db, scope, 'lowBattery')
     .where('t.battery', 'is not', null)
-    .where('t.battery', '<=', LOW_BATTERY_PCT)
+    .where('t.battery', '<=', limits.lowBatteryPercent)
     .select([
       text(sql.ref('t.battery')).as('detail'),
       lit('').as('other_store'),
       bigint(sql.ref('t.last_seen')).as('since'),
     ]);
-  // Bad signal: heard lately, at or below BAD_SIGNAL_DBM by the station it is routed to.
+  // Bad signal: heard lately, at or below the store's threshold by the station it is routed to.
   const signal = tagBase(db, scope, 'badSignal')
     .where('t.signal', 'is not', null)
-    .where('t.signal', '<=', BAD_SIGNAL_DBM)
+    .where('t.signal', '<=', limits.badSignalDbm)
     .where('t.status', 'in', HEARD)
     .select([
       text(sql.ref('t.signal')).as('detail'),

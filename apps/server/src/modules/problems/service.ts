@@ -6,8 +6,10 @@ import {
   type ProblemsChainRow,
   type ProblemsSummary,
 } from '@esl/contract';
+import type { Kysely } from 'kysely';
 import { type CallContext, requireTenant } from '../../api/context';
-import { currentStore, scopeOf, storeRefs } from '../stores/service';
+import type { Database } from '../../infra/db/schema';
+import { currentStore, scopeOf, storeParams, storeRefs } from '../stores/service';
 import { presentProblem } from './presenter';
 import * as repo from './repository';
 
@@ -17,10 +19,24 @@ export { clearGone, markProductGone } from './repository';
 
 const zero = (): ProblemCounts => Object.fromEntries(PROBLEM_KINDS.map((k) => [k, 0])) as ProblemCounts;
 
+/** One store, with its thresholds (store parameters lowBatteryPercent, badSignalDbm, pendingDeadlineMinutes). */
+export async function storeScope(db: Kysely<Database>, tenantId: number, storeId: number): Promise<repo.ProblemScope> {
+  const p = await storeParams(db, tenantId, storeId);
+  return {
+    tenantId,
+    storeIds: [storeId],
+    limits: {
+      lowBatteryPercent: p.lowBatteryPercent,
+      badSignalDbm: p.badSignalDbm,
+      pendingDeadlineMs: p.pendingDeadlineMinutes * 60_000,
+    },
+  };
+}
+
 export async function list(ctx: CallContext, f: ParsedBodyOf<'problemsList'>) {
   const at = await currentStore(ctx);
   const { db } = ctx.services;
-  const scope = { tenantId: at.tenantId, storeIds: [at.storeId] };
+  const scope = await storeScope(db, at.tenantId, at.storeId);
   const { rows, count } = await repo.listProblems(db, scope, ctx.now, f);
   const starts = await startedAt(ctx, at);
   return { rows: rows.map((r) => presentProblem(r, starts.get(`${r.kind}|${r.subject}:${r.id}`))), count };
@@ -34,7 +50,8 @@ export async function startedAt(ctx: CallContext, at: { tenantId: number; storeI
 
 export async function summary(ctx: CallContext): Promise<ProblemsSummary> {
   const at = await currentStore(ctx);
-  const rows = await repo.countProblems(ctx.services.db, { tenantId: at.tenantId, storeIds: [at.storeId] }, ctx.now);
+  const { db } = ctx.services;
+  const rows = await repo.countProblems(db, await storeScope(db, at.tenantId, at.storeId), ctx.now);
   const counts = zero();
   for (const r of rows) counts[r.kind] += Number(r.n);
   return { storeId: at.storeId, counts, total: Object.values(counts).reduce((a, b) => a + b, 0) };

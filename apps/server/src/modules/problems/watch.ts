@@ -5,6 +5,7 @@ import type { Database } from '../../infra/db/schema';
 import type { Notices } from '../../infra/notice/notices';
 import { enqueueEvents, type ProblemEventData } from '../../outbox/results/repository';
 import * as repo from './repository';
+import { storeScope } from './service';
 
 /*
  * The problems sweep (docs/PROBLEMS.md), run by the delivery engine's timer: what is wrong now
@@ -86,7 +87,7 @@ async function watchStore(
   tenantId: number,
   storeId: number,
 ): Promise<{ started: number; ended: number }> {
-  const current = await repo.problemsNow(db, { tenantId, storeIds: [storeId] }, now).execute();
+  const current = await repo.problemsNow(db, await storeScope(db, tenantId, storeId), now).execute();
   const before = await repo.recordedOf(db, tenantId, storeId);
   const key = (kind: string, subject: string) => `${kind}|${subject}`;
   const known = new Set(before.map((r) => key(r.kind, r.subject)));

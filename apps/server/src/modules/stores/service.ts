@@ -113,6 +113,11 @@ export async function setParams(ctx: CallContext, id: number, params: StoreParam
   return params;
 }
 
+/** A store's parameters as saved (defaults for those never set). */
+export async function storeParams(db: Kysely<Database>, tenantId: number, storeId: number): Promise<StoreParams> {
+  return readParams(await repo.findParams(db, tenantId, storeId));
+}
+
 /** Each store's time zone (store parameter `timeZone`): scheduled changes name its wall clock. */
 export async function timeZones(
   db: Kysely<Database>,

@@ -26,7 +26,14 @@ const TIME_ZONES: string[] = (() => {
 })();
 
 type Count = 'heartbeatSeconds' | 'tagPollSeconds' | 'ledSeconds';
-type Threshold = 'tagMissedWakes' | 'tagOfflineMinutes' | 'tagLostHours' | 'tagLogDays';
+type Threshold =
+  | 'tagMissedWakes'
+  | 'tagOfflineMinutes'
+  | 'tagLostHours'
+  | 'tagLogDays'
+  | 'lowBatteryPercent'
+  | 'badSignalDbm'
+  | 'pendingDeadlineMinutes';
 /** A count of seconds in half a row; a tag-status threshold in a third, what it means in a tooltip. */
 const count = (name: Count) => f.number(name, { label: `p.${name}`, span: 12, required: true, suffix: 'seconds' });
 const threshold = (name: Threshold, suffix: string) =>
@@ -79,6 +86,10 @@ export function StoreParamsModal({ store, editable, onClose }: Props) {
     threshold('tagOfflineMinutes', 'minutes'),
     threshold('tagLostHours', 'hours'),
     threshold('tagLogDays', 'days'),
+    // Problems to act on: when a battery is low, a signal bad, a label pending too long.
+    threshold('lowBatteryPercent', 'percent'),
+    threshold('badSignalDbm', 'dbm'),
+    threshold('pendingDeadlineMinutes', 'minutes'),
     {
       kind: 'custom',
       name: 'timeZone',
