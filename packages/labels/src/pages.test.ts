@@ -51,3 +51,20 @@ describe('label pages', () => {
     expect(same.hash).toBe(tag.hash);
   });
 });
+
+describe('label pages in migrate', () => {
+  it('keeps pages, repairs their elements and makes ids unique across pages', async () => {
+    const { migrate } = await import('./model/migrate');
+    const { doc, repairs } = migrate({
+      version: TEMPLATE_VERSION,
+      size: { model: null, w: 64, h: 32 },
+      colourType: 'bw',
+      elements: [{ type: 'rect', id: 'a', x: 0, y: 0, w: 16, h: 8 }],
+      pages: [{ elements: [{ type: 'rect', id: 'a', x: 1, y: 1, w: 4, h: 4 }, { type: 'nope' }] }],
+    });
+    expect(pageCount(doc)).toBe(2);
+    expect(pageDoc(doc, 2).elements.map((e) => e.id)).toEqual(['rect-1']);
+    expect(repairs).toHaveLength(2);
+    expect(migrate({ ...doc, pages: undefined }).doc.pages).toBeUndefined();
+  });
+});

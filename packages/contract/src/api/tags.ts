@@ -254,6 +254,15 @@ export type LedPatternBody = z.infer<typeof LedPatternBody>;
 export const RollCallTagsBody = z.object({ ids: Ids, led: LedPatternBody.optional() });
 export const LedTagsBody = z.object({ ids: Ids, led: LedPatternBody });
 
+/** Label pages (docs/PAGES.md): the page to show (1: the first) and how long before page 1 again. */
+export const ShowPageBody = z.object({
+  ids: Ids,
+  page: z.number().int().min(1).max(8),
+  /** Seconds the page stays before the tag goes back to page 1; 0: it stays. */
+  staySeconds: z.number().int().min(0).max(86_400),
+});
+export type ShowPageBody = z.infer<typeof ShowPageBody>;
+
 /** What a tag operation answers at once: its request id (progress by /mgr/request/get) and its tasks. */
 export const TagRequestData = z.object({ requestId: z.number().int(), tasks: z.number().int() });
 export type TagRequestData = z.infer<typeof TagRequestData>;

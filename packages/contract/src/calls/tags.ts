@@ -10,6 +10,7 @@ import {
   RequestGetBody,
   RequestProgress,
   RollCallTagsBody,
+  ShowPageBody,
   Tag,
   TagDelivery,
   TagDeliveryBody,
@@ -77,6 +78,15 @@ export const TAG_CALLS = {
     change,
   ),
   ledTag: call('/mgr/tag/ledesl', 'tag.operate', LedTagsBody, TagRequestData, 'Flash the LED of tags', change),
+  showPage: call(
+    '/mgr/tag/showpage',
+    'tag.operate',
+    ShowPageBody,
+    TagRequestData,
+    'Show another page of tags’ labels (docs/PAGES.md) with no image transfer; back to page 1 after staySeconds ' +
+      '(0: it stays). A tag at a station that cannot hold pages (an OpenEPaperLink AP) fails as unsupported',
+    change,
+  ),
   requestProgress: call(
     '/mgr/request/get',
     'tag.read',

@@ -161,6 +161,11 @@ async function toJob(
       return { ...base, kind: 'led', tag, led: JSON.parse(slot.payload) };
     case 'ping':
       return { ...base, kind: 'ping', tag, ...(slot.payload ? { led: JSON.parse(slot.payload) } : {}) };
+    case 'page': {
+      // Label pages (docs/PROTOCOL.md §5.15): the tag shows another page it holds, no image sent.
+      const { page, stayS } = JSON.parse(slot.payload) as { page: number; stayS: number };
+      return { ...base, kind: 'page', tag, page, stayS };
+    }
     case 'rollcall':
       return { ...base, kind: 'rollcall' };
     default:

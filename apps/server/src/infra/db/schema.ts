@@ -486,6 +486,8 @@ export type DeviceRequestKind =
   | 'tag.rollcall'
   | 'tag.rollcallAll'
   | 'tag.led'
+  /** Label pages: a page switch (docs/PAGES.md). */
+  | 'tag.page'
   | 'station.cmdwindow'
   /** The integration API's product upsert and delete (their tags' new labels). */
   | 'product.upsert'
@@ -494,7 +496,7 @@ export type DeviceRequestStatus = 'recorded' | 'running' | 'done';
 
 /** States of a task slot (DELIVERY.md §5.2). */
 export type TaskState = 'render' | 'queued' | 'sent' | 'accepted' | 'done' | 'failed' | 'cancelled';
-export type TaskKind = 'image' | 'led' | 'ping' | 'rollcall';
+export type TaskKind = 'image' | 'led' | 'ping' | 'rollcall' | 'page';
 
 /** One slot per (tenant, target, kind), reused for ever; its history goes to the tag log. */
 export interface DeviceTaskTable {

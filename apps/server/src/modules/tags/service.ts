@@ -237,6 +237,14 @@ export async function flashLed(ctx: CallContext, ids: readonly number[], led: re
   return requests.led(ctx.services.db, op, tagIds, led);
 }
 
+/** Label pages (docs/PAGES.md): tags show page `page`, back to page 1 after `staySeconds`. */
+export async function showPage(ctx: CallContext, ids: readonly number[], page: number, staySeconds: number) {
+  const op = await operator(ctx);
+  const tagIds = await requireTags(ctx.services.db, op, ids);
+  ctx.target = await tagsTarget(ctx.services.db, op, tagIds);
+  return requests.showPage(ctx.services.db, op, tagIds, { page, stayS: staySeconds });
+}
+
 /**
  * Progress of one of the caller's tenant's operations with each tag's result (the integration
  * API: the key names a tenant, not a store).
