@@ -127,6 +127,7 @@ export const TAG_CALL_NAMES = {
   rollCallTag: { 'zh-CN': '点名价签', en: 'Roll-call tags' },
   rollCallAllTags: { 'zh-CN': '点名全部价签', en: 'Roll-call all tags' },
   ledTag: { 'zh-CN': '价签闪灯', en: 'Flash tag LEDs' },
+  showPage: { 'zh-CN': '切换价签页面', en: 'Show a page of tags’ labels' },
   requestProgress: { 'zh-CN': '查询操作进度', en: 'Operation progress' },
   tagScreen: { 'zh-CN': '查看价签画面', en: 'View a tag screen' },
   tagDelivery: { 'zh-CN': '查看价签下发状态', en: 'View a tag’s deliveries' },

@@ -242,6 +242,18 @@ export function pageDoc(doc: TemplateDocument, page: number): TemplateDocument {
   return { ...rest, elements: extra ? extra.elements : doc.elements };
 }
 
+/**
+ * Page `page` (1-based) brought to the front: its elements and page 1's change places, so an
+ * editor that draws and edits `elements` works on that page. Its own inverse: swapping the same
+ * page again gives the document back. Page 1 (or a page past the last) leaves it as it is.
+ */
+export function swapPage(doc: TemplateDocument, page: number): TemplateDocument {
+  const other = page > 1 ? doc.pages?.[page - 2] : undefined;
+  if (!other || !doc.pages) return doc;
+  const pages = doc.pages.map((p, i) => (i === page - 2 ? { elements: doc.elements } : p));
+  return { ...doc, elements: other.elements, pages };
+}
+
 /** Every element of every page, for what a whole label needs loaded (fonts, images). */
 export function allPagesDoc(doc: TemplateDocument): TemplateDocument {
   if (!doc.pages?.length) return doc;

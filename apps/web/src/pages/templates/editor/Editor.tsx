@@ -4,11 +4,13 @@ import {
   type ElementType,
   type LabelData,
   type LabelFonts,
+  LIMITS,
+  pageCount,
   SAMPLE_DATA,
   type TemplateDocument,
 } from '@esl/labels';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Card } from 'antd';
+import { Alert, App, Button, Card, Popconfirm, Segmented, Space } from 'antd';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker, useNavigate } from 'react-router';
@@ -29,7 +31,18 @@ import { newElement } from '../../../editor/factory';
 import { fitZoom, stepZoom } from '../../../editor/geometry';
 import type { LabelRender } from '../../../editor/paint';
 import { shortcutFor } from '../../../editor/shortcuts';
-import { canRedo, canUndo, change, redo, select, undo } from '../../../editor/state';
+import {
+  addPage,
+  canRedo,
+  canUndo,
+  change,
+  deletePage,
+  documentOf,
+  redo,
+  select,
+  showPage,
+  undo,
+} from '../../../editor/state';
 import { createEditorStore } from '../../../editor/store';
 import { queryKeys } from '../../../platform/queryKeys';
 import { ApiError, request } from '../../../platform/request';
@@ -151,10 +164,11 @@ export function Editor({ template, doc: loaded, repairs, canWrite, fonts }: Prop
           return setDocument(d, { size: { model: null, w: values.width, h: values.length } });
         }),
       );
+      // The editor holds the page it shows in front (docs/PAGES.md); the stored document has page 1 there.
       const doc = store.getState().doc;
       const row = await request('alterTemplateData', {
         id: template.id,
-        doc,
+        doc: documentOf(store.getState()),
         name: values.name,
         revision: force ? undefined : saved.revision,
       });
@@ -348,6 +362,37 @@ export function Editor({ template, doc: loaded, repairs, canWrite, fonts }: Prop
               onRendered={onRendered}
             />
           </div>
+          <Space size={8} wrap data-testid="editor-pages">
+            {/* Label pages (docs/PAGES.md): page 1 is what a tag shows; the others it switches to. */}
+            <Segmented
+              size="small"
+              value={state.page ?? 1}
+              options={Array.from({ length: pageCount(documentOf(state)) }, (_, i) => ({
+                value: i + 1,
+                label: t('pages.page', { n: i + 1 }),
+              }))}
+              onChange={(page) => store.update((s) => showPage(s, Number(page)))}
+            />
+            <Button
+              size="small"
+              onClick={() => store.update(addPage)}
+              disabled={pageCount(documentOf(state)) >= LIMITS.pages}
+              data-testid="add-page"
+            >
+              {t('pages.add')}
+            </Button>
+            {pageCount(documentOf(state)) > 1 && (
+              <Popconfirm
+                title={t('pages.deleteConfirm', { n: state.page ?? 1 })}
+                okText={t('pages.delete')}
+                onConfirm={() => store.update(deletePage)}
+              >
+                <Button size="small" danger data-testid="delete-page">
+                  {t('pages.delete')}
+                </Button>
+              </Popconfirm>
+            )}
+          </Space>
           <div style={{ color: '#595959', fontSize: 12 }} data-testid="editor-status">
             {t('status', { w: label.w, h: label.h, zoom: Math.round(zoom * 100), count: state.doc.elements.length })}
             {' · '}
