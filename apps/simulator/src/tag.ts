@@ -66,6 +66,8 @@ export class SimTag {
   buttonStayS = 30;
   /** Tells page switches apart: a return to page 1 armed for an older switch does nothing. */
   private pageSwitch = 0;
+  /** Tells held (timed) page switches apart: a newer one, or a new picture, drops an older one. */
+  private pageHold = 0;
   /** Below this battery voltage, mV, it refuses new pictures (answered `lowBattery`); null: never. */
   lowBatteryMv: number | null = null;
 
@@ -175,9 +177,20 @@ export class SimTag {
     return true;
   }
 
+  /** Takes a switch to happen later (§5.15 rule 5); answers its number for `heldPageDue`. */
+  holdPage(): number {
+    return ++this.pageHold;
+  }
+
+  /** True when held switch `n` is still the latest (no newer one, no new picture since). */
+  heldPageDue(n: number): boolean {
+    return n === this.pageHold;
+  }
+
   private firstPage(): void {
     this.page = 1;
     this.pageSwitch++;
+    this.pageHold++;
   }
 
   /**

@@ -94,5 +94,24 @@ describe.each(await testDatabases())('label pages on simulated tags ($name)', (d
     await steps.until(s, 'the refusal', async () => (await steps.progressOf(s, none.requestId)).status === 'done');
     expect(await steps.progressOf(s, none.requestId)).toMatchObject({ done: 0, failed: 1 });
     expect(s.sim.tag(b.hw).page).toBe(1);
+
+    // A switch at a time (a schedule's step): handed to the tag ahead, made by the tag at that time.
+    const at = t().clock.now() + 300_000;
+    const timed = await steps.call<{ requestId: number }>(
+      '/mgr/tag/showpage',
+      { ids: [a.id], page: 2, staySeconds: 20, at },
+      s.token,
+    );
+    await steps.until(
+      s,
+      'the switch handed over',
+      async () => (await steps.progressOf(s, timed.requestId)).status === 'done',
+    );
+    expect(t().clock.now()).toBeLessThan(at);
+    expect(tagA.page).toBe(1);
+    await steps.until(s, 'page 2 at its time', () => tagA.page === 2, 400_000);
+    expect(s.sim.clock.now()).toBeGreaterThanOrEqual(at);
+    await steps.until(s, 'back to page 1 after the timed stay', () => tagA.page === 1, 60_000);
+    expect(tagA.transfers).toBe(transfers);
   });
 });

@@ -186,8 +186,7 @@ export class SimRadio {
     if (!ex.ok) return; // tried again at the next check-in, until the TTL
     if (job.kind === 'page') {
       // A page switch (§5.15): one command exchange, no image; the tag goes back to page 1 by itself.
-      const n = tag.showPage(job.page);
-      if (n === null) {
+      if (job.page > tag.pages()) {
         link.finish(held, 'unsupported', {
           airMs: Math.round(ex.airMs),
           detail: `the tag holds ${tag.pages()} page(s)`,
@@ -195,7 +194,15 @@ export class SimRadio {
         return;
       }
       if (job.stayS > 0) tag.buttonStayS = job.stayS;
-      this.pageShown(tag, n, job.stayS);
+      const hold = tag.holdPage();
+      const show = () => {
+        const n = tag.heldPageDue(hold) ? tag.showPage(job.page) : null;
+        if (n !== null) this.pageShown(tag, n, job.stayS);
+      };
+      // A timed switch (rule 5): the tag's own timer switches at `at`, no radio exchange then.
+      const wait = job.at === undefined ? 0 : job.at - link.serverNow();
+      if (wait > 0) link.after(wait, show);
+      else show();
       link.finish(held, 'ok', { airMs: Math.round(ex.airMs), ...(tag.ver ? { ver: tag.ver } : {}), rssi: rssi() });
       return;
     }

@@ -260,6 +260,11 @@ export const ShowPageBody = z.object({
   page: z.number().int().min(1).max(8),
   /** Seconds the page stays before the tag goes back to page 1; 0: it stays. */
   staySeconds: z.number().int().min(0).max(86_400),
+  /**
+   * When the tags switch (Unix ms): the switch is sent ahead and each tag makes it by its own
+   * timer at that moment (docs/PAGES.md); left out or past: at each tag's next check-in.
+   */
+  at: z.number().int().min(0).max(8_640_000_000_000).optional(),
 });
 export type ShowPageBody = z.infer<typeof ShowPageBody>;
 

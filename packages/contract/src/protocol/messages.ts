@@ -375,6 +375,7 @@ export const Job = z.discriminatedUnion('kind', [
   tagJob('page', {
     page: int(1, LIMITS.maxPages).describe('the page to show (1: the first)'),
     stayS: int(0, 86_400).describe('seconds it stays before the tag goes back to page 1; 0: it stays'),
+    at: EpochMs.optional().describe('server time at which the tag switches (held until then); left out: at once'),
   }),
 ]);
 export type Job = z.infer<typeof Job>;

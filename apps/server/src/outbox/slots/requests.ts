@@ -125,6 +125,8 @@ export function led(db: Kysely<Database>, at: Operator, tagIds: readonly number[
 export interface PageSwitch {
   page: number;
   stayS: number;
+  /** Server time at which the tags switch (sent ahead; docs/PROTOCOL.md §5.15 rule 5). */
+  at?: number;
 }
 
 /** Label pages: some tags show another page of the label they hold (no image transfer). */

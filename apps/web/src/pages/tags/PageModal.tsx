@@ -1,5 +1,6 @@
 import { ShowPageBody } from '@esl/contract';
-import { Form, InputNumber, Modal, Typography } from 'antd';
+import { DatePicker, Form, InputNumber, Modal, Typography } from 'antd';
+import type { Dayjs } from 'dayjs';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { rangeOf } from '../../components/form/spec';
@@ -11,6 +12,8 @@ const STAY = rangeOf(ShowPageBody.shape.staySeconds);
 interface Values {
   page: number;
   staySeconds: number;
+  /** When the tags switch (sent ahead); empty: at their next check-in. */
+  at?: Dayjs | null;
 }
 
 /** Which page some tags show, and for how long (/mgr/tag/showpage): no picture is sent. */
@@ -24,7 +27,7 @@ export function PageModal({
   count: number;
   loading: boolean;
   onClose: () => void;
-  onShow: (page: Values) => Promise<unknown>;
+  onShow: (page: { page: number; staySeconds: number; at?: number }) => Promise<unknown>;
 }) {
   const { t } = useTranslation('tags');
   const [form] = Form.useForm<Values>();
@@ -50,7 +53,12 @@ export function PageModal({
         layout="vertical"
         initialValues={{ page: 2, staySeconds: 30 }}
         // A refusal is shown by the request itself; the dialog stays open to try again.
-        onFinish={(v) => onShow(v).then(onClose, () => {})}
+        onFinish={(v) =>
+          onShow({ page: v.page, staySeconds: v.staySeconds, ...(v.at ? { at: v.at.valueOf() } : {}) }).then(
+            onClose,
+            () => {},
+          )
+        }
       >
         <Form.Item name="page" label={t('page.page')} rules={[{ required: true, message: t('page.pageRequired') }]}>
           <InputNumber min={PAGE.min} max={PAGE.max} precision={0} style={{ width: '100%' }} />
@@ -61,6 +69,9 @@ export function PageModal({
           rules={[{ required: true, message: t('page.stayRequired') }]}
         >
           <InputNumber min={STAY.min} max={STAY.max} precision={0} style={{ width: '100%' }} />
+        </Form.Item>
+        <Form.Item name="at" label={t('page.at')} extra={t('page.atHelp')}>
+          <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} />
         </Form.Item>
       </Form>
     </Modal>

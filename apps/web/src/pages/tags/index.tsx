@@ -45,7 +45,7 @@ interface OperateArgs {
   from: string;
   led?: LedPatternBody;
   /** A page switch (docs/PAGES.md): the page and how long it stays. */
-  page?: { page: number; staySeconds: number };
+  page?: { page: number; staySeconds: number; at?: number };
   /** A refresh that sends the label even where the tag already shows it. */
   force?: boolean;
 }
@@ -101,7 +101,12 @@ function Tags({ storeId }: { storeId: number }) {
       op === 'ledTag'
         ? request(op, { ids: ids ?? [], led: led as LedPatternBody })
         : op === 'showPage'
-          ? request(op, { ids: ids ?? [], page: page?.page ?? 1, staySeconds: page?.staySeconds ?? 0 })
+          ? request(op, {
+              ids: ids ?? [],
+              page: page?.page ?? 1,
+              staySeconds: page?.staySeconds ?? 0,
+              ...(page?.at ? { at: page.at } : {}),
+            })
           : op === 'refreshTag'
             ? request(op, { ids: ids ?? [], force })
             : op === 'rollCallTag'
