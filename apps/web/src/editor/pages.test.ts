@@ -1,6 +1,6 @@
 import { addElement, pageCount, pageDoc, TEMPLATE_VERSION, TemplateDocument } from '@esl/labels';
 import { describe, expect, it } from 'vitest';
-import { addPage, change, createEditorState, deletePage, documentOf, showPage, undo } from './state';
+import { addPage, change, createEditorState, deletePage, documentOf, sameDocument, showPage, undo } from './state';
 
 // Label pages in the editor (docs/PAGES.md): add, choose and delete a page; edits land on the page shown.
 const doc = TemplateDocument.parse({
@@ -32,6 +32,16 @@ describe('editor pages', () => {
     expect(documentOf(s).pages).toBeUndefined();
     expect(ids(documentOf(s), 1)).toEqual(['rect-2']);
     expect(deletePage(s)).toBe(s);
+  });
+
+  it('choosing a page changes nothing to save; an edit on a page does', () => {
+    let s = addPage(createEditorState(doc));
+    const saved = documentOf(s);
+    s = showPage(showPage(s, 1), 2);
+    expect(sameDocument(documentOf(s), saved)).toBe(true);
+    s = change(s, (d) => addElement(d, { type: 'rect', id: 'rect-9', x: 1, y: 1, w: 4, h: 4 }));
+    expect(sameDocument(documentOf(s), saved)).toBe(false);
+    expect(sameDocument(documentOf(undo(s)), saved)).toBe(true);
   });
 
   it('stops at eight pages', () => {

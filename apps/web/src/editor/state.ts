@@ -74,6 +74,19 @@ export function documentOf(state: Pick<EditorState, 'doc' | 'page'>): TemplateDo
   return swapPage(state.doc, state.page ?? 1);
 }
 
+/**
+ * The same document, page moves aside: every field the same value and every page the same list
+ * of elements (swapPage moves the lists, it does not copy them), so choosing a page is no change.
+ */
+export function sameDocument(a: TemplateDocument, b: TemplateDocument): boolean {
+  if (a === b) return true;
+  const { pages: pa = [], ...ra } = a;
+  const { pages: pb = [], ...rb } = b;
+  const ka = Object.keys(ra) as (keyof typeof ra)[];
+  if (ka.length !== Object.keys(rb).length || ka.some((k) => ra[k] !== rb[k])) return false;
+  return pa.length === pb.length && pa.every((p, i) => p.elements === pb[i]?.elements);
+}
+
 /** Moves to another page of the label (an undo step, so undo goes back to the page it was on). */
 export function showPage(state: EditorState, page: number): EditorState {
   const whole = documentOf(state);

@@ -39,6 +39,7 @@ import {
   deletePage,
   documentOf,
   redo,
+  sameDocument,
   select,
   showPage,
   undo,
@@ -81,7 +82,8 @@ export function Editor({ template, doc: loaded, repairs, canWrite, fonts }: Prop
   const canvas = useMemo(() => browserCanvasFactory(fonts), [fonts]);
   const [name, setName] = useState(template.name);
   const [saved, setSaved] = useState({ doc: loaded, name: template.name, revision: template.revision });
-  const dirty = state.doc !== saved.doc || name.trim() !== saved.name;
+  // saved.doc is the stored document (page 1 first); choosing another page is no change.
+  const dirty = !sameDocument(documentOf(state), saved.doc) || name.trim() !== saved.name;
 
   const [zoom, setZoom] = useState(1);
   const [grid, setGrid] = useState(0);
@@ -165,10 +167,10 @@ export function Editor({ template, doc: loaded, repairs, canWrite, fonts }: Prop
         }),
       );
       // The editor holds the page it shows in front (docs/PAGES.md); the stored document has page 1 there.
-      const doc = store.getState().doc;
+      const doc = documentOf(store.getState());
       const row = await request('alterTemplateData', {
         id: template.id,
-        doc: documentOf(store.getState()),
+        doc,
         name: values.name,
         revision: force ? undefined : saved.revision,
       });
