@@ -56,6 +56,8 @@ export interface WallTag {
   transfers: number;
   /** An image job for it waits at its station ('pending') or is on the air ('sending'). */
   job: 'pending' | 'sending' | null;
+  /** The page it shows of a label of several pages (docs/PAGES.md); 1 otherwise. */
+  page: number;
 }
 
 export interface WallStationJson {
@@ -91,9 +93,11 @@ export function wallJson(stations: readonly WallStation[]): WallStationJson[] {
           hw: t.hw,
           ver: screen?.ver ?? null,
           width: screen?.image.width ?? null,
-          height: screen?.image.height ?? null,
+          // A label of several pages: the height of the page shown (the image stacks them).
+          height: screen ? screen.image.height / Math.max(1, t.pages?.() ?? 1) : null,
           transfers: t.transfers,
           job: jobs.get(t.id) ?? null,
+          page: t.page ?? 1,
         };
       }),
     };
@@ -135,13 +139,13 @@ function figure(tag) {
     f.innerHTML = '<div class="blank"></div><figcaption></figcaption>';
     figures.set(tag.id, f);
   }
-  if (f.dataset.ver !== String(tag.ver)) {
-    f.dataset.ver = String(tag.ver);
+  if (f.dataset.ver !== tag.ver + '/' + tag.page) {
+    f.dataset.ver = tag.ver + '/' + tag.page;
     const old = f.firstElementChild;
     let next;
     if (tag.ver) {
       next = document.createElement('img');
-      next.src = '/screen/' + tag.id + '.png?v=' + tag.ver;
+      next.src = '/screen/' + tag.id + '.png?v=' + tag.ver + '&p=' + tag.page;
       next.alt = tag.id;
       next.loading = 'lazy';
       next.width = tag.width;
