@@ -62,10 +62,17 @@ describe.each(await testDatabases())('label pages on simulated tags ($name)', (d
     expect(s.otherJobs.filter((j) => j.kind === 'page')).toEqual([{ kind: 'page', tag: a.hw }]);
     expect(tagA.transfers).toBe(transfers);
     expect(tagA.screen()?.hash).toBe(want);
+    // The tag reports the page it shows; the console's tag row says so.
+    const shownPage = async () => {
+      const rows = (await steps.call<Array<{ id: number; shownPage: number }>>('/mgr/tag/list', {}, s.token)) ?? [];
+      return rows.find((r) => r.id === a.id)?.shownPage;
+    };
+    await steps.until(s, 'page 2 reported', async () => (await shownPage()) === 2, 120_000);
     // Half the stay later it still shows page 2; after the stay, page 1 again, on its own.
     await steps.advance(s, 30_000);
     expect(tagA.page).toBe(2);
     await steps.until(s, 'back to page 1', () => tagA.page === 1, 60_000);
+    await steps.until(s, 'page 1 reported', async () => (await shownPage()) === 1, 120_000);
 
     // The tag's button: page 2 at once, back to page 1 after the stay it last used; no transfer.
     expect(s.sim.pressButton(a.hw)).toBe(true);

@@ -165,6 +165,8 @@ export const Tag = z.object({
    * when its screen does, so it names the picture /mgr/tag/screen `shown` answers (beyond SPEC).
    */
   shownVer: z.string().nullable(),
+  /** The page of its label the tag last reported showing (docs/PAGES.md); 1: the first (beyond SPEC). */
+  shownPage: z.number().int(),
   /** The version of the label it should show; null: nothing rendered for it yet (beyond SPEC). */
   desiredVer: z.string().nullable(),
   /** An update is on its way: the tag does not show the label it should yet (beyond SPEC). */

@@ -416,6 +416,8 @@ export interface TagTable {
   wake_s: number | null;
   /** The image version the tag last reported (16 hex digits), null: none. */
   shown_ver: string | null;
+  /** The page of its label the tag last reported showing (docs/PAGES.md); 1: the first (migration 032). */
+  shown_page: Generated<number>;
   /** What the tag should show (set by the delivery tasks); null: nothing pending. */
   desired_hash: string | null;
   /** Tag firmware version last reported. */
