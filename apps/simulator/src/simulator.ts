@@ -72,6 +72,8 @@ export interface Simulator {
   /** A station by serial (and tenant, when serials repeat across tenants). */
   station(sn: string, tenantId?: number): SimStation;
   tag(id: string): SimTag;
+  /** Presses a tag's button (docs/PAGES.md): its next page; false when it holds one page. */
+  pressButton(id: string): boolean;
   /** Resolves when `pred` holds, checked after every change; rejects after `timeoutMs` of real time. */
   waitFor(pred: () => boolean, options?: { timeoutMs?: number; what?: string }): Promise<void>;
   report(): SimReport;
@@ -165,6 +167,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       const t = tagIndex.get(id);
       if (!t) throw new RangeError(`no simulated tag ${id}`);
       return t;
+    },
+    pressButton(id) {
+      const s = stations.find((x) => x.tags.has(id));
+      if (!s) throw new RangeError(`no simulated tag ${id}`);
+      return s.pressButton(id);
     },
     waitFor(pred, { timeoutMs = 10_000, what = 'condition' } = {}) {
       if (pred()) return Promise.resolve();

@@ -70,7 +70,7 @@ export interface StationOptions {
 }
 
 /** Job kinds the simulated station takes; firmware kinds come with the firmware work. */
-const KINDS: JobKind[] = ['image', 'led', 'ping', 'tagcfg', 'rollcall', 'timed'];
+const KINDS: JobKind[] = ['image', 'led', 'ping', 'tagcfg', 'rollcall', 'timed', 'page'];
 
 /**
  * A simulated base station: the protocol side is `@esl/station`'s StationLink (MQTT, queue,
@@ -281,6 +281,15 @@ export class SimStation {
     };
     this.link.after(tag.firstWakeMs(), wake);
     return tag;
+  }
+
+  /**
+   * Presses a tag's button (docs/PAGES.md): it shows its next page, back to page 1 after its stay
+   * time, and checks in at once. False when the tag is not here or holds one page.
+   */
+  pressButton(id: string): boolean {
+    const tag = this.tags.get(id);
+    return tag ? this.radio.press(tag) : false;
   }
 
   /** Takes a tag out of this station's range (carried away): it is heard here no more. */

@@ -60,6 +60,14 @@ export class SimTag {
   /** Failed check-ins in a row (after 14 OEPL tags fall back to long scans; we just count). */
   missedCheckIns = 0;
   transfers = 0;
+  /** The page of its label it shows (docs/PAGES.md): 1 after every new picture. */
+  page = 1;
+  /** Seconds a page it switched to by its button stays (the last `page` job's stay, else 30). */
+  buttonStayS = 30;
+  /** Tells page switches apart: a return to page 1 armed for an older switch does nothing. */
+  private pageSwitch = 0;
+  /** Tells held (timed) page switches apart: a newer one, or a new picture, drops an older one. */
+  private pageHold = 0;
   /** Below this battery voltage, mV, it refuses new pictures (answered `lowBattery`); null: never. */
   lowBatteryMv: number | null = null;
 
@@ -132,8 +140,57 @@ export class SimTag {
     if (got.ok) {
       this.screenState = got.screen;
       this.transfers++;
+      this.firstPage();
     }
     return got;
+  }
+
+  /** Pages of the label it holds (docs/PROTOCOL.md §5.15): its image's height over its panel's. */
+  pages(): number {
+    const image = this.screenState?.image;
+    if (!image) return 0;
+    return image.width === this.model.w ? image.height / this.model.h : image.height / this.model.w;
+  }
+
+  /**
+   * Shows page `page` of what it holds (a `page` job or its button); answers the switch's number
+   * for `backToFirst`, or null when it holds no such page.
+   */
+  showPage(page: number): number | null {
+    if (page < 1 || page > this.pages()) return null;
+    this.page = page;
+    return ++this.pageSwitch;
+  }
+
+  /** Its button: the next page (after the last, the first); null when it holds one page. */
+  pressButton(): number | null {
+    this.reason = 'button';
+    const n = this.pages();
+    if (n < 2) return null;
+    return this.showPage(this.page >= n ? 1 : this.page + 1);
+  }
+
+  /** Its stay timer ran out: back to page 1, when switch `n` is still the latest; true when it went back. */
+  backToFirst(n: number): boolean {
+    if (n !== this.pageSwitch || this.page === 1) return false;
+    this.page = 1;
+    return true;
+  }
+
+  /** Takes a switch to happen later (§5.15 rule 5); answers its number for `heldPageDue`. */
+  holdPage(): number {
+    return ++this.pageHold;
+  }
+
+  /** True when held switch `n` is still the latest (no newer one, no new picture since). */
+  heldPageDue(n: number): boolean {
+    return n === this.pageHold;
+  }
+
+  private firstPage(): void {
+    this.page = 1;
+    this.pageSwitch++;
+    this.pageHold++;
   }
 
   /**
@@ -160,6 +217,7 @@ export class SimTag {
     if (!this.heldState || this.heldState.n !== n) return false;
     this.screenState = this.heldState.screen;
     this.heldState = null;
+    this.firstPage();
     this.switches++;
     return true;
   }
@@ -179,7 +237,10 @@ export class SimTag {
       return { ok: false, reason: 'displayError' };
     }
     const { w, h } = this.model;
-    const fits = (image.width === w && image.height === h) || (image.width === h && image.height === w);
+    // A label of several pages is one image of them stacked along the panel's height (§5.15).
+    const stacked = (across: number, along: number) =>
+      image.width === across && image.height % along === 0 && image.height / along >= 1 && image.height / along <= 8;
+    const fits = stacked(w, h) || stacked(h, w);
     if (!fits || !this.model.colours.includes(image.colourType)) return { ok: false, reason: 'unsupported' };
     const planes = pack(image, { wext: header.wext, hexit: header.hexit });
     const hash = contentHash(planes, {
@@ -203,6 +264,7 @@ export class SimTag {
       this.screenState = null;
       this.heldState = null;
     }
+    this.firstPage();
     this.reason = 'boot';
   }
 

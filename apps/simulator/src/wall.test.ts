@@ -55,8 +55,8 @@ describe('the store wall', () => {
         connected: true,
         queue: 1,
         tags: [
-          { id: shown.id, hw: '05', ver: shown.ver, width: 250, height: 122, transfers: 1, job: null },
-          { id: blank.id, hw: '05', ver: null, width: null, height: null, transfers: 0, job: 'pending' },
+          { id: shown.id, hw: '05', ver: shown.ver, width: 250, height: 122, transfers: 1, job: null, page: 1 },
+          { id: blank.id, hw: '05', ver: null, width: null, height: null, transfers: 0, job: 'pending', page: 1 },
         ],
       },
     ]);

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deflateRawSync } from 'node:zlib';
-import { type IndexImage, indexToPng } from '@esl/labels';
+import { type IndexImage, indexToPng, pageOfImage } from '@esl/labels';
 
 /** What the wall reads of a station: the simulator's SimStation has all of it. */
 /** A tag on the wall: a simulated tag, or an emulated OEPL AP's (oepl/wall.ts). */
@@ -12,6 +12,9 @@ export interface WallTagSource {
   readonly hw: string;
   readonly transfers: number;
   screen(): { readonly image: IndexImage; readonly ver: string } | null;
+  /** A label of several pages (docs/PAGES.md): the page it shows and how many it holds. */
+  readonly page?: number;
+  pages?(): number;
 }
 
 export interface WallStation {
@@ -24,6 +27,8 @@ export interface WallStation {
     string,
     { readonly job: { readonly kind: string; readonly tag?: string }; readonly running: boolean }
   >;
+  /** Presses a tag's button (docs/PAGES.md): it shows its next page. */
+  pressButton?(id: string): boolean;
 }
 
 export interface WallOptions {
@@ -51,6 +56,8 @@ export interface WallTag {
   transfers: number;
   /** An image job for it waits at its station ('pending') or is on the air ('sending'). */
   job: 'pending' | 'sending' | null;
+  /** The page it shows of a label of several pages (docs/PAGES.md); 1 otherwise. */
+  page: number;
 }
 
 export interface WallStationJson {
@@ -86,9 +93,11 @@ export function wallJson(stations: readonly WallStation[]): WallStationJson[] {
           hw: t.hw,
           ver: screen?.ver ?? null,
           width: screen?.image.width ?? null,
-          height: screen?.image.height ?? null,
+          // A label of several pages: the height of the page shown (the image stacks them).
+          height: screen ? screen.image.height / Math.max(1, t.pages?.() ?? 1) : null,
           transfers: t.transfers,
           job: jobs.get(t.id) ?? null,
+          page: t.page ?? 1,
         };
       }),
     };
@@ -130,13 +139,13 @@ function figure(tag) {
     f.innerHTML = '<div class="blank"></div><figcaption></figcaption>';
     figures.set(tag.id, f);
   }
-  if (f.dataset.ver !== String(tag.ver)) {
-    f.dataset.ver = String(tag.ver);
+  if (f.dataset.ver !== tag.ver + '/' + tag.page) {
+    f.dataset.ver = tag.ver + '/' + tag.page;
     const old = f.firstElementChild;
     let next;
     if (tag.ver) {
       next = document.createElement('img');
-      next.src = '/screen/' + tag.id + '.png?v=' + tag.ver;
+      next.src = '/screen/' + tag.id + '.png?v=' + tag.ver + '&p=' + tag.page;
       next.alt = tag.id;
       next.loading = 'lazy';
       next.width = tag.width;
@@ -211,6 +220,13 @@ export async function startWall(stations: readonly WallStation[], options: WallO
   };
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://wall').pathname;
+    const button = /^\/button\/([0-9A-F]{8,16})$/.exec(path);
+    if (button && req.method === 'POST') {
+      // A press of a tag's button (docs/PAGES.md): its next page, back to page 1 after its stay.
+      const station = stations.find((s) => s.tags.has(button[1]));
+      if (!station?.pressButton) return send(res, 404, 'text/plain', 'no such tag\n');
+      return send(res, 200, 'application/json', JSON.stringify({ switched: station.pressButton(button[1]) }));
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'GET only\n');
     if (path === '/') return send(res, 200, 'text/html; charset=utf-8', page);
     if (path === '/wall.json') return send(res, 200, 'application/json', JSON.stringify(wallJson(stations)));
@@ -219,10 +235,13 @@ export async function startWall(stations: readonly WallStation[], options: WallO
       const tag = findTag(m[1]);
       const screen = tag?.screen();
       if (!tag || !screen) return send(res, 404, 'text/plain', 'no picture\n');
+      const pages = tag.pages?.() ?? 1;
+      const key = `${screen.ver}/${tag.page ?? 1}`;
       let cached = pngs.get(tag.id);
-      if (cached?.ver !== screen.ver) {
-        const png = indexToPng(screen.image, { deflate });
-        cached = { ver: screen.ver, png: Buffer.from(png.buffer, png.byteOffset, png.byteLength) };
+      if (cached?.ver !== key) {
+        const shown = pages > 1 ? pageOfImage(screen.image, pages, tag.page ?? 1) : screen.image;
+        const png = indexToPng(shown, { deflate });
+        cached = { ver: key, png: Buffer.from(png.buffer, png.byteOffset, png.byteLength) };
         pngs.set(tag.id, cached);
       }
       return send(res, 200, 'image/png', cached.png);

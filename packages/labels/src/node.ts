@@ -10,7 +10,7 @@ import type { CanvasFactory, LabelImage } from './canvas';
 import { dataUrlBytes, decodePngDataUrl, jpegSize, MAX_IMAGE_PIXELS } from './decode';
 import { imageSources, labelTexts } from './draw';
 import { type FontFile, parseFont } from './font';
-import { designSize, type LabelData, type TemplateDocument } from './model/document';
+import { allPagesDoc, designSize, type LabelData, type TemplateDocument } from './model/document';
 import type { Padding } from './pack';
 import { type Preview, previewLabel, type RenderEnv, renderForTag, type TagRender } from './pipeline';
 import { type DecodedImage, type FontFace, FontLibrary, softCanvasFactory } from './raster';
@@ -210,12 +210,14 @@ async function nodeEnv(
   env: Partial<RenderEnv>,
   decoded?: Map<string, LabelImage | null>,
 ): Promise<RenderEnv> {
-  await prepareTexts(labelTexts(doc, data));
+  // Every page's texts and images: a label of several pages draws them all (docs/PAGES.md).
+  const whole = allPagesDoc(doc);
+  await prepareTexts(labelTexts(whole, data));
   shared ??= nodeCanvasFactory();
   return {
     ...env,
     canvas: env.canvas ?? shared,
-    images: env.images ?? (await loadTemplateImages(doc, data, decoded)),
+    images: env.images ?? (await loadTemplateImages(whole, data, decoded)),
     deflate: env.deflate ?? nodeDeflate,
     sha256: env.sha256 ?? nodeSha256,
   };

@@ -1,7 +1,14 @@
 import type { CanvasFactory } from './canvas';
 import { type DrawOptions, drawTemplate, type RenderProblem } from './draw';
 import { type EncodeOptions, encodeTagImage, type TagImage } from './encode';
-import { type DitherMode, designSize, type LabelData, type TemplateDocument } from './model/document';
+import {
+  type DitherMode,
+  designSize,
+  type LabelData,
+  pageCount,
+  pageDoc,
+  type TemplateDocument,
+} from './model/document';
 import { defaultPadding, type Padding } from './pack';
 import { indexToPng } from './png';
 import { type IndexImage, indexToRgba, quantise, rotateIndex } from './quantise';
@@ -49,7 +56,9 @@ export interface TagRender {
 
 /**
  * Everything the server sends a tag: rendered, quantised, turned to the panel, packed with the
- * model's padding, compressed and hashed.
+ * model's padding, compressed and hashed. A label of several pages (docs/PAGES.md) is one image of
+ * its pages turned to the panel and stacked top to bottom: the panel's width by n × its height,
+ * page k in rows (k − 1) × h to k × h − 1, so the tag receives and holds every page at once.
  */
 export function renderForTag(
   doc: TemplateDocument,
@@ -57,7 +66,28 @@ export function renderForTag(
   env: RenderEnv,
   padding: Padding = defaultPadding(doc.size.w),
 ): TagRender {
-  const { image, problems } = rasterise(doc, data, env);
-  const panel = rotateIndex(image, doc.rotation);
-  return { panel, tag: encodeTagImage(panel, padding, env), problems };
+  const n = pageCount(doc);
+  const rendered = Array.from({ length: n }, (_, i) => rasterise(n > 1 ? pageDoc(doc, i + 1) : doc, data, env));
+  const panels = rendered.map((r) => rotateIndex(r.image, doc.rotation));
+  const panel = n > 1 ? stackPages(panels) : (panels[0] as IndexImage);
+  return { panel, tag: encodeTagImage(panel, padding, env), problems: rendered.flatMap((r) => r.problems) };
+}
+
+/** Page images of one size stacked top to bottom into one. */
+export function stackPages(pages: readonly IndexImage[]): IndexImage {
+  const first = pages[0];
+  if (!first) throw new RangeError('no pages');
+  const data = new Uint8Array(first.width * first.height * pages.length);
+  pages.forEach((p, i) => {
+    if (p.width !== first.width || p.height !== first.height) throw new RangeError('pages differ in size');
+    data.set(p.data, i * p.data.length);
+  });
+  return { width: first.width, height: first.height * pages.length, colourType: first.colourType, data };
+}
+
+/** Page `page` (1-based) of a stacked image of `pages` pages (what a tag shows of it). */
+export function pageOfImage(image: IndexImage, pages: number, page: number): IndexImage {
+  const h = image.height / pages;
+  const at = Math.min(Math.max(page, 1), pages) - 1;
+  return { ...image, height: h, data: image.data.slice(at * image.width * h, (at + 1) * image.width * h) };
 }

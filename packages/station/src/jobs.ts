@@ -59,8 +59,10 @@ export function acceptJobs(ctx: JobsContext, jobs: readonly Job[]): AckEntry[] {
           continue;
         }
       }
-      // At most one image job per tag, and one timed image job (§5.14): a newer one of the same
-      // kind (another id) replaces the queued one.
+    }
+    if (job.kind === 'image' || job.kind === 'timed' || job.kind === 'page') {
+      // At most one image job per tag, one timed image job (§5.14) and one page switch (§5.15): a
+      // newer one of the same kind (another id) replaces the queued one.
       for (const other of queue.values()) {
         if (other.job.id !== job.id && other.job.kind === job.kind && other.job.tag === job.tag && !other.running) {
           queue.delete(other.job.id);

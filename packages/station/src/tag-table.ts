@@ -36,6 +36,14 @@ export class TagTable {
     row.entry = unreported && plain && woke !== undefined && woke !== 'timer' ? { ...entry, reason: woke } : entry;
   }
 
+  /** After a page switch (§5.15): the tag shows `page` (1: its first) since `seenAt`. */
+  paged(id: string, page: number, seenAt: number): void {
+    const row = this.rows.get(id);
+    if (!row) return;
+    const { page: _old, ...rest } = row.entry;
+    row.entry = page > 1 ? { ...rest, page, seenAt } : { ...rest, seenAt };
+  }
+
   /** After a transfer: the tag confirmed holding `ver` at `seenAt`. */
   confirm(id: string, ver: string, seenAt: number): void {
     const row = this.rows.get(id);
@@ -96,6 +104,7 @@ export function changed(a: TagEntry | null, b: TagEntry): boolean {
     a.fw !== b.fw ||
     a.hw !== b.hw ||
     a.wakeS !== b.wakeS ||
+    (a.page ?? 1) !== (b.page ?? 1) ||
     (b.reason !== 'timer' && b.seenAt !== a.seenAt) ||
     Math.abs(a.battMv - b.battMv) >= 20 ||
     Math.abs((a.temp ?? 0) - (b.temp ?? 0)) >= 0.5 ||

@@ -12,7 +12,8 @@ import type { OeplTagType } from './types';
  * An image drawn in the other orientation (the catalogue's reading orientation against a portrait
  * canvas) is turned a quarter: clockwise, or anticlockwise when the type's `rotatebuffer` is 3.
  */
-export function toJpeg(image: IndexImage, type: OeplTagType): Uint8Array {
+export function toJpeg(paged: IndexImage, type: OeplTagType): Uint8Array {
+  const image = firstPage(paged, type);
   const rgb = paletteRgb(image, type);
   const { width: w, height: h } = image;
   let outW = w;
@@ -40,6 +41,18 @@ export function toJpeg(image: IndexImage, type: OeplTagType): Uint8Array {
     }
   }
   return new Uint8Array(jpeg.encode({ data, width: outW, height: outH }, 100).data);
+}
+
+/**
+ * Page 1 of a label of several pages (docs/PROTOCOL.md §5.15: the pages stacked along the panel's
+ * height). An OEPL AP holds one picture per tag, so the bridge lists no `page` kind and its tags
+ * show page 1 (docs/PAGES.md). A one-page image is answered as it is.
+ */
+export function firstPage(image: IndexImage, type: OeplTagType): IndexImage {
+  const { width: w, height: h } = image;
+  const along = w === type.width ? type.height : w === type.height ? type.width : 0;
+  if (along === 0 || h <= along || h % along !== 0) return image;
+  return { ...image, height: along, data: image.data.subarray(0, w * along) };
 }
 
 /** Our ink indices → the type's colour-table RGB, by ink name. */

@@ -39,6 +39,11 @@ export interface Shop {
   templateId: number;
   /** Image jobs each tag's station received, by hardware id, superseded ones included. */
   jobs: Map<string, Array<{ id: string; rev: number }>>;
+  /** Every other job its stations received (kind and tag), in order. */
+  otherJobs: Array<{ kind: string; tag: string | null }>;
+  /** Sessions of the shop's other users: one per role (the store's), and an admin in the tenant's other store. */
+  tokens: Record<'admin' | 'editor' | 'manager' | 'clerk' | 'stock', string>;
+  otherStoreAdmin: string;
 }
 
 export interface ShopOptions {
@@ -85,7 +90,7 @@ async function seedShop(app: TestApp, o: ShopOptions) {
       tags.push({ id: tag.id, hw: tag.hardware_id, productId: product.id, barcode: product.barcode, sn: st.sn });
     }
   }
-  return { token, at, stations, template, tags };
+  return { token, at, stations, template, tags, tokens: world.tokens, otherStoreAdmin: world.otherStoreAdmin };
 }
 
 /** The steps of a simulated-delivery test against the app `t()`; `stop()` ends the simulator. */
@@ -145,7 +150,8 @@ export function simulatedShops(t: () => TestApp) {
    */
   async function shop(o: ShopOptions): Promise<Shop> {
     const app = t();
-    const { token, at, stations, template, tags } = await seedShop(app, o);
+    const { token, at, stations, template, tags, tokens, otherStoreAdmin } = await seedShop(app, o);
+    const otherJobs: Shop['otherJobs'] = [];
     const delivery = app.app.delivery;
     if (!delivery) throw new Error('no broker');
     const jobs = new Map<string, Array<{ id: string; rev: number }>>();
@@ -167,7 +173,10 @@ export function simulatedShops(t: () => TestApp) {
       queueSize: o.queueSize,
       onJobs: (_station, list) => {
         for (const j of list) {
-          if (j.kind !== 'image') continue;
+          if (j.kind !== 'image') {
+            otherJobs.push({ kind: j.kind, tag: 'tag' in j ? j.tag : null });
+            continue;
+          }
           jobs.set(j.tag, [...(jobs.get(j.tag) ?? []), { id: j.id, rev: j.rev }]);
         }
       },
@@ -181,6 +190,9 @@ export function simulatedShops(t: () => TestApp) {
       stations: stations.map((x) => ({ id: x.id, sn: x.sn })),
       templateId: template.id,
       jobs,
+      otherJobs,
+      tokens,
+      otherStoreAdmin,
     };
     await sim.waitFor(() => sim?.stations.every((x) => x.isWelcomed) ?? false, { what: 'welcome' });
     // Every tag checks in and is reported: the server knows its route.

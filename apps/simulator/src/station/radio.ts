@@ -95,6 +95,7 @@ export class SimRadio {
       wakeS: tag.wakeS,
       seenAt: link.serverNow(),
       reason: tag.reason,
+      ...(tag.page > 1 ? { page: tag.page } : {}),
     };
     link.heard.record(entry);
     tag.reason = 'timer';
@@ -183,9 +184,59 @@ export class SimRadio {
     const ex = command(profile, per, rng);
     this.spend(ex);
     if (!ex.ok) return; // tried again at the next check-in, until the TTL
+    if (job.kind === 'page') {
+      // A page switch (§5.15): one command exchange, no image; the tag goes back to page 1 by itself.
+      if (job.page > tag.pages()) {
+        link.finish(held, 'unsupported', {
+          airMs: Math.round(ex.airMs),
+          detail: `the tag holds ${tag.pages()} page(s)`,
+        });
+        return;
+      }
+      if (job.stayS > 0) tag.buttonStayS = job.stayS;
+      const hold = tag.holdPage();
+      const show = () => {
+        const n = tag.heldPageDue(hold) ? tag.showPage(job.page) : null;
+        if (n !== null) this.pageShown(tag, n, job.stayS);
+      };
+      // A timed switch (rule 5): the tag's own timer switches at `at`, no radio exchange then.
+      const wait = job.at === undefined ? 0 : job.at - link.serverNow();
+      if (wait > 0) link.after(wait, show);
+      else show();
+      link.finish(held, 'ok', { airMs: Math.round(ex.airMs), ...(tag.ver ? { ver: tag.ver } : {}), rssi: rssi() });
+      return;
+    }
     if ((job.kind === 'led' || job.kind === 'ping') && job.led) tag.flash(job.led);
     if (job.kind === 'tagcfg' && job.cfg.wakeS) tag.wakeS = job.cfg.wakeS;
     link.finish(held, 'ok', { airMs: Math.round(ex.airMs) });
+  }
+
+  /**
+   * A tag shows another page (switch `n`): the station's table says so at once, and the tag's own
+   * timer takes it back to page 1 after `stayS` (0: it stays).
+   */
+  pageShown(tag: SimTag, n: number, stayS: number): void {
+    const link = this.link;
+    link.heard.paged(tag.id, tag.page, link.serverNow());
+    link.log(`tag ${tag.id}: page ${tag.page}`);
+    link.changed();
+    if (stayS <= 0) return;
+    link.after(stayS * 1000, () => {
+      if (!tag.backToFirst(n)) return;
+      link.log(`tag ${tag.id}: back to page 1`);
+      link.changed();
+    });
+  }
+
+  /**
+   * The tag's button was pressed: it wakes (reason `button`), shows its next page and checks in, so
+   * the station hears the press and the page at once.
+   */
+  press(tag: SimTag): boolean {
+    const n = tag.pressButton();
+    if (n !== null) this.pageShown(tag, n, tag.buttonStayS);
+    this.onWake(tag);
+    return n !== null;
   }
 
   /** Sends a verified tag firmware over the air; the tag runs it (unless it rolls back). */

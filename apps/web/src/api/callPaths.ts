@@ -80,6 +80,7 @@ export const CALL_PATHS = {
   rollCallTag: '/mgr/tag/echoesl',
   rollCallAllTags: '/mgr/tag/echoallesl',
   ledTag: '/mgr/tag/ledesl',
+  showPage: '/mgr/tag/showpage',
   requestProgress: '/mgr/request/get',
   tagScreen: '/mgr/tag/screen',
   tagDelivery: '/mgr/tag/delivery',

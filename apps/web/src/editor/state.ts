@@ -1,9 +1,14 @@
-import type { TemplateDocument } from '@esl/labels';
+import { LIMITS, pageCount, swapPage, type TemplateDocument } from '@esl/labels';
 
 /** What undo and redo restore: a document and what was selected in it. */
 export interface Snapshot {
   readonly doc: TemplateDocument;
   readonly selection: readonly string[];
+  /**
+   * The page being edited (docs/PAGES.md; 1 when left out): `doc` holds it in `elements`, page 1
+   * in its place (swapPage), so every element command works on the page shown.
+   */
+  readonly page?: number;
 }
 
 /**
@@ -58,10 +63,72 @@ export function change(
   }
   const gesture = options.gesture ?? null;
   const continues = gesture !== null && gesture === state.gesture;
-  const past = continues
-    ? state.past
-    : [...state.past, { doc: state.doc, selection: state.selection }].slice(-HISTORY_LIMIT);
-  return { doc, selection, version: state.version + 1, past, future: [], gesture };
+  const past = continues ? state.past : [...state.past, snapshotOf(state)].slice(-HISTORY_LIMIT);
+  return { doc, selection, page: state.page, version: state.version + 1, past, future: [], gesture };
+}
+
+const snapshotOf = (state: EditorState): Snapshot => ({ doc: state.doc, selection: state.selection, page: state.page });
+
+/** The document as stored: the page being edited back in its place. */
+export function documentOf(state: Pick<EditorState, 'doc' | 'page'>): TemplateDocument {
+  return swapPage(state.doc, state.page ?? 1);
+}
+
+/**
+ * The same document, page moves aside: every field the same value and every page the same list
+ * of elements (swapPage moves the lists, it does not copy them), so choosing a page is no change.
+ */
+export function sameDocument(a: TemplateDocument, b: TemplateDocument): boolean {
+  if (a === b) return true;
+  const { pages: pa = [], ...ra } = a;
+  const { pages: pb = [], ...rb } = b;
+  const ka = Object.keys(ra) as (keyof typeof ra)[];
+  if (ka.length !== Object.keys(rb).length || ka.some((k) => ra[k] !== rb[k])) return false;
+  return pa.length === pb.length && pa.every((p, i) => p.elements === pb[i]?.elements);
+}
+
+/** Moves to another page of the label (an undo step, so undo goes back to the page it was on). */
+export function showPage(state: EditorState, page: number): EditorState {
+  const whole = documentOf(state);
+  if (page < 1 || page > pageCount(whole) || page === (state.page ?? 1)) return state;
+  return withPage(state, whole, page);
+}
+
+/** Adds an empty page after the last and shows it; at the limit, nothing. */
+export function addPage(state: EditorState): EditorState {
+  const whole = documentOf(state);
+  const n = pageCount(whole);
+  if (n >= LIMITS.pages) return state;
+  return withPage(state, { ...whole, pages: [...(whole.pages ?? []), { elements: [] }] }, n + 1);
+}
+
+/** Deletes the page shown (the last one left cannot be) and shows the one before it. */
+export function deletePage(state: EditorState): EditorState {
+  const whole = documentOf(state);
+  const n = pageCount(whole);
+  const page = state.page ?? 1;
+  if (n < 2) return state;
+  const lists = [whole.elements, ...(whole.pages ?? []).map((p) => p.elements)].filter((_, i) => i !== page - 1);
+  const { pages: _pages, ...rest } = whole;
+  const [first = [], ...others] = lists;
+  const next: TemplateDocument = {
+    ...rest,
+    elements: first,
+    ...(others.length ? { pages: others.map((elements) => ({ elements })) } : {}),
+  };
+  return withPage(state, next, Math.max(1, page - 1));
+}
+
+function withPage(state: EditorState, whole: TemplateDocument, page: number): EditorState {
+  return {
+    doc: swapPage(whole, page),
+    selection: [],
+    page,
+    version: state.version + 1,
+    past: [...state.past, snapshotOf(state)].slice(-HISTORY_LIMIT),
+    future: [],
+    gesture: null,
+  };
 }
 
 /** Closes the open gesture, so the next change starts a new undo step. */
@@ -88,7 +155,7 @@ export function undo(state: EditorState): EditorState {
     ...previous,
     version: state.version + 1,
     past: state.past.slice(0, -1),
-    future: [{ doc: state.doc, selection: state.selection }, ...state.future],
+    future: [snapshotOf(state), ...state.future],
     gesture: null,
   };
 }
@@ -99,7 +166,7 @@ export function redo(state: EditorState): EditorState {
   return {
     ...next,
     version: state.version + 1,
-    past: [...state.past, { doc: state.doc, selection: state.selection }].slice(-HISTORY_LIMIT),
+    past: [...state.past, snapshotOf(state)].slice(-HISTORY_LIMIT),
     future: state.future.slice(1),
     gesture: null,
   };

@@ -102,6 +102,10 @@ export const LED_PATTERN = { colour: 'green', onMs: 300, offMs: 300, count: 10, 
 export const flashLed = async (id: number) =>
   (await call<{ requestId: number; tasks: number }>('ledTag', { ids: [id], led: LED_PATTERN })).data;
 
+/** Label pages (docs/PAGES.md): the tag shows page `page` for `staySeconds`, then page 1 again. */
+export const showPage = async (id: number, page: number, staySeconds: number) =>
+  (await call<{ requestId: number; tasks: number }>('showPage', { ids: [id], page, staySeconds })).data;
+
 export const requestProgress = async (id: number) => (await call<RequestProgress>('requestProgress', { id })).data;
 
 export const tagDelivery = async (id: number) => (await call<TagDelivery>('tagDelivery', { id })).data;

@@ -1,5 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { bindTag, failedTags, findTag, flashLed, requestProgress, type Tag, tagDelivery, unbindTag } from './api';
+import {
+  bindTag,
+  failedTags,
+  findTag,
+  flashLed,
+  requestProgress,
+  showPage,
+  type Tag,
+  tagDelivery,
+  unbindTag,
+} from './api';
 import { usePda } from './context';
 import { type LabelState, labelState } from './label';
 import { ScanBox } from './ScanBox';
@@ -219,6 +229,9 @@ export function LookupScreen({ open }: { open: string | null }) {
   const [tag, setTag] = useState<Tag | null>(null);
   const [note, setNote] = useState<Note>(null);
   const [led, setLed] = useState<'sent' | 'done' | 'failed' | null>(null);
+  /** A page switch (docs/PAGES.md): the page, its stay, and how the switch went. */
+  const [page, setPage] = useState({ page: 2, stay: 30 });
+  const [paged, setPaged] = useState<'sent' | 'done' | 'failed' | null>(null);
   const [busy, setBusy] = useState(false);
   const scanTag = useTagScan(setNote);
   const watch = useWatch();
@@ -228,6 +241,7 @@ export function LookupScreen({ open }: { open: string | null }) {
       setBusy(true);
       setNote(null);
       setLed(null);
+      setPaged(null);
       setTag(await scanTag(code));
       setBusy(false);
     },
@@ -257,11 +271,33 @@ export function LookupScreen({ open }: { open: string | null }) {
     }
   };
 
+  const switchPage = async () => {
+    if (!tag) return;
+    setBusy(true);
+    try {
+      const { requestId } = await showPage(tag.id, page.page, page.stay);
+      setPaged('sent');
+      watch(async () => {
+        const progress = await requestProgress(requestId);
+        if (progress.status !== 'done') return false;
+        setPaged(progress.failed > 0 ? 'failed' : 'done');
+        return true;
+      });
+    } catch (error) {
+      setNote({ kind: 'error', text: explain(error) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const reload = async () => {
     if (tag) setTag((await findTag(tag.hardwareId).catch(() => tag)) ?? null);
   };
 
   const ledText = { sent: t('flashSent'), done: t('flashDone'), failed: t('flashFailed') };
+  const pageText = { sent: t('pageSent'), done: t('pageDone'), failed: t('pageFailed') };
+  const whole = (value: string, min: number, max: number) =>
+    Math.min(max, Math.max(min, Math.round(Number(value) || 0)));
   return (
     <div className="screen-body">
       <ScanBox testId="scan-lookup" prompt={t('scanTag')} label={t('codeTag')} onScan={show} busy={busy} />
@@ -281,6 +317,44 @@ export function LookupScreen({ open }: { open: string | null }) {
           {led && (
             <p className={`note note-${led === 'failed' ? 'error' : 'ok'}`} data-testid="led-state" data-state={led}>
               {ledText[led]}
+            </p>
+          )}
+          {can('tag.operate') && (
+            <div className="actions" data-testid="page-switch">
+              <label>
+                {t('pageNumber')}{' '}
+                <input
+                  type="number"
+                  min={1}
+                  max={8}
+                  value={page.page}
+                  onChange={(e) => setPage({ ...page, page: whole(e.target.value, 1, 8) })}
+                  data-testid="page-number"
+                />
+              </label>
+              <label>
+                {t('staySeconds')}{' '}
+                <input
+                  type="number"
+                  min={0}
+                  max={86400}
+                  value={page.stay}
+                  onChange={(e) => setPage({ ...page, stay: whole(e.target.value, 0, 86_400) })}
+                  data-testid="page-stay"
+                />
+              </label>
+              <button type="button" className="btn" onClick={switchPage} disabled={busy} data-testid="show-page">
+                {t('showPage')}
+              </button>
+            </div>
+          )}
+          {paged && (
+            <p
+              className={`note note-${paged === 'failed' ? 'error' : 'ok'}`}
+              data-testid="page-state"
+              data-state={paged}
+            >
+              {pageText[paged]}
             </p>
           )}
           <TagCard tag={tag} />

@@ -165,6 +165,8 @@ export const Tag = z.object({
    * when its screen does, so it names the picture /mgr/tag/screen `shown` answers (beyond SPEC).
    */
   shownVer: z.string().nullable(),
+  /** The page of its label the tag last reported showing (docs/PAGES.md); 1: the first (beyond SPEC). */
+  shownPage: z.number().int(),
   /** The version of the label it should show; null: nothing rendered for it yet (beyond SPEC). */
   desiredVer: z.string().nullable(),
   /** An update is on its way: the tag does not show the label it should yet (beyond SPEC). */
@@ -253,6 +255,20 @@ export type LedPatternBody = z.infer<typeof LedPatternBody>;
 /** Roll call of some tags; with `led`, each flashes while it answers (to be found on the shelf). */
 export const RollCallTagsBody = z.object({ ids: Ids, led: LedPatternBody.optional() });
 export const LedTagsBody = z.object({ ids: Ids, led: LedPatternBody });
+
+/** Label pages (docs/PAGES.md): the page to show (1: the first) and how long before page 1 again. */
+export const ShowPageBody = z.object({
+  ids: Ids,
+  page: z.number().int().min(1).max(8),
+  /** Seconds the page stays before the tag goes back to page 1; 0: it stays. */
+  staySeconds: z.number().int().min(0).max(86_400),
+  /**
+   * When the tags switch (Unix ms): the switch is sent ahead and each tag makes it by its own
+   * timer at that moment (docs/PAGES.md); left out or past: at each tag's next check-in.
+   */
+  at: z.number().int().min(0).max(8_640_000_000_000).optional(),
+});
+export type ShowPageBody = z.infer<typeof ShowPageBody>;
 
 /** What a tag operation answers at once: its request id (progress by /mgr/request/get) and its tasks. */
 export const TagRequestData = z.object({ requestId: z.number().int(), tasks: z.number().int() });

@@ -10,6 +10,7 @@ import {
   RequestGetBody,
   RequestProgress,
   RollCallTagsBody,
+  ShowPageBody,
   Tag,
   TagDelivery,
   TagDeliveryBody,
@@ -77,6 +78,15 @@ export const TAG_CALLS = {
     change,
   ),
   ledTag: call('/mgr/tag/ledesl', 'tag.operate', LedTagsBody, TagRequestData, 'Flash the LED of tags', change),
+  showPage: call(
+    '/mgr/tag/showpage',
+    'tag.operate',
+    ShowPageBody,
+    TagRequestData,
+    'Show another page of tags’ labels (docs/PAGES.md) with no image transfer; back to page 1 after staySeconds ' +
+      '(0: it stays). A tag at a station that cannot hold pages (an OpenEPaperLink AP) fails as unsupported',
+    change,
+  ),
   requestProgress: call(
     '/mgr/request/get',
     'tag.read',
@@ -117,6 +127,7 @@ export const TAG_CALL_NAMES = {
   rollCallTag: { 'zh-CN': '点名价签', en: 'Roll-call tags' },
   rollCallAllTags: { 'zh-CN': '点名全部价签', en: 'Roll-call all tags' },
   ledTag: { 'zh-CN': '价签闪灯', en: 'Flash tag LEDs' },
+  showPage: { 'zh-CN': '切换价签页面', en: 'Show a page of tags’ labels' },
   requestProgress: { 'zh-CN': '查询操作进度', en: 'Operation progress' },
   tagScreen: { 'zh-CN': '查看价签画面', en: 'View a tag screen' },
   tagDelivery: { 'zh-CN': '查看价签下发状态', en: 'View a tag’s deliveries' },

@@ -161,6 +161,7 @@ export const EXAMPLES: { readonly [K in MessageName]: MessageInput<K> } = {
         at: T0 + 7_200_000,
         image: { hash: HASH, ver: HASH.slice(0, 16), size: 12, data: '5QEBAQAoAIAAAgAA' },
       },
+      { id: '1a30', rev: 1, att: 1, kind: 'page', tag: '0000021A3F5C', prio: 0, ttlS: 120, page: 2, stayS: 30 },
     ],
   },
   cancel: { v: 1, ids: [['1a2c', 1]], reason: 'superseded' },

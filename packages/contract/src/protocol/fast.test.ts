@@ -43,6 +43,7 @@ const ENTRY_VALUES: Record<string, unknown[]> = {
   wakeS: [40, 1, 604_800, 0, 604_801, 40.5, '40', null, MISSING, MISSING],
   seenAt: [1_760_000_000_000, 0, 8_640_000_000_000, 8_640_000_000_001, -1, 1.5, '1', null, MISSING],
   reason: ['timer', 'boot', 'rescan', 'Timer', '', 1, null, MISSING, MISSING],
+  page: [2, 1, 8, 0, 9, 1.5, '2', null, MISSING, MISSING, MISSING],
   extra: ['x', { a: 1 }, MISSING, MISSING],
 };
 const ENVELOPE_VALUES: Record<string, unknown[]> = {

@@ -27,7 +27,7 @@ const isStr = (v: unknown, re: RegExp): v is string => typeof v === 'string' && 
 function entry(e: unknown): TagEntry | null {
   if (typeof e !== 'object' || e === null || Array.isArray(e)) return null;
   const o = e as Record<string, unknown>;
-  const { id, rssi, lqi, battMv, temp, ver, fw, hw, wakeS, seenAt, reason } = o;
+  const { id, rssi, lqi, battMv, temp, ver, fw, hw, wakeS, seenAt, reason, page } = o;
   if (!isStr(id, TAG_ID) || !isNum(rssi, -150, 30) || !isInt(battMv, 0, 10_000)) return null;
   if (!(ver === null || isStr(ver, VER)) || !isStr(hw, HW) || !isInt(seenAt, 0, EPOCH_MAX)) return null;
   const out: TagEntry = { id, rssi, battMv, ver, hw, seenAt };
@@ -50,6 +50,10 @@ function entry(e: unknown): TagEntry | null {
   if (reason !== undefined) {
     if (!REASONS.has(reason)) return null;
     out.reason = reason as TagEntry['reason'];
+  }
+  if (page !== undefined) {
+    if (!isInt(page, 1, LIMITS.maxPages)) return null;
+    out.page = page;
   }
   return out;
 }

@@ -34,6 +34,8 @@ export const LIMITS = {
   /** Largest blob (firmware image) the protocol can address. */
   maxBlobBytes: 64 * 1024 * 1024,
   /** Command-window text per message. */
+  /** Pages of a label a tag holds (§5.15; the template document's limit, docs/PAGES.md). */
+  maxPages: 8,
   maxCmdLine: 512,
   maxCmdOutput: 16 * 1024,
 } as const;

@@ -176,6 +176,9 @@ export const TagEntry = z.object({
     .describe('the tag’s wake interval'),
   seenAt: EpochMs.describe('station clock of the last check-in'),
   reason: WakeReason.optional().describe('why the tag woke last'),
+  page: int(1, LIMITS.maxPages)
+    .optional()
+    .describe('the page the tag shows of a label of several pages (§5.15); left out: page 1 or one page'),
 });
 export type TagEntry = z.infer<typeof TagEntry>;
 
@@ -367,6 +370,12 @@ export const Job = z.discriminatedUnion('kind', [
   tagJob('timed', {
     image: ImagePayload,
     at: EpochMs.describe('server time at which the tag shows it (held until then)'),
+  }),
+  // Page switch (docs/PROTOCOL.md §5.15): the tag shows another page of the label it holds, no image sent.
+  tagJob('page', {
+    page: int(1, LIMITS.maxPages).describe('the page to show (1: the first)'),
+    stayS: int(0, 86_400).describe('seconds it stays before the tag goes back to page 1; 0: it stays'),
+    at: EpochMs.optional().describe('server time at which the tag switches (held until then); left out: at once'),
   }),
 ]);
 export type Job = z.infer<typeof Job>;

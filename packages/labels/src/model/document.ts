@@ -215,9 +215,50 @@ export const TemplateDocument = z
     background: Ink.default('white'),
     dither: DitherMode.default('none'),
     elements: z.array(Element).max(LIMITS.elements).default([]),
+    /**
+     * Pages after the first (docs/PAGES.md): each a list of elements drawn like `elements`, at the
+     * same size and in the same inks. Left out (or empty): a label of one page.
+     */
+    pages: z
+      .array(z.object({ elements: z.array(Element).max(LIMITS.elements).default([]) }).readonly())
+      .max(LIMITS.pages - 1)
+      .optional(),
   })
   .readonly();
 export type TemplateDocument = z.infer<typeof TemplateDocument>;
+
+/** How many pages a label has (1 when the document has no `pages`). */
+export function pageCount(doc: Pick<TemplateDocument, 'pages'>): number {
+  return 1 + (doc.pages?.length ?? 0);
+}
+
+/**
+ * Page `page` (1-based) of a document as a one-page document: page 1 is `elements`, page k the
+ * elements of `pages[k − 2]`. A page past the last gives page 1.
+ */
+export function pageDoc(doc: TemplateDocument, page: number): TemplateDocument {
+  const extra = page > 1 ? doc.pages?.[page - 2] : undefined;
+  const { pages: _pages, ...rest } = doc;
+  return { ...rest, elements: extra ? extra.elements : doc.elements };
+}
+
+/**
+ * Page `page` (1-based) brought to the front: its elements and page 1's change places, so an
+ * editor that draws and edits `elements` works on that page. Its own inverse: swapping the same
+ * page again gives the document back. Page 1 (or a page past the last) leaves it as it is.
+ */
+export function swapPage(doc: TemplateDocument, page: number): TemplateDocument {
+  const other = page > 1 ? doc.pages?.[page - 2] : undefined;
+  if (!other || !doc.pages) return doc;
+  const pages = doc.pages.map((p, i) => (i === page - 2 ? { elements: doc.elements } : p));
+  return { ...doc, elements: other.elements, pages };
+}
+
+/** Every element of every page, for what a whole label needs loaded (fonts, images). */
+export function allPagesDoc(doc: TemplateDocument): TemplateDocument {
+  if (!doc.pages?.length) return doc;
+  return { ...doc, elements: [...doc.elements, ...doc.pages.flatMap((p) => p.elements)] };
+}
 export type TemplateDocumentInput = z.input<typeof TemplateDocument>;
 
 /** The drawing area a designer works in: the panel turned back by the rotation. */

@@ -44,9 +44,9 @@ export function reorderElement(
   return { ...doc, elements };
 }
 
-/** A fresh id for a new element of a type: "<type>-<n>" with the smallest free n. */
+/** A fresh id for a new element of a type: "<type>-<n>" with the smallest free n on any page. */
 export function nextElementId(doc: TemplateDocument, type: Element['type']): string {
-  const taken = new Set(doc.elements.map((e) => e.id));
+  const taken = new Set([...doc.elements, ...(doc.pages ?? []).flatMap((p) => p.elements)].map((e) => e.id));
   let n = 1;
   while (taken.has(`${type}-${n}`)) n++;
   return `${type}-${n}`;

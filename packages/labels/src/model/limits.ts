@@ -18,6 +18,8 @@ export const LIMITS = {
   length: { min: 0, max: 10_000 },
   /** Elements in one document. */
   elements: 500,
+  /** Pages of a label (docs/PAGES.md): page 1 is `elements`, the others `pages`. */
+  pages: 8,
   idChars: 100,
   /** Font size in pixels (the em size), before any shrinking to fit. */
   fontSize: { min: 4, max: 1000 },

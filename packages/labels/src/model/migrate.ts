@@ -9,6 +9,7 @@ import {
   TEMPLATE_VERSION,
   TemplateDocument,
 } from './document';
+import { LIMITS } from './limits';
 
 /** A document that cannot be loaded at all (not an object, no size, or from a newer version). */
 export class TemplateError extends Error {
@@ -61,8 +62,10 @@ export function migrate(input: unknown): MigrationResult {
 
   const repairs: string[] = [];
   const top = repairTop(doc, repairs);
-  const elements = repairElements(doc.elements, top.colourType, repairs);
-  const parsed = TemplateDocument.safeParse({ ...top, elements });
+  const ids = new Set<string>();
+  const elements = repairElements(doc.elements, top.colourType, repairs, ids);
+  const pages = repairPages(doc.pages, top.colourType, repairs, ids);
+  const parsed = TemplateDocument.safeParse({ ...top, elements, ...(pages ? { pages } : {}) });
   if (!parsed.success) throw new TemplateError(`template cannot be repaired: ${describe(parsed.error)}`);
   return { doc: parsed.data, from, repairs };
 }
@@ -85,16 +88,34 @@ function repairTop(doc: Loose, repairs: string[]): Loose & { colourType: ColourT
   return { ...top, colourType: resolved };
 }
 
-function repairElements(value: unknown, colourType: ColourType, repairs: string[]): unknown[] {
+/** Pages after the first (docs/PAGES.md), each repaired like page 1; ids are unique across pages. */
+function repairPages(value: unknown, colourType: ColourType, repairs: string[], ids: Set<string>) {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) {
+    repairs.push('pages was not a list and was dropped');
+    return undefined;
+  }
+  if (value.length > LIMITS.pages - 1) repairs.push(`pages after the ${LIMITS.pages}th were dropped`);
+  return value.slice(0, LIMITS.pages - 1).map((page, i) => ({
+    elements: repairElements(isObject(page) ? page.elements : undefined, colourType, repairs, ids, `page ${i + 2} `),
+  }));
+}
+
+function repairElements(
+  value: unknown,
+  colourType: ColourType,
+  repairs: string[],
+  ids: Set<string>,
+  page = '',
+): unknown[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
     repairs.push('elements was not a list and was emptied');
     return [];
   }
   const out: unknown[] = [];
-  const ids = new Set<string>();
   value.forEach((raw, index) => {
-    const where = `element ${index + 1}`;
+    const where = `${page}element ${index + 1}`;
     if (!isObject(raw)) {
       repairs.push(`${where} was not an object and was dropped`);
       return;

@@ -553,6 +553,7 @@ describe.each(await testDatabases())('station gateway on $name', (db) => {
       desiredBefore: null,
       statusBefore: 'normal',
       shownVer: null,
+      shownPage: 1,
       fw: null,
       stationChanged: false,
     };

@@ -161,6 +161,12 @@ async function toJob(
       return { ...base, kind: 'led', tag, led: JSON.parse(slot.payload) };
     case 'ping':
       return { ...base, kind: 'ping', tag, ...(slot.payload ? { led: JSON.parse(slot.payload) } : {}) };
+    case 'page': {
+      // Label pages (docs/PROTOCOL.md §5.15): the tag shows another page it holds, no image sent.
+      // With `at` still ahead the tag switches by its own timer then (rule 5); a past one is now.
+      const { page, stayS, at } = JSON.parse(slot.payload) as { page: number; stayS: number; at?: number };
+      return { ...base, kind: 'page', tag, page, stayS, ...(at !== undefined && at > state.now() ? { at } : {}) };
+    }
     case 'rollcall':
       return { ...base, kind: 'rollcall' };
     default:

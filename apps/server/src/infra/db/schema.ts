@@ -416,6 +416,8 @@ export interface TagTable {
   wake_s: number | null;
   /** The image version the tag last reported (16 hex digits), null: none. */
   shown_ver: string | null;
+  /** The page of its label the tag last reported showing (docs/PAGES.md); 1: the first (migration 032). */
+  shown_page: Generated<number>;
   /** What the tag should show (set by the delivery tasks); null: nothing pending. */
   desired_hash: string | null;
   /** Tag firmware version last reported. */
@@ -486,6 +488,8 @@ export type DeviceRequestKind =
   | 'tag.rollcall'
   | 'tag.rollcallAll'
   | 'tag.led'
+  /** Label pages: a page switch (docs/PAGES.md). */
+  | 'tag.page'
   | 'station.cmdwindow'
   /** The integration API's product upsert and delete (their tags' new labels). */
   | 'product.upsert'
@@ -494,7 +498,7 @@ export type DeviceRequestStatus = 'recorded' | 'running' | 'done';
 
 /** States of a task slot (DELIVERY.md §5.2). */
 export type TaskState = 'render' | 'queued' | 'sent' | 'accepted' | 'done' | 'failed' | 'cancelled';
-export type TaskKind = 'image' | 'led' | 'ping' | 'rollcall';
+export type TaskKind = 'image' | 'led' | 'ping' | 'rollcall' | 'page';
 
 /** One slot per (tenant, target, kind), reused for ever; its history goes to the tag log. */
 export interface DeviceTaskTable {

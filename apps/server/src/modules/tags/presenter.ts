@@ -32,6 +32,7 @@ export function presentTag(row: LabelledTag): Tag {
           },
     label: row.label,
     ...screenVersions(row.shown_ver, row.desired_hash),
+    shownPage: Number(row.shown_page ?? 1),
     createdAt: Number(row.created_at),
   };
 }

@@ -107,6 +107,7 @@ function withDetails(q: TagQuery) {
         't.product_id',
         't.created_at',
         't.shown_ver',
+        't.shown_page',
         't.desired_hash',
       ])
       .select(['p.barcode as product_barcode', 'p.name as product_name', 'p.price_cents as product_price_cents'])

@@ -22,6 +22,7 @@ export const tagHandlers = defineHandlers({
   rollCallTag: (ctx, { ids, led }) => tags.rollCall(ctx, ids, led),
   rollCallAllTags: (ctx) => tags.rollCall(ctx, null),
   ledTag: (ctx, { ids, led }) => tags.flashLed(ctx, ids, led),
+  showPage: (ctx, { ids, page, staySeconds, at }) => tags.showPage(ctx, ids, page, staySeconds, at),
   requestProgress: (ctx, { id }) => tags.progress(ctx, id),
   tagScreen,
   tagDelivery,

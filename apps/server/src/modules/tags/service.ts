@@ -237,6 +237,22 @@ export async function flashLed(ctx: CallContext, ids: readonly number[], led: re
   return requests.led(ctx.services.db, op, tagIds, led);
 }
 
+/** Label pages (docs/PAGES.md): tags show page `page` (at `at`, or now), back to page 1 after `staySeconds`. */
+export async function showPage(
+  ctx: CallContext,
+  ids: readonly number[],
+  page: number,
+  staySeconds: number,
+  at?: number,
+) {
+  const op = await operator(ctx);
+  const tagIds = await requireTags(ctx.services.db, op, ids);
+  ctx.target = await tagsTarget(ctx.services.db, op, tagIds);
+  // A time already past is now: the tags switch at their next check-in.
+  const timed = at !== undefined && at > op.now ? { at } : {};
+  return requests.showPage(ctx.services.db, op, tagIds, { page, stayS: staySeconds, ...timed });
+}
+
 /**
  * Progress of one of the caller's tenant's operations with each tag's result (the integration
  * API: the key names a tenant, not a store).

@@ -7,7 +7,7 @@ import { PRIO, tasksChanged } from './enqueue';
 import * as repo from './repository';
 
 /*
- * User operations on tags (/mgr/tag/flashesl, flashallesl, echoesl, echoallesl, ledesl): each is
+ * User operations on tags (/mgr/tag/flashesl, flashallesl, echoesl, echoallesl, ledesl, showpage): each is
  * one device request whose id the call answers at once; its tasks are slots of the engine and
  * its progress (done / failed / total) counts their final results.
  */
@@ -114,6 +114,31 @@ export function led(db: Kysely<Database>, at: Operator, tagIds: readonly number[
       tagIds,
       kind: 'led',
       payload: JSON.stringify(pattern),
+      prio: PRIO.interactive,
+      requestId,
+      now: at.now,
+    });
+  });
+}
+
+/** A page switch (docs/PAGES.md): the page to show and the seconds before page 1 again. */
+export interface PageSwitch {
+  page: number;
+  stayS: number;
+  /** Server time at which the tags switch (sent ahead; docs/PROTOCOL.md §5.15 rule 5). */
+  at?: number;
+}
+
+/** Label pages: some tags show another page of the label they hold (no image transfer). */
+export function showPage(db: Kysely<Database>, at: Operator, tagIds: readonly number[], page: PageSwitch) {
+  return start(db, at, 'tag.page', tagIds, { tagIds, ...page }, async (trx, requestId) => {
+    await takeOver(trx, at, 'page', tagIds, requestId);
+    return repo.upsertTagCommandSlots(trx, {
+      tenantId: at.tenantId,
+      storeId: at.storeId,
+      tagIds,
+      kind: 'page',
+      payload: JSON.stringify(page),
       prio: PRIO.interactive,
       requestId,
       now: at.now,

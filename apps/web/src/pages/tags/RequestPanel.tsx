@@ -10,7 +10,7 @@ import { isFinished, latest, type Progress, percent, progressOfNotice } from './
 /** How often the page asks /mgr/request/get while no notice arrives (the socket may be down). */
 const POLL_MS = 3000;
 
-export type TagOperation = 'refreshTag' | 'rollCallTag' | 'refreshAllTags' | 'rollCallAllTags' | 'ledTag';
+export type TagOperation = 'refreshTag' | 'rollCallTag' | 'refreshAllTags' | 'rollCallAllTags' | 'ledTag' | 'showPage';
 
 const isRollCall = (op: TagOperation) => op === 'rollCallTag' || op === 'rollCallAllTags';
 

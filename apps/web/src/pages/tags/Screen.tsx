@@ -109,6 +109,12 @@ export function ScreenCell({ storeId, tag, onOpen }: { storeId: number; tag: Tag
           </Flex>
         </>
       )}
+      {tag.shownPage > 1 && (
+        // A label of several pages (docs/PAGES.md): the tag shows another page than the first now.
+        <Mark color="blue" style={{ marginInlineEnd: 0, fontSize: 11, lineHeight: '16px' }} data-testid="shown-page">
+          {t('screen.page', { n: tag.shownPage })}
+        </Mark>
+      )}
       {/* The button's name is its visible content ("No picture", "Pending", the images' text)
           followed by this: an aria-label would hide the words a speech user reads (axe
           label-content-name-mismatch, WCAG 2.5.3). */}

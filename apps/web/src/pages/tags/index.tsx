@@ -2,6 +2,7 @@ import {
   AimOutlined,
   BulbOutlined,
   DisconnectOutlined,
+  FileTextOutlined,
   LayoutOutlined,
   LinkOutlined,
   RedoOutlined,
@@ -28,6 +29,7 @@ import { Battery, ColourType, HardwareModel, ModelName, Signal, StatusTag, Tempe
 import { LabelCell } from './LabelCell';
 import { LedModal } from './LedModal';
 import { filterModelOptions } from './modelOptions';
+import { PageModal } from './PageModal';
 import { RequestPanel, type SentRequest, type TagOperation } from './RequestPanel';
 import { ScreenCell } from './Screen';
 import { SetTemplateModal } from './SetTemplateModal';
@@ -42,6 +44,8 @@ interface OperateArgs {
   ids?: number[];
   from: string;
   led?: LedPatternBody;
+  /** A page switch (docs/PAGES.md): the page and how long it stays. */
+  page?: { page: number; staySeconds: number; at?: number };
   /** A refresh that sends the label even where the tag already shows it. */
   force?: boolean;
 }
@@ -71,6 +75,8 @@ function Tags({ storeId }: { storeId: number }) {
   const [rulesOpen, setRulesOpen] = useState(false);
   /** The tags whose LEDs are to flash, and which button asked. */
   const [flashing, setFlashing] = useState<{ ids: number[]; from: string } | null>(null);
+  /** The tags to show another page of their labels, and which button asked. */
+  const [paging, setPaging] = useState<{ ids: number[]; from: string } | null>(null);
   const [adding, setAdding] = useState(false);
   const [binding, setBinding] = useState<{ hardwareId?: string } | null>(null);
   const [sent, setSent] = useState<SentRequest | null>(null);
@@ -91,14 +97,21 @@ function Tags({ storeId }: { storeId: number }) {
   // Each operation answers its request id at once; the panel above the list follows its progress.
   // `from` tells which button asked (a row, the selection, the whole store), so only that one spins.
   const operate = useMutation({
-    mutationFn: ({ op, ids, led, force }: OperateArgs) =>
+    mutationFn: ({ op, ids, led, force, page }: OperateArgs) =>
       op === 'ledTag'
         ? request(op, { ids: ids ?? [], led: led as LedPatternBody })
-        : op === 'refreshTag'
-          ? request(op, { ids: ids ?? [], force })
-          : op === 'rollCallTag'
-            ? request(op, { ids: ids ?? [] })
-            : request(op, {}),
+        : op === 'showPage'
+          ? request(op, {
+              ids: ids ?? [],
+              page: page?.page ?? 1,
+              staySeconds: page?.staySeconds ?? 0,
+              ...(page?.at ? { at: page.at } : {}),
+            })
+          : op === 'refreshTag'
+            ? request(op, { ids: ids ?? [], force })
+            : op === 'rollCallTag'
+              ? request(op, { ids: ids ?? [] })
+              : request(op, {}),
     onSuccess: (answer, { op }) => {
       message.success(t(`op.sent.${op}`));
       setSent({ op, requestId: answer.requestId, tasks: answer.tasks });
@@ -141,6 +154,16 @@ function Tags({ storeId }: { storeId: number }) {
     loading: busy('ledTag', from),
     testId: iconOnly ? undefined : 'led-tags',
     onClick: () => setFlashing({ ids, from }),
+  });
+  /** Another page of some tags' labels (docs/PAGES.md): the page and its stay are asked first. */
+  const pageOperation = (ids: number[], from: string, iconOnly: boolean) => ({
+    key: 'showPage',
+    label: t('op.page'),
+    icon: <FileTextOutlined />,
+    iconOnly,
+    loading: busy('showPage', from),
+    testId: iconOnly ? undefined : 'page-tags',
+    onClick: () => setPaging({ ids, from }),
   });
   /** Refresh or roll call of the whole store, after a question. */
   const storeOperation = (op: 'refreshAllTags' | 'rollCallAllTags') => ({
@@ -364,6 +387,7 @@ function Tags({ storeId }: { storeId: number }) {
                   canOperate && operation('refreshTag', [row.id], `row:${row.id}`, true),
                   canOperate && operation('rollCallTag', [row.id], `row:${row.id}`, true),
                   canOperate && ledOperation([row.id], `row:${row.id}`, true),
+                  canOperate && pageOperation([row.id], `row:${row.id}`, true),
                   canWrite &&
                     deleteAction(
                       t,
@@ -406,6 +430,7 @@ function Tags({ storeId }: { storeId: number }) {
           canOperate && resendOperation(selected, 'resend'),
           canOperate && operation('rollCallTag', selected, 'selection', false),
           canOperate && ledOperation(selected, 'selection', false),
+          canOperate && pageOperation(selected, 'selection', false),
           canSetTemplate && {
             key: 'template',
             label: t('template.action'),
@@ -437,6 +462,14 @@ function Tags({ storeId }: { storeId: number }) {
           onClose={() => setFlashing(null)}
           onFlash={(led) =>
             operate.mutateAsync({ op: 'ledTag', ids: flashing?.ids ?? [], from: flashing?.from ?? '', led })
+          }
+        />
+        <PageModal
+          count={paging?.ids.length ?? 0}
+          loading={operate.isPending && operate.variables.op === 'showPage'}
+          onClose={() => setPaging(null)}
+          onShow={(page) =>
+            operate.mutateAsync({ op: 'showPage', ids: paging?.ids ?? [], from: paging?.from ?? '', page })
           }
         />
         <SetTemplateModal tags={templating} onClose={() => setTemplating([])} onSaved={() => list.changed()} />

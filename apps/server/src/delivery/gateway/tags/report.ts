@@ -70,6 +70,7 @@ export async function onTagReport(core: GatewayCore, id: string, station: Statio
       desiredBefore: tag.desired_hash,
       statusBefore: tag.status,
       shownVer: e.ver,
+      shownPage: e.page ?? 1,
       fw: e.fw ?? null,
       stationChanged: route !== tag.station_id,
     });

@@ -58,7 +58,7 @@ interface ReportStatus {
 
 const REPORT_SET = `signal = ?, battery = ?, temperature = coalesce(?, temperature), hardware_model = ?,
   last_seen = case when last_seen is null or ? > last_seen then ? else last_seen end,
-  wake_s = coalesce(?, wake_s), shown_ver = ?, fw = coalesce(?, fw),
+  wake_s = coalesce(?, wake_s), shown_ver = ?, shown_page = ?, fw = coalesce(?, fw),
   next_wake_at = case when ? is null then next_wake_at else ? + ? * 1000 end`;
 
 function hotStatements(raw: SQLite.Database): HotStatements {
@@ -85,6 +85,7 @@ function hotStatements(raw: SQLite.Database): HotStatements {
         u.lastSeen,
         u.wakeS,
         u.shownVer,
+        u.shownPage,
         u.fw,
         u.wakeS,
         u.lastSeen,
@@ -153,6 +154,8 @@ export interface TagUpdate {
   desiredBefore: string | null;
   statusBefore: string;
   shownVer: string | null;
+  /** The page the tag shows (docs/PAGES.md): 1 when the entry names none. */
+  shownPage: number;
   fw: string | null;
   /** Routed to another station than the row holds (SQLite: only then is station_id written). */
   stationChanged: boolean;
@@ -185,6 +188,7 @@ export async function applyTagUpdates(db: Db, updates: readonly TagUpdate[]): Pr
       u.wakeS,
       u.shownVer,
       u.fw,
+      u.shownPage,
     ]),
   );
   const rows =
@@ -199,7 +203,8 @@ export async function applyTagUpdates(db: Db, updates: readonly TagUpdate[]): Pr
         cast(value ->> 6 as bigint) as last_seen,
         cast(value ->> 7 as integer) as wake_s,
         cast(value ->> 8 as text) as shown_ver,
-        cast(value ->> 9 as text) as fw
+        cast(value ->> 9 as text) as fw,
+        cast(value ->> 10 as integer) as shown_page
       from ${rows})
     update tags set
       station_id = v.station_id,
@@ -210,6 +215,7 @@ export async function applyTagUpdates(db: Db, updates: readonly TagUpdate[]): Pr
       last_seen = case when tags.last_seen is null or v.last_seen > tags.last_seen then v.last_seen else tags.last_seen end,
       wake_s = coalesce(v.wake_s, tags.wake_s),
       shown_ver = v.shown_ver,
+      shown_page = v.shown_page,
       fw = coalesce(v.fw, tags.fw),
       next_wake_at = case when v.wake_s is null then tags.next_wake_at
         else v.last_seen + cast(v.wake_s as bigint) * 1000 end

@@ -4,11 +4,13 @@ import {
   type ElementType,
   type LabelData,
   type LabelFonts,
+  LIMITS,
+  pageCount,
   SAMPLE_DATA,
   type TemplateDocument,
 } from '@esl/labels';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Card } from 'antd';
+import { Alert, App, Button, Card, Popconfirm, Segmented, Space } from 'antd';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker, useNavigate } from 'react-router';
@@ -29,7 +31,19 @@ import { newElement } from '../../../editor/factory';
 import { fitZoom, stepZoom } from '../../../editor/geometry';
 import type { LabelRender } from '../../../editor/paint';
 import { shortcutFor } from '../../../editor/shortcuts';
-import { canRedo, canUndo, change, redo, select, undo } from '../../../editor/state';
+import {
+  addPage,
+  canRedo,
+  canUndo,
+  change,
+  deletePage,
+  documentOf,
+  redo,
+  sameDocument,
+  select,
+  showPage,
+  undo,
+} from '../../../editor/state';
 import { createEditorStore } from '../../../editor/store';
 import { queryKeys } from '../../../platform/queryKeys';
 import { ApiError, request } from '../../../platform/request';
@@ -68,7 +82,8 @@ export function Editor({ template, doc: loaded, repairs, canWrite, fonts }: Prop
   const canvas = useMemo(() => browserCanvasFactory(fonts), [fonts]);
   const [name, setName] = useState(template.name);
   const [saved, setSaved] = useState({ doc: loaded, name: template.name, revision: template.revision });
-  const dirty = state.doc !== saved.doc || name.trim() !== saved.name;
+  // saved.doc is the stored document (page 1 first); choosing another page is no change.
+  const dirty = !sameDocument(documentOf(state), saved.doc) || name.trim() !== saved.name;
 
   const [zoom, setZoom] = useState(1);
   const [grid, setGrid] = useState(0);
@@ -151,7 +166,8 @@ export function Editor({ template, doc: loaded, repairs, canWrite, fonts }: Prop
           return setDocument(d, { size: { model: null, w: values.width, h: values.length } });
         }),
       );
-      const doc = store.getState().doc;
+      // The editor holds the page it shows in front (docs/PAGES.md); the stored document has page 1 there.
+      const doc = documentOf(store.getState());
       const row = await request('alterTemplateData', {
         id: template.id,
         doc,
@@ -348,6 +364,37 @@ export function Editor({ template, doc: loaded, repairs, canWrite, fonts }: Prop
               onRendered={onRendered}
             />
           </div>
+          <Space size={8} wrap data-testid="editor-pages">
+            {/* Label pages (docs/PAGES.md): page 1 is what a tag shows; the others it switches to. */}
+            <Segmented
+              size="small"
+              value={state.page ?? 1}
+              options={Array.from({ length: pageCount(documentOf(state)) }, (_, i) => ({
+                value: i + 1,
+                label: t('pages.page', { n: i + 1 }),
+              }))}
+              onChange={(page) => store.update((s) => showPage(s, Number(page)))}
+            />
+            <Button
+              size="small"
+              onClick={() => store.update(addPage)}
+              disabled={pageCount(documentOf(state)) >= LIMITS.pages}
+              data-testid="add-page"
+            >
+              {t('pages.add')}
+            </Button>
+            {pageCount(documentOf(state)) > 1 && (
+              <Popconfirm
+                title={t('pages.deleteConfirm', { n: state.page ?? 1 })}
+                okText={t('pages.delete')}
+                onConfirm={() => store.update(deletePage)}
+              >
+                <Button size="small" danger data-testid="delete-page">
+                  {t('pages.delete')}
+                </Button>
+              </Popconfirm>
+            )}
+          </Space>
           <div style={{ color: '#595959', fontSize: 12 }} data-testid="editor-status">
             {t('status', { w: label.w, h: label.h, zoom: Math.round(zoom * 100), count: state.doc.elements.length })}
             {' · '}
