@@ -36,7 +36,7 @@ export interface LabelFonts {
   fallbacks?(bold: boolean): readonly FontFile[];
   /** Changes when faces are added: a canvas then forgets the fonts it resolved. */
   readonly version?: number;
-  /** Shapes texts of complex scripts (shape.ts); without one they are drawn a glyph a character. */
+  /** Shapes texts (shape.ts, `needsShaping`); without one every text is drawn a glyph a character. */
   readonly shaper?: Shaper | null;
 }
 
