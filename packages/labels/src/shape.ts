@@ -74,6 +74,15 @@ function isRtl(c: number): boolean {
   );
 }
 
+/** Whether a text has a right-to-left character (else it is one left-to-right run). */
+function hasRtl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x590 && isRtl(c)) return true;
+  }
+  return false;
+}
+
 /** A character's bidirectional class, as far as labels need it. */
 function bidiClass(char: string): Bidi {
   const c = char.codePointAt(0) ?? 0;
@@ -103,6 +112,7 @@ export interface BidiRun {
  * the paragraph's; then runs of higher levels are reversed (rule L2). No explicit embeddings.
  */
 export function bidiRuns(text: string): BidiRun[] {
+  if (!hasRtl(text)) return [{ text, rtl: false }];
   const chars = Array.from(text);
   const types = chars.map(bidiClass);
   const firstStrong = types.find((t) => t === 'L' || t === 'R');
@@ -175,6 +185,7 @@ export interface HarfBuzzModule {
   Face: new (blob: never, index?: number) => unknown;
   Font: new (face: never) => unknown;
   Buffer: new () => {
+    reset(): void;
     addText(text: string): void;
     setDirection(direction: number): void;
     guessSegmentProperties(): void;
@@ -191,6 +202,9 @@ export interface HarfBuzzModule {
  */
 export function harfBuzzShaper(hb: HarfBuzzModule): Shaper {
   const fonts = new WeakMap<FontFile, unknown>();
+  // One buffer, emptied before each text: shaping is synchronous, and a new buffer a call (freed
+  // only by a finaliser) costs three times the shaping of a short line.
+  let buffer: InstanceType<HarfBuzzModule['Buffer']> | null = null;
   return {
     shape(face, text, rtl) {
       let font = fonts.get(face);
@@ -198,7 +212,8 @@ export function harfBuzzShaper(hb: HarfBuzzModule): Shaper {
         font = new hb.Font(new hb.Face(new hb.Blob(face.bytes) as never, 0) as never);
         fonts.set(face, font);
       }
-      const buffer = new hb.Buffer();
+      buffer ??= new hb.Buffer();
+      buffer.reset();
       buffer.addText(text);
       buffer.setDirection(rtl ? hb.Direction.RTL : hb.Direction.LTR);
       buffer.guessSegmentProperties();
@@ -256,6 +271,7 @@ function complex(c: number): boolean {
  * comes from the first face of the chain, as on the plain path.
  */
 function faceSegments(faces: readonly FontFile[], text: string): { face: FontFile; text: string }[] {
+  if (allIn(faces[0], text)) return [{ face: faces[0], text }];
   const segments: { face: FontFile; text: string; complex: boolean }[] = [];
   for (const char of text) {
     const code = char.codePointAt(0) ?? 0;
@@ -272,6 +288,12 @@ function faceSegments(faces: readonly FontFile[], text: string): { face: FontFil
     } else segments.push({ face, text: char, complex: complex(code) });
   }
   return segments;
+}
+
+/** Whether a face draws every character of a text (then the text is one segment of it). */
+function allIn(face: FontFile, text: string): boolean {
+  for (const char of text) if (glyphOf(face, char.codePointAt(0) ?? 0) === 0) return false;
+  return true;
 }
 
 /** Joiners and direction marks draw nothing; any face takes them. */
