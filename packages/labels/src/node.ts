@@ -64,8 +64,8 @@ export function loadScriptFonts(texts: Iterable<string>): FontLibrary {
 let shaping: Promise<void> | undefined;
 
 /**
- * Loads HarfBuzz (harfbuzzjs, WebAssembly) as the label fonts' shaper, once per process: texts of
- * complex scripts (Arabic, Hebrew, Thai, Devanagari, combining marks) are shaped from then on.
+ * Loads HarfBuzz (harfbuzzjs, WebAssembly) as the label fonts' shaper, once per process: every text
+ * that needs it (`needsShaping`: Latin, kana, complex scripts) is shaped from then on.
  */
 export function loadShaper(): Promise<void> {
   shaping ??= import('harfbuzzjs').then((hb) => {

@@ -36,7 +36,7 @@ export interface LabelFonts {
   fallbacks?(bold: boolean): readonly FontFile[];
   /** Changes when faces are added: a canvas then forgets the fonts it resolved. */
   readonly version?: number;
-  /** Shapes texts of complex scripts (shape.ts); without one they are drawn a glyph a character. */
+  /** Shapes texts (shape.ts, `needsShaping`); without one every text is drawn a glyph a character. */
   readonly shaper?: Shaper | null;
 }
 
@@ -151,11 +151,14 @@ interface Font {
   readonly size: number;
   /** Fonts to take glyphs from, in order; the first is the main one. */
   readonly faces: readonly FontFile[];
-  /** Lines shaped at this font, by text. */
+  /**
+   * Lines shaped in these faces, by text, at size 1 (positions in ems): shared by every size of
+   * the same faces, so fitting a text at several sizes shapes each candidate line once.
+   */
   readonly shaped: Map<string, ShapedLine>;
 }
 
-const SHAPED_PER_FONT = 512;
+const SHAPED_PER_FONT = 2048;
 
 interface State {
   fillStyle: string;
@@ -201,6 +204,8 @@ export class SoftCanvas implements LabelCanvas, Canvas2D {
   /** The current path: closed polygons (rect) and open polylines (moveTo/lineTo), flat x, y pairs. */
   private path: { points: number[]; closed: boolean }[] = [];
   private readonly fonts = new Map<string, Font>();
+  /** Shaped lines by faces (weight and families), for every size: Font.shaped. */
+  private readonly shapedByFaces = new Map<string, Map<string, ShapedLine>>();
   private resolvedVersion = 0;
 
   constructor(
@@ -370,10 +375,10 @@ export class SoftCanvas implements LabelCanvas, Canvas2D {
       for (const g of shaped.glyphs) {
         const glyph = g.face.glyph(g.glyph);
         if (glyph.contours.length === 0) continue;
-        const placed = Math.round((x + g.x) * SUBPIXELS) / SUBPIXELS;
+        const placed = Math.round((x + g.x * font.size) * SUBPIXELS) / SUBPIXELS;
         const whole = Math.floor(placed);
         const bitmap = glyphBitmap(g.face, glyph, font.size, placed - whole);
-        const top = baseline - Math.round(g.y) - bitmap.top;
+        const top = baseline - Math.round(g.y * font.size) - bitmap.top;
         this.blend(bitmap.alpha, bitmap.width, bitmap.height, whole + bitmap.left, top, rgb);
       }
       return;
@@ -404,14 +409,14 @@ export class SoftCanvas implements LabelCanvas, Canvas2D {
       const glyph = g.face.glyph(g.glyph);
       if (glyph.contours.length === 0) continue;
       const s = font.size / g.face.unitsPerEm;
-      const placed = Math.round(g.x * SUBPIXELS) / SUBPIXELS;
-      const dy = Math.round(g.y);
+      const placed = Math.round(g.x * font.size * SUBPIXELS) / SUBPIXELS;
+      const dy = Math.round(g.y * font.size);
       left = Math.min(left, placed + glyph.xMin * s);
       right = Math.max(right, placed + glyph.xMax * s);
       ascent = Math.max(ascent, dy + glyph.yMax * s);
       descent = Math.max(descent, -dy - glyph.yMin * s);
     }
-    if (shaped) pen = shaped.width;
+    if (shaped) pen = shaped.width * font.size;
     for (const char of shaped ? '' : text) {
       const [face, glyph] = this.glyphFor(font, char);
       const s = font.size / face.unitsPerEm;
@@ -541,6 +546,7 @@ export class SoftCanvas implements LabelCanvas, Canvas2D {
     if (version !== this.resolvedVersion) {
       // Faces were added (a script's font loaded): resolve every font again.
       this.fonts.clear();
+      this.shapedByFaces.clear();
       this.resolvedVersion = version;
     }
     let font = this.fonts.get(css);
@@ -556,19 +562,28 @@ export class SoftCanvas implements LabelCanvas, Canvas2D {
         faces.push(fallback);
       }
       for (const face of this.fontSet.fallbacks?.(bold) ?? []) if (!faces.includes(face)) faces.push(face);
-      font = { size: Number(match[2]), faces, shaped: new Map() };
+      const key = `${bold ? 'bold' : 'regular'} ${families.join(',')}`;
+      let shaped = this.shapedByFaces.get(key);
+      if (!shaped) {
+        shaped = new Map();
+        this.shapedByFaces.set(key, shaped);
+      }
+      font = { size: Number(match[2]), faces, shaped };
       this.fonts.set(css, font);
     }
     return font;
   }
 
-  /** A text shaped (bidi, ligatures, marks) when it needs it and a shaper is loaded, else null. */
+  /**
+   * A text shaped (kerning, ligatures, bidi, marks) when it needs it and a shaper is loaded, else
+   * null; at size 1 (ems), kept for every size of these faces.
+   */
   private shaped(font: Font, text: string): ShapedLine | null {
     const shaper = this.fontSet.shaper;
     if (!shaper || !needsShaping(text)) return null;
     let line = font.shaped.get(text);
     if (!line) {
-      line = shapeLine(shaper, font.faces, font.size, text);
+      line = shapeLine(shaper, font.faces, 1, text);
       if (font.shaped.size >= SHAPED_PER_FONT) font.shaped.clear();
       font.shaped.set(text, line);
     }

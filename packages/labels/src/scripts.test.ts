@@ -1,8 +1,9 @@
 import { describe, expect, test, vi } from 'vitest';
 import { doc, PRODUCT, priceLabel } from '../test/fixtures';
+import type { FontFile } from './font';
 import { LEGIBLE_PX, tinyTexts } from './legible';
 import { loadShaper, registerFonts, renderToPng } from './node';
-import { SoftCanvas } from './raster';
+import { FontLibrary, SoftCanvas } from './raster';
 import { needsGlyph, SCRIPT_FONTS, scriptFontsFor } from './scripts';
 import { bidiRuns, needsShaping } from './shape';
 
@@ -31,9 +32,84 @@ describe('bidirectional runs', () => {
   });
 
   test('which texts need the shaper', () => {
-    expect(needsShaping('新疆阿克苏 500g')).toBe(false);
-    expect(needsShaping('농심 신라면')).toBe(false);
-    for (const text of ['ข้าว', 'حليب', 'חלב', 'हिन्दी', 'e\u0301']) expect(needsShaping(text)).toBe(true);
+    // Han, Hangul syllables, digits, spaces and the punctuation of prices: HarfBuzz draws them as the plain path.
+    for (const text of ['新疆阿克苏 500', '농심 신라면', '¥12.50', '苹果（特级）、3%', '1,299.00 €', ''])
+      expect(needsShaping(text)).toBe(false);
+    // Latin (kerning, ligatures), kana (kerned before full-width punctuation), "——" (a ligature),
+    // ideographs beyond the BMP, complex scripts.
+    for (const text of [
+      '新疆阿克苏 500g',
+      'AV',
+      'お茶、',
+      '——',
+      '\u{20000}',
+      'Γάλα',
+      'ข้าว',
+      'حليب',
+      'חלב',
+      'हिन्दी',
+      'e\u0301',
+    ])
+      expect(needsShaping(text)).toBe(true);
+  });
+});
+
+describe('shaping Latin and CJK', () => {
+  /** The same faces with and without the shaper. */
+  async function canvases(): Promise<[SoftCanvas, SoftCanvas]> {
+    await loadShaper();
+    const shaped = registerFonts();
+    const faces = [false, true].map((bold) => ({
+      family: 'Noto Sans SC',
+      weight: bold ? 700 : 400,
+      font: shaped.face('Noto Sans SC', bold) as FontFile,
+    }));
+    const plain = new SoftCanvas(200, 60, new FontLibrary(faces));
+    const withShaper = new SoftCanvas(200, 60, shaped);
+    for (const c of [plain, withShaper]) c.font = '40px "Noto Sans SC"';
+    return [plain, withShaper];
+  }
+
+  test('Latin is kerned and ligated by HarfBuzz ("AV", "To" closer; "fi" one glyph)', async () => {
+    const [plain, shaped] = await canvases();
+    for (const text of ['AV', 'To', 'Wa']) {
+      // Kerned by 18 (AV), 85 (To) and 52 (Wa) units of 1000: 0.7 to 3.4 pixels at 40 px.
+      expect(shaped.measureText(text).width, text).toBeLessThan(plain.measureText(text).width - 0.5);
+    }
+    const face = registerFonts().face('Noto Sans SC', false) as FontFile;
+    const shaper = registerFonts().shaper;
+    expect(shaper?.shape(face, 'fi', false)).toHaveLength(1);
+    expect(shaper?.shape(face, 'Hd', false)).toHaveLength(2);
+  });
+
+  test('Han, Hangul syllables, digits and price punctuation keep the plain path: HarfBuzz gives the same', async () => {
+    const [plain, shaped] = await canvases();
+    const shaper = registerFonts().shaper;
+    const face = registerFonts().face('Noto Sans SC', true) as FontFile;
+    for (const text of ['新疆阿克苏冰糖心苹果（特级大果）', '¥1,299.50', '蒙牛纯牛奶 250×16、3%']) {
+      expect(needsShaping(text)).toBe(false);
+      const glyphs = shaper?.shape(face, text, false) ?? [];
+      const advances = Array.from(text, (c) => face.glyph(face.glyphIndex(c.codePointAt(0) ?? 0)).advance);
+      expect(glyphs.map((g) => g.xAdvance)).toEqual(advances);
+      expect(shaped.measureText(text).width).toBe(plain.measureText(text).width);
+    }
+  });
+
+  test('a line shaped once serves every size (positions scale with the size)', async () => {
+    const [, shaped] = await canvases();
+    shaped.font = '20px "Noto Sans SC"';
+    const small = shaped.measureText('Organic Fuji apples').width;
+    shaped.font = '40px "Noto Sans SC"';
+    expect(shaped.measureText('Organic Fuji apples').width).toBeCloseTo(small * 2, 9);
+  });
+
+  test('mixed Chinese and Latin: the Latin part is kerned, the Chinese part drawn as before', async () => {
+    const [plain, shaped] = await canvases();
+    const han = '苹果';
+    expect(shaped.measureText(han).width).toBe(plain.measureText(han).width);
+    const kerned = plain.measureText(`${han}To`).width - shaped.measureText(`${han}To`).width;
+    expect(kerned).toBeCloseTo(plain.measureText('To').width - shaped.measureText('To').width, 9);
+    expect(kerned).toBeGreaterThan(3);
   });
 });
 

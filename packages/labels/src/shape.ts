@@ -6,10 +6,12 @@ import { glyphOf } from './scripts';
  * HarfBuzz (its WebAssembly build, the npm package harfbuzzjs, which runs the same in the browser
  * and in Node, so the editor and the tag still agree to the pixel).
  *
- * Only text that needs it is shaped: a text with a character of a complex script (combining marks,
- * Hebrew, Arabic, the Indic scripts, Thai, Lao, Hangul jamo). Latin, CJK and Hangul syllables keep
- * the plain path, one glyph per character placed by its advance: their pixels stay what they were
- * and the labels of a Chinese store cost no more to draw (docs/LABELS.md "Fonts, scripts and shaping").
+ * Every text is shaped (kerning and ligatures in Latin, Greek and Cyrillic; marks, joining,
+ * reordering and bidi in the complex scripts) except one made only of characters HarfBuzz draws
+ * exactly as the plain path does in the label fonts: Han ideographs, Hangul syllables, digits,
+ * spaces and the punctuation of prices and Chinese names. Those keep the plain path, one glyph per
+ * character placed by its advance, so a Chinese store's labels cost no more to draw
+ * (docs/LABELS.md "Fonts, scripts and shaping", where the check that found them is described).
  */
 
 /** One shaped glyph, in font units of its face, in visual order. */
@@ -25,24 +27,39 @@ export interface Shaper {
   shape(face: FontFile, text: string, rtl: boolean): ShapedGlyph[];
 }
 
-/** Whether a text has a character only a shaper draws right. */
+/**
+ * Characters below U+3000 that HarfBuzz, with default features, places exactly as the plain path
+ * in Noto Sans SC (regular and bold): with each other and next to any Han ideograph, no kerning,
+ * no ligature, no substitution. Checked pair by pair (docs/LABELS.md); "—" is not among them ("——"
+ * is a ligature), nor the ASCII quotes and "*" (kerned after "." and ",").
+ */
+const PLAIN = new Set(Array.from('0123456789 .,:;-/%¥$€£+×·‘’“”…', (c) => c.charCodeAt(0)));
+/** The CJK punctuation (U+3000–U+303F, full-width forms) found plain by the same check. */
+const PLAIN_CJK = new Set(Array.from('\u3000、。《》「」【】（），：；！？～', (c) => c.charCodeAt(0)));
+
+/**
+ * Whether a text is drawn through the shaper: any text with a character outside the plain set
+ * (Latin letters are kerned and ligated; kana kern against full-width punctuation; complex scripts
+ * need it). Han ideographs (BMP), Hangul syllables, digits, spaces and PLAIN punctuation alone
+ * give HarfBuzz's own output on the plain path, which is cheaper.
+ */
 export function needsShaping(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c < 0x300) continue;
-    if (c <= 0x36f) return true; // combining diacritics
-    if (c >= 0x590 && c <= 0xdff) return true; // Hebrew, Arabic, Syriac, Thaana, NKo, Indic
-    if (c >= 0xe00 && c <= 0xeff) return true; // Thai, Lao
-    if (c >= 0x1100 && c <= 0x11ff) return true; // Hangul jamo
-    if (c >= 0x1ab0 && c <= 0x1aff) return true;
-    if (c >= 0x1dc0 && c <= 0x1dff) return true;
-    if (c >= 0x200c && c <= 0x200f) return true; // joiners, direction marks
-    if (c >= 0xa8e0 && c <= 0xa8ff) return true;
-    if (c >= 0xfb1d && c <= 0xfdff) return true;
-    if (c >= 0xfe20 && c <= 0xfe2f) return true;
-    if (c >= 0xfe70 && c <= 0xfeff) return true;
+    if (c < 0x3000 ? !PLAIN.has(c) : !plainCjk(c)) return true;
   }
   return false;
+}
+
+/** Han ideographs of the BMP (Extension A, unified, compatibility), Hangul syllables, PLAIN_CJK. */
+function plainCjk(c: number): boolean {
+  return (
+    (c >= 0x4e00 && c <= 0x9fff) ||
+    (c >= 0x3400 && c <= 0x4dbf) ||
+    (c >= 0xac00 && c <= 0xd7a3) ||
+    (c >= 0xf900 && c <= 0xfaff) ||
+    PLAIN_CJK.has(c)
+  );
 }
 
 type Bidi = 'L' | 'R' | 'EN' | 'N';
@@ -55,6 +72,15 @@ function isRtl(c: number): boolean {
     (c >= 0xfe70 && c <= 0xfeff) ||
     c === 0x200f
   );
+}
+
+/** Whether a text has a right-to-left character (else it is one left-to-right run). */
+function hasRtl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x590 && isRtl(c)) return true;
+  }
+  return false;
 }
 
 /** A character's bidirectional class, as far as labels need it. */
@@ -86,6 +112,7 @@ export interface BidiRun {
  * the paragraph's; then runs of higher levels are reversed (rule L2). No explicit embeddings.
  */
 export function bidiRuns(text: string): BidiRun[] {
+  if (!hasRtl(text)) return [{ text, rtl: false }];
   const chars = Array.from(text);
   const types = chars.map(bidiClass);
   const firstStrong = types.find((t) => t === 'L' || t === 'R');
@@ -158,6 +185,7 @@ export interface HarfBuzzModule {
   Face: new (blob: never, index?: number) => unknown;
   Font: new (face: never) => unknown;
   Buffer: new () => {
+    reset(): void;
     addText(text: string): void;
     setDirection(direction: number): void;
     guessSegmentProperties(): void;
@@ -174,6 +202,9 @@ export interface HarfBuzzModule {
  */
 export function harfBuzzShaper(hb: HarfBuzzModule): Shaper {
   const fonts = new WeakMap<FontFile, unknown>();
+  // One buffer, emptied before each text: shaping is synchronous, and a new buffer a call (freed
+  // only by a finaliser) costs three times the shaping of a short line.
+  let buffer: InstanceType<HarfBuzzModule['Buffer']> | null = null;
   return {
     shape(face, text, rtl) {
       let font = fonts.get(face);
@@ -181,7 +212,8 @@ export function harfBuzzShaper(hb: HarfBuzzModule): Shaper {
         font = new hb.Font(new hb.Face(new hb.Blob(face.bytes) as never, 0) as never);
         fonts.set(face, font);
       }
-      const buffer = new hb.Buffer();
+      buffer ??= new hb.Buffer();
+      buffer.reset();
       buffer.addText(text);
       buffer.setDirection(rtl ? hb.Direction.RTL : hb.Direction.LTR);
       buffer.guessSegmentProperties();
@@ -212,27 +244,56 @@ export interface ShapedLine {
   readonly width: number;
 }
 
-const MARK = /^[\p{M}\p{Zs}\p{P}\p{N}\u200c\u200d]$/u;
+const MARK = /^[\p{M}\u200c\u200d]$/u;
+const NEUTRAL = /^[\p{Zs}\p{P}\p{N}]$/u;
+
+/** A character of a complex script (combining marks, RTL, Indic, Thai, Lao, jamo, joiners). */
+function complex(c: number): boolean {
+  return (
+    (c >= 0x300 && c <= 0x36f) ||
+    (c >= 0x590 && c <= 0xeff) ||
+    (c >= 0x1100 && c <= 0x11ff) ||
+    (c >= 0x1ab0 && c <= 0x1aff) ||
+    (c >= 0x1dc0 && c <= 0x1dff) ||
+    (c >= 0x200c && c <= 0x200f) ||
+    (c >= 0xa8e0 && c <= 0xa8ff) ||
+    (c >= 0xfb1d && c <= 0xfdff) ||
+    (c >= 0xfe20 && c <= 0xfe2f) ||
+    (c >= 0xfe70 && c <= 0xfeff)
+  );
+}
 
 /**
  * A run cut where its face changes: each character from the first face that has it, except that
- * marks, joiners, spaces, punctuation and digits stay with the face before them when it has them
- * (a mark is shaped with its base; an Arabic phrase's spaces do not break it into pieces).
+ * marks and joiners stay with the face before them when it has them (a mark is shaped with its
+ * base), and so do spaces, punctuation and digits after a complex script's letters (an Arabic
+ * phrase's spaces do not break it into pieces). Elsewhere (Latin, Hangul, Han) a space or digit
+ * comes from the first face of the chain, as on the plain path.
  */
 function faceSegments(faces: readonly FontFile[], text: string): { face: FontFile; text: string }[] {
-  const segments: { face: FontFile; text: string }[] = [];
+  if (allIn(faces[0], text)) return [{ face: faces[0], text }];
+  const segments: { face: FontFile; text: string; complex: boolean }[] = [];
   for (const char of text) {
     const code = char.codePointAt(0) ?? 0;
     const current = segments[segments.length - 1];
-    if (current && MARK.test(char) && (current.face.glyphIndex(code) !== 0 || !needsGlyphOf(code))) {
+    const sticky = MARK.test(char) || (current?.complex && NEUTRAL.test(char));
+    if (current && sticky && (current.face.glyphIndex(code) !== 0 || !needsGlyphOf(code))) {
       current.text += char;
       continue;
     }
     const face = faces.find((f) => glyphOf(f, code) !== 0) ?? current?.face ?? faces[0];
-    if (current && current.face === face) current.text += char;
-    else segments.push({ face, text: char });
+    if (current && current.face === face) {
+      current.text += char;
+      current.complex ||= complex(code);
+    } else segments.push({ face, text: char, complex: complex(code) });
   }
   return segments;
+}
+
+/** Whether a face draws every character of a text (then the text is one segment of it). */
+function allIn(face: FontFile, text: string): boolean {
+  for (const char of text) if (glyphOf(face, char.codePointAt(0) ?? 0) === 0) return false;
+  return true;
 }
 
 /** Joiners and direction marks draw nothing; any face takes them. */

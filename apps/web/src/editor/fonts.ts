@@ -35,8 +35,9 @@ export function loadLabelFonts(): Promise<FontLibrary> {
 }
 
 /**
- * Loads what a label needs before it is drawn: its scripts' fonts and, for complex scripts, the
- * shaper. The font set the editor draws with grows in place (its canvases notice).
+ * Loads what a label needs before it is drawn: its scripts' fonts and, for a text with a Latin
+ * letter, a kana or a complex script (`needsShaping`), the shaper: the editor draws kerning and
+ * ligatures as the server does. The font set the editor draws with grows in place (its canvases notice).
  */
 export async function prepareLabelFonts(doc: TemplateDocument, data: LabelData): Promise<FontLibrary> {
   const library = await loader.prepare(labelTexts(doc, data));
