@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { fromLocalTime, type ParsedBodyOf, type SCHEDULE_SCOPES, type ScheduleChanges } from '@esl/contract';
+import {
+  fromLocalTime,
+  type ParsedBodyOf,
+  type SCHEDULE_SCOPES,
+  type ScheduleChanges,
+  type ScheduleStatus,
+} from '@esl/contract';
 import type { Insertable, Kysely } from 'kysely';
 import { type CallContext, requireTenant } from '../../api/context';
 import { invalidField, notFound } from '../../api/errors';
@@ -136,6 +142,40 @@ export async function addByBarcodes(
     for (const r of await repo.insertChanges(db, rows.slice(i, i + 500))) ids.push(r.id);
   }
   return { ids, stores: new Set(targets.map((t) => t.store_id)).size, missing: [] };
+}
+
+/**
+ * The ERP API's scheduling (docs/INTEGRATION.md): changes of the current store's products by
+ * barcode, all or nothing — a barcode the store lacks refuses the call (not found, naming it).
+ */
+export async function addForBarcodes(
+  ctx: CallContext,
+  items: readonly BarcodeChange[],
+  scope: (typeof SCHEDULE_SCOPES)[number],
+  note: string,
+) {
+  const at = await currentStore(ctx);
+  ctx.target = { kind: 'products', names: items.slice(0, 20).map((i) => i.barcode), count: items.length };
+  const done = await ctx.services.db.transaction().execute((trx) => addByBarcodes(trx, ctx, at, items, scope, note));
+  const missing = done.missing[0];
+  if (missing !== undefined) throw notFound({ kind: 'barcode', value: missing });
+  tasksChanged();
+  return { ids: done.ids, stores: done.stores };
+}
+
+/** The store's changes of one product by barcode (not found when the store lacks it), or all of them. */
+export async function listByBarcode(
+  ctx: CallContext,
+  f: { status?: ScheduleStatus; barcode?: string; page: number; limit: number },
+) {
+  const at = await currentStore(ctx);
+  let productId: number | undefined;
+  if (f.barcode !== undefined) {
+    const product = await products.findByBarcode(ctx.services.db, at, f.barcode);
+    if (!product) throw notFound({ kind: 'barcode', value: f.barcode });
+    productId = product.id;
+  }
+  return list(ctx, { status: f.status, productId, page: f.page, limit: f.limit });
 }
 
 /** Another time and/or other fields for a pending change of the current store. */
