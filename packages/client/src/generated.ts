@@ -272,6 +272,10 @@ export interface ScheduleListItem {
   createdAt: number;
   updatedAt: number;
   appliedAt: number | null;
+  progress: {
+    held: number;
+    tags: number;
+  } | null;
 }
 
 /** A success of /open/v1/products/schedule/list. */

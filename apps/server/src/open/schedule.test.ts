@@ -1,7 +1,7 @@
 import { ErrorCode, fromLocalTime, type ScheduledChange } from '@esl/contract';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { buildProduct } from '../test/business';
+import { buildProduct, buildTag } from '../test/business';
 import { testDatabases } from '../test/databases';
 import { buildStore, buildTenant } from '../test/factories';
 import { useApp } from '../test/harness';
@@ -83,12 +83,38 @@ describe.each(await testDatabases())('scheduled changes through the integration 
     expect(sooner.code, sooner.msg).toBe(0);
     expect(sooner.data.ids).toHaveLength(1);
 
+    // Two tags show the milk; one's station holds the label for the change's time, the other's
+    // holds one for another time: delivered ahead to 1 of 2.
+    const at = { tenantId: w.tenant.id, storeId: w.store.id };
+    const tags = [await buildTag(app, at, { productId: w.milk.id }), await buildTag(app, at, { productId: w.milk.id })];
+    const showAt = fromLocalTime('2030-01-06T00:00', 'Asia/Shanghai');
+    for (const [i, tag] of tags.entries()) {
+      await app.services.db
+        .insertInto('timed_labels')
+        .values({
+          tenant_id: w.tenant.id,
+          store_id: w.store.id,
+          tag_id: tag.id,
+          rev: 1,
+          state: 'held',
+          plan_key: 'test',
+          show_at: i === 0 ? showAt : showAt + 60_000,
+          hash: null,
+          size: null,
+          station_id: null,
+          sent_rev: 1,
+          attempt: 0,
+          due_at: 0,
+          updated_at: 0,
+        })
+        .execute();
+    }
     const list = await send<ScheduledChange[]>(app, w.key, '/products/schedule/list', { store: w.store.code });
     expect(list.code, list.msg).toBe(0);
     expect(list.count).toBe(2);
-    expect(list.data.map((c) => [c.barcode, c.localAt, c.timeZone, c.status])).toEqual([
-      ['6902', '2030-01-05T08:00', 'Asia/Shanghai', 'pending'],
-      ['6901', '2030-01-06T00:00', 'Asia/Shanghai', 'pending'],
+    expect(list.data.map((c) => [c.barcode, c.localAt, c.timeZone, c.status, c.progress])).toEqual([
+      ['6902', '2030-01-05T08:00', 'Asia/Shanghai', 'pending', { held: 0, tags: 0 }],
+      ['6901', '2030-01-06T00:00', 'Asia/Shanghai', 'pending', { held: 1, tags: 2 }],
     ]);
     const one = await send<ScheduledChange[]>(app, w.key, '/products/schedule/list', {
       store: w.london.code,
@@ -121,6 +147,11 @@ describe.each(await testDatabases())('scheduled changes through the integration 
       status: 'pending',
     });
     expect(pending.data.map((c) => c.barcode)).toEqual(['6901']);
+    const gone = await send<ScheduledChange[]>(app, w.key, '/products/schedule/list', {
+      store: w.store.code,
+      status: 'cancelled',
+    });
+    expect(gone.data.map((c) => [c.barcode, c.progress])).toEqual([['6902', null]]);
 
     // Each call is in the operation log under the key.
     const ops = await app.services.db

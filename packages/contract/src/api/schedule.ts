@@ -59,6 +59,12 @@ export const ScheduledChange = z.object({
   createdAt: z.number().int(),
   updatedAt: z.number().int(),
   appliedAt: z.number().int().nullable(),
+  /**
+   * A pending change's delivery ahead of its time: tags showing the product, and those whose
+   * station holds the label for this change's time (its timed image, docs/SCHEDULE.md). Null
+   * when the change is not pending.
+   */
+  progress: z.object({ held: z.number().int(), tags: z.number().int() }).nullable(),
 });
 export type ScheduledChange = z.infer<typeof ScheduledChange>;
 

@@ -27,7 +27,8 @@ export async function list(ctx: CallContext, f: ParsedBodyOf<'scheduleList'>) {
   const at = await currentStore(ctx);
   const { rows, count } = await repo.listChanges(ctx.services.db, at, f);
   const tz = (await timeZones(ctx.services.db, at.tenantId, [at.storeId])).get(at.storeId) ?? 'UTC';
-  return { rows: rows.map((r) => presentChange(r, tz)), count };
+  const progress = await repo.progressOf(ctx.services.db, at, rows);
+  return { rows: rows.map((r) => presentChange(r, tz, progress.get(r.id))), count };
 }
 
 /**
