@@ -219,6 +219,121 @@ export interface RequestProgressSuccess {
   data: RequestProgressData;
 }
 
+// /open/v1/products/schedule/cancel: Cancel pending scheduled changes of a store by id (all or none)
+
+/** The body of /open/v1/products/schedule/cancel. */
+export interface ScheduleCancelBody {
+  /** 1–32 characters */
+  store: string;
+  /** 1–2000 items */
+  ids: number[];
+}
+
+/** The data of /open/v1/products/schedule/cancel's success. */
+export interface ScheduleCancelData {
+  cancelled: number;
+}
+
+/** A success of /open/v1/products/schedule/cancel. */
+export interface ScheduleCancelSuccess {
+  code: 0;
+  msg: string;
+  data: ScheduleCancelData;
+}
+
+// /open/v1/products/schedule/list: List a store's scheduled changes, pending first (soonest first)
+
+/** The body of /open/v1/products/schedule/list. */
+export interface ScheduleListBody {
+  /** 1–1000000, default 1 */
+  page?: number;
+  /** 1–2000, default 20 */
+  limit?: number;
+  /** 1–32 characters */
+  store: string;
+  status?: 'pending' | 'applied' | 'cancelled';
+  /** 1–64 characters, pattern `^[0-9A-Za-z._-]{1,64}$` */
+  barcode?: string;
+}
+
+/** One row of /open/v1/products/schedule/list's data. */
+export interface ScheduleListItem {
+  id: number;
+  storeId: number;
+  productId: number;
+  barcode: string;
+  productName: string;
+  changes: Record<string, unknown>;
+  at: number;
+  localAt: string;
+  timeZone: string;
+  status: 'pending' | 'applied' | 'cancelled';
+  note: string;
+  createdAt: number;
+  updatedAt: number;
+  appliedAt: number | null;
+  progress: {
+    held: number;
+    tags: number;
+  } | null;
+}
+
+/** A success of /open/v1/products/schedule/list. */
+export interface ScheduleListSuccess {
+  code: 0;
+  msg: string;
+  data: ScheduleListItem[];
+  /** Rows before paging. */
+  count: number;
+}
+
+// /open/v1/products/schedule: Schedule changes of up to 1,000 products of a store by barcode at a time on the store's clock (scope chain: in every store with the barcode, each on its own clock)
+
+/** The body of /open/v1/products/schedule. */
+export interface ScheduleProductsBody {
+  /** 1–32 characters */
+  store: string;
+  /** pattern `^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d$` */
+  at: string;
+  /** default "store" */
+  scope?: 'store' | 'chain';
+  /** at most 200 characters, default "" */
+  note?: string;
+  /** 1–1000 items */
+  changes: {
+    /** 1–64 characters, pattern `^[0-9A-Za-z._-]{1,64}$` */
+    barcode: string;
+    /** 1–200 characters */
+    name?: string;
+    price?: string | number;
+    originalPrice?: string | number | null;
+    /** at most 20 characters */
+    unit?: string;
+    /** at most 64 characters */
+    spec?: string;
+    /** at most 64 characters */
+    origin?: string;
+    /** at most 32 characters */
+    grade?: string;
+    /** at most 500 characters */
+    qrcode?: string;
+    custom?: Record<string, string>;
+  }[];
+}
+
+/** The data of /open/v1/products/schedule's success. */
+export interface ScheduleProductsData {
+  ids: number[];
+  stores: number;
+}
+
+/** A success of /open/v1/products/schedule. */
+export interface ScheduleProductsSuccess {
+  code: 0;
+  msg: string;
+  data: ScheduleProductsData;
+}
+
 // /open/v1/stores/list: List the tenant's stores
 
 /** The body of /open/v1/stores/list. */
@@ -406,6 +521,25 @@ export const OPERATIONS = {
     list: false,
     summary: 'Progress and per-tag results (up to 2,000 tags) of a request (product upsert or delete, refresh, LED)',
   },
+  scheduleCancel: {
+    operationId: 'open.openScheduleCancel',
+    path: '/open/v1/products/schedule/cancel',
+    list: false,
+    summary: 'Cancel pending scheduled changes of a store by id (all or none)',
+  },
+  scheduleList: {
+    operationId: 'open.openScheduleList',
+    path: '/open/v1/products/schedule/list',
+    list: true,
+    summary: "List a store's scheduled changes, pending first (soonest first)",
+  },
+  scheduleProducts: {
+    operationId: 'open.openScheduleProducts',
+    path: '/open/v1/products/schedule',
+    list: false,
+    summary:
+      "Schedule changes of up to 1,000 products of a store by barcode at a time on the store's clock (scope chain: in every store with the barcode, each on its own clock)",
+  },
   storeList: {
     operationId: 'open.openStoreList',
     path: '/open/v1/stores/list',
@@ -443,6 +577,9 @@ export interface Operations {
   ledTags: { body: LedTagsBody; success: LedTagsSuccess; refusal: Refusal };
   refreshTags: { body: RefreshTagsBody; success: RefreshTagsSuccess; refusal: Refusal };
   requestProgress: { body: RequestProgressBody; success: RequestProgressSuccess; refusal: Refusal };
+  scheduleCancel: { body: ScheduleCancelBody; success: ScheduleCancelSuccess; refusal: Refusal };
+  scheduleList: { body: ScheduleListBody; success: ScheduleListSuccess; refusal: Refusal };
+  scheduleProducts: { body: ScheduleProductsBody; success: ScheduleProductsSuccess; refusal: Refusal };
   storeList: { body: StoreListBody; success: StoreListSuccess; refusal: Refusal };
   tagList: { body: TagListBody; success: TagListSuccess; refusal: Refusal };
   unbindTags: { body: UnbindTagsBody; success: UnbindTagsSuccess; refusal: Refusal };

@@ -24,7 +24,7 @@ interface Side {
 }
 interface World {
   a: Side;
-  b: Side & { requestId: number };
+  b: Side & { requestId: number; changeId: number };
 }
 
 interface Case {
@@ -53,6 +53,41 @@ const CASES: { [N in OpenCallName]: Case[] } = {
       expect: (res) => expect(res).toMatchObject({ code: 0, data: { deleted: 0, tasks: 0 } }),
       // A's own request (done at once: nothing to relabel).
       changesOwn: true,
+    },
+  ],
+  openScheduleProducts: [
+    {
+      what: "B's store",
+      body: (w) => ({ store: w.b.store, at: '2030-01-01T00:00', changes: [{ barcode: w.b.barcode, price: '0.01' }] }),
+      expect: 'notFound',
+    },
+    {
+      what: "B's barcode in A's store, chain-wide",
+      body: (w) => ({
+        store: w.a.store,
+        at: '2030-01-01T00:00',
+        scope: 'chain',
+        changes: [{ barcode: w.b.barcode, price: '0.01' }],
+      }),
+      expect: 'notFound',
+    },
+  ],
+  openScheduleList: [
+    { what: "B's store", body: (w) => ({ store: w.b.store }), expect: 'notFound' },
+    { what: "B's barcode in A's store", body: (w) => ({ store: w.a.store, barcode: w.b.barcode }), expect: 'notFound' },
+    {
+      what: "A's store lists none of B's changes",
+      body: (w) => ({ store: w.a.store, limit: 2000 }),
+      expect: (res) => expect(res).toMatchObject({ code: 0, data: [] }),
+    },
+  ],
+  openScheduleCancel: [
+    { what: "B's store", body: (w) => ({ store: w.b.store, ids: [w.b.changeId] }), expect: 'notFound' },
+    {
+      what: "B's change in A's store",
+      body: (w) => ({ store: w.a.store, ids: [w.b.changeId] }),
+      // Not one of A's pending changes: refused, B's stays pending.
+      expect: (res) => expect(res.code).toBe(ErrorCode.VALIDATION),
     },
   ],
   openBindTags: [
@@ -133,7 +168,7 @@ const CASES: { [N in OpenCallName]: Case[] } = {
 /** Everything a call could change of one tenant (op-log rows aside: A's key is logged in A's). */
 async function state(app: FastifyInstance, tenantId: number) {
   const db = app.services.db;
-  const [products, tags, requests, tasks, callbacks, outbox, ops] = await Promise.all([
+  const [products, tags, requests, tasks, callbacks, outbox, ops, changes] = await Promise.all([
     db.selectFrom('products').selectAll().where('tenant_id', '=', tenantId).orderBy('id').execute(),
     db.selectFrom('tags').selectAll().where('tenant_id', '=', tenantId).orderBy('id').execute(),
     db.selectFrom('device_requests').selectAll().where('tenant_id', '=', tenantId).orderBy('id').execute(),
@@ -141,8 +176,9 @@ async function state(app: FastifyInstance, tenantId: number) {
     db.selectFrom('callback_settings').selectAll().where('tenant_id', '=', tenantId).execute(),
     db.selectFrom('callback_outbox').select(['id', 'state']).where('tenant_id', '=', tenantId).execute(),
     db.selectFrom('op_logs').select('id').where('tenant_id', '=', tenantId).execute(),
+    db.selectFrom('scheduled_changes').selectAll().where('tenant_id', '=', tenantId).orderBy('id').execute(),
   ]);
-  return { products, tags, requests, tasks, callbacks, outbox, ops: ops.length };
+  return { products, tags, requests, tasks, callbacks, outbox, ops: ops.length, changes };
 }
 
 describe.each(await testDatabases())('tenant isolation of every integration call on $name', (db) => {
@@ -167,6 +203,13 @@ describe.each(await testDatabases())('tenant isolation of every integration call
       hardwareIds: [tagB.hardware_id],
     });
     expect(refreshed.code, refreshed.msg).toBe(0);
+    // B has a pending scheduled change.
+    const scheduled = await send<{ ids: number[] }>(app, keyB, '/products/schedule', {
+      store: sb.code,
+      at: '2030-01-01T00:00',
+      changes: [{ barcode: pb.barcode, price: '6.00' }],
+    });
+    expect(scheduled.code, scheduled.msg).toBe(0);
     for (const [key, url] of [
       [keyB, 'http://127.0.0.1:9/b'],
       [keyA, 'http://127.0.0.1:9/a'],
@@ -206,6 +249,7 @@ describe.each(await testDatabases())('tenant isolation of every integration call
         tag: tagB.hardware_id,
         barcode: '6922222222222',
         requestId: refreshed.data.requestId,
+        changeId: scheduled.data.ids[0] as number,
       },
     };
   }

@@ -6,6 +6,7 @@ import { AppError, notFound } from '../api/errors';
 import type { ListResult } from '../api/handlers';
 import * as callbacks from '../modules/callbacks/service';
 import * as products from '../modules/products/service';
+import * as schedule from '../modules/schedule/service';
 import * as stores from '../modules/stores/service';
 import * as tags from '../modules/tags/service';
 import { presentOpenStore, presentOpenTag } from './presenter';
@@ -45,6 +46,19 @@ export const openHandlers: OpenHandlerMap = {
   openDeleteProducts: async (ctx, body) => {
     await atStore(ctx, body.store);
     return products.removeByBarcodes(ctx, body.barcodes);
+  },
+  openScheduleProducts: async (ctx, body) => {
+    await atStore(ctx, body.store);
+    const items = body.changes.map(({ barcode, ...changes }) => ({ barcode, at: body.at, changes }));
+    return schedule.addForBarcodes(ctx, items, body.scope, body.note);
+  },
+  openScheduleList: async (ctx, body) => {
+    await atStore(ctx, body.store);
+    return schedule.listByBarcode(ctx, body);
+  },
+  openScheduleCancel: async (ctx, body) => {
+    await atStore(ctx, body.store);
+    return { cancelled: await schedule.cancel(ctx, body.ids) };
   },
   openBindTags: async (ctx, body) => {
     const at = await atStore(ctx, body.store);

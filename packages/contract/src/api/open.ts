@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { Id, Paging } from '../common';
-import { Barcode, ProductFieldTypes } from './products';
+import { Id, Ids, Line, Paging } from '../common';
+import { AlterProductBody, Barcode, ProductFieldTypes } from './products';
+import { LocalTime, SCHEDULE_SCOPES, SCHEDULE_STATUSES } from './schedule';
 import { HardwareId, TagStatus } from './tags';
 
 /**
@@ -102,6 +103,45 @@ const HardwareIds = z
 /** Barcodes the store does not have are ignored (deleting twice is the same as once). */
 export const DeleteProductsBody = z.object({ store: StoreCode, barcodes: Barcodes });
 export const DeleteProductsData = z.object({ deleted: z.number().int(), ...ChangeRequest });
+
+/**
+ * Prices on a schedule (docs/SCHEDULE.md): one product's change by barcode, the fields it sets
+ * (those of an upsert; `custom`, when given, replaces the whole set), at least one.
+ */
+export const OpenScheduleItem = AlterProductBody.omit({ id: true })
+  .extend({ barcode: Barcode })
+  .refine((c) => Object.entries(c).some(([k, v]) => k !== 'barcode' && v !== undefined), 'empty');
+export type OpenScheduleItem = z.infer<typeof OpenScheduleItem>;
+
+/**
+ * Changes of products of a store that take effect at `at` on the store's own clock (its time
+ * zone); `chain`: also of the same barcode's product in every other store of the tenant, each at
+ * `at` on its own clock. All or nothing: a barcode the store lacks refuses the call (1002).
+ */
+export const OpenScheduleBody = z.object({
+  store: StoreCode,
+  at: LocalTime,
+  scope: z.enum(SCHEDULE_SCOPES).default('store'),
+  note: Line(200).default(''),
+  changes: z
+    .array(OpenScheduleItem)
+    .min(1, 'required')
+    .max(OPEN_MAX_ITEMS)
+    .refine(
+      unique((c: OpenScheduleItem) => c.barcode),
+      'duplicate',
+    ),
+});
+/** The changes made (one per product and store) and the stores they are in. */
+export const OpenScheduleData = z.object({ ids: z.array(z.number().int()), stores: z.number().int() });
+/** A store's scheduled changes, pending first (soonest first); `barcode`: one product's. */
+export const OpenScheduleListBody = Paging.extend({
+  store: StoreCode,
+  status: z.enum(SCHEDULE_STATUSES).optional(),
+  barcode: Barcode.optional(),
+});
+/** Cancels pending changes of the store by id: all of them, or none when one is not pending (1001). */
+export const OpenScheduleCancelBody = z.object({ store: StoreCode, ids: Ids });
 
 /** All or nothing: an unknown tag or barcode refuses the whole call (code 1002 naming it). */
 export const BindTagsBody = z.object({

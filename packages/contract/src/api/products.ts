@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id, Line, Paging, RequiredLine } from '../common';
 import type { Messages } from '../errors';
+import { LocalTime, SCHEDULE_SCOPES } from './clock';
 import { SortOrder } from './tags';
 
 /**
@@ -230,6 +231,9 @@ export const ImportData = z.object({
   updated: z.number().int(),
   /** Rows naming an existing product with the values it already has: nothing written. */
   unchanged: z.number().int(),
+  /** Wizard imports with times: rows that became scheduled changes, and the changes (one per store). */
+  scheduled: z.number().int().optional(),
+  scheduledChanges: z.number().int().optional(),
 });
 export type ImportData = z.infer<typeof ImportData>;
 
@@ -243,6 +247,14 @@ export const IMPORT_SHEETS_INSPECTED = 32;
 /** The first rows where the title row is looked for. */
 export const IMPORT_HEADER_SEARCH_ROWS = 10;
 
+/**
+ * The import wizard's column "takes effect at" (issue 29, docs/SCHEDULE.md): not a product field,
+ * so its name can be neither a standard field nor a custom key. A row with a time there becomes a
+ * scheduled change of its product instead of being written now.
+ */
+export const IMPORT_TIME_FIELD = '@effectiveAt';
+export const IMPORT_TIME_LABEL: Messages = { 'zh-CN': '生效时间', en: 'takes effect at' };
+
 export const ImportOptions = z.object({
   /** The worksheet, in the workbook's order (0: the first); a CSV file has one, 0. */
   sheet: z.number().int().min(0).max(10_000).optional(),
@@ -253,11 +265,18 @@ export const ImportOptions = z.object({
    * custom key of the mapping. Unset: the suggested columns.
    */
   columns: z
-    .array(z.union([z.literal(''), FieldMapName]))
+    .array(z.union([z.literal(''), z.literal(IMPORT_TIME_FIELD), FieldMapName]))
     .max(256)
     .optional(),
   /** Import only: on success, save the titles of the chosen columns as the tenant's field mapping. */
   save: z.boolean().optional(),
+  /**
+   * One time for the whole file (docs/SCHEDULE.md): every row becomes a scheduled change at this
+   * wall-clock time of each store, except a row whose "takes effect at" cell gives its own.
+   */
+  at: LocalTime.optional(),
+  /** Whom the scheduled rows change: this store's product, or every visible store's with the barcode. */
+  scope: z.enum(SCHEDULE_SCOPES).optional(),
 });
 export type ImportOptions = z.infer<typeof ImportOptions>;
 
@@ -344,6 +363,15 @@ export const IMPORT_REASONS = {
     en: 'line {detail} cannot be the title row: choose one of the first 10 rows that hold text',
   },
   noRows: { 'zh-CN': '文件中没有商品行', en: 'the file has no product rows' },
+  // A row with a time (docs/SCHEDULE.md): a date and minute, and a product the store has.
+  badTime: {
+    'zh-CN': '{field}格式不正确，应为“年-月-日 时:分”，例如 2026-12-01 08:00',
+    en: '{field} has the wrong format: write the date and minute, e.g. 2026-12-01 08:00',
+  },
+  notInStore: {
+    'zh-CN': '本门店还没有条码为 {detail} 的商品：定时变更只能修改已有商品，请先不填生效时间导入它',
+    en: 'this store has no product with barcode {detail} yet: a scheduled change only changes an existing product, import it without a time first',
+  },
   tooManyRows: { 'zh-CN': '行数超过上限 {detail}', en: 'more rows than the limit of {detail}' },
   columns: { 'zh-CN': '列数与标题行不一致', en: 'the number of columns differs from the title row' },
   // Limits met while the file is read (the read stops on that line).

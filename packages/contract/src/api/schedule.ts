@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, Ids, Line, Paging } from '../common';
+import { LocalTime, SCHEDULE_SCOPES } from './clock';
 import { AlterProductBody } from './products';
 
 /*
@@ -7,8 +8,7 @@ import { AlterProductBody } from './products';
  * a time, per store or chain-wide, in each store's own time zone.
  */
 
-/** A wall-clock time of the stores, `YYYY-MM-DDTHH:mm` (read in each store's time zone). */
-export const LocalTime = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d$/);
+export { LocalTime, SCHEDULE_SCOPES } from './clock';
 
 /** The fields a scheduled change sets: those of a product update, barcode excepted; at least one. */
 export const ScheduleChanges = AlterProductBody.omit({ id: true, barcode: true }).refine(
@@ -17,7 +17,6 @@ export const ScheduleChanges = AlterProductBody.omit({ id: true, barcode: true }
 );
 export type ScheduleChanges = z.infer<typeof ScheduleChanges>;
 
-export const SCHEDULE_SCOPES = ['store', 'chain'] as const;
 export const SCHEDULE_STATUSES = ['pending', 'applied', 'cancelled'] as const;
 export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
 
@@ -60,6 +59,12 @@ export const ScheduledChange = z.object({
   createdAt: z.number().int(),
   updatedAt: z.number().int(),
   appliedAt: z.number().int().nullable(),
+  /**
+   * A pending change's delivery ahead of its time: tags showing the product, and those whose
+   * station holds the label for this change's time (its timed image, docs/SCHEDULE.md). Null
+   * when the change is not pending.
+   */
+  progress: z.object({ held: z.number().int(), tags: z.number().int() }).nullable(),
 });
 export type ScheduledChange = z.infer<typeof ScheduledChange>;
 

@@ -11,6 +11,10 @@ import {
   OpenRequestBody,
   OpenRequestData,
   OpenRequestProgress,
+  OpenScheduleBody,
+  OpenScheduleCancelBody,
+  OpenScheduleData,
+  OpenScheduleListBody,
   OpenStore,
   OpenStoreListBody,
   OpenTag,
@@ -20,6 +24,7 @@ import {
   UpsertProductsBody,
   UpsertProductsData,
 } from '../api/open';
+import { CancelScheduleData, ScheduledChange } from '../api/schedule';
 import { Empty } from '../common';
 import type { Messages } from '../errors';
 import { type CallDef, type CallOptions, call, change, list } from './define';
@@ -58,6 +63,27 @@ export const OPEN_CALLS = {
     DeleteProductsBody,
     DeleteProductsData,
     "Delete products of a store by barcode (their tags are unbound); answers the request id of their tags' new labels",
+    change,
+  ),
+  openScheduleProducts: openCall(
+    '/products/schedule',
+    OpenScheduleBody,
+    OpenScheduleData,
+    "Schedule changes of up to 1,000 products of a store by barcode at a time on the store's clock (scope chain: in every store with the barcode, each on its own clock)",
+    change,
+  ),
+  openScheduleList: openCall(
+    '/products/schedule/list',
+    OpenScheduleListBody,
+    ScheduledChange,
+    "List a store's scheduled changes, pending first (soonest first)",
+    list,
+  ),
+  openScheduleCancel: openCall(
+    '/products/schedule/cancel',
+    OpenScheduleCancelBody,
+    CancelScheduleData,
+    'Cancel pending scheduled changes of a store by id (all or none)',
     change,
   ),
   openBindTags: openCall(
@@ -117,6 +143,9 @@ export const OPEN_CALLS = {
 export const OPEN_CALL_NAMES = {
   openUpsertProducts: { 'zh-CN': '接口批量写入商品', en: 'API: upsert products' },
   openDeleteProducts: { 'zh-CN': '接口删除商品', en: 'API: delete products' },
+  openScheduleProducts: { 'zh-CN': '接口定时变更商品', en: 'API: schedule product changes' },
+  openScheduleList: { 'zh-CN': '接口查询定时变更', en: 'API: list scheduled changes' },
+  openScheduleCancel: { 'zh-CN': '接口取消定时变更', en: 'API: cancel scheduled changes' },
   openBindTags: { 'zh-CN': '接口绑定价签', en: 'API: bind tags' },
   openUnbindTags: { 'zh-CN': '接口解绑价签', en: 'API: unbind tags' },
   openTagList: { 'zh-CN': '接口查询价签', en: 'API: list tags' },

@@ -1,7 +1,7 @@
 import { defineHandlers } from '../../api/handlers';
 import { exportProducts } from './export';
 import { importProducts } from './import/service';
-import { importMapped, inspectImport } from './import/wizard';
+import { inspectImport } from './import/wizard';
 import { presentProduct } from './presenter';
 import * as products from './service';
 
@@ -17,6 +17,5 @@ export const productHandlers = defineHandlers({
   productFieldMap: async (ctx, { fields }) => ({ fields: await products.fieldMap(ctx, fields) }),
   importProducts: (ctx) => importProducts(ctx),
   inspectImport: (ctx) => inspectImport(ctx),
-  importMapped: (ctx) => importMapped(ctx),
   productExport: (ctx, filter) => exportProducts(ctx, filter),
 });

@@ -9,6 +9,7 @@ import {
 import type { Kysely, Transaction } from 'kysely';
 import { type CallContext, requireTenant } from '../../api/context';
 import { conflict, forbidden, notFound } from '../../api/errors';
+import type { Dialect } from '../../infra/db/database';
 import { transact } from '../../infra/db/retry';
 import type { Database } from '../../infra/db/schema';
 import { onUniqueViolation } from '../../infra/db/unique';
@@ -21,6 +22,10 @@ import { parseCustom, presentProduct } from './presenter';
 import * as repo from './repository';
 
 export { removeByBarcodes, upsertByBarcode } from './bulk';
+// The import wizard's timed rows are scheduled by the schedule module (docs/SCHEDULE.md), which
+// builds on this one: it hands the wizard its writer and merges custom cells as the import does.
+export { mergeCustom, type ScheduleRows, type TimedRow } from './import/service';
+export { importMapped } from './import/wizard';
 
 export async function list(ctx: CallContext, f: repo.ProductFilter & { page: number; limit: number }) {
   const at = await currentStore(ctx);
@@ -207,6 +212,29 @@ function patchOf(changes: ScheduleChanges, now: number): repo.ProductPatch {
 /** A product of a store, or undefined (the schedule module checks what a change names). */
 export function findInStore(db: Kysely<Database>, at: { tenantId: number; storeId: number }, id: number) {
   return repo.findProduct(db, { ...at, userId: 0 }, id);
+}
+
+/**
+ * The products of each of `storeIds` among `barcodes` (id, store, barcode, custom fields), by the
+ * (store, barcode) index, 1,000 barcodes a statement: what a scheduled import changes.
+ */
+export async function withBarcodesIn(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  tenantId: number,
+  storeIds: readonly number[],
+  barcodes: readonly string[],
+) {
+  const out: { id: number; store_id: number; barcode: string; custom: string }[] = [];
+  for (const storeId of new Set(storeIds)) {
+    for (let i = 0; i < barcodes.length; i += 1000) {
+      const chunk = barcodes.slice(i, i + 1000);
+      for (const p of await repo.productsByBarcodes(db, { tenantId, storeId, userId: 0 }, chunk, dialect)) {
+        out.push({ id: p.id, store_id: p.store_id, barcode: p.barcode, custom: p.custom });
+      }
+    }
+  }
+  return out;
 }
 
 /** Products of other stores of a tenant with this barcode: each store's id and product id. */

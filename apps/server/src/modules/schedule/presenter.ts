@@ -2,7 +2,11 @@ import { type ScheduledChange, type ScheduleStatus, toLocalTime } from '@esl/con
 import type { ChangeRow } from './repository';
 
 /** A scheduled change as the console and the ERP API see it, with its time on the store's wall clock. */
-export function presentChange(row: ChangeRow, timeZone: string): ScheduledChange {
+export function presentChange(
+  row: ChangeRow,
+  timeZone: string,
+  progress: ScheduledChange['progress'] = null,
+): ScheduledChange {
   const at = Number(row.effective_at);
   return {
     id: row.id,
@@ -19,5 +23,6 @@ export function presentChange(row: ChangeRow, timeZone: string): ScheduledChange
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
     appliedAt: row.applied_at === null ? null : Number(row.applied_at),
+    progress: row.status === 'pending' ? (progress ?? { held: 0, tags: 0 }) : null,
   };
 }

@@ -108,3 +108,45 @@ export async function cancelPending(
     .executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
+
+/**
+ * Delivery ahead of the pending changes among `rows`: per change, the tags of the store showing
+ * its product, and those whose timed label is held for the change's time (docs/SCHEDULE.md).
+ */
+export async function progressOf(
+  db: Db,
+  at: { tenantId: number; storeId: number },
+  rows: readonly { id: number; product_id: number; effective_at: number; status: string }[],
+): Promise<Map<number, { held: number; tags: number }>> {
+  const pending = rows.filter((r) => r.status === 'pending');
+  const out = new Map<number, { held: number; tags: number }>();
+  if (pending.length === 0) return out;
+  const productIds = [...new Set(pending.map((r) => r.product_id))];
+  const tags = await db
+    .selectFrom('tags')
+    .select(['product_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('tenant_id', '=', at.tenantId)
+    .where('store_id', '=', at.storeId)
+    .where('product_id', 'in', productIds)
+    .groupBy('product_id')
+    .execute();
+  const held = await db
+    .selectFrom('timed_labels as l')
+    .innerJoin('tags as t', 't.id', 'l.tag_id')
+    .select(['t.product_id', 'l.show_at', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('l.tenant_id', '=', at.tenantId)
+    .where('l.store_id', '=', at.storeId)
+    .where('l.state', '=', 'held')
+    .where('t.product_id', 'in', productIds)
+    .groupBy(['t.product_id', 'l.show_at'])
+    .execute();
+  const tagsOf = new Map(tags.map((r) => [r.product_id, Number(r.n)]));
+  const heldOf = new Map(held.map((r) => [`${r.product_id}|${Number(r.show_at)}`, Number(r.n)]));
+  for (const r of pending) {
+    out.set(r.id, {
+      held: heldOf.get(`${r.product_id}|${Number(r.effective_at)}`) ?? 0,
+      tags: tagsOf.get(r.product_id) ?? 0,
+    });
+  }
+  return out;
+}

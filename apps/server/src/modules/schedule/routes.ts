@@ -1,4 +1,5 @@
 import { defineHandlers } from '../../api/handlers';
+import { importMapped, type ScheduleRows } from '../products/service';
 import * as schedule from './service';
 
 export const scheduleHandlers = defineHandlers({
@@ -6,4 +7,13 @@ export const scheduleHandlers = defineHandlers({
   addSchedule: (ctx, body) => schedule.add(ctx, body),
   editSchedule: (ctx, { id, ...patch }) => schedule.edit(ctx, id, patch),
   cancelSchedule: async (ctx, { ids }) => ({ cancelled: await schedule.cancel(ctx, ids) }),
+  // The import wizard lives with the products; its timed rows become scheduled changes here
+  // (this module builds on the products module, not the reverse).
+  importMapped: (ctx) => {
+    const write: ScheduleRows = async (trx, at, rows, scope, note) => {
+      const done = await schedule.addByBarcodes(trx, ctx, at, rows, scope, note);
+      return { changes: done.ids.length, missing: done.missing };
+    };
+    return importMapped(ctx, write);
+  },
 });

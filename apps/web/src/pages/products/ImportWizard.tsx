@@ -1,5 +1,7 @@
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import {
+  IMPORT_TIME_FIELD,
+  IMPORT_TIME_LABEL,
   type ImportColumn,
   type ImportData,
   type ImportError,
@@ -15,9 +17,11 @@ import {
   App,
   Button,
   Checkbox,
+  DatePicker,
   Descriptions,
   Modal,
   Progress,
+  Radio,
   Select,
   Space,
   Spin,
@@ -30,6 +34,7 @@ import {
   type UploadFile,
 } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
+import dayjs from 'dayjs';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CALL_PATHS } from '../../api/callPaths';
@@ -39,7 +44,7 @@ import { sentenceCase } from '../../utils/format';
 import { importErrorsOf, isStandardField } from './body';
 import { csvBlob, importFileType } from './csv';
 import { FIELD_MAP_KEY } from './FieldMapModal';
-import { chooseField, columnLetter } from './wizard';
+import { chooseField, columnLetter, schedules, type TimeChoice, timeOptions } from './wizard';
 import { xlsxBlob } from './xlsx';
 
 interface Props {
@@ -84,6 +89,7 @@ export function ImportWizard({ open, onClose, onImported }: Props) {
   const [seen, setSeen] = useState<ImportInspection | null>(null);
   const [looking, setLooking] = useState(false);
   const [save, setSave] = useState(false);
+  const [time, setTime] = useState<TimeChoice>({ wholeFile: false, at: null, scope: 'store' });
   // Answers of an older look arriving after a newer one was asked for are dropped.
   const asked = useRef(0);
 
@@ -98,6 +104,7 @@ export function ImportWizard({ open, onClose, onImported }: Props) {
       setFile(null);
       setSeen(null);
       setSave(false);
+      setTime({ wholeFile: false, at: null, scope: 'store' });
       setStage({ kind: 'file' });
     }
   }, [open]);
@@ -155,11 +162,13 @@ export function ImportWizard({ open, onClose, onImported }: Props) {
 
   const start = async () => {
     if (!file || !seen) return;
+    const when = timeOptions(seen.columns, time);
+    if (when === null) return;
     setStage({ kind: 'sending', percent: 0 });
     try {
       const data = (await upload(CALL_PATHS.importMapped, file, {
         timeout: IMPORT_TIMEOUT_MS,
-        fields: { options: JSON.stringify({ ...choices(seen), save }) },
+        fields: { options: JSON.stringify({ ...choices(seen), ...when, save }) },
         onProgress: (fraction) => setStage({ kind: 'sending', percent: Math.round(fraction * 100) }),
       })) as ImportData;
       setStage({ kind: 'done', result: data });
@@ -172,6 +181,7 @@ export function ImportWizard({ open, onClose, onImported }: Props) {
   // A standard field by its label; a custom field by its key; '' is the whole row or file.
   const fieldLabel = (field: string) => {
     if (!field) return '—';
+    if (field === IMPORT_TIME_FIELD) return IMPORT_TIME_LABEL[lang];
     return isStandardField(field) ? PRODUCT_FIELD_LABELS[field][lang] : field;
   };
 
@@ -216,7 +226,7 @@ export function ImportWizard({ open, onClose, onImported }: Props) {
       {(stage.kind === 'columns' || sending) && (
         <Button
           type="primary"
-          disabled={!seen || seen.missing.length > 0 || looking}
+          disabled={!seen || seen.missing.length > 0 || looking || timeOptions(seen.columns, time) === null}
           loading={sending}
           onClick={() => void start()}
           data-testid="import-start"
@@ -312,6 +322,9 @@ export function ImportWizard({ open, onClose, onImported }: Props) {
             }
           />
         )}
+        {stage.kind === 'columns' && seen && (
+          <TimeStep columns={seen.columns} time={time} onTime={setTime} disabled={looking} />
+        )}
         {stage.kind === 'sending' && (
           <div data-testid="import-progress">
             <Progress percent={stage.percent} status="active" />
@@ -331,12 +344,89 @@ export function ImportWizard({ open, onClose, onImported }: Props) {
               updated: stage.result.updated,
               unchanged: stage.result.unchanged,
             })}
-            description={save ? t('import.wizard.mappingSaved') : undefined}
+            description={
+              save || stage.result.scheduled ? (
+                <>
+                  {stage.result.scheduled ? (
+                    <div data-testid="import-scheduled">
+                      {t('import.wizard.scheduled', {
+                        count: stage.result.scheduled,
+                        changes: stage.result.scheduledChanges ?? 0,
+                      })}
+                    </div>
+                  ) : null}
+                  {save ? <div>{t('import.wizard.mappingSaved')}</div> : null}
+                </>
+              ) : undefined
+            }
           />
         )}
         {stage.kind === 'refused' && <RefusalView refusal={stage.refusal} fieldLabel={fieldLabel} onReport={report} />}
       </Space>
     </Modal>
+  );
+}
+
+interface TimeProps {
+  columns: readonly ImportColumn[];
+  time: TimeChoice;
+  onTime: (time: TimeChoice) => void;
+  disabled: boolean;
+}
+
+/**
+ * When the rows take effect (docs/SCHEDULE.md): rows with a "takes effect at" cell, or every row
+ * when one time is given for the whole file, become scheduled changes of this store's product or,
+ * chain-wide, of every store's with the barcode, each on its own clock.
+ */
+function TimeStep({ columns, time, onTime, disabled }: TimeProps) {
+  const { t } = useTranslation('products');
+  const { t: ts } = useTranslation('schedule');
+  return (
+    <Space orientation="vertical" size="small" style={{ display: 'flex' }} data-testid="import-time">
+      <Typography.Title level={5} style={{ margin: 0 }}>
+        {t('import.wizard.timeTitle')}
+      </Typography.Title>
+      <Typography.Text type="secondary">{t('import.wizard.timeHint')}</Typography.Text>
+      <Space wrap>
+        <Checkbox
+          checked={time.wholeFile}
+          disabled={disabled}
+          onChange={(e) => onTime({ ...time, wholeFile: e.target.checked })}
+          data-testid="import-whole-file"
+        >
+          {t('import.wizard.wholeFile')}
+        </Checkbox>
+        {time.wholeFile && (
+          <DatePicker
+            showTime={{ format: 'HH:mm' }}
+            format="YYYY-MM-DD HH:mm"
+            value={time.at === null ? null : dayjs(time.at)}
+            disabled={disabled}
+            aria-label={t('import.wizard.wholeFileAt')}
+            placeholder={t('import.wizard.pickTime')}
+            style={{ width: 220 }}
+            data-testid="import-at"
+            onChange={(v) => onTime({ ...time, at: v ? v.format('YYYY-MM-DDTHH:mm') : null })}
+          />
+        )}
+      </Space>
+      {schedules(columns, time) && (
+        <Radio.Group
+          value={time.scope}
+          disabled={disabled}
+          onChange={(e) => onTime({ ...time, scope: e.target.value as TimeChoice['scope'] })}
+          data-testid="import-scope"
+          options={[
+            { value: 'store', label: ts('field.scopeStore') },
+            { value: 'chain', label: ts('field.scopeChain') },
+          ]}
+        />
+      )}
+      {time.wholeFile && time.at === null && (
+        <Typography.Text type="warning">{t('import.wizard.pickTime')}</Typography.Text>
+      )}
+    </Space>
   );
 }
 
@@ -411,6 +501,7 @@ function ColumnsStep(props: ColumnsProps) {
       value: f.name,
       label: isStandardField(f.name) ? label(f.name) : t('import.wizard.custom', { key: f.name }),
     })),
+    { value: IMPORT_TIME_FIELD, label: t('import.wizard.timeField') },
   ];
   const matchTag = (c: ImportColumn) => {
     if (c.field === null) return <Tag color="warning">{t('import.wizard.match.none')}</Tag>;

@@ -1,6 +1,6 @@
-import type { ImportColumn } from '@esl/contract';
+import { IMPORT_TIME_FIELD, type ImportColumn } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
-import { chooseField, columnLetter } from './wizard';
+import { chooseField, columnLetter, timeOptions } from './wizard';
 
 describe('the import wizard', () => {
   it('names columns as a spreadsheet does', () => {
@@ -26,5 +26,19 @@ describe('the import wizard', () => {
     expect(chooseField(columns, 2, 'price')).toEqual(['name', '', 'price']);
     expect(chooseField(columns, 0, '')).toEqual(['', 'price', '']);
     expect(chooseField(columns, 2, 'originalPrice')).toEqual(['name', 'price', 'originalPrice']);
+  });
+
+  it('schedules with a time column or one time for the file, and waits for that time to be picked', () => {
+    const col = (index: number, field: string | null): ImportColumn => ({ index, title: '', field, match: null });
+    const plain = [col(0, 'barcode'), col(1, 'name'), col(2, 'price')];
+    const timed = [...plain, col(3, IMPORT_TIME_FIELD)];
+    const none = { wholeFile: false, at: null, scope: 'chain' as const };
+    expect(timeOptions(plain, none)).toEqual({});
+    expect(timeOptions(timed, none)).toEqual({ scope: 'chain' });
+    expect(timeOptions(plain, { ...none, wholeFile: true })).toBeNull();
+    expect(timeOptions(plain, { wholeFile: true, at: '2030-01-06T00:00', scope: 'store' })).toEqual({
+      at: '2030-01-06T00:00',
+      scope: 'store',
+    });
   });
 });

@@ -80,6 +80,13 @@ function Schedule({ storeId }: { storeId: number }) {
           render: (s: ScheduleStatus) => <Tag color={STATUS_COLOUR[s]}>{t(`status.${s}`)}</Tag>,
         },
         {
+          // Tags holding the label for the change's time, of the tags showing the product (pending only).
+          title: t('col.progress'),
+          dataIndex: 'progress',
+          width: 110,
+          render: (p: ScheduledChange['progress']) => (p ? `${p.held} / ${p.tags}` : '—'),
+        },
+        {
           title: t('col.barcode'),
           dataIndex: 'barcode',
           width: 150,

@@ -1,6 +1,8 @@
 import {
   BARCODE_PATTERN,
   IMPORT_REASONS,
+  IMPORT_TIME_FIELD,
+  IMPORT_TIME_LABEL,
   type ImportError,
   type ImportReason,
   type Language,
@@ -30,21 +32,46 @@ export interface ImportRow {
   qrcode: string | undefined;
   /** Null when the file has no custom columns. */
   custom: Record<string, string> | null;
+  /** The row's "takes effect at" (YYYY-MM-DDTHH:mm on the stores' clocks); undefined: none given. */
+  at: string | undefined;
+}
+
+/**
+ * A "takes effect at" cell as a wall-clock time `YYYY-MM-DDTHH:mm`, or null when it is not one:
+ * a date (- / or . between its parts) and a time to the minute (seconds, when given, must be 00),
+ * as typed or as a spreadsheet's date-and-time cell reads (dates.ts).
+ */
+export function localTimeOf(value: string): string | null {
+  const m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:T|\s+)(\d{1,2}):(\d{2})(?::00)?$/.exec(value);
+  if (!m) return null;
+  const [y, mo, d, h, mi] = m.slice(1).map(Number) as [number, number, number, number, number];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  if (day.getUTCFullYear() !== y || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d || h > 23 || mi > 59) {
+    return null;
+  }
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${y}-${two(mo)}-${two(d)}T${two(h)}:${two(mi)}`;
 }
 
 const MAX_LENGTH: Record<TextField, number> = { name: 200, unit: 20, spec: 64, origin: 64, grade: 32, qrcode: 500 };
 const CUSTOM_MAX = 500;
 const LINE_BREAK = /[\r\n]/;
 
-type Kind = 'barcode' | 'price' | 'originalPrice' | TextField | 'custom';
+type Kind = 'barcode' | 'price' | 'originalPrice' | TextField | 'custom' | 'at';
 
 function kindOf(field: string): Kind {
   if (field === 'barcode' || field === 'price' || field === 'originalPrice') return field;
+  if (field === IMPORT_TIME_FIELD) return 'at';
   return field in MAX_LENGTH ? (field as TextField) : 'custom';
 }
 
 function problem(line: number, field: string, key: ImportReason, lang: Language, detail = ''): ImportError {
-  const label = field in PRODUCT_FIELD_LABELS ? PRODUCT_FIELD_LABELS[field as ProductField][lang] : field;
+  const label =
+    field === IMPORT_TIME_FIELD
+      ? IMPORT_TIME_LABEL[lang]
+      : field in PRODUCT_FIELD_LABELS
+        ? PRODUCT_FIELD_LABELS[field as ProductField][lang]
+        : field;
   return { line, field, reason: IMPORT_REASONS[key][lang].replace('{field}', label).replace('{detail}', detail) };
 }
 
@@ -85,6 +112,7 @@ export async function checkRows(
       grade: undefined,
       qrcode: undefined,
       custom: hasCustom ? {} : null,
+      at: undefined,
     };
     for (const { index, field, kind } of plan) {
       const value = fromSpreadsheet((cells[index] ?? '').trim());
@@ -105,6 +133,13 @@ export async function checkRows(
           if (cents < 0) errors.push(problem(line, field, 'invalid', lang));
           else if (kind === 'price') row.priceCents = cents;
           else row.originalPriceCents = cents;
+          break;
+        }
+        case 'at': {
+          if (value === '') break;
+          const local = localTimeOf(value);
+          if (local === null) errors.push(problem(line, field, 'badTime', lang));
+          else row.at = local;
           break;
         }
         default: {

@@ -5,10 +5,14 @@ import {
   type ImportError,
   PRODUCT_IMPORT_MAX_ROWS,
   REQUIRED_PRODUCT_FIELDS,
+  type SCHEDULE_SCOPES,
+  ScheduleChanges,
 } from '@esl/contract';
+import type { Transaction } from 'kysely';
 import type { CallContext } from '../../../api/context';
 import { AppError } from '../../../api/errors';
 import { transact } from '../../../infra/db/retry';
+import type { Database } from '../../../infra/db/schema';
 import { Gate } from '../../../infra/lib/gate';
 import { dataPushed, tasksChanged } from '../../../outbox/slots/enqueue';
 import { type CurrentStore, currentStore } from '../../stores/service';
@@ -27,7 +31,66 @@ export const importGate = new Gate(2, 6);
 
 export const refused = (errors: ImportError[]) => new AppError(ErrorCode.IMPORT_FAILED, {}, errors);
 
+const reasonText = (ctx: CallContext, key: keyof typeof IMPORT_REASONS, detail = '') =>
+  IMPORT_REASONS[key][ctx.lang].replace('{detail}', detail).replace('{field}', '');
+
 const TEXT_COLUMNS = new Set(['name', 'unit', 'spec', 'origin', 'grade', 'qrcode']);
+
+/** A row of a wizard import that takes effect at a time (docs/SCHEDULE.md): a scheduled change of its product. */
+export interface TimedRow {
+  line: number;
+  barcode: string;
+  /** Wall-clock time of the stores, `YYYY-MM-DDTHH:mm`. */
+  at: string;
+  /** The row's fields, custom ones excepted. */
+  changes: ScheduleChanges;
+  /** The row's custom cells, merged into each product's custom fields as the import does (null: none). */
+  custom: Record<string, string> | null;
+}
+
+/**
+ * Turns timed rows into scheduled changes inside the import's transaction; answers the changes
+ * made and the barcodes the current store has no product for (then the import is refused). The
+ * schedule module provides it (it builds on this one, not the reverse).
+ */
+export type ScheduleRows = (
+  trx: Transaction<Database>,
+  at: CurrentStore,
+  rows: readonly TimedRow[],
+  scope: (typeof SCHEDULE_SCOPES)[number],
+  /** The changes' note: the file's name. */
+  note: string,
+) => Promise<{ changes: number; missing: string[] }>;
+
+/** How a wizard import schedules: the writer, the whole file's time (if any), the scope. */
+export interface ImportSchedule {
+  write: ScheduleRows;
+  at: string | undefined;
+  scope: (typeof SCHEDULE_SCOPES)[number];
+}
+
+const priceText = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+
+/** A checked row's fields as the fields of a scheduled change (the same rules: ScheduleChanges). */
+function changesOf(r: ImportRow): ScheduleChanges | null {
+  const raw = {
+    name: r.name,
+    price: r.priceCents === undefined ? undefined : priceText(r.priceCents),
+    originalPrice:
+      r.originalPriceCents === undefined
+        ? undefined
+        : r.originalPriceCents === null
+          ? null
+          : priceText(r.originalPriceCents),
+    unit: r.unit,
+    spec: r.spec,
+    origin: r.origin,
+    grade: r.grade,
+    qrcode: r.qrcode,
+  };
+  const parsed = ScheduleChanges.safeParse(raw);
+  return parsed.success ? parsed.data : null;
+}
 
 /** Which table columns the file's columns write (the others of an existing product stay). */
 function writtenColumns(fields: Iterable<string>): repo.ImportColumn[] {
@@ -42,7 +105,7 @@ function writtenColumns(fields: Iterable<string>): repo.ImportColumn[] {
 }
 
 /** Custom fields after the import: the file's values over the saved ones; an empty cell removes the key. */
-function mergeCustom(saved: string | undefined, incoming: Record<string, string> | null): string {
+export function mergeCustom(saved: string | undefined, incoming: Record<string, string> | null): string {
   if (incoming === null) return saved ?? '{}';
   const merged: Record<string, string> = saved ? (JSON.parse(saved) as Record<string, string>) : {};
   for (const [k, v] of Object.entries(incoming)) {
@@ -120,6 +183,8 @@ async function runImport(ctx: CallContext, at: CurrentStore): Promise<ImportData
 /**
  * Checks the product rows of `table` (after its title row, the first) through `columns` (column
  * index → field) and writes them, all or nothing; `width` is the title row's. Empties `table`.
+ * With `schedule` (the wizard), a row with a time — its own, else the whole file's — becomes a
+ * scheduled change instead, in the same transaction; a product the store lacks refuses the file.
  */
 export async function writeTable(
   ctx: CallContext,
@@ -129,16 +194,51 @@ export async function writeTable(
   plan: ReadonlyMap<number, string>,
   width: number,
   slicer: Slicer,
+  schedule?: ImportSchedule,
 ): Promise<ImportData> {
   const { db, dialect } = ctx.services;
   const pause = () => slicer.pause();
-  const { good, errors } = await checkRows(table.slice(1), plan, width, ctx.lang, pause);
+  const checked = await checkRows(table.slice(1), plan, width, ctx.lang, pause);
   table.length = 0; // the parsed cells are no longer needed: let them go before writing
-  if (errors.length) throw refused(errors);
-  ctx.target = { kind: 'fileRows', name: fileName, count: good.length };
+  const { errors } = checked;
+  const timed: TimedRow[] = [];
+  let good = checked.good;
+  if (schedule) {
+    const now: ImportRow[] = [];
+    for (const r of good) {
+      const time = r.at ?? schedule.at;
+      if (time === undefined) {
+        now.push(r);
+        continue;
+      }
+      const changes = changesOf(r);
+      if (changes === null) errors.push({ line: r.line, field: '', reason: reasonText(ctx, 'invalid') });
+      else timed.push({ line: r.line, barcode: r.barcode, at: time, changes, custom: r.custom });
+    }
+    good = now;
+  }
+  if (errors.length) throw refused(errors.sort((a, b) => a.line - b.line));
+  ctx.target = { kind: 'fileRows', name: fileName, count: good.length + timed.length };
 
   const columns = writtenColumns(plan.values());
   const result = await transact(db, async (trx) => {
+    let scheduledChanges = 0;
+    if (schedule && timed.length) {
+      const done = await schedule.write(trx, at, timed, schedule.scope, fileName.slice(0, 200));
+      if (done.missing.length) {
+        const lines = new Map(timed.map((t) => [t.barcode, t.line]));
+        throw refused(
+          done.missing.map((b) => ({
+            line: lines.get(b) ?? 0,
+            field: 'barcode',
+            reason: reasonText(ctx, 'notInStore', b),
+          })),
+        );
+      }
+      scheduledChanges = done.changes;
+    }
+    const scheduled = schedule ? { scheduled: timed.length, scheduledChanges } : {};
+    if (good.length === 0) return { total: timed.length, inserted: 0, updated: 0, unchanged: 0, ...scheduled };
     const before = await repo.countProducts(trx, at);
     // Saved custom fields are read only when the file has custom columns to merge into them.
     const saved = columns.includes('custom') ? await repo.customByBarcode(trx, at) : new Map<string, string>();
@@ -153,10 +253,11 @@ export async function writeTable(
     const tagIds = written.length ? await repo.tagIdsShowing(trx, at, { barcodes: written }) : [];
     await dataPushed(trx, at, { source: 'import', userId: at.userId, products: written.length, tagIds, now: ctx.now });
     return {
-      total: good.length,
+      total: good.length + timed.length,
       inserted,
       updated: written.length - inserted,
       unchanged: good.length - written.length,
+      ...scheduled,
     };
   });
   tasksChanged();

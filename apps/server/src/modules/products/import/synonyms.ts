@@ -1,4 +1,11 @@
-import { type FieldMap, PRODUCT_FIELD_LABELS, PRODUCT_FIELDS, type ProductField } from '@esl/contract';
+import {
+  type FieldMap,
+  IMPORT_TIME_FIELD,
+  IMPORT_TIME_LABEL,
+  PRODUCT_FIELD_LABELS,
+  PRODUCT_FIELDS,
+  type ProductField,
+} from '@esl/contract';
 
 /**
  * Column titles retailers' own price lists use for each product field, in Chinese and English.
@@ -91,6 +98,19 @@ const WEAK: Partial<Record<ProductField, readonly string[]>> = {
   ],
 };
 
+/** Titles of the wizard's "takes effect at" column (docs/SCHEDULE.md). */
+const TIME_TITLES = [
+  '生效时间',
+  '生效日期时间',
+  '执行时间',
+  '变价时间',
+  '调价时间',
+  'takes effect at',
+  'effective at',
+  'effective time',
+  'effective from',
+];
+
 /** How strongly a title names a field: the saved mapping's own title beats a synonym, a synonym a code. */
 export type MatchKind = 'saved' | 'synonym' | 'weak';
 const STRENGTH: Record<MatchKind, number> = { saved: 3, synonym: 2, weak: 1 };
@@ -117,6 +137,9 @@ export function titleIndex(map: readonly FieldMap[]): Map<string, { field: strin
     for (const title of [...STRONG[name], name, PRODUCT_FIELD_LABELS[name].en, PRODUCT_FIELD_LABELS[name]['zh-CN']]) {
       put(title, name, 'synonym');
     }
+  }
+  for (const title of [...TIME_TITLES, IMPORT_TIME_LABEL.en, IMPORT_TIME_LABEL['zh-CN']]) {
+    put(title, IMPORT_TIME_FIELD, 'synonym');
   }
   for (const { name, tField } of map) put(tField, name, 'saved');
   return index;

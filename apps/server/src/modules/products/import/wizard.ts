@@ -5,6 +5,8 @@ import {
   IMPORT_PREVIEW_ROWS,
   IMPORT_REASONS,
   IMPORT_SHEETS_INSPECTED,
+  IMPORT_TIME_FIELD,
+  IMPORT_TIME_LABEL,
   type ImportColumn,
   type ImportData,
   type ImportInspection,
@@ -28,7 +30,7 @@ import { fileError, limitAnswer, readUpload, tableKind } from './file';
 import { LimitError, READ_LIMITS, type ReadLimits } from './limits';
 import { checkRows } from './rows';
 import { RowSink } from './rowsink';
-import { importGate, refused, writeTable } from './service';
+import { importGate, refused, type ScheduleRows, writeTable } from './service';
 import { Slicer } from './slices';
 import { type ColumnMatch, headerScore, matchColumns, titleIndex } from './synonyms';
 import { Workbook } from './xlsx';
@@ -230,7 +232,11 @@ function glimpse(cells: readonly string[]): string {
 }
 
 const fieldLabel = (field: string, ctx: CallContext) =>
-  (PRODUCT_FIELDS as readonly string[]).includes(field) ? PRODUCT_FIELD_LABELS[field as ProductField][ctx.lang] : field;
+  field === IMPORT_TIME_FIELD
+    ? IMPORT_TIME_LABEL[ctx.lang]
+    : (PRODUCT_FIELDS as readonly string[]).includes(field)
+      ? PRODUCT_FIELD_LABELS[field as ProductField][ctx.lang]
+      : field;
 
 const columnMap = (columns: readonly ImportColumn[]) =>
   new Map(columns.filter((c) => c.field !== null).map((c) => [c.index, c.field as string]));
@@ -308,9 +314,11 @@ export function inspectImport(ctx: CallContext): Promise<ImportInspection> {
 /**
  * Imports a file with the wizard's choices (beyond SPEC): the chosen sheet, the rows under the
  * chosen title row, the chosen columns; all or nothing as the spec's import. With `save`, the
- * titles of the chosen columns become the tenant's field mapping once the import succeeds.
+ * titles of the chosen columns become the tenant's field mapping once the import succeeds. Rows
+ * with a time ("takes effect at", or the file's `at`) become scheduled changes through `schedule`
+ * (docs/SCHEDULE.md).
  */
-export function importMapped(ctx: CallContext): Promise<ImportData> {
+export function importMapped(ctx: CallContext, schedule: ScheduleRows): Promise<ImportData> {
   return gated(ctx, async (at) => {
     const slicer = new Slicer();
     const file = await upload(ctx);
@@ -342,6 +350,7 @@ export function importMapped(ctx: CallContext): Promise<ImportData> {
       columnMap(plan.columns),
       plan.header.cells.length,
       slicer,
+      { write: schedule, at: file.options.at, scope: file.options.scope ?? 'store' },
     );
     if (file.options.save) {
       const saved = savedMapping(map, plan.columns);
@@ -358,8 +367,10 @@ export function importMapped(ctx: CallContext): Promise<ImportData> {
  */
 export function savedMapping(current: readonly FieldMap[], columns: readonly ImportColumn[]): FieldMap[] {
   const chosen = new Map<string, string>();
+  // The time column is no product field: the mapping does not keep it (its synonyms find it).
   for (const c of columns)
-    if (c.field !== null && c.title.trim() !== '') chosen.set(c.field, c.title.trim().slice(0, 64));
+    if (c.field !== null && c.field !== IMPORT_TIME_FIELD && c.title.trim() !== '')
+      chosen.set(c.field, c.title.trim().slice(0, 64));
   const used = new Set([...chosen.values()].map((t) => t.toLowerCase()));
   const out: FieldMap[] = [];
   for (const { name, tField } of current) {
