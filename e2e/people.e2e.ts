@@ -313,6 +313,7 @@ describeBrowser('what a store’s people trip over (issue 27)', () => {
         ['/basemgr/product', 'import a spreadsheet', '导入表格'],
         ['/basemgr/ap', 'shows as online once it connects', '基站连上后显示为在线'],
         ['/basemgr/schedule', 'from a product', '点击商品的“定时变更”'],
+        ['/basemgr/promo', 'Add one with', '点击“添加促销”来添加'],
         ['/logmgr/esl', 'Each label sent to a tag', '发往价签的每一次更新'],
         ['/logmgr/push', 'Each change of product data', '每一次发往价签的商品数据变更'],
       ];

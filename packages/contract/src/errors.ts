@@ -119,6 +119,8 @@ export const VALIDATION_DETAILS: Record<string, Messages> = {
   roleNotHeld: { 'zh-CN': '不是你可以使用的角色', en: 'is not a role you may act as' },
   importBusy: { 'zh-CN': '本商户已有导入正在进行', en: 'other imports of this tenant are running' },
   notPending: { 'zh-CN': '已生效或已取消，不能再修改', en: 'has already taken effect or been cancelled' },
+  promoClosed: { 'zh-CN': '促销已结束或已取消，不能再修改', en: 'the promotion has ended or been cancelled' },
+  beforeStart: { 'zh-CN': '结束时间应晚于开始时间', en: 'must be later than the start' },
   previewBusy: { 'zh-CN': '已有大尺寸预览正在生成', en: 'other large previews are being drawn' },
   exportBusy: { 'zh-CN': '本商户已有导出正在进行', en: 'other exports of this tenant are running' },
   templateSize: {

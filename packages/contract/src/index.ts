@@ -6,6 +6,7 @@ export * from './api/open';
 export * from './api/opTarget';
 export * from './api/problems';
 export * from './api/products';
+export * from './api/promotions';
 export * from './api/proof';
 export * from './api/schedule';
 export * from './api/session';

@@ -6,6 +6,7 @@ import { logHandlers } from './logs/routes';
 import { modelHandlers } from './models/routes';
 import { problemHandlers } from './problems/routes';
 import { productHandlers } from './products/routes';
+import { promotionHandlers } from './promotions/routes';
 import { proofHandlers } from './proof/routes';
 import { scheduleHandlers } from './schedule/routes';
 import { sessionHandlers } from './session/routes';
@@ -31,6 +32,7 @@ export const handlers: HandlerMap = {
   ...modelHandlers,
   ...productHandlers,
   ...scheduleHandlers,
+  ...promotionHandlers,
   ...proofHandlers,
   ...problemHandlers,
   ...summaryHandlers,

@@ -18,6 +18,7 @@ export const LIST_AREAS = {
   tagList: 'tags',
   productList: 'products',
   scheduleList: 'products',
+  promotionList: 'products',
   proofList: 'tags',
   problemsList: 'tags',
   problemsChain: 'tags',

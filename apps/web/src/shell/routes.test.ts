@@ -32,6 +32,7 @@ describe('the route table under the rule', () => {
       '/basemgr/esl',
       '/basemgr/product',
       '/basemgr/schedule',
+      '/basemgr/promo',
       '/basemgr/pricecheck',
       '/basemgr/problems',
     ];
@@ -43,6 +44,7 @@ describe('the route table under the rule', () => {
       '/basemgr/esl',
       '/basemgr/product',
       '/basemgr/schedule',
+      '/basemgr/promo',
       '/basemgr/pricecheck',
       '/basemgr/problems',
       '/logmgr',
@@ -54,7 +56,7 @@ describe('the route table under the rule', () => {
       '/tmpl/index',
     ];
     // Firmware upgrades are for administrators and supervisors (editor), not store managers.
-    expect(menu('editor')).toEqual([...supervisorPages.slice(0, 9), '/basemgr/upgrade', ...supervisorPages.slice(9)]);
+    expect(menu('editor')).toEqual([...supervisorPages.slice(0, 10), '/basemgr/upgrade', ...supervisorPages.slice(10)]);
     expect(menu('manager')).toEqual(supervisorPages);
     expect(menu('clerk')).toEqual(staffPages);
     expect(menu('stock')).toEqual(staffPages);
@@ -70,6 +72,7 @@ describe('the route table under the rule', () => {
       '/basemgr/esl': 'tagList',
       '/basemgr/product': 'productList',
       '/basemgr/schedule': 'scheduleList',
+      '/basemgr/promo': 'promotionList',
       '/basemgr/pricecheck': 'proofList',
       '/basemgr/problems': 'problemsList',
       '/basemgr/upgrade': 'upgradeList',

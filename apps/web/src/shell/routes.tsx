@@ -92,6 +92,14 @@ export const routes: AppRoute[] = withGroupRoles([
         page: () => import('../pages/schedule/index'),
       },
       {
+        // Promotions (docs/PROMOTIONS.md): SPEC.md names no such page; it sits beside the schedule.
+        path: '/basemgr/promo',
+        name: 'promo',
+        icon: 'gift',
+        roles: needs('product.read'),
+        page: () => import('../pages/promotions/index'),
+      },
+      {
         // Proof of price (docs/PROOF.md): SPEC.md names no such page; it sits beside the tags.
         path: '/basemgr/pricecheck',
         name: 'proof',

@@ -8,6 +8,7 @@ import { LOG_CALL_NAMES, LOG_CALLS } from './logs';
 import { OPEN_CALL_NAMES, OPEN_CALLS, type OpenCallName, openPath } from './open';
 import { PROBLEM_CALL_NAMES, PROBLEM_CALLS } from './problems';
 import { PRODUCT_CALL_NAMES, PRODUCT_CALLS } from './products';
+import { PROMOTION_CALL_NAMES, PROMOTION_CALLS } from './promotions';
 import { PROOF_CALL_NAMES, PROOF_CALLS } from './proof';
 import { SCHEDULE_CALL_NAMES, SCHEDULE_CALLS } from './schedule';
 import { SESSION_CALL_NAMES, SESSION_CALLS } from './session';
@@ -43,6 +44,7 @@ export const CALLS = {
   ...TAG_CALLS,
   ...PRODUCT_CALLS,
   ...SCHEDULE_CALLS,
+  ...PROMOTION_CALLS,
   ...PROOF_CALLS,
   ...PROBLEM_CALLS,
   ...FIRMWARE_CALLS,
@@ -77,6 +79,7 @@ export const CALL_NAMES: Record<CallName, Messages> = {
   ...TAG_CALL_NAMES,
   ...PRODUCT_CALL_NAMES,
   ...SCHEDULE_CALL_NAMES,
+  ...PROMOTION_CALL_NAMES,
   ...PROOF_CALL_NAMES,
   ...PROBLEM_CALL_NAMES,
   ...FIRMWARE_CALL_NAMES,

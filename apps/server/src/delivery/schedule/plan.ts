@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../infra/db/schema';
 import type { RenderJob, RenderOutcome } from '../../infra/render';
 import * as products from '../../modules/products/service';
+import * as promotions from '../../modules/promotions/service';
 import * as templates from '../../modules/templates/service';
 import { tasksChanged } from '../../outbox/slots/enqueue';
 import * as repo from './repository';
@@ -42,6 +43,8 @@ export async function applyDue(d: PlanDeps): Promise<number> {
     }
     if (due.length < 200) break;
   }
+  // Promotions starting or ending: their products' tags relabelled first in line.
+  n += await promotions.applyTimes(d.db, d.now());
   if (n) {
     d.counters.applied += n;
     tasksChanged();
@@ -55,18 +58,30 @@ interface Plan {
   changes: ScheduleChanges[];
 }
 
-/** Each product's next plan: the time of its next pending change and every change up to it, in order. */
-function plansOf(rows: Awaited<ReturnType<typeof repo.pendingChanges>>, now: number): Map<number, Plan> {
+/**
+ * Each product's next plan: the next moment its label changes — its next pending change, or the
+ * start or end of a promotion covering it (docs/PROMOTIONS.md), whichever comes first — and every
+ * change up to it, in order.
+ */
+function plansOf(
+  rows: Awaited<ReturnType<typeof repo.pendingChanges>>,
+  promos: ReadonlyMap<number, promotions.ProductPromotions>,
+  now: number,
+): Map<number, Plan> {
   const byProduct = new Map<number, typeof rows>();
   for (const r of rows) byProduct.set(r.product_id, [...(byProduct.get(r.product_id) ?? []), r]);
   const out = new Map<number, Plan>();
-  for (const [productId, list] of byProduct) {
+  for (const productId of new Set([...byProduct.keys(), ...promos.keys()])) {
+    const list = byProduct.get(productId) ?? [];
     const next = list.find((r) => Number(r.effective_at) > now);
-    if (!next) continue; // due: it is being applied
-    const upTo = list.filter((r) => Number(r.effective_at) <= Number(next.effective_at));
+    if (!next && list.length) continue; // due: it is being applied
+    const promo = promos.get(productId);
+    const showAt = Math.min(next ? Number(next.effective_at) : Infinity, promo?.times[0] ?? Infinity);
+    if (!Number.isFinite(showAt)) continue;
+    const upTo = list.filter((r) => Number(r.effective_at) <= showAt);
     out.set(productId, {
-      showAt: Number(next.effective_at),
-      key: `${next.effective_at}|${upTo.map((r) => `${r.id}.${r.updated_at}`).join(',')}`,
+      showAt,
+      key: `${showAt}|${upTo.map((r) => `${r.id}.${r.updated_at}`).join(',')}|${promo?.key ?? ''}`,
       changes: upTo.map((r) => JSON.parse(r.changes) as ScheduleChanges),
     });
   }
@@ -81,7 +96,7 @@ function plansOf(rows: Awaited<ReturnType<typeof repo.pendingChanges>>, now: num
  */
 export async function planTags(d: PlanDeps): Promise<number> {
   const now = d.now();
-  const plans = plansOf(await repo.pendingChanges(d.db), now);
+  const plans = plansOf(await repo.pendingChanges(d.db), await promotions.upcoming(d.db, now), now);
   const tags = await repo.tagsOfProducts(d.db, [...plans.keys()]);
   const rows = new Map(
     (
@@ -123,6 +138,13 @@ async function renderPlans(
   }
   for (const group of byStore.values()) {
     const { tenant_id: tenantId, store_id: storeId } = (group[0] as (typeof batch)[number]).tag;
+    // The promotion each product shows at its plan's time (docs/PROMOTIONS.md).
+    const promos = new Map<number, promotions.PromotionHit>();
+    const byTime = new Map<number, number[]>();
+    for (const { tag, plan } of group)
+      byTime.set(plan.showAt, [...(byTime.get(plan.showAt) ?? []), tag.product_id as number]);
+    for (const [t, ids] of byTime)
+      for (const [pid, hit] of await promotions.promotionsAt(d.db, { tenantId, storeId }, ids, t)) promos.set(pid, hit);
     const labels = await templates.resolveTemplates(
       d.db,
       group.map(({ tag }) => ({
@@ -132,6 +154,7 @@ async function renderPlans(
         model: tag.model,
         colour: tag.colour,
         productId: tag.product_id,
+        promotion: promos.has(tag.product_id as number),
       })),
     );
     const docs = await templates.documentsOf(
@@ -147,7 +170,8 @@ async function renderPlans(
     for (const { tag } of group) {
       const templateId = labels.get(tag.id)?.templateId;
       const doc = templateId == null ? undefined : docs.get(templateId);
-      const values = data.get(tag.product_id as number);
+      const own = data.get(tag.product_id as number);
+      const values = own && promotions.overlay(own, promos.get(tag.product_id as number));
       if (!doc || !values) continue;
       jobs.push({
         tenantId,

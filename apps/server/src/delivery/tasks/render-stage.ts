@@ -9,6 +9,7 @@ import type { MissingGlyphs, RenderedImage, RenderJob, RenderOutcome } from '../
 import * as fonts from '../../modules/fonts/service';
 import * as models from '../../modules/models/service';
 import * as products from '../../modules/products/service';
+import * as promotions from '../../modules/promotions/service';
 import * as templates from '../../modules/templates/service';
 import { enqueueEvent, type LabelProblemData } from '../../outbox/results/repository';
 import { RENDER_LEASE_MS } from './policy';
@@ -115,9 +116,20 @@ export async function claimBatch(state: EngineState, size: number): Promise<Clai
       tenantId,
       rows.map((r) => r.model),
     );
+    const bound = rows.flatMap((r) => (r.product_id === null ? [] : [r.product_id]));
+    // A promotion running now (docs/PROMOTIONS.md): its price and text, its template variant.
+    const promos = await promotions.promotionsAt(state.db, { tenantId, storeId }, bound, t);
     const labels = await templates.resolveTemplates(
       state.db,
-      rows.map((r) => ({ id: r.id, tenantId, storeId, model: r.model, colour: r.colour, productId: r.product_id })),
+      rows.map((r) => ({
+        id: r.id,
+        tenantId,
+        storeId,
+        model: r.model,
+        colour: r.colour,
+        productId: r.product_id,
+        promotion: r.product_id !== null && promos.has(r.product_id),
+      })),
     );
     const docs = await templates.documentsOf(
       state.db,
@@ -130,14 +142,11 @@ export async function claimBatch(state: EngineState, size: number): Promise<Clai
       tenantId,
       [...docs.values()].map((d) => d.doc),
     );
-    const data = await products.labelDataOf(
-      state.db,
-      { tenantId, storeId },
-      rows.flatMap((r) => (r.product_id === null ? [] : [r.product_id])),
-    );
+    const data = await products.labelDataOf(state.db, { tenantId, storeId }, bound);
     for (const r of rows) {
       const product = r.product_id === null ? undefined : data.get(r.product_id);
-      sources.set(r.id, { productId: r.product_id, priceCents: product?.priceCents ?? null });
+      const promo = r.product_id === null ? undefined : promos.get(r.product_id);
+      sources.set(r.id, { productId: r.product_id, priceCents: promo?.priceCents ?? product?.priceCents ?? null });
       const panel = models.panelOf(r.model, learned);
       const undrawable = undrawableWhy(r.model, panel);
       if (undrawable) {
@@ -150,7 +159,7 @@ export async function claimBatch(state: EngineState, size: number): Promise<Clai
         problems.set(r.id, 'noTemplate');
         continue;
       }
-      const values = product?.data ?? {};
+      const values = promotions.overlay(product?.data ?? {}, promo);
       // What the picture depends on; unchanged since the last render → the render is skipped too.
       const faces = brandFacesOf(doc.doc, brand);
       const key = renderKey(

@@ -34,6 +34,7 @@ export interface Database {
   learned_models: LearnedModelTable;
   scheduled_changes: ScheduledChangeTable;
   timed_labels: TimedLabelTable;
+  promotions: PromotionTable;
   problems: ProblemTable;
   tenant_fonts: TenantFontTable;
 }
@@ -673,6 +674,30 @@ export interface ClusterLeaseTable {
 }
 
 /** A product change that takes effect at a time (docs/SCHEDULE.md). */
+/** A promotion of a store (docs/PROMOTIONS.md). */
+export interface PromotionTable {
+  id: Generated<number>;
+  tenant_id: number;
+  store_id: number;
+  name: string;
+  /** The promotion text a label shows (data key `promo`). */
+  text: string;
+  price_cents: number;
+  /** JSON array of the barcodes it covers; empty: the products whose `match_key` is `match_value`. */
+  barcodes: string;
+  match_key: string;
+  match_value: string;
+  /** Unix ms (the wall-clock times in the store's time zone, resolved). */
+  start_at: number;
+  end_at: number;
+  /** pending → started → ended; cancelled at any time before it ended. */
+  state: string;
+  batch: string;
+  created_by: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface ScheduledChangeTable {
   id: Generated<number>;
   tenant_id: number;

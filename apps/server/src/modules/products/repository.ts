@@ -189,6 +189,25 @@ export async function customByBarcode(db: Db, at: CurrentStore): Promise<Map<str
 }
 
 /** The text fields and custom fields (JSON) of products of the store, for the template rules that match them. */
+/** A store's products (or those of `ids`) with the fields a promotion matches on (docs/PROMOTIONS.md). */
+export async function matchRows(db: Db, at: { tenantId: number; storeId: number }, ids?: readonly number[]) {
+  const q = () =>
+    db
+      .selectFrom('products')
+      .select(['id', 'barcode', 'name', 'unit', 'spec', 'origin', 'grade', 'custom'])
+      .where('tenant_id', '=', at.tenantId)
+      .where('store_id', '=', at.storeId);
+  if (!ids) return q().execute();
+  const rows = [];
+  for (let i = 0; i < ids.length; i += 1000)
+    rows.push(
+      ...(await q()
+        .where('id', 'in', ids.slice(i, i + 1000))
+        .execute()),
+    );
+  return rows;
+}
+
 export async function ruleFields(db: Db, at: { tenantId: number; storeId: number }, ids: readonly number[]) {
   const rows = [];
   for (let i = 0; i < ids.length; i += 1000) {

@@ -174,6 +174,47 @@ export async function ruleFields(
   return out;
 }
 
+/**
+ * Products of a store (all, or those of `ids`) by id with the values a promotion matches on
+ * (docs/PROMOTIONS.md): the barcode, the text fields and the custom fields by key.
+ */
+export async function matchFields(
+  db: Kysely<Database>,
+  at: { tenantId: number; storeId: number },
+  ids?: readonly number[],
+): Promise<Map<number, Record<string, string>>> {
+  const out = new Map<number, Record<string, string>>();
+  for (const row of await repo.matchRows(db, at, ids && [...new Set(ids)])) {
+    const { id, custom, ...fields } = row;
+    out.set(id, { ...parseCustom(custom), ...fields });
+  }
+  return out;
+}
+
+/**
+ * A promotion starting or ending (docs/PROMOTIONS.md): the tags of these products are relabelled
+ * first in line (interactive priority) under a `schedule` data push. Answers how many.
+ */
+export async function relabelProducts(
+  db: Kysely<Database>,
+  at: { tenantId: number; storeId: number },
+  productIds: readonly number[],
+  now: number,
+): Promise<number> {
+  if (productIds.length === 0) return 0;
+  const tagIds = await repo.tagIdsShowing(db, at, { productIds });
+  if (tagIds.length)
+    await dataPushed(db, at, {
+      source: 'schedule',
+      userId: null,
+      products: productIds.length,
+      tagIds,
+      now,
+      prio: PRIO.interactive,
+    });
+  return tagIds.length;
+}
+
 /** A product as a label shows it: its values, its row version (`updated_at`) and its price (cents). */
 export interface LabelSource {
   data: Readonly<Record<string, string | null>>;

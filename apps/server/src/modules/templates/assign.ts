@@ -17,6 +17,8 @@ export interface LabelTag {
   model: string;
   colour: string;
   productId: number | null;
+  /** A promotion covers its product now (docs/PROMOTIONS.md): rule field `promotion` is "1". */
+  promotion?: boolean;
 }
 
 /** A rule with the shape and name of its template, as the repository reads it. */

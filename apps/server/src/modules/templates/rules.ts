@@ -1,4 +1,11 @@
-import { findTagModel, type ParsedBodyOf, TARGET_NAMES_KEPT, type TagLabel, type TemplateRule } from '@esl/contract';
+import {
+  findTagModel,
+  type ParsedBodyOf,
+  PROMOTION_RULE_KEY,
+  TARGET_NAMES_KEPT,
+  type TagLabel,
+  type TemplateRule,
+} from '@esl/contract';
 import type { Kysely } from 'kysely';
 import { type CallContext, requireTenant } from '../../api/context';
 import { conflict, invalidField, notFound } from '../../api/errors';
@@ -46,7 +53,9 @@ export async function resolveTemplates(
       group.map((t) => t.model),
     );
     for (const tag of group) {
-      const values = tag.productId === null ? null : (fields.get(tag.productId) ?? {});
+      const own = tag.productId === null ? null : (fields.get(tag.productId) ?? {});
+      // The template's promotion variant: a category rule on `promotion` = 1 (docs/PROMOTIONS.md).
+      const values = own && tag.promotion ? { ...own, [PROMOTION_RULE_KEY]: '1' } : own;
       out.set(tag.id, pickTemplate(tag, values, found, learned));
     }
   }

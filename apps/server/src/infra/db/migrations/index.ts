@@ -27,6 +27,7 @@ import { syslogUser } from './027_syslog_user';
 import { priceProof } from './028_price_proof';
 import { tenantFonts } from './029_tenant_fonts';
 import { problems } from './030_problems';
+import { promotions } from './031_promotions';
 import { labelPages } from './032_label_pages';
 
 /**
@@ -62,6 +63,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '028_price_proof': priceProof(dialect),
     '029_tenant_fonts': tenantFonts(dialect),
     '030_problems': problems(dialect),
+    '031_promotions': promotions(dialect),
     '032_label_pages': labelPages(dialect),
   };
 }

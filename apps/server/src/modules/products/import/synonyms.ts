@@ -8,6 +8,25 @@ import {
 } from '@esl/contract';
 
 /**
+ * Titles of a promotional price. Alone, such a column is the price; beside a column of the regular
+ * price it is still the price and the regular one becomes the original price, drawn struck through
+ * (docs/PROMOTIONS.md, "Import").
+ */
+const PROMOTIONAL = [
+  '促销价',
+  '促销价格',
+  '特价',
+  '活动价',
+  '优惠价',
+  '折后价',
+  'promo price',
+  'promotional price',
+  'promotion price',
+  'special price',
+  'offer price',
+] as const;
+
+/**
  * Column titles retailers' own price lists use for each product field, in Chinese and English.
  * Titles are compared after `titleKey` (case, width, spaces, units in brackets and marks such as
  * "*" dropped), so "售价（元）", "Sale Price" and "条形码*" all match.
@@ -50,7 +69,7 @@ const STRONG: Record<ProductField, readonly string[]> = {
     '销售价',
     '单价',
     '会员价',
-    '促销价',
+    ...PROMOTIONAL,
     'price',
     'sale price',
     'retail price',
@@ -111,6 +130,8 @@ const TIME_TITLES = [
   'effective from',
 ];
 
+const PROMOTIONAL_KEYS: ReadonlySet<string> = new Set(PROMOTIONAL.map(titleKey));
+
 /** How strongly a title names a field: the saved mapping's own title beats a synonym, a synonym a code. */
 export type MatchKind = 'saved' | 'synonym' | 'weak';
 const STRENGTH: Record<MatchKind, number> = { saved: 3, synonym: 2, weak: 1 };
@@ -163,6 +184,13 @@ export function matchColumns(titles: readonly string[], index: ReturnType<typeof
     const hit = index.get(titleKey(title));
     return { index: i, title, field: hit?.field ?? null, kind: hit?.kind ?? null };
   });
+  // A promotional price beside the regular one, no original price named: the pair is price and
+  // original price (titles a saved mapping names are left as it says).
+  const promo = found.find(
+    (c) => c.field === 'price' && c.kind === 'synonym' && PROMOTIONAL_KEYS.has(titleKey(c.title)),
+  );
+  const regular = found.find((c) => c.field === 'price' && c.kind === 'synonym' && c !== promo);
+  if (promo && regular && !found.some((c) => c.field === 'originalPrice')) regular.field = 'originalPrice';
   const order = found
     .filter((c) => c.field !== null)
     .sort((a, b) => STRENGTH[b.kind as MatchKind] - STRENGTH[a.kind as MatchKind] || a.index - b.index);

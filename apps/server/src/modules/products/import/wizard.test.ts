@@ -82,6 +82,14 @@ describe('column titles a retailer writes', () => {
     expect(fields(['价格', '售价'])).toEqual(['price', null]);
   });
 
+  it('read a promotional price beside the regular one as price and original price (docs/PROMOTIONS.md)', () => {
+    expect(fields(['条码', '名称', '售价', '促销价'])).toEqual(['barcode', 'name', 'originalPrice', 'price']);
+    expect(fields(['Barcode', 'Promo Price', 'Retail price'])).toEqual(['barcode', 'price', 'originalPrice']);
+    // Alone it is the price; beside a named original price the regular price column is not imported.
+    expect(fields(['条码', '促销价'])).toEqual(['barcode', 'price']);
+    expect(fields(['条码', '售价', '促销价', '原价'])).toEqual(['barcode', 'price', null, 'originalPrice']);
+  });
+
   it('ignore case, full-width letters, spaces, units in brackets and required marks', () => {
     expect(titleKey('  售价（元） ')).toBe('售价');
     expect(titleKey('Ｂａｒｃｏｄｅ*')).toBe('barcode');
@@ -235,6 +243,37 @@ describe.each(await testDatabases())('the import wizard on $name', (db) => {
       ['barcode', 'saved'],
       ['spec', 'saved'],
       ['note', 'saved'],
+    ]);
+  });
+
+  it('imports a promotional price beside the regular one as price and original price (docs/PROMOTIONS.md)', async () => {
+    const { tokens, store } = await buildShop(t().app);
+    const file: [string, Buffer] = [
+      '促销.xlsx',
+      await workbookOf([
+        [
+          '商品',
+          [
+            ['条码', '名称', '售价', '促销价'],
+            ['6902001', '牛奶', 6.5, 4.99],
+            ['6902002', '面包', 8, 6],
+          ],
+        ],
+      ]),
+    ];
+    const seen = await inspect(tokens.stock, file);
+    expect(seen.data.columns.map((c) => [c.title, c.field])).toEqual([
+      ['条码', 'barcode'],
+      ['名称', 'name'],
+      ['售价', 'originalPrice'],
+      ['促销价', 'price'],
+    ]);
+    const done = await importWith(tokens.stock, file, { sheet: 0, headerLine: 1 });
+    expect(done).toMatchObject({ code: 0, data: { total: 2, inserted: 2 } });
+    const rows = await snapshot(t().app, 'products', store.id);
+    expect(rows.map((r) => [r.barcode, r.price_cents, r.original_price_cents])).toEqual([
+      ['6902001', 499, 650],
+      ['6902002', 600, 800],
     ]);
   });
 
