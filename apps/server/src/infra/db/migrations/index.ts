@@ -27,6 +27,7 @@ import { syslogUser } from './027_syslog_user';
 import { priceProof } from './028_price_proof';
 import { tenantFonts } from './029_tenant_fonts';
 import { problems } from './030_problems';
+import { shelfNfc } from './033_shelf_nfc';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -61,5 +62,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '028_price_proof': priceProof(dialect),
     '029_tenant_fonts': tenantFonts(dialect),
     '030_problems': problems(dialect),
+    '033_shelf_nfc': shelfNfc(dialect),
   };
 }
