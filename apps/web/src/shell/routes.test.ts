@@ -34,6 +34,7 @@ describe('the route table under the rule', () => {
       '/basemgr/schedule',
       '/basemgr/pricecheck',
       '/basemgr/problems',
+      '/basemgr/wall',
     ];
     const supervisorPages = [
       '/dashboard',
@@ -45,6 +46,7 @@ describe('the route table under the rule', () => {
       '/basemgr/schedule',
       '/basemgr/pricecheck',
       '/basemgr/problems',
+      '/basemgr/wall',
       '/logmgr',
       '/logmgr/sys',
       '/logmgr/esl',
@@ -54,7 +56,7 @@ describe('the route table under the rule', () => {
       '/tmpl/index',
     ];
     // Firmware upgrades are for administrators and supervisors (editor), not store managers.
-    expect(menu('editor')).toEqual([...supervisorPages.slice(0, 9), '/basemgr/upgrade', ...supervisorPages.slice(9)]);
+    expect(menu('editor')).toEqual([...supervisorPages.slice(0, 10), '/basemgr/upgrade', ...supervisorPages.slice(10)]);
     expect(menu('manager')).toEqual(supervisorPages);
     expect(menu('clerk')).toEqual(staffPages);
     expect(menu('stock')).toEqual(staffPages);
@@ -72,6 +74,7 @@ describe('the route table under the rule', () => {
       '/basemgr/schedule': 'scheduleList',
       '/basemgr/pricecheck': 'proofList',
       '/basemgr/problems': 'problemsList',
+      '/basemgr/wall': 'tagWall',
       '/basemgr/upgrade': 'upgradeList',
       '/logmgr/sys': 'sysLog',
       '/logmgr/op': 'opLog',

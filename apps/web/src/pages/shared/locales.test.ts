@@ -15,7 +15,7 @@ function load(lang: string, ns: string): Tree {
 // English adds `_one` forms; Chinese has a single plural form, so those are left out of the comparison.
 const withoutSingular = (list: string[]) => list.filter((k) => !k.endsWith('_one')).sort();
 
-describe.each(['stations', 'tags', 'products', 'logs', 'firmware', 'schedule', 'proof', 'problems'])(
+describe.each(['stations', 'tags', 'products', 'logs', 'firmware', 'schedule', 'proof', 'problems', 'wall'])(
   'locale %s',
   (ns) => {
     it('has the same texts in zh-CN and en, none empty', () => {
