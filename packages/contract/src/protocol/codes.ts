@@ -1,12 +1,23 @@
 import { z } from 'zod';
 
 /** What a job asks the station to do. */
-export const JOB_KINDS = ['image', 'led', 'ping', 'tagcfg', 'tagfw', 'rollcall', 'apfw', 'modulefw', 'timed'] as const;
+export const JOB_KINDS = [
+  'image',
+  'led',
+  'ping',
+  'tagcfg',
+  'tagfw',
+  'rollcall',
+  'apfw',
+  'modulefw',
+  'timed',
+  'nfc',
+] as const;
 export const JobKind = z.enum(JOB_KINDS);
 export type JobKind = z.infer<typeof JobKind>;
 
 /** Kinds aimed at one tag (they carry `tag`); the others are for the station itself. */
-export const TAG_JOB_KINDS: readonly JobKind[] = ['image', 'led', 'ping', 'tagcfg', 'tagfw', 'timed'];
+export const TAG_JOB_KINDS: readonly JobKind[] = ['image', 'led', 'ping', 'tagcfg', 'tagfw', 'timed', 'nfc'];
 
 /** 0 interactive single-tag operations > 1 data changes > 2 bulk > 3 firmware. */
 export const JobPrio = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]);

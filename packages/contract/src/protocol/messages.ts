@@ -349,6 +349,13 @@ export const FwPayload = z.object({
   hw: z.array(HwCode).max(64).optional().describe('tag models it is for (tag firmware)'),
 });
 
+/** What a tag with NFC gives a phone held to it: a URI record or a text record (NDEF). */
+export const NfcPayload = z.object({
+  type: z.enum(['uri', 'text']).describe('NDEF record type: `uri` (a product page) or `text`'),
+  value: Text(512).min(1).describe('the URI or the text, UTF-8'),
+});
+export type NfcPayload = z.infer<typeof NfcPayload>;
+
 const tagJob = <K extends string, S extends z.ZodRawShape>(kind: K, shape: S) =>
   z.object({ ...JobBase, kind: z.literal(kind), tag: TagId, ...shape });
 const stationJob = <K extends string, S extends z.ZodRawShape>(kind: K, shape: S) =>
@@ -368,6 +375,8 @@ export const Job = z.discriminatedUnion('kind', [
     image: ImagePayload,
     at: EpochMs.describe('server time at which the tag shows it (held until then)'),
   }),
+  // NFC content (docs/PROTOCOL.md §5.15, docs/SHELF.md): what a phone held to the tag reads.
+  tagJob('nfc', { nfc: NfcPayload }),
 ]);
 export type Job = z.infer<typeof Job>;
 export type JobInput = z.input<typeof Job>;
