@@ -70,7 +70,7 @@ export interface StationOptions {
 }
 
 /** Job kinds the simulated station takes; firmware kinds come with the firmware work. */
-const KINDS: JobKind[] = ['image', 'led', 'ping', 'tagcfg', 'rollcall', 'timed', 'page'];
+const KINDS: JobKind[] = ['image', 'led', 'ping', 'tagcfg', 'rollcall', 'timed', 'page', 'nfc'];
 
 /**
  * A simulated base station: the protocol side is `@esl/station`'s StationLink (MQTT, queue,

@@ -1,5 +1,5 @@
 import { findTagModel, type TagModel } from '@esl/contract';
-import type { LedPattern, WakeReason } from '@esl/contract/protocol';
+import type { LedPattern, NfcPayload, WakeReason } from '@esl/contract/protocol';
 import { contentHash, decodeTagImage, type IndexImage, pack, readHeader } from '@esl/labels';
 import type { Random } from './random';
 
@@ -15,6 +15,8 @@ export interface TagSpec {
   x?: number;
   y?: number;
   fw?: string;
+  /** Whether it has an NFC chip the station can write (docs/SHELF.md); true by default. */
+  nfc?: boolean;
 }
 
 /** What the tag shows, as it decoded it itself. */
@@ -57,6 +59,12 @@ export class SimTag {
   reason: WakeReason = 'boot';
   /** LED patterns shown, newest last. */
   readonly flashes: LedPattern[] = [];
+  /** Whether it has an NFC chip (a tag without one answers NFC jobs `unsupported`). */
+  readonly hasNfc: boolean;
+  /** What a phone held to it reads (docs/PROTOCOL.md §5.16); null: nothing written. */
+  nfc: NfcPayload | null = null;
+  /** NFC contents written, in order. */
+  nfcWrites = 0;
   /** Failed check-ins in a row (after 14 OEPL tags fall back to long scans; we just count). */
   missedCheckIns = 0;
   transfers = 0;
@@ -82,6 +90,7 @@ export class SimTag {
     this.hw = model.code;
     this.model = model;
     this.wakeS = spec.wakeS ?? 40;
+    this.hasNfc = spec.nfc ?? true;
     this.fw = spec.fw ?? '1.0.0';
     this.x = spec.x ?? rng.between(-20, 20);
     this.y = spec.y ?? rng.between(-20, 20);
@@ -252,6 +261,12 @@ export class SimTag {
       packedLength: planes.length,
     });
     return { ok: true, screen: { image, hash, ver: hash.slice(0, 16), bytes: bytes.slice() } };
+  }
+
+  /** Writes its NFC content (kept across reboots: the NFC chip's memory is not the screen's). */
+  writeNfc(content: NfcPayload): void {
+    this.nfc = { ...content };
+    this.nfcWrites++;
   }
 
   flash(pattern: LedPattern): void {

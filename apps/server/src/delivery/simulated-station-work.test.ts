@@ -232,6 +232,30 @@ describe('a simulated station', () => {
     expect(sim.tag(t).screen()?.hash).toBe(image.hash);
   });
 
+  it('writes NFC content at a check-in; the same content again is skipped, new content written (docs/SHELF.md)', async () => {
+    const { sim, key, tagIds } = await station();
+    const [t] = tagIds;
+    expect(h.of(key, 'hello').at(-1)?.caps.kinds).toContain('nfc');
+    const nfcJob = (id: string, rev: number, value: string) =>
+      ({ id, rev, att: 1, kind: 'nfc', tag: t, prio: 1, ttlS: 300, nfc: { type: 'uri', value } }) as const;
+    await h.send(key, 'jobs', { v: 1, jobs: [nfcJob('n', 1, 'https://shop.example/p/6901234567892')] });
+    await sim.clock.advance(45_000);
+    await sim.waitFor(() => results(key).length === 1, { what: 'NFC result' });
+    expect(results(key)[0]).toMatchObject({ id: 'n', rev: 1, code: 'ok', tag: t });
+    expect(sim.tag(t).nfc).toEqual({ type: 'uri', value: 'https://shop.example/p/6901234567892' });
+    await h.send(key, 'jobs', { v: 1, jobs: [nfcJob('n', 2, 'https://shop.example/p/6901234567892')] });
+    await sim.clock.advance(45_000);
+    await sim.waitFor(() => results(key).length === 2, { what: 'second NFC result' });
+    expect(results(key)[1]).toMatchObject({ id: 'n', rev: 2, code: 'skipped' });
+    await h.send(key, 'jobs', { v: 1, jobs: [nfcJob('n', 3, 'https://shop.example/p/1')] });
+    await sim.clock.advance(45_000);
+    await sim.waitFor(() => results(key).length === 3, { what: 'third NFC result' });
+    expect(results(key)[2]).toMatchObject({ id: 'n', rev: 3, code: 'ok' });
+    expect(sim.tag(t).nfc?.value).toBe('https://shop.example/p/1');
+    expect(sim.tag(t).nfcWrites).toBe(2);
+    expect(h.invalid).toEqual([]);
+  });
+
   it('answers a roll call from its tag table without airtime', async () => {
     const { sim, key, st, tagIds } = await station({}, 3);
     await sim.clock.advance(41_000); // every tag has checked in once

@@ -181,6 +181,17 @@ export class SimRadio {
       this.serveTagFirmware(tag, held, job, per);
       return;
     }
+    if (job.kind === 'nfc') {
+      // No chip: nothing to write. The same content already there: nothing sent (as an image's `ver`).
+      if (!tag.hasNfc) {
+        link.finish(held, 'unsupported', { rssi: rssi() });
+        return;
+      }
+      if (!job.force && tag.nfc?.type === job.nfc.type && tag.nfc.value === job.nfc.value) {
+        link.finish(held, 'skipped', { rssi: rssi() });
+        return;
+      }
+    }
     const ex = command(profile, per, rng);
     this.spend(ex);
     if (!ex.ok) return; // tried again at the next check-in, until the TTL
@@ -206,6 +217,7 @@ export class SimRadio {
       link.finish(held, 'ok', { airMs: Math.round(ex.airMs), ...(tag.ver ? { ver: tag.ver } : {}), rssi: rssi() });
       return;
     }
+    if (job.kind === 'nfc') tag.writeNfc(job.nfc);
     if ((job.kind === 'led' || job.kind === 'ping') && job.led) tag.flash(job.led);
     if (job.kind === 'tagcfg' && job.cfg.wakeS) tag.wakeS = job.cfg.wakeS;
     link.finish(held, 'ok', { airMs: Math.round(ex.airMs) });

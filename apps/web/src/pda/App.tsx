@@ -2,9 +2,9 @@ import { type FormEvent, type ReactNode, useCallback, useEffect, useMemo, useSta
 import * as api from './api';
 import { explainWith, type Pda, PdaContext } from './context';
 import { type Lang, storedLang, storeLang, translator } from './i18n';
-import { BindScreen, FailedScreen, LookupScreen, UnbindScreen } from './screens';
+import { BindScreen, FailedScreen, LookupScreen, PlaceScreen, UnbindScreen } from './screens';
 
-type Tab = 'bind' | 'unbind' | 'lookup' | 'failed';
+type Tab = 'bind' | 'unbind' | 'place' | 'lookup' | 'failed';
 
 /** The store the QR code named (?store=<id>), taken once after sign-in when the user may work there. */
 function storeHint(): number | null {
@@ -146,6 +146,7 @@ export function App() {
   const tabs: { key: Tab; label: string; allowed: boolean }[] = [
     { key: 'bind', label: t('tabBind'), allowed: pda.can('tag.bind') },
     { key: 'unbind', label: t('tabUnbind'), allowed: pda.can('tag.bind') },
+    { key: 'place', label: t('tabPlace'), allowed: pda.can('tag.bind') },
     { key: 'lookup', label: t('tabLookup'), allowed: pda.can('tag.read') },
     { key: 'failed', label: t('tabFailed'), allowed: pda.can('tag.read') },
   ];
@@ -160,6 +161,7 @@ export function App() {
   else if (!current) body = <p className="note note-info">{t('noAccess')}</p>;
   else if (current === 'bind') body = <BindScreen />;
   else if (current === 'unbind') body = <UnbindScreen />;
+  else if (current === 'place') body = <PlaceScreen />;
   else if (current === 'lookup') body = <LookupScreen open={lookup} />;
   else
     body = (

@@ -94,6 +94,12 @@ export async function findTag(hardwareId: string): Promise<Tag | null> {
 export const bindTag = async (hardwareId: string, barcode: string) =>
   (await call<Tag>('bindTag', { hardwareId, barcode })).data;
 
+/** Sets where a tag of the current store is (by its scanned ID); '' clears a field. */
+export const setTagPlace = async (
+  hardwareId: string,
+  place: { aisle: string; bay: string; shelf: string; position: string },
+) => (await call<Tag>('setTagPosition', { hardwareId, ...place })).data;
+
 export const unbindTag = (id: number) => call<{ unbound: number }>('unbindTag', { ids: [id] });
 
 /** A short green flash a clerk can spot on a shelf. */

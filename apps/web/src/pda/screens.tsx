@@ -5,6 +5,7 @@ import {
   findTag,
   flashLed,
   requestProgress,
+  setTagPlace,
   showPage,
   type Tag,
   tagDelivery,
@@ -12,6 +13,7 @@ import {
 } from './api';
 import { usePda } from './context';
 import { type LabelState, labelState } from './label';
+import { nextPlace, type PlaceFields, parsePlaceCode } from './place';
 import { ScanBox } from './ScanBox';
 import { TagCard } from './TagCard';
 import { asBarcode, asHardwareId } from './wedge';
@@ -431,6 +433,111 @@ export function FailedScreen({ onOpen }: { onOpen: (hardwareId: string) => void 
           </li>
         ))}
       </ul>
+    </div>
+  );
+}
+
+/** How a place reads on the handheld: `A3 / 2 / 4 · 7`. */
+function placeText(p: PlaceFields): string {
+  return `${[p.aisle, p.bay, p.shelf].map((v) => v || '–').join(' / ')}${p.position ? ` · ${p.position}` : ''}`;
+}
+
+const EMPTY_PLACE: PlaceFields = { aisle: '', bay: '', shelf: '', position: '' };
+
+/**
+ * Shelf work (docs/SHELF.md): scan a tag, then scan the shelf code (or type the place) and save;
+ * the next tag is offered the next position on the same shelf.
+ */
+export function PlaceScreen() {
+  const { t, explain } = usePda();
+  const [tag, setTag] = useState<Tag | null>(null);
+  const [place, setPlace] = useState<PlaceFields>(EMPTY_PLACE);
+  const [note, setNote] = useState<Note>(null);
+  const [busy, setBusy] = useState(false);
+  const scanTag = useTagScan(setNote);
+
+  const onScan = async (code: string) => {
+    setBusy(true);
+    try {
+      if (tag) {
+        const shelfCode = parsePlaceCode(code);
+        if (shelfCode) {
+          setPlace(shelfCode);
+          setNote(null);
+          return;
+        }
+      }
+      setNote(null);
+      const found = await scanTag(code);
+      if (found) setTag(found);
+      else if (tag) setNote({ kind: 'error', text: t('notShelfCode') });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const save = async () => {
+    if (!tag) return;
+    setBusy(true);
+    try {
+      const placed = await setTagPlace(tag.hardwareId, place);
+      setNote({ kind: 'ok', text: t('placeSaved', { hw: placed.hardwareId, place: placeText(place) }) });
+      setTag(null);
+      setPlace(nextPlace(place));
+    } catch (error) {
+      setNote({ kind: 'error', text: explain(error) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const field = (key: keyof PlaceFields) => (
+    <label className="label" key={key}>
+      {t(key)}
+      <input
+        className="field"
+        value={place[key]}
+        inputMode={key === 'position' ? 'numeric' : 'text'}
+        maxLength={16}
+        onChange={(e) => setPlace({ ...place, [key]: e.target.value })}
+        data-testid={`place-${key}`}
+      />
+    </label>
+  );
+  const current: PlaceFields | null =
+    tag && tag.aisle !== null
+      ? { aisle: tag.aisle, bay: tag.bay ?? '', shelf: tag.shelf ?? '', position: tag.position?.toString() ?? '' }
+      : null;
+
+  return (
+    <div className="screen-body">
+      <ol className="steps" aria-label={t('tabPlace')}>
+        <li className={tag ? 'done' : 'current'}>{t('step1')}</li>
+        <li className={tag ? 'current' : ''}>{t('position')}</li>
+      </ol>
+      <ScanBox
+        testId={tag ? 'scan-shelf' : 'scan-place-tag'}
+        prompt={tag ? t('placeScanShelf') : t('placeScanTag')}
+        label={tag ? t('codeShelf') : t('codeTag')}
+        onScan={onScan}
+        busy={busy}
+      />
+      <NoteLine note={note} />
+      {tag && (
+        <>
+          <p className="hint" data-testid="place-now">
+            {current ? t('placeNow', { place: placeText(current) }) : t('placeNone')}
+          </p>
+          {field('aisle')}
+          {field('bay')}
+          {field('shelf')}
+          {field('position')}
+          <button type="button" className="btn btn-wide" onClick={save} disabled={busy} data-testid="place-save">
+            {t('placeSave')}
+          </button>
+          <TagCard tag={tag} />
+        </>
+      )}
     </div>
   );
 }

@@ -35,6 +35,7 @@ describe('the route table under the rule', () => {
       '/basemgr/promo',
       '/basemgr/pricecheck',
       '/basemgr/problems',
+      '/basemgr/wall',
     ];
     const supervisorPages = [
       '/dashboard',
@@ -47,6 +48,7 @@ describe('the route table under the rule', () => {
       '/basemgr/promo',
       '/basemgr/pricecheck',
       '/basemgr/problems',
+      '/basemgr/wall',
       '/logmgr',
       '/logmgr/sys',
       '/logmgr/esl',
@@ -75,6 +77,7 @@ describe('the route table under the rule', () => {
       '/basemgr/promo': 'promotionList',
       '/basemgr/pricecheck': 'proofList',
       '/basemgr/problems': 'problemsList',
+      '/basemgr/wall': 'tagWall',
       '/basemgr/upgrade': 'upgradeList',
       '/logmgr/sys': 'sysLog',
       '/logmgr/op': 'opLog',

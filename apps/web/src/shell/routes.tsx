@@ -116,6 +116,14 @@ export const routes: AppRoute[] = withGroupRoles([
         page: () => import('../pages/problems/index'),
       },
       {
+        // The store wall (docs/SHELF.md): SPEC.md names no such page; it sits beside the tags.
+        path: '/basemgr/wall',
+        name: 'wall',
+        icon: 'layout',
+        roles: needs('tag.read'),
+        page: () => import('../pages/wall/index'),
+      },
+      {
         path: '/basemgr/upgrade',
         name: 'upgrade',
         icon: 'rocket',

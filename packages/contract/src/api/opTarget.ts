@@ -26,6 +26,7 @@ export const TARGET_KINDS = {
   tags: { 'zh-CN': '{count} 个价签：{names}', en: '{count} tags: {names}' },
   allTags: { 'zh-CN': '当前门店的全部价签', en: 'every tag of the current store' },
   binding: { 'zh-CN': '价签 {name} → 商品 {extra}', en: 'tag {name} → product {extra}' },
+  tagPlace: { 'zh-CN': '价签 {name} → 位置 {extra}', en: 'tag {name} → place {extra}' },
   session: { 'zh-CN': '{name} 的会话', en: 'session of {name}' },
   role: { 'zh-CN': '角色 {name}', en: 'role {name}' },
   allRoles: { 'zh-CN': '全部角色', en: 'all roles' },

@@ -171,6 +171,11 @@ export const Tag = z.object({
   desiredVer: z.string().nullable(),
   /** An update is on its way: the tag does not show the label it should yet (beyond SPEC). */
   pending: z.boolean(),
+  /** Where it is on the shop floor (docs/SHELF.md); null while not placed. */
+  aisle: z.string().nullable(),
+  bay: z.string().nullable(),
+  shelf: z.string().nullable(),
+  position: z.number().int().nullable(),
   createdAt: z.number().int(),
 });
 export type Tag = z.infer<typeof Tag>;
@@ -341,3 +346,75 @@ export const TagDelivery = z.object({
   tasks: z.array(TagTask),
 });
 export type TagDelivery = z.infer<typeof TagDelivery>;
+
+/*
+ * Where a tag is (issue 29 item 5, docs/SHELF.md): its aisle, bay and shelf as the store names
+ * them, and its position along the shelf from the left (1, 2, …).
+ */
+
+/** A place name: up to 16 characters, one line; '' or null: not set. */
+const PlaceName = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), Line(16).nullable());
+/** The position along the shelf from the left, 1–9999; null: not set. */
+const ShelfPosition = z.preprocess((v) => (v === '' ? null : v), z.coerce.number().int().min(1).max(9999).nullable());
+
+/** A tag's place; every field null (or '') takes it off the wall. */
+export const TagPlace = z.object({
+  aisle: PlaceName.default(null),
+  bay: PlaceName.default(null),
+  shelf: PlaceName.default(null),
+  position: ShelfPosition.default(null),
+});
+export type TagPlace = z.infer<typeof TagPlace>;
+
+/** Set where one tag of the current store is: by its id or by its hardware ID (the handheld scans it). */
+export const SetTagPositionBody = TagPlace.extend({
+  id: Id.optional(),
+  hardwareId: HardwareId.optional(),
+}).refine((b) => b.id !== undefined || b.hardwareId !== undefined, { path: ['hardwareId'], message: 'modelOrId' });
+
+/** Rows one position import takes. */
+export const TAG_POSITIONS_PER_IMPORT = 2000;
+/** Places of many tags by hardware ID (a shelf plan); all or nothing. */
+export const ImportTagPositionsBody = z.object({
+  rows: z
+    .array(TagPlace.extend({ hardwareId: HardwareId }))
+    .min(1)
+    .max(TAG_POSITIONS_PER_IMPORT),
+});
+export const ImportTagPositionsData = z.object({ updated: z.number().int() });
+
+/** The store wall: the current store's placed tags, of one aisle or all. */
+export const TagWallBody = z.object({ aisle: Line(16).optional() });
+
+/** Tags the wall answers at most (the rest: `truncated`; filter by aisle). */
+export const WALL_MAX_TAGS = 2000;
+
+/** One tag on the wall: its place, its screens (for /mgr/tag/screen), its product and what is wrong with it. */
+export const WallTag = z.object({
+  id: z.number().int(),
+  hardwareId: z.string(),
+  aisle: z.string(),
+  bay: z.string(),
+  shelf: z.string(),
+  position: z.number().int().nullable(),
+  shownVer: z.string().nullable(),
+  desiredVer: z.string().nullable(),
+  pending: z.boolean(),
+  status: TagStatus,
+  productName: z.string().nullable(),
+  barcode: z.string().nullable(),
+  /** The problem kinds (docs/PROBLEMS.md) the tag has now. */
+  problems: z.array(z.string()),
+});
+export type WallTag = z.infer<typeof WallTag>;
+
+export const TagWall = z.object({
+  /** Every aisle of the store that has a placed tag, sorted. */
+  aisles: z.array(z.string()),
+  /** Tags of the store with no aisle set (not on the wall). */
+  unplaced: z.number().int(),
+  /** By aisle, bay, shelf, then position (unset last), then hardware ID. */
+  tags: z.array(WallTag),
+  truncated: z.boolean(),
+});
+export type TagWall = z.infer<typeof TagWall>;

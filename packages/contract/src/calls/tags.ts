@@ -3,6 +3,8 @@ import {
   AddTagsBody,
   AddTagsData,
   BindTagBody,
+  ImportTagPositionsBody,
+  ImportTagPositionsData,
   LearnedTagModel,
   LedTagsBody,
   RefreshAllTagsBody,
@@ -10,6 +12,7 @@ import {
   RequestGetBody,
   RequestProgress,
   RollCallTagsBody,
+  SetTagPositionBody,
   ShowPageBody,
   Tag,
   TagDelivery,
@@ -17,6 +20,8 @@ import {
   TagListBody,
   TagRequestData,
   TagScreenBody,
+  TagWall,
+  TagWallBody,
   UnbindTagsBody,
   UnbindTagsData,
 } from '../api/tags';
@@ -113,6 +118,31 @@ export const TAG_CALLS = {
     'How a tag’s deliveries stand (beyond SPEC): each task slot’s state, attempts, station and expected time. ' +
       'NOT_FOUND (1002) when there is no such tag in the current store',
   ),
+  setTagPosition: call(
+    '/mgr/tag/setposition',
+    'tag.bind',
+    SetTagPositionBody,
+    Tag,
+    'Set where a tag of the current store is (aisle, bay, shelf, position; all empty: off the wall), by id or hardware ID',
+    change,
+  ),
+  importTagPositions: call(
+    '/mgr/tag/importpositions',
+    'tag.bind',
+    ImportTagPositionsBody,
+    ImportTagPositionsData,
+    'Set where many tags of the current store are, by hardware ID (up to 2,000 rows); all or nothing: an ID ' +
+      'the store does not have refuses the call (NOT_FOUND, 1002, naming it)',
+    change,
+  ),
+  tagWall: call(
+    '/mgr/tag/wall',
+    'tag.read',
+    TagWallBody,
+    TagWall,
+    'The store wall: the current store’s placed tags by aisle, bay, shelf and position, with their screen ' +
+      'versions (draw them with /mgr/tag/screen), pending state and problem kinds (up to 2,000; filter by aisle)',
+  ),
 } as const;
 
 /** What the console and the operation log call each operation, in both languages. */
@@ -132,4 +162,7 @@ export const TAG_CALL_NAMES = {
   tagScreen: { 'zh-CN': '查看价签画面', en: 'View a tag screen' },
   tagDelivery: { 'zh-CN': '查看价签下发状态', en: 'View a tag’s deliveries' },
   learnedModelList: { 'zh-CN': '查询学到的价签型号', en: 'List learned tag models' },
+  setTagPosition: { 'zh-CN': '设置价签位置', en: 'Set a tag’s position' },
+  importTagPositions: { 'zh-CN': '导入价签位置', en: 'Import tag positions' },
+  tagWall: { 'zh-CN': '查看门店货架墙', en: 'View the store wall' },
 } as const satisfies Record<keyof typeof TAG_CALLS, Messages>;

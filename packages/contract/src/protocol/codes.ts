@@ -12,12 +12,13 @@ export const JOB_KINDS = [
   'modulefw',
   'timed',
   'page',
+  'nfc',
 ] as const;
 export const JobKind = z.enum(JOB_KINDS);
 export type JobKind = z.infer<typeof JobKind>;
 
 /** Kinds aimed at one tag (they carry `tag`); the others are for the station itself. */
-export const TAG_JOB_KINDS: readonly JobKind[] = ['image', 'led', 'ping', 'tagcfg', 'tagfw', 'timed', 'page'];
+export const TAG_JOB_KINDS: readonly JobKind[] = ['image', 'led', 'ping', 'tagcfg', 'tagfw', 'timed', 'page', 'nfc'];
 
 /** 0 interactive single-tag operations > 1 data changes > 2 bulk > 3 firmware. */
 export const JobPrio = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]);

@@ -352,6 +352,13 @@ export const FwPayload = z.object({
   hw: z.array(HwCode).max(64).optional().describe('tag models it is for (tag firmware)'),
 });
 
+/** What a tag with NFC gives a phone held to it: a URI record or a text record (NDEF). */
+export const NfcPayload = z.object({
+  type: z.enum(['uri', 'text']).describe('NDEF record type: `uri` (a product page) or `text`'),
+  value: Text(512).min(1).describe('the URI or the text, UTF-8'),
+});
+export type NfcPayload = z.infer<typeof NfcPayload>;
+
 const tagJob = <K extends string, S extends z.ZodRawShape>(kind: K, shape: S) =>
   z.object({ ...JobBase, kind: z.literal(kind), tag: TagId, ...shape });
 const stationJob = <K extends string, S extends z.ZodRawShape>(kind: K, shape: S) =>
@@ -377,6 +384,8 @@ export const Job = z.discriminatedUnion('kind', [
     stayS: int(0, 86_400).describe('seconds it stays before the tag goes back to page 1; 0: it stays'),
     at: EpochMs.optional().describe('server time at which the tag switches (held until then); left out: at once'),
   }),
+  // NFC content (docs/PROTOCOL.md §5.16, docs/SHELF.md): what a phone held to the tag reads.
+  tagJob('nfc', { nfc: NfcPayload }),
 ]);
 export type Job = z.infer<typeof Job>;
 export type JobInput = z.input<typeof Job>;

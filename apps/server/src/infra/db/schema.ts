@@ -452,6 +452,12 @@ export interface TagTable {
   /** The station of another store of the tenant that last heard it, and when (migration 030). */
   foreign_station_id: Generated<number | null>;
   foreign_seen_at: Generated<number | null>;
+  /** Where it is on the shop floor (migration 033, docs/SHELF.md); null while not placed. */
+  aisle: Generated<string | null>;
+  bay: Generated<string | null>;
+  shelf: Generated<string | null>;
+  /** Order along the shelf, from 1. */
+  position: Generated<number | null>;
 }
 
 /** A tenant's import field mapping (JSON array of { name, tField }). */

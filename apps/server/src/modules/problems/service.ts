@@ -42,6 +42,28 @@ export async function list(ctx: CallContext, f: ParsedBodyOf<'problemsList'>) {
   return { rows: rows.map((r) => presentProblem(r, starts.get(`${r.kind}|${r.subject}:${r.id}`))), count };
 }
 
+/**
+ * The problem kinds each tag of the store has now (the store wall's marks), in the list's order;
+ * tags without problems are not in the map.
+ */
+export async function tagProblemKinds(
+  ctx: CallContext,
+  at: { tenantId: number; storeId: number },
+): Promise<Map<number, string[]>> {
+  const rows = await repo
+    .problemsNow(ctx.services.db, { tenantId: at.tenantId, storeIds: [at.storeId] }, ctx.now)
+    .where('subject', '=', 'tag')
+    .orderBy('rank')
+    .execute();
+  const out = new Map<number, string[]>();
+  for (const r of rows) {
+    const kinds = out.get(Number(r.id)) ?? [];
+    if (!kinds.includes(r.kind)) kinds.push(r.kind);
+    out.set(Number(r.id), kinds);
+  }
+  return out;
+}
+
 /** When the sweep saw each problem of the store start (for the kinds whose data has no time). */
 export async function startedAt(ctx: CallContext, at: { tenantId: number; storeId: number }) {
   const rows = await repo.startsOf(ctx.services.db, at.tenantId, at.storeId);

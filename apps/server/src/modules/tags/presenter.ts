@@ -1,5 +1,6 @@
-import { findTagModel, type Tag, type TagColourType, TagStatus } from '@esl/contract';
+import { findTagModel, type Tag, type TagColourType, TagStatus, type WallTag } from '@esl/contract';
 import { formatCents } from '../../infra/lib/price';
+import type { WallRow } from './repository';
 import type { LabelledTag } from './service';
 
 const num = (v: number | null) => (v === null ? null : Number(v));
@@ -33,6 +34,10 @@ export function presentTag(row: LabelledTag): Tag {
     label: row.label,
     ...screenVersions(row.shown_ver, row.desired_hash),
     shownPage: Number(row.shown_page ?? 1),
+    aisle: row.aisle,
+    bay: row.bay,
+    shelf: row.shelf,
+    position: num(row.position),
     createdAt: Number(row.created_at),
   };
 }
@@ -48,4 +53,22 @@ export function screenVersions(
 ): Pick<Tag, 'shownVer' | 'desiredVer' | 'pending'> {
   const desiredVer = desiredHash ? desiredHash.slice(0, 16) : null;
   return { shownVer, desiredVer, pending: desiredVer !== null && desiredVer !== shownVer };
+}
+
+/** A tag on the store wall (docs/SHELF.md) with the problem kinds it has now. */
+export function presentWallTag(r: WallRow, problems: readonly string[]): WallTag {
+  const status = TagStatus.safeParse(r.status);
+  return {
+    id: r.id,
+    hardwareId: r.hardware_id,
+    aisle: r.aisle ?? '',
+    bay: r.bay ?? '',
+    shelf: r.shelf ?? '',
+    position: num(r.position),
+    ...screenVersions(r.shown_ver, r.desired_hash),
+    status: status.success ? status.data : 'unknown',
+    productName: r.product_name,
+    barcode: r.product_barcode,
+    problems: [...problems],
+  };
 }

@@ -109,6 +109,10 @@ function withDetails(q: TagQuery) {
         't.shown_ver',
         't.shown_page',
         't.desired_hash',
+        't.aisle',
+        't.bay',
+        't.shelf',
+        't.position',
       ])
       .select(['p.barcode as product_barcode', 'p.name as product_name', 'p.price_cents as product_price_cents'])
       .select('s.sn as station_sn')
@@ -336,4 +340,76 @@ export async function readTagDelivery(db: Db, at: CurrentStore, id: number) {
     .orderBy('device_tasks.id')
     .execute();
   return { tag, tasks };
+}
+
+/** A tag's place (docs/SHELF.md); all null: not placed. */
+export interface Place {
+  aisle: string | null;
+  bay: string | null;
+  shelf: string | null;
+  position: number | null;
+}
+
+/** Sets the place of tags of the store, one row each; how many were found. */
+export async function setPlaces(db: Db, at: CurrentStore, rows: ReadonlyArray<{ id: number } & Place>) {
+  let n = 0;
+  for (const r of rows) {
+    const result = await db
+      .updateTable('tags')
+      .set({ aisle: r.aisle, bay: r.bay, shelf: r.shelf, position: r.position })
+      .where('tenant_id', '=', at.tenantId)
+      .where('store_id', '=', at.storeId)
+      .where('id', '=', r.id)
+      .execute();
+    n += Number(result[0]?.numUpdatedRows ?? 0);
+  }
+  return n;
+}
+
+/**
+ * The wall's tags: those of the store with an aisle, of one aisle or all, in wall order (the
+ * tags_shelf index), at most `max` (+1 to tell a truncated wall).
+ */
+export function wallTags(db: Db, at: CurrentStore, aisle: string | undefined, max: number) {
+  let q = filtered(db, at, {}).where('t.aisle', 'is not', null);
+  if (aisle !== undefined) q = q.where('t.aisle', '=', aisle);
+  return q
+    .leftJoin('products as p', 'p.id', 't.product_id')
+    .select([
+      't.id',
+      't.hardware_id',
+      't.status',
+      't.aisle',
+      't.bay',
+      't.shelf',
+      't.position',
+      't.shown_ver',
+      't.desired_hash',
+      'p.name as product_name',
+      'p.barcode as product_barcode',
+    ])
+    .orderBy('t.aisle')
+    .orderBy('t.bay')
+    .orderBy('t.shelf')
+    .orderBy('t.position', (ob) => ob.asc().nullsLast())
+    .orderBy('t.hardware_id')
+    .limit(max + 1)
+    .execute();
+}
+
+export type WallRow = Awaited<ReturnType<typeof wallTags>>[number];
+
+/** The store's aisles (sorted) and how many of its tags have none. */
+export async function aislesOf(db: Db, at: CurrentStore) {
+  const rows = await filtered(db, at, {})
+    .select('t.aisle')
+    .where('t.aisle', 'is not', null)
+    .groupBy('t.aisle')
+    .orderBy('t.aisle')
+    .execute();
+  const { n } = await filtered(db, at, {})
+    .where('t.aisle', 'is', null)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return { aisles: rows.map((r) => r.aisle as string), unplaced: Number(n) };
 }

@@ -1,6 +1,6 @@
 import { defineHandlers } from '../../api/handlers';
 import { tagDelivery } from './delivery';
-import { presentTag } from './presenter';
+import { presentTag, presentWallTag } from './presenter';
 import { tagScreen } from './screen';
 import * as tags from './service';
 
@@ -26,4 +26,10 @@ export const tagHandlers = defineHandlers({
   requestProgress: (ctx, { id }) => tags.progress(ctx, id),
   tagScreen,
   tagDelivery,
+  setTagPosition: async (ctx, body) => presentTag(await tags.setPosition(ctx, body)),
+  importTagPositions: async (ctx, { rows }) => ({ updated: await tags.importPositions(ctx, rows) }),
+  tagWall: async (ctx, { aisle }) => {
+    const { rows, problems, ...rest } = await tags.wall(ctx, aisle);
+    return { ...rest, tags: rows.map((r) => presentWallTag(r, problems.get(r.id) ?? [])) };
+  },
 });

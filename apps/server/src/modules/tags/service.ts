@@ -5,6 +5,8 @@ import {
   type ParsedBodyOf,
   TARGET_NAMES_KEPT,
   type TagLabel,
+  type TagPlace,
+  WALL_MAX_TAGS,
 } from '@esl/contract';
 import type { Kysely } from 'kysely';
 import type { CallContext } from '../../api/context';
@@ -14,7 +16,7 @@ import { onUniqueViolation } from '../../infra/db/unique';
 import { relabelTags, tasksChanged } from '../../outbox/slots/enqueue';
 import * as requests from '../../outbox/slots/requests';
 import * as models from '../models/service';
-import { clearGone } from '../problems/service';
+import { clearGone, tagProblemKinds } from '../problems/service';
 import * as products from '../products/service';
 import { type CurrentStore, currentStore } from '../stores/service';
 import * as templates from '../templates/service';
@@ -271,4 +273,81 @@ export async function progress(ctx: CallContext, id: number) {
   const found = await requests.progress(ctx.services.db, at.tenantId, id);
   if (!found) throw notFound();
   return found;
+}
+
+/* Where a tag is (docs/SHELF.md). */
+
+/** How the operation log writes a place: `A3 / 2 / 4 / #7`, '—' when cleared. */
+function placeText(p: TagPlace): string {
+  const parts = [p.aisle, p.bay, p.shelf].map((v) => v ?? '');
+  if (p.position !== null) parts.push(`#${p.position}`);
+  return parts.some(Boolean) ? parts.join(' / ') : '—';
+}
+
+/** Sets where one tag of the current store is, by id or hardware ID (the handheld's scan). */
+export async function setPosition(
+  ctx: CallContext,
+  body: TagPlace & { id?: number | undefined; hardwareId?: string | undefined },
+) {
+  const at = await currentStore(ctx);
+  const { db } = ctx.services;
+  const place: TagPlace = { aisle: body.aisle, bay: body.bay, shelf: body.shelf, position: body.position };
+  let id = body.id;
+  if (body.hardwareId !== undefined) {
+    ctx.target = { kind: 'tagPlace', name: body.hardwareId, extra: placeText(place) };
+    const tag = await repo.findTagByHardwareId(db, at.tenantId, body.hardwareId);
+    if (!tag || tag.store_id !== at.storeId || (id !== undefined && id !== tag.id)) {
+      throw notFound({ kind: 'tag', value: body.hardwareId });
+    }
+    id = tag.id;
+  }
+  if (id === undefined) throw notFound();
+  const [row] = await repo.findTagsByIds(db, at, [id]);
+  if (!row) throw notFound();
+  ctx.target = { kind: 'tagPlace', name: row.hardware_id, extra: placeText(place) };
+  await repo.setPlaces(db, at, [{ id, ...place }]);
+  const [updated] = await labelled(db, at, await repo.findTagsByIds(db, at, [id]));
+  if (!updated) throw notFound();
+  return updated;
+}
+
+/** Sets where many tags of the current store are, by hardware ID; all or nothing. */
+export async function importPositions(ctx: CallContext, rows: ReadonlyArray<TagPlace & { hardwareId: string }>) {
+  const at = await currentStore(ctx);
+  const { db } = ctx.services;
+  ctx.target = { kind: 'tags', names: rows.slice(0, TARGET_NAMES_KEPT).map((r) => r.hardwareId), count: rows.length };
+  return db.transaction().execute(async (trx) => {
+    const wanted = [...new Set(rows.map((r) => r.hardwareId))];
+    const found = new Map<string, number>();
+    for (let i = 0; i < wanted.length; i += 500) {
+      for (const [h, id] of await repo.idsByHardwareIds(trx, at, wanted.slice(i, i + 500))) found.set(h, id);
+    }
+    const missing = wanted.find((h) => !found.has(h));
+    if (missing !== undefined) throw notFound({ kind: 'tag', value: missing });
+    // A hardware ID given twice: its last row wins.
+    const last = new Map(rows.map((r) => [r.hardwareId, r]));
+    return repo.setPlaces(
+      trx,
+      at,
+      [...last.values()].map((r) => ({
+        id: found.get(r.hardwareId) as number,
+        aisle: r.aisle,
+        bay: r.bay,
+        shelf: r.shelf,
+        position: r.position,
+      })),
+    );
+  });
+}
+
+/** The store wall: the current store's placed tags in wall order, and the problem kinds of its tags. */
+export async function wall(ctx: CallContext, aisle: string | undefined) {
+  const at = await currentStore(ctx);
+  const { db } = ctx.services;
+  const [rows, { aisles, unplaced }, problems] = await Promise.all([
+    repo.wallTags(db, at, aisle, WALL_MAX_TAGS),
+    repo.aislesOf(db, at),
+    tagProblemKinds(ctx, at),
+  ]);
+  return { aisles, unplaced, truncated: rows.length > WALL_MAX_TAGS, rows: rows.slice(0, WALL_MAX_TAGS), problems };
 }

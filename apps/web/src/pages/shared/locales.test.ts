@@ -15,27 +15,35 @@ function load(lang: string, ns: string): Tree {
 // English adds `_one` forms; Chinese has a single plural form, so those are left out of the comparison.
 const withoutSingular = (list: string[]) => list.filter((k) => !k.endsWith('_one')).sort();
 
-describe.each(['stations', 'tags', 'products', 'logs', 'firmware', 'schedule', 'promotions', 'proof', 'problems'])(
-  'locale %s',
-  (ns) => {
-    it('has the same texts in zh-CN and en, none empty', () => {
-      const zh = load('zh-CN', ns);
-      const en = load('en', ns);
-      expect(withoutSingular(keys(zh))).toEqual(withoutSingular(keys(en)));
-      for (const tree of [zh, en]) {
-        for (const key of keys(tree)) {
-          const value = key.split('.').reduce<string | Tree>((node, part) => (node as Tree)[part], tree);
-          expect(typeof value === 'string' && value.trim().length > 0, key).toBe(true);
-        }
+describe.each([
+  'stations',
+  'tags',
+  'products',
+  'logs',
+  'firmware',
+  'schedule',
+  'promotions',
+  'proof',
+  'problems',
+  'wall',
+])('locale %s', (ns) => {
+  it('has the same texts in zh-CN and en, none empty', () => {
+    const zh = load('zh-CN', ns);
+    const en = load('en', ns);
+    expect(withoutSingular(keys(zh))).toEqual(withoutSingular(keys(en)));
+    for (const tree of [zh, en]) {
+      for (const key of keys(tree)) {
+        const value = key.split('.').reduce<string | Tree>((node, part) => (node as Tree)[part], tree);
+        expect(typeof value === 'string' && value.trim().length > 0, key).toBe(true);
       }
-    });
+    }
+  });
 
-    it('says "Please set store first" as SPEC.md §5 does', () => {
-      expect(load('en', ns).needStore).toBe('Please set store first');
-      expect(load('zh-CN', ns).needStore).toBe('请先设置门店');
-    });
-  },
-);
+  it('says "Please set store first" as SPEC.md §5 does', () => {
+    expect(load('en', ns).needStore).toBe('Please set store first');
+    expect(load('zh-CN', ns).needStore).toBe('请先设置门店');
+  });
+});
 
 describe('tag validation', () => {
   it("words 'please select a model or an ID' as the server does", () => {

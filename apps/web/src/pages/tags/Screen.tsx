@@ -26,7 +26,7 @@ export function ScreenImage({
   maxWidth,
 }: {
   storeId: number;
-  tag: Tag;
+  tag: Pick<Tag, 'id' | 'hardwareId' | 'shownVer' | 'desiredVer'>;
   which: TagScreen;
   height: number;
   maxWidth: number;

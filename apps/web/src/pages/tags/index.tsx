@@ -307,6 +307,21 @@ function Tags({ storeId }: { storeId: number }) {
             render: (label: Tag['label']) => <LabelCell label={label} />,
           },
           {
+            // Where it hangs (docs/SHELF.md): aisle / bay / shelf · position.
+            title: t('col.place'),
+            key: 'place',
+            width: 130,
+            render: (_: unknown, tag: Tag) =>
+              tag.aisle === null ? (
+                '–'
+              ) : (
+                <span data-testid="tag-place">
+                  {[tag.aisle, tag.bay ?? '–', tag.shelf ?? '–'].join(' / ')}
+                  {tag.position === null ? '' : ` · ${tag.position}`}
+                </span>
+              ),
+          },
+          {
             title: t('col.status'),
             dataIndex: 'status',
             width: lang === 'en' ? 190 : 130,

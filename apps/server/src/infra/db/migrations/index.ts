@@ -29,6 +29,7 @@ import { tenantFonts } from './029_tenant_fonts';
 import { problems } from './030_problems';
 import { promotions } from './031_promotions';
 import { labelPages } from './032_label_pages';
+import { shelfNfc } from './033_shelf_nfc';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -65,5 +66,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '030_problems': problems(dialect),
     '031_promotions': promotions(dialect),
     '032_label_pages': labelPages(dialect),
+    '033_shelf_nfc': shelfNfc(dialect),
   };
 }
