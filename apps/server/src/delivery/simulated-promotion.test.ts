@@ -1,3 +1,4 @@
+import type { PriceProof } from '@esl/contract';
 import { toLocalTime } from '@esl/contract';
 import { priceLabel } from '@esl/labels/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -131,12 +132,21 @@ describe.each(await testDatabases())('promotions reach simulated tags ($name)', 
     expect(s.sim.tag(covered.hw).transfers).toBe(transfers);
     // The label's price is the promotion's (what the price-accuracy report compares).
     expect(Number((await tagRow(covered.id)).desired_price_cents)).toBe(80);
+    // The report compares it with what the till charges now, the promotional price: once the tag's
+    // next report says it switched, it agrees, so no wrong price is counted (and no price.wrong
+    // callback will follow).
+    await goTo(s, T1 + 60_000, watch, 10_000);
+    const proof = async () =>
+      (await call<PriceProof[]>('/mgr/proof/list', { page: 1, limit: 50 }, s.token)).find((r) => r.id === covered.id);
+    expect(await proof()).toMatchObject({ price: '0.80', screenPrice: '0.80', state: 'agree', wrongSince: null });
 
     // B started at T1 + 2 min but A is cheaper; at A's end B shows, at B's end the regular label.
     await goTo(s, T1 + 239_000, watch, 5000);
     expect(screen(covered.hw)).toBe(hashA);
     await goTo(s, T1 + 241_000, watch, 1000);
     expect(screen(covered.hw)).toBe(hashB);
+    await goTo(s, T1 + 320_000, watch, 10_000);
+    expect(await proof()).toMatchObject({ price: '0.90', screenPrice: '0.90', state: 'agree', wrongSince: null });
     await goTo(s, T1 + 479_000, watch, 10_000);
     expect(screen(covered.hw)).toBe(hashB);
     await goTo(s, T1 + 481_000, watch, 1000);
@@ -144,6 +154,7 @@ describe.each(await testDatabases())('promotions reach simulated tags ($name)', 
     await goTo(s, T1 + 540_000, watch, 10_000);
     expect(screen(covered.hw)).toBe(regular);
     expect(Number((await tagRow(covered.id)).desired_price_cents)).toBe(100);
+    expect(await proof()).toMatchObject({ price: '1.00', screenPrice: '1.00', state: 'agree', wrongSince: null });
 
     const states = await t().app.services.db.selectFrom('promotions').select(['id', 'state']).orderBy('id').execute();
     expect(states.map((r) => [r.id, r.state])).toEqual([

@@ -149,7 +149,9 @@ export async function setShown(
     shownProduct: from<number>('desired_product_id'),
     shownAt: from<number>('desired_at'),
   });
-  const priceNow = sql<number | null>`(select p.price_cents from products p where p.id = tags.product_id)`;
+  // The till's price now: a running promotion's, else the product's (docs/PROMOTIONS.md).
+  const priceNow = sql<number | null>`(select coalesce(p.promo_price_cents, p.price_cents) from products p
+    where p.id = tags.product_id)`;
   await db
     .updateTable('tags')
     .set({

@@ -383,6 +383,8 @@ export interface ProductTable {
   name: string;
   price_cents: number;
   original_price_cents: number | null;
+  /** The promotional price while a promotion runs, else null (migration 031, docs/PROMOTIONS.md). */
+  promo_price_cents: number | null;
   unit: string;
   spec: string;
   origin: string;

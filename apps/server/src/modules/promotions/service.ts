@@ -98,7 +98,7 @@ export async function edit(ctx: CallContext, id: number, patch: Omit<ParsedBodyO
     if (holds(row, ctx.now) || holds(next, ctx.now)) {
       const fields = await products.matchFields(trx, at);
       const ids = [...fields].filter(([, f]) => covers(row, f) || covers(next, f)).map(([pid]) => pid);
-      await products.relabelProducts(trx, at, ids, ctx.now);
+      await relabel(trx, at, ids, ctx.now);
     }
   });
   tasksChanged();
@@ -125,12 +125,37 @@ export async function cancel(ctx: CallContext, ids: readonly number[]) {
     if (running.length) {
       const fields = await products.matchFields(trx, at);
       const covered = [...fields].filter(([, f]) => running.some((p) => covers(p, f))).map(([pid]) => pid);
-      await products.relabelProducts(trx, at, covered, ctx.now);
+      await relabel(trx, at, covered, ctx.now);
     }
     return done;
   });
   tasksChanged();
   return n;
+}
+
+/**
+ * Products whose promotion changed: their `promo_price_cents` set to the winner's price now (null:
+ * none runs; the price-accuracy report's "price now"), then their tags relabelled.
+ */
+async function relabel(db: Kysely<Database>, at: At, productIds: readonly number[], now: number): Promise<void> {
+  if (productIds.length === 0) return;
+  const hits = await promotionsAt(db, at, productIds, now);
+  const byPrice = new Map<number | null, number[]>();
+  for (const id of productIds) {
+    const price = hits.get(id)?.priceCents ?? null;
+    byPrice.set(price, [...(byPrice.get(price) ?? []), id]);
+  }
+  for (const [price, ids] of byPrice) {
+    for (let i = 0; i < ids.length; i += 1000) {
+      await db
+        .updateTable('products')
+        .set({ promo_price_cents: price })
+        .where('tenant_id', '=', at.tenantId)
+        .where('id', 'in', ids.slice(i, i + 1000))
+        .execute();
+    }
+  }
+  await products.relabelProducts(db, at, productIds, now);
 }
 
 /* ---- What labels show: the render stage and the scheduler ---- */
@@ -236,7 +261,7 @@ export async function applyTimes(db: Kysely<Database>, now: number): Promise<num
       const at = { tenantId: p.tenant_id, storeId: p.store_id };
       const fields = await products.matchFields(trx, at);
       const covered = [...fields].filter(([, f]) => covers(p, f)).map(([pid]) => pid);
-      await products.relabelProducts(trx, at, covered, now);
+      await relabel(trx, at, covered, now);
       n++;
     });
   }

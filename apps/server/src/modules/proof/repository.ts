@@ -114,7 +114,9 @@ type Db = Kysely<Database> | Transaction<Database>;
 export type ProofState = 'agree' | 'disagree' | 'unknown';
 
 const screen = screenOf('t');
-const agreement = agrees(screen, sql.ref('t.product_id'), sql.ref('p.price_cents'));
+/** What the till charges now: the running promotion's price, else the product's (docs/PROMOTIONS.md). */
+export const PRICE_NOW = sql<number>`coalesce(p.promo_price_cents, p.price_cents)`;
+const agreement = agrees(screen, sql.ref('t.product_id'), PRICE_NOW);
 /** Agree: rendered from this product at its price now; unknown: what the screen was rendered from is not known. */
 const stateOf = sql<ProofState>`case when ${screen.productId} is null then 'unknown'
   when coalesce(${agreement}, false) then 'agree' else 'disagree' end`;
@@ -143,7 +145,7 @@ const columns = (q: ReturnType<typeof bound>) =>
     't.product_id',
     'p.barcode',
     'p.name',
-    'p.price_cents',
+    PRICE_NOW.as('price_cents'),
     't.shown_at',
     't.last_seen',
     't.price_wrong_since',
@@ -232,7 +234,7 @@ export function overdue(db: Db, now: number, floor: number, limit: number) {
       't.price_wrong_since',
       'p.barcode',
       'p.name',
-      'p.price_cents',
+      PRICE_NOW.as('price_cents'),
       'c.price_wrong_min',
       screen.priceCents.as('screen_price_cents'),
       stateOf.as('state'),

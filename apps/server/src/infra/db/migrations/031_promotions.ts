@@ -6,7 +6,8 @@ import type { Dialect } from '../database';
  * store (by barcode, or every product whose field matches a value) from a time to a time. One row
  * per store (a chain-wide promotion is a row in each store, one batch). The scheduler moves each
  * row pending → started → ended at its times (and relabels its products' tags); the labels for
- * both times are delivered ahead as timed labels.
+ * both times are delivered ahead as timed labels. `products.promo_price_cents`: the price of the
+ * promotion a product shows now, kept as they move (the price-accuracy report's "price now").
  */
 export function promotions(dialect: Dialect) {
   const pg = dialect === 'postgres';
@@ -33,6 +34,12 @@ export function promotions(dialect: Dialect) {
         .addColumn('created_at', big, (c) => c.notNull())
         .addColumn('updated_at', big, (c) => c.notNull())
         .execute();
+      // The promotional price a product's tills charge now (null: none running), kept by the
+      // promotions' moves: what the price-accuracy report compares a tag's screen with.
+      await db.schema
+        .alterTable('products')
+        .addColumn('promo_price_cents', big as 'integer')
+        .execute();
       await db.schema.createIndex('promotions_state').on('promotions').columns(['state', 'start_at']).execute();
       await db.schema
         .createIndex('promotions_store')
@@ -41,6 +48,7 @@ export function promotions(dialect: Dialect) {
         .execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('products').dropColumn('promo_price_cents').execute();
       await db.schema.dropTable('promotions').ifExists().execute();
     },
   };
