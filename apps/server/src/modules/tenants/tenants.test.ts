@@ -289,6 +289,27 @@ describe.each(await testDatabases())('tenants on $name', (db) => {
         started_at: t().clock.now(),
       })
       .execute();
+    // A promotion (migration 031).
+    await db
+      .insertInto('promotions')
+      .values({
+        tenant_id: tenantId,
+        store_id: store.id,
+        name: 'Offer',
+        text: '',
+        price_cents: 99,
+        barcodes: '[]',
+        match_key: 'grade',
+        match_value: 'A',
+        state: 'pending',
+        batch: '',
+        created_by: null,
+        start_at: t().clock.now(),
+        end_at: t().clock.now() + 60_000,
+        created_at: t().clock.now(),
+        updated_at: t().clock.now(),
+      })
+      .execute();
     await db
       .insertInto('tenant_fonts')
       .values({
