@@ -322,7 +322,7 @@ export function LookupScreen({ open }: { open: string | null }) {
             </p>
           )}
           {can('tag.operate') && (
-            <div className="actions" data-testid="page-switch">
+            <div className="actions page-switch" data-testid="page-switch">
               <label>
                 {t('pageNumber')}{' '}
                 <input
