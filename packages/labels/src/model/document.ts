@@ -205,6 +205,18 @@ export const LabelSize = z
   .readonly();
 export type LabelSize = z.infer<typeof LabelSize>;
 
+/** NFC content types (docs/PROTOCOL.md §5.16): an NDEF URI record or a text record. */
+export const NFC_TYPES = ['uri', 'text'] as const;
+export const NfcType = z.enum(NFC_TYPES);
+export type NfcType = z.infer<typeof NfcType>;
+
+/**
+ * What a tag with an NFC chip gives a phone (docs/SHELF.md): the value of data field `key` (a
+ * product field such as `qrcode`, or a custom field), written as a URI or a text record.
+ */
+export const NfcBinding = z.object({ key: DataKey, type: NfcType.default('uri') }).readonly();
+export type NfcBinding = z.infer<typeof NfcBinding>;
+
 export const TemplateDocument = z
   .object({
     version: z.literal(TEMPLATE_VERSION),
@@ -223,6 +235,8 @@ export const TemplateDocument = z
       .array(z.object({ elements: z.array(Element).max(LIMITS.elements).default([]) }).readonly())
       .max(LIMITS.pages - 1)
       .optional(),
+    /** The data field written to the tag's NFC chip; left out: the tag's NFC is not written. */
+    nfc: NfcBinding.optional(),
   })
   .readonly();
 export type TemplateDocument = z.infer<typeof TemplateDocument>;

@@ -78,6 +78,17 @@ describe('migrate', () => {
     expect(repairs.join('\n')).toMatch(/element 6 \(p\) is invalid and was dropped: y/);
   });
 
+  test('the NFC binding loads with its type defaulted; a broken one is dropped and said', () => {
+    const kept = migrate({ ...current, nfc: { key: 'qrcode' } });
+    expect(kept.doc.nfc).toEqual({ key: 'qrcode', type: 'uri' });
+    expect(kept.repairs).toEqual([]);
+    expect(migrate({ ...current, nfc: { key: 'note', type: 'text' } }).doc.nfc).toEqual({ key: 'note', type: 'text' });
+    const broken = migrate({ ...current, nfc: { key: 'qr code', type: 'tel' } });
+    expect(broken.doc.nfc).toBeUndefined();
+    expect(broken.repairs.join('\n')).toMatch(/^nfc .* reset/);
+    expect(migrate(current).doc.nfc).toBeUndefined();
+  });
+
   test('what cannot be loaded is refused with a TemplateError', () => {
     expect(() => migrate('text')).toThrow(TemplateError);
     expect(() => migrate({ ...current, version: TEMPLATE_VERSION + 1 })).toThrow(/newer/);

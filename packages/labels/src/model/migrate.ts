@@ -5,6 +5,7 @@ import {
   ELEMENT_TYPES,
   Element,
   LabelSize,
+  NfcBinding,
   Rotation,
   TEMPLATE_VERSION,
   TemplateDocument,
@@ -76,7 +77,7 @@ function repairTop(doc: Loose, repairs: string[]): Loose & { colourType: ColourT
   if (!size.success) throw new TemplateError(`template size is invalid: ${describe(size.error)}`);
   const colourType = ColourType.safeParse(doc.colourType);
   if (!colourType.success) repairs.push(`colour type ${JSON.stringify(doc.colourType)} replaced by bwr`);
-  const fields = { rotation: Rotation, background: Ink, dither: DitherMode };
+  const fields = { rotation: Rotation, background: Ink, dither: DitherMode, nfc: NfcBinding };
   for (const [field, schema] of Object.entries(fields)) {
     if (doc[field] === undefined) continue;
     if (schema.safeParse(doc[field]).success) top[field] = doc[field];

@@ -167,6 +167,9 @@ async function toJob(
       const { page, stayS, at } = JSON.parse(slot.payload) as { page: number; stayS: number; at?: number };
       return { ...base, kind: 'page', tag, page, stayS, ...(at !== undefined && at > state.now() ? { at } : {}) };
     }
+    case 'nfc':
+      // NFC content (docs/PROTOCOL.md §5.16): written into the tag's chip at its next check-in.
+      return { ...base, kind: 'nfc', tag, nfc: JSON.parse(slot.payload) };
     case 'rollcall':
       return { ...base, kind: 'rollcall' };
     default:

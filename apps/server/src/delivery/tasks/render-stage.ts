@@ -76,6 +76,8 @@ export interface Claimed {
   reused: Map<number, { tagId: number; hash: string; size: number }>;
   /** What each tag's label is drawn from (proof of price, docs/PROOF.md). */
   sources: Map<number, renderRepo.LabelSource>;
+  /** The NFC content each tag's template and data give, JSON `{type, value}` (docs/SHELF.md). */
+  nfc: Map<number, string>;
   outcomes: Promise<RenderOutcome[]>;
 }
 
@@ -102,6 +104,7 @@ export async function claimBatch(state: EngineState, size: number): Promise<Clai
   const keys = new Map<number, string>();
   const reused = new Map<number, { tagId: number; hash: string; size: number }>();
   const sources = new Map<number, renderRepo.LabelSource>();
+  const nfc = new Map<number, string>();
   const byStore = new Map<string, renderRepo.RenderSlot[]>();
   for (const s of slots)
     byStore.set(`${s.tenant_id}:${s.store_id}`, [...(byStore.get(`${s.tenant_id}:${s.store_id}`) ?? []), s]);
@@ -160,6 +163,8 @@ export async function claimBatch(state: EngineState, size: number): Promise<Clai
         continue;
       }
       const values = promotions.overlay(product?.data ?? {}, promo);
+      const content = nfcContent(doc.doc, values as LabelData);
+      if (content) nfc.set(r.id, content);
       // What the picture depends on; unchanged since the last render → the render is skipped too.
       const faces = brandFacesOf(doc.doc, brand);
       const key = renderKey(
@@ -198,7 +203,18 @@ export async function claimBatch(state: EngineState, size: number): Promise<Clai
   state.counters.renders += jobs.length;
   const outcomes = jobs.length ? state.o.render.render(jobs) : Promise.resolve([]);
   outcomes.catch(() => {}); // awaited by storeBatch; not an unhandled rejection meanwhile
-  return { slots, tags, problems, keys, reused, sources, outcomes };
+  return { slots, tags, problems, keys, reused, sources, nfc, outcomes };
+}
+
+/** Longest NFC value a station writes (docs/PROTOCOL.md §5.16). */
+const NFC_MAX = 512;
+
+/** The NFC content a template's `nfc` field takes from a label's data: JSON `{type, value}`, or null when empty. */
+export function nfcContent(doc: TemplateDocument, data: LabelData): string | null {
+  if (!doc.nfc) return null;
+  const raw = data[doc.nfc.key];
+  const value = raw === null || raw === undefined ? '' : String(raw).trim().slice(0, NFC_MAX);
+  return value === '' ? null : JSON.stringify({ type: doc.nfc.type, value });
 }
 
 /**
@@ -347,6 +363,18 @@ async function writeSlot(
         code: 'skipped',
       });
     } else tagChanged(state, s.tenant_id, s.store_id, tag.id);
+    // The NFC content follows the label's data: queued only when it differs from the last queued.
+    const content = claimed.nfc.get(tag.id);
+    if (content) {
+      await renderRepo.nfcChanged(trx, {
+        tenantId: s.tenant_id,
+        storeId: s.store_id,
+        tagId: tag.id,
+        was: tag.nfc_value,
+        content,
+        now: t2,
+      });
+    }
   }
 }
 

@@ -460,6 +460,8 @@ export interface TagTable {
   shelf: Generated<string | null>;
   /** Order along the shelf, from 1. */
   position: Generated<number | null>;
+  /** The NFC content last queued for it, JSON `{type, value}` (migration 033, docs/SHELF.md); null: none. */
+  nfc_value: Generated<string | null>;
 }
 
 /** A tenant's import field mapping (JSON array of { name, tField }). */
@@ -507,7 +509,7 @@ export type DeviceRequestStatus = 'recorded' | 'running' | 'done';
 
 /** States of a task slot (DELIVERY.md §5.2). */
 export type TaskState = 'render' | 'queued' | 'sent' | 'accepted' | 'done' | 'failed' | 'cancelled';
-export type TaskKind = 'image' | 'led' | 'ping' | 'rollcall' | 'page';
+export type TaskKind = 'image' | 'led' | 'ping' | 'rollcall' | 'page' | 'nfc';
 
 /** One slot per (tenant, target, kind), reused for ever; its history goes to the tag log. */
 export interface DeviceTaskTable {

@@ -255,10 +255,10 @@ export async function pushesInRender(
   return [...counts].map(([push_id, n]) => ({ push_id, n }));
 }
 
-/** Upserts LED, ping or page-switch slots of tags, ready to send (nothing to render). */
+/** Upserts LED, ping, page-switch or NFC slots of tags, ready to send (nothing to render). */
 export async function upsertTagCommandSlots(
   db: Db,
-  c: Omit<SlotChange, 'force'> & { kind: 'led' | 'ping' | 'page'; payload: string; tagIds: readonly number[] },
+  c: Omit<SlotChange, 'force'> & { kind: 'led' | 'ping' | 'page' | 'nfc'; payload: string; tagIds: readonly number[] },
 ): Promise<number> {
   if (c.tagIds.length === 0) return 0;
   const select = db

@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { dialectOfDb } from '../../../infra/db/database';
 import type { TaskState } from '../../../infra/db/schema';
 import * as proof from '../../../modules/proof/repository';
-import type { Db } from '../../../outbox/slots/repository';
+import { PRIO } from '../../../outbox/slots/enqueue';
+import { type Db, upsertTagCommandSlots } from '../../../outbox/slots/repository';
 
 /** What a label is drawn from, as proof of price keeps it: the product and its price (null: no product). */
 export interface LabelSource {
@@ -33,9 +34,34 @@ export function tagsForRender(db: Db, ids: readonly number[]) {
       'hardware_id',
       'desired_hash',
       'render_key',
+      'nfc_value',
     ])
     .where('id', 'in', ids)
     .execute();
+}
+
+/**
+ * NFC content a rendered label's data gives the tag (docs/SHELF.md), as JSON `{type, value}`: when
+ * it is not what was last queued for the tag, the tag remembers it and its `nfc` slot gets a new
+ * revision (background priority; a station without `nfc` in its kinds fails it as unsupported).
+ */
+export async function nfcChanged(
+  db: Db,
+  c: { tenantId: number; storeId: number; tagId: number; was: string | null; content: string; now: number },
+): Promise<boolean> {
+  if (c.content === c.was) return false;
+  await db.updateTable('tags').set({ nfc_value: c.content }).where('id', '=', c.tagId).execute();
+  await upsertTagCommandSlots(db, {
+    tenantId: c.tenantId,
+    storeId: c.storeId,
+    tagIds: [c.tagId],
+    kind: 'nfc',
+    payload: c.content,
+    prio: PRIO.bulk,
+    requestId: null,
+    now: c.now,
+  });
+  return true;
 }
 
 /**
