@@ -38,6 +38,8 @@ const OWNER: Record<string, string | readonly string[]> = {
     'delivery/tasks/dispatch',
     'delivery/tasks/sweeps',
   ],
+  // Promotions: its own table; the running promotion's price on products goes through modules/products.
+  promotions: 'modules/promotions',
   products: 'modules/products',
   field_maps: 'modules/products',
   tags: [

@@ -58,7 +58,7 @@ describe('the route table under the rule', () => {
       '/tmpl/index',
     ];
     // Firmware upgrades are for administrators and supervisors (editor), not store managers.
-    expect(menu('editor')).toEqual([...supervisorPages.slice(0, 10), '/basemgr/upgrade', ...supervisorPages.slice(10)]);
+    expect(menu('editor')).toEqual([...supervisorPages.slice(0, 11), '/basemgr/upgrade', ...supervisorPages.slice(11)]);
     expect(menu('manager')).toEqual(supervisorPages);
     expect(menu('clerk')).toEqual(staffPages);
     expect(menu('stock')).toEqual(staffPages);

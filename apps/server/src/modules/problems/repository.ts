@@ -368,3 +368,8 @@ export async function clearGone(db: Db, tenantId: number, tagIds: readonly numbe
     .where('product_gone_at', 'is not', null)
     .execute();
 }
+
+/** Every store of every tenant from `from` on, in id order (the sweep's steps). */
+export function storesFrom(db: Db, from: number) {
+  return db.selectFrom('stores').select(['id', 'tenant_id']).where('id', '>=', from).orderBy('id').execute();
+}

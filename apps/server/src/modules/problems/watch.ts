@@ -59,12 +59,7 @@ export async function watchProblems(
   const began = clock();
   const from = opts.from ?? 0;
   if (from === 0) await repo.clearRebound(db);
-  const stores = await db
-    .selectFrom('stores')
-    .select(['id', 'tenant_id'])
-    .where('id', '>=', from)
-    .orderBy('id')
-    .execute();
+  const stores = await repo.storesFrom(db, from);
   let started = 0;
   let ended = 0;
   for (let i = 0; i < stores.length; i++) {

@@ -423,3 +423,22 @@ export function productsWithBarcode(db: Db, tenantId: number, storeIds: readonly
     .where('barcode', '=', barcode)
     .execute();
 }
+
+/**
+ * The running promotion's price of each product (null: none runs), what the price-accuracy report
+ * compares screens with (docs/PROMOTIONS.md). `prices`: product id → price in cents or null.
+ */
+export async function setPromoPrices(db: Db, tenantId: number, prices: ReadonlyMap<number, number | null>) {
+  const byPrice = new Map<number | null, number[]>();
+  for (const [id, price] of prices) byPrice.set(price, [...(byPrice.get(price) ?? []), id]);
+  for (const [price, ids] of byPrice) {
+    for (let i = 0; i < ids.length; i += 1000) {
+      await db
+        .updateTable('products')
+        .set({ promo_price_cents: price })
+        .where('tenant_id', '=', tenantId)
+        .where('id', 'in', ids.slice(i, i + 1000))
+        .execute();
+    }
+  }
+}

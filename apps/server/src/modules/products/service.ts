@@ -191,6 +191,11 @@ export async function matchFields(
   return out;
 }
 
+/** The running promotion's price of products (null: none), set as promotions move (docs/PROMOTIONS.md). */
+export function setPromoPrices(db: Kysely<Database>, tenantId: number, prices: ReadonlyMap<number, number | null>) {
+  return repo.setPromoPrices(db, tenantId, prices);
+}
+
 /**
  * A promotion starting or ending (docs/PROMOTIONS.md): the tags of these products are relabelled
  * first in line (interactive priority) under a `schedule` data push. Answers how many.

@@ -140,21 +140,11 @@ export async function cancel(ctx: CallContext, ids: readonly number[]) {
 async function relabel(db: Kysely<Database>, at: At, productIds: readonly number[], now: number): Promise<void> {
   if (productIds.length === 0) return;
   const hits = await promotionsAt(db, at, productIds, now);
-  const byPrice = new Map<number | null, number[]>();
-  for (const id of productIds) {
-    const price = hits.get(id)?.priceCents ?? null;
-    byPrice.set(price, [...(byPrice.get(price) ?? []), id]);
-  }
-  for (const [price, ids] of byPrice) {
-    for (let i = 0; i < ids.length; i += 1000) {
-      await db
-        .updateTable('products')
-        .set({ promo_price_cents: price })
-        .where('tenant_id', '=', at.tenantId)
-        .where('id', 'in', ids.slice(i, i + 1000))
-        .execute();
-    }
-  }
+  await products.setPromoPrices(
+    db,
+    at.tenantId,
+    new Map(productIds.map((id) => [id, hits.get(id)?.priceCents ?? null])),
+  );
   await products.relabelProducts(db, at, productIds, now);
 }
 
