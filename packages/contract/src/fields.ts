@@ -103,6 +103,7 @@ export const FIELD_LABELS: Readonly<Record<string, Label>> = {
   originalPrice: l('Original price', '原价'),
   page: l('Page', '页码'),
   pages: l('Pages', '页面'),
+  nfc: l('NFC content', 'NFC 内容'),
   params: l('Store parameters', '门店参数'),
   password: l('Password', '密码'),
   phone: l('Phone', '电话'),
