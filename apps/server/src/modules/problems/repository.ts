@@ -1,4 +1,4 @@
-import { BAD_SIGNAL_DBM, LOW_BATTERY_PCT, PENDING_DEADLINE_MS, PROBLEM_KINDS, type ProblemKind } from '@esl/contract';
+import { PROBLEM_KINDS, type ProblemKind } from '@esl/contract';
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql, type Transaction } from 'kysely';
 import type { Database, TaskState } from '../../infra/db/schema';
 
@@ -14,8 +14,8 @@ type Db = Kysely<Database> | Transaction<Database>;
 export interface ProblemScope {
   tenantId: number | null;
   storeIds: readonly number[] | null;
-  /** The store's thresholds (store parameters); the defaults without. */
-  limits?: ProblemLimits;
+  /** The store's thresholds (store parameters, `storeScope` in service.ts). */
+  limits: ProblemLimits;
 }
 
 /** When a battery is low, a signal bad, a pending label overdue (store parameters, docs/PROBLEMS.md). */
@@ -24,12 +24,6 @@ export interface ProblemLimits {
   badSignalDbm: number;
   pendingDeadlineMs: number;
 }
-
-export const DEFAULT_LIMITS: ProblemLimits = {
-  lowBatteryPercent: LOW_BATTERY_PCT,
-  badSignalDbm: BAD_SIGNAL_DBM,
-  pendingDeadlineMs: PENDING_DEADLINE_MS,
-};
 
 const lit = (v: string) => sql.lit(v);
 const bigint = (e: RawBuilder<unknown> | ReturnType<typeof sql.ref>) => sql<number | null>`cast(${e} as bigint)`;
@@ -96,7 +90,7 @@ const dueAt = sql<number>`(case when d.not_before > coalesce(d.queued_at, d.crea
   else coalesce(d.queued_at, d.created_at) end)`;
 
 function tagKinds(db: Db, scope: ProblemScope, now: number) {
-  const limits = scope.limits ?? DEFAULT_LIMITS;
+  const { limits } = scope;
   // Update failed: the tag's label task (its image slot) ended failed; since it failed.
   const failed = tagBase(db, scope, 'updateFailed')
     .innerJoin('device_tasks as d', (j) => j.onRef('d.tag_id', '=', 't.id').on('d.kind', '=', 'image'))

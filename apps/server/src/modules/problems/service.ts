@@ -50,8 +50,9 @@ export async function tagProblemKinds(
   ctx: CallContext,
   at: { tenantId: number; storeId: number },
 ): Promise<Map<number, string[]>> {
+  const { db } = ctx.services;
   const rows = await repo
-    .problemsNow(ctx.services.db, { tenantId: at.tenantId, storeIds: [at.storeId] }, ctx.now)
+    .problemsNow(db, await storeScope(db, at.tenantId, at.storeId), ctx.now)
     .where('subject', '=', 'tag')
     .orderBy('rank')
     .execute();
