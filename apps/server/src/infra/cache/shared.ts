@@ -82,6 +82,11 @@ export class SharedCache {
     this.entries.delete(key);
   }
 
+  /** Drops this process's entries whose key starts with `prefix` (a TTL-kept figure its writer knows changed). */
+  deletePrefix(prefix: string): void {
+    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+  }
+
   /** A change in `tenantId` (null: anything, e.g. the platform operator's calls), here and elsewhere. */
   async changed(tenantId: number | null): Promise<void> {
     this.invalidate(tenantId);

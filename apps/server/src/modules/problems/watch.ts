@@ -1,11 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
+import { cacheOf } from '../../infra/cache/shared';
 import { transact } from '../../infra/db/retry';
 import type { Database } from '../../infra/db/schema';
 import type { Notices } from '../../infra/notice/notices';
 import { enqueueEvents, type ProblemEventData } from '../../outbox/results/repository';
 import * as repo from './repository';
-import { storeScope } from './service';
+import { chainKey, storeScope } from './service';
 
 /*
  * The problems sweep (docs/PROBLEMS.md), run by the delivery engine's timer: what is wrong now
@@ -158,6 +159,9 @@ async function watchStore(
       return events.length;
     });
   }
-  if (started || ended) notices?.broadcast(tenantId, { type: 'problems.changed', storeId, started, ended });
+  if (started || ended) {
+    cacheOf(db)?.deletePrefix(chainKey(tenantId));
+    notices?.broadcast(tenantId, { type: 'problems.changed', storeId, started, ended });
+  }
   return { started, ended };
 }

@@ -126,13 +126,21 @@ const NULLABLE = new Set(['signal', 'battery', 'lastSeen']);
 
 export async function listTags(db: Db, at: CurrentStore, f: TagFilter) {
   const build = () => {
-    const q = filtered(db, at, f);
     const column = SORT_COLUMNS[f.sort];
-    let page = NULLABLE.has(f.sort)
-      ? withDetails(q).orderBy(column, (ob) => (f.order === 'asc' ? ob.asc() : ob.desc()).nullsLast())
-      : withDetails(q).orderBy(column, f.order);
-    if (f.sort !== 'id') page = page.orderBy('t.id', f.order);
-    return page.limit(f.limit).offset(offsetOf(f));
+    const ordered = <Q extends SelectQueryBuilder<Database & { t: TagTable }, 't', object>>(q: Q): Q => {
+      let o = (
+        NULLABLE.has(f.sort)
+          ? q.orderBy(column, (ob) => (f.order === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+          : q.orderBy(column, f.order)
+      ) as Q;
+      if (f.sort !== 'id') o = o.orderBy('t.id', f.order) as Q;
+      return o;
+    };
+    // The page's ids first, from the tags alone, then their product and station: joining before
+    // the sort and offset made PostgreSQL look up the product of every tag up to the page's end
+    // (page 200 by battery of a 10,000-tag store: 163 ms; the ids alone 21 ms; bench/chain.bench.ts).
+    const ids = ordered(filtered(db, at, f).select('t.id')).limit(f.limit).offset(offsetOf(f));
+    return ordered(withDetails(db.selectFrom('tags as t').where('t.id', 'in', ids) as TagQuery));
   };
   // The SQL text depends only on which filters are set and the order; the values are its parameters.
   const key = `tags.list|${f.status ? 's' : ''}${f.model ? 'm' : ''}${f.hardwareId ? 'h' : ''}b${f.bound ?? ''}f${f.failed ?? ''}${f.notSeenSince === undefined ? '' : 'n'}${f.text ? 't' : ''}|${f.sort}|${f.order}`;
