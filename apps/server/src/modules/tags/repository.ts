@@ -139,7 +139,9 @@ export async function listTags(db: Db, at: CurrentStore, f: TagFilter) {
     // The page's ids first, from the tags alone, then their product and station: joining before
     // the sort and offset made PostgreSQL look up the product of every tag up to the page's end
     // (page 200 by battery of a 10,000-tag store: 163 ms; the ids alone 21 ms; bench/chain.bench.ts).
-    const ids = ordered(filtered(db, at, f).select('t.id')).limit(f.limit).offset(offsetOf(f));
+    const ids = ordered(filtered(db, at, f).select('t.id'))
+      .limit(f.limit)
+      .offset(offsetOf(f));
     return ordered(withDetails(db.selectFrom('tags as t').where('t.id', 'in', ids) as TagQuery));
   };
   // The SQL text depends only on which filters are set and the order; the values are its parameters.
