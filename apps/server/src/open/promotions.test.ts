@@ -168,10 +168,11 @@ describe.each(await testDatabases())('promotions through the integration API on 
     };
     const add = (body: object, lang: 'en' | 'zh-CN' = 'en') => send(app, w.key, '/promotions/add', body, { lang });
     const before = await add({ ...base, endAt: '2030-01-06T00:00' });
-    expect(before).toMatchObject({ code: ErrorCode.VALIDATION, msg: 'End: must be later than the start' });
+    // The integration API names a field by its key (docs/INTEGRATION.md).
+    expect(before).toMatchObject({ code: ErrorCode.VALIDATION, msg: 'endAt: must be later than the start' });
     const zh = await add({ ...base, endAt: '2030-01-05T00:00' }, 'zh-CN');
     expect(zh.code).toBe(ErrorCode.VALIDATION);
-    expect(zh.msg).toContain('结束时间应晚于开始时间');
+    expect(zh.msg).toBe('endAt：结束时间应晚于开始时间');
     for (const body of [
       { ...base, barcodes: [] },
       { ...base, barcodes: [], matchKey: 'kind' },
@@ -192,7 +193,7 @@ describe.each(await testDatabases())('promotions through the integration API on 
     expect(ok.code, ok.msg).toBe(0);
     const [id] = (ok.data as { ids: number[] }).ids as [number];
     const backwards = await send(app, w.key, '/promotions/edit', { store: w.store.code, id, endAt: '2030-01-05T00:00' });
-    expect(backwards).toMatchObject({ code: ErrorCode.VALIDATION, msg: 'End: must be later than the start' });
+    expect(backwards).toMatchObject({ code: ErrorCode.VALIDATION, msg: 'endAt: must be later than the start' });
 
     // The other tenant's key: this tenant's store code is not found, and its own store neither
     // lists, edits nor cancels this promotion.
