@@ -143,7 +143,9 @@ describe.each(await testDatabases())('prices on a schedule reach simulated tags 
       [[a], s.storeId, 4, 1, local(T)],
     ]);
     expect(scheduleAppliedMessage(heard[0] as ScheduleAppliedNotice, 'en')).toContain('on 4 tags: Apple 0: price 2.00');
-    expect(scheduleAppliedMessage(heard[0] as ScheduleAppliedNotice, 'zh-CN')).toContain('共 4 个价签：Apple 0：价格 2.00');
+    expect(scheduleAppliedMessage(heard[0] as ScheduleAppliedNotice, 'zh-CN')).toContain(
+      '共 4 个价签：Apple 0：价格 2.00',
+    );
 
     // B (for T + 2 min) takes over at its time, not before.
     await goTo(s, T + 119_000, () => {

@@ -37,7 +37,12 @@ describe.each(await testDatabases())('promotions through the integration API on 
     await setZone(app, tenant.id, london.id, 'Europe/London');
     const at = { tenantId: tenant.id, storeId: store.id };
     const apple = await buildProduct(app, at, { barcode: '6901', name: 'Apple', priceCents: 250 });
-    const pear = await buildProduct(app, at, { barcode: '6902', name: 'Pear', priceCents: 300, custom: { kind: 'Fruit' } });
+    const pear = await buildProduct(app, at, {
+      barcode: '6902',
+      name: 'Pear',
+      priceCents: 300,
+      custom: { kind: 'Fruit' },
+    });
     const other = await buildTenant(app);
     const otherStore = await buildStore(app, other.id);
     return {
@@ -71,12 +76,12 @@ describe.each(await testDatabases())('promotions through the integration API on 
     expect(added.data.stores).toBe(2);
     const [here, there] = added.data.ids as [number, number];
     const rows = await rowsOf(app, w.tenant.id);
-    expect(rows.map((r) => [r.id, r.store_id, Number(r.price_cents), Number(r.start_at), r.state, r.created_by])).toEqual(
-      [
-        [here, w.store.id, 199, fromLocalTime('2030-01-06T00:00', 'Asia/Shanghai'), 'pending', null],
-        [there, w.london.id, 199, Date.UTC(2030, 0, 6), 'pending', null],
-      ],
-    );
+    expect(
+      rows.map((r) => [r.id, r.store_id, Number(r.price_cents), Number(r.start_at), r.state, r.created_by]),
+    ).toEqual([
+      [here, w.store.id, 199, fromLocalTime('2030-01-06T00:00', 'Asia/Shanghai'), 'pending', null],
+      [there, w.london.id, 199, Date.UTC(2030, 0, 6), 'pending', null],
+    ]);
     // By a field value (a category), cheaper, overlapping: the store's only.
     const byKind = await send<{ ids: number[]; stores: number }>(app, w.key, '/promotions/add', {
       store: w.store.code,
@@ -94,12 +99,12 @@ describe.each(await testDatabases())('promotions through the integration API on 
     const list = await send<Promotion[]>(app, w.key, '/promotions/list', { store: w.store.code });
     expect(list.code, list.msg).toBe(0);
     expect(list.count).toBe(2);
-    expect(list.data.map((p) => [p.id, p.state, p.startAt, p.endAt, p.price, p.timeZone, p.barcodes, p.matchKey])).toEqual(
-      [
-        [here, 'pending', '2030-01-06T00:00', '2030-01-13T00:00', '1.99', 'Asia/Shanghai', ['6901'], ''],
-        [fruit, 'pending', '2030-01-08T00:00', '2030-01-10T00:00', '1.50', 'Asia/Shanghai', [], 'kind'],
-      ],
-    );
+    expect(
+      list.data.map((p) => [p.id, p.state, p.startAt, p.endAt, p.price, p.timeZone, p.barcodes, p.matchKey]),
+    ).toEqual([
+      [here, 'pending', '2030-01-06T00:00', '2030-01-13T00:00', '1.99', 'Asia/Shanghai', ['6901'], ''],
+      [fruit, 'pending', '2030-01-08T00:00', '2030-01-10T00:00', '1.50', 'Asia/Shanghai', [], 'kind'],
+    ]);
     const londonList = await send<Promotion[]>(app, w.key, '/promotions/list', { store: w.london.code });
     expect(londonList.data.map((p) => [p.id, p.startAt, p.timeZone])).toEqual([
       [there, '2030-01-06T00:00', 'Europe/London'],
@@ -133,7 +138,13 @@ describe.each(await testDatabases())('promotions through the integration API on 
     });
     expect(cancelled).toMatchObject({ code: 0, data: { cancelled: 1 } });
     // A cancelled promotion can be neither edited nor cancelled again, said in the caller's language.
-    const again = await send(app, w.key, '/promotions/cancel', { store: w.store.code, ids: [fruit] }, { lang: 'zh-CN' });
+    const again = await send(
+      app,
+      w.key,
+      '/promotions/cancel',
+      { store: w.store.code, ids: [fruit] },
+      { lang: 'zh-CN' },
+    );
     expect(again.code).toBe(ErrorCode.VALIDATION);
     expect(again.msg).toContain('促销已结束或已取消');
     const late = await send(app, w.key, '/promotions/edit', { store: w.store.code, id: fruit, price: '1.00' });
@@ -192,7 +203,11 @@ describe.each(await testDatabases())('promotions through the integration API on 
     const ok = await add(base);
     expect(ok.code, ok.msg).toBe(0);
     const [id] = (ok.data as { ids: number[] }).ids as [number];
-    const backwards = await send(app, w.key, '/promotions/edit', { store: w.store.code, id, endAt: '2030-01-05T00:00' });
+    const backwards = await send(app, w.key, '/promotions/edit', {
+      store: w.store.code,
+      id,
+      endAt: '2030-01-05T00:00',
+    });
     expect(backwards).toMatchObject({ code: ErrorCode.VALIDATION, msg: 'endAt: must be later than the start' });
 
     // The other tenant's key: this tenant's store code is not found, and its own store neither

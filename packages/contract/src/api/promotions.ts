@@ -27,7 +27,10 @@ const Target = {
   matchValue: Line(100).default(''),
 };
 
-export const targetGiven = (b: { barcodes?: string[]; matchKey?: string; matchValue?: string }, ctx: z.RefinementCtx) => {
+export const targetGiven = (
+  b: { barcodes?: string[]; matchKey?: string; matchValue?: string },
+  ctx: z.RefinementCtx,
+) => {
   if (b.barcodes === undefined && b.matchKey === undefined) return;
   if ((b.barcodes?.length ?? 0) === 0 && !(b.matchKey && b.matchValue))
     ctx.addIssue({ code: 'custom', path: ['barcodes'], message: 'required' });

@@ -195,16 +195,19 @@ export function scheduleAppliedSummary(
   total = items.length,
 ): string {
   const [one] = items;
-  if (total === 1 && one) return `${one.productName}${lang === 'en' ? ': ' : '：'}${describeChanges(one.changes, lang)}`;
+  if (total === 1 && one)
+    return `${one.productName}${lang === 'en' ? ': ' : '：'}${describeChanges(one.changes, lang)}`;
   const keys = [
     ...new Set(items.flatMap((i) => Object.keys(i.changes).filter((k) => i.changes[k] !== undefined))),
   ].sort((x, y) => fieldRank(x) - fieldRank(y));
   const fields = keys.map((k) =>
-    k === 'custom' ? (lang === 'en' ? 'custom fields' : '自定义字段') : (PRODUCT_FIELD_LABELS[k as ProductField]?.[lang] ?? k),
+    k === 'custom'
+      ? lang === 'en'
+        ? 'custom fields'
+        : '自定义字段'
+      : (PRODUCT_FIELD_LABELS[k as ProductField]?.[lang] ?? k),
   );
-  return lang === 'en'
-    ? `${total} products: ${fields.join(', ')}`
-    : `${total} 个商品：${fields.join('、')}`;
+  return lang === 'en' ? `${total} products: ${fields.join(', ')}` : `${total} 个商品：${fields.join('、')}`;
 }
 
 /** The notice's text: "Scheduled change for <time> took effect in store X on N tags: <summary>". */

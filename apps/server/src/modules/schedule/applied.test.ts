@@ -101,12 +101,12 @@ describe.each(await testDatabases())('a scheduled change taking effect on $name'
     t().clock.time = T + 400;
     expect(await applyDue(deps())).toBe(2);
     const first = await rows();
-    expect(first.map((r) => [r.store_id, r.tag_id, r.rev, r.result, Number(r.queued_at), Number(r.finished_at)])).toEqual(
-      [
-        ...milkTags.map((x) => [s.store.id, x.id, here, 'ok', T, T + 400]),
-        [s.store.id, breadTag.id, breadChange, 'ok', T, T + 400],
-      ],
-    );
+    expect(
+      first.map((r) => [r.store_id, r.tag_id, r.rev, r.result, Number(r.queued_at), Number(r.finished_at)]),
+    ).toEqual([
+      ...milkTags.map((x) => [s.store.id, x.id, here, 'ok', T, T + 400]),
+      [s.store.id, breadTag.id, breadChange, 'ok', T, T + 400],
+    ]);
     expect(JSON.parse(first[0]?.detail ?? 'null')).toEqual({
       change: here,
       changes: { price: '2.99', name: 'Milk 1 L' },
