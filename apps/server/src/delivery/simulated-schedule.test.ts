@@ -1,4 +1,4 @@
-import { toLocalTime } from '@esl/contract';
+import { type ScheduleAppliedNotice, scheduleAppliedMessage, toLocalTime } from '@esl/contract';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases';
 import { useApp } from '../test/harness';
@@ -70,6 +70,41 @@ describe.each(await testDatabases())('prices on a schedule reach simulated tags 
       [b, local(T + 120_000)],
       [c, local(T + 600_000)],
     ]);
+    // The user who scheduled them hears when each takes effect (docs/SCHEDULE.md "When it takes
+    // effect"); another user of the tenant hears nothing.
+    const { created_by: scheduler } = await t()
+      .app.services.db.selectFrom('scheduled_changes')
+      .select('created_by')
+      .where('id', '=', a)
+      .executeTakeFirstOrThrow();
+    expect(scheduler).not.toBeNull();
+    const heard: ScheduleAppliedNotice[] = [];
+    const others: string[] = [];
+    const offs = [
+      t().app.services.notices.add(
+        {
+          send: (text) => {
+            const n = JSON.parse(text) as ScheduleAppliedNotice;
+            if (n.type === 'schedule.applied') heard.push(n);
+          },
+        },
+        { tenantId: s.tenantId, userId: scheduler as number },
+      ),
+      t().app.services.notices.add(
+        { send: (text) => void (text.includes('schedule.applied') && others.push(text)) },
+        { tenantId: s.tenantId, userId: (scheduler as number) + 100_000 },
+      ),
+    ];
+    const scheduleLog = () =>
+      t()
+        .app.services.db.selectFrom('tag_log')
+        .select(['tag_id', 'rev', 'queued_at'])
+        .where('store_id', '=', s.storeId)
+        .where('kind', '=', 'schedule')
+        .orderBy('rev')
+        .orderBy('tag_id')
+        .execute();
+    const tagIds = s.tags.map((x) => x.id).sort((x, y) => x - y);
     const hashA = await expectedHash(s, { name: 'Apple 0', price: '2.00' });
     const hashB = await expectedHash(s, { name: 'Apple 0', price: '3.50' });
     const hashC = await expectedHash(s, { name: 'Apple 0', price: '9.99' });
@@ -100,6 +135,17 @@ describe.each(await testDatabases())('prices on a schedule reach simulated tags 
     expect(screens()).toEqual(s.tags.map(() => hashA));
     // The switch took no transfer at T: the tags showed what they held.
     expect(s.tags.map((x) => s.sim.tag(x.hw).transfers)).toEqual(transfers);
+    // Its own record: a tag-log row per tag, and one notice to its user, on 4 tags.
+    expect((await scheduleLog()).map((r) => [r.tag_id, r.rev, Number(r.queued_at)])).toEqual(
+      tagIds.map((id) => [id, a, T]),
+    );
+    expect(heard.map((n) => [n.ids, n.storeId, n.tags, n.products, n.localAt])).toEqual([
+      [[a], s.storeId, 4, 1, local(T)],
+    ]);
+    expect(scheduleAppliedMessage(heard[0] as ScheduleAppliedNotice, 'en')).toContain('on 4 tags: Apple 0: price 2.00');
+    expect(scheduleAppliedMessage(heard[0] as ScheduleAppliedNotice, 'zh-CN')).toContain(
+      '共 4 个价签：Apple 0：价格 2.00',
+    );
 
     // B (for T + 2 min) takes over at its time, not before.
     await goTo(s, T + 119_000, () => {
@@ -135,5 +181,16 @@ describe.each(await testDatabases())('prices on a schedule reach simulated tags 
       .where('id', '=', first.productId)
       .executeTakeFirstOrThrow();
     expect(Number(product.price_cents)).toBe(350);
+    // B's record too; the cancelled C has none.
+    expect((await scheduleLog()).map((r) => [r.tag_id, r.rev])).toEqual([
+      ...tagIds.map((id) => [id, a]),
+      ...tagIds.map((id) => [id, b]),
+    ]);
+    expect(heard.map((n) => [n.ids, n.tags, n.localAt, n.summary.en])).toEqual([
+      [[a], 4, local(T), 'Apple 0: price 2.00'],
+      [[b], 4, local(T + 120_000), 'Apple 0: price 3.50'],
+    ]);
+    expect(others).toEqual([]);
+    for (const off of offs) off();
   }, 600_000);
 });

@@ -140,6 +140,7 @@ export async function startDelivery(config: MqttConfig, deps: DeliveryDeps): Pro
   const schedule = createScheduleEngine({
     db: deps.db,
     link,
+    notices: deps.notices,
     now: deps.now,
     render: (jobs) => pool.render(jobs),
     storeImages: (tenantId, images) => storeImages(deps.db, tenantId, images, deps.now()),

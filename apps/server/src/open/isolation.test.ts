@@ -9,7 +9,7 @@ import { type Key, send } from '../test/open';
 import { routesOf } from '../test/routes';
 
 // Tenant isolation of every integration call (issue 15): tenant A's key naming tenant B's
-// store, barcodes, hardware IDs and request ids is refused or finds nothing, and neither tenant's
+// store, barcodes, hardware IDs, request, change and promotion ids is refused or finds nothing, and neither tenant's
 // data changes. The cases are keyed by call name (the compiler wants one entry per call) and the
 // test reads the served routes, so a route under /open/v1 without a case here fails.
 
@@ -24,7 +24,7 @@ interface Side {
 }
 interface World {
   a: Side;
-  b: Side & { requestId: number; changeId: number };
+  b: Side & { requestId: number; changeId: number; promotionId: number };
 }
 
 interface Case {
@@ -87,6 +87,56 @@ const CASES: { [N in OpenCallName]: Case[] } = {
       what: "B's change in A's store",
       body: (w) => ({ store: w.a.store, ids: [w.b.changeId] }),
       // Not one of A's pending changes: refused, B's stays pending.
+      expect: (res) => expect(res.code).toBe(ErrorCode.VALIDATION),
+    },
+  ],
+  openScheduleEdit: [
+    {
+      what: "B's store",
+      body: (w) => ({ store: w.b.store, id: w.b.changeId, at: '2030-02-01T00:00' }),
+      expect: 'notFound',
+    },
+    {
+      what: "B's change in A's store",
+      body: (w) => ({ store: w.a.store, id: w.b.changeId, changes: { price: '0.01' } }),
+      expect: 'notFound',
+    },
+  ],
+  openPromotionList: [
+    { what: "B's store", body: (w) => ({ store: w.b.store }), expect: 'notFound' },
+    {
+      what: "A's store lists none of B's promotions",
+      body: (w) => ({ store: w.a.store, limit: 2000 }),
+      expect: (res) => expect(res).toMatchObject({ code: 0, data: [] }),
+    },
+  ],
+  openAddPromotion: [
+    {
+      what: "B's store",
+      body: (w) => ({
+        store: w.b.store,
+        price: '0.01',
+        barcodes: [w.b.barcode],
+        startAt: '2030-01-01T00:00',
+        endAt: '2030-01-02T00:00',
+      }),
+      expect: 'notFound',
+    },
+  ],
+  openEditPromotion: [
+    { what: "B's store", body: (w) => ({ store: w.b.store, id: w.b.promotionId, price: '0.01' }), expect: 'notFound' },
+    {
+      what: "B's promotion in A's store",
+      body: (w) => ({ store: w.a.store, id: w.b.promotionId, price: '0.01' }),
+      expect: 'notFound',
+    },
+  ],
+  openCancelPromotion: [
+    { what: "B's store", body: (w) => ({ store: w.b.store, ids: [w.b.promotionId] }), expect: 'notFound' },
+    {
+      what: "B's promotion in A's store",
+      body: (w) => ({ store: w.a.store, ids: [w.b.promotionId] }),
+      // Not one of A's open promotions: refused, B's stays open.
       expect: (res) => expect(res.code).toBe(ErrorCode.VALIDATION),
     },
   ],
@@ -168,7 +218,7 @@ const CASES: { [N in OpenCallName]: Case[] } = {
 /** Everything a call could change of one tenant (op-log rows aside: A's key is logged in A's). */
 async function state(app: FastifyInstance, tenantId: number) {
   const db = app.services.db;
-  const [products, tags, requests, tasks, callbacks, outbox, ops, changes] = await Promise.all([
+  const [products, tags, requests, tasks, callbacks, outbox, ops, changes, promotions] = await Promise.all([
     db.selectFrom('products').selectAll().where('tenant_id', '=', tenantId).orderBy('id').execute(),
     db.selectFrom('tags').selectAll().where('tenant_id', '=', tenantId).orderBy('id').execute(),
     db.selectFrom('device_requests').selectAll().where('tenant_id', '=', tenantId).orderBy('id').execute(),
@@ -177,8 +227,9 @@ async function state(app: FastifyInstance, tenantId: number) {
     db.selectFrom('callback_outbox').select(['id', 'state']).where('tenant_id', '=', tenantId).execute(),
     db.selectFrom('op_logs').select('id').where('tenant_id', '=', tenantId).execute(),
     db.selectFrom('scheduled_changes').selectAll().where('tenant_id', '=', tenantId).orderBy('id').execute(),
+    db.selectFrom('promotions').selectAll().where('tenant_id', '=', tenantId).orderBy('id').execute(),
   ]);
-  return { products, tags, requests, tasks, callbacks, outbox, ops: ops.length, changes };
+  return { products, tags, requests, tasks, callbacks, outbox, ops: ops.length, changes, promotions };
 }
 
 describe.each(await testDatabases())('tenant isolation of every integration call on $name', (db) => {
@@ -210,6 +261,15 @@ describe.each(await testDatabases())('tenant isolation of every integration call
       changes: [{ barcode: pb.barcode, price: '6.00' }],
     });
     expect(scheduled.code, scheduled.msg).toBe(0);
+    // And a promotion.
+    const promoted = await send<{ ids: number[] }>(app, keyB, '/promotions/add', {
+      store: sb.code,
+      price: '4.00',
+      barcodes: [pb.barcode],
+      startAt: '2030-01-01T00:00',
+      endAt: '2030-01-02T00:00',
+    });
+    expect(promoted.code, promoted.msg).toBe(0);
     for (const [key, url] of [
       [keyB, 'http://127.0.0.1:9/b'],
       [keyA, 'http://127.0.0.1:9/a'],
@@ -250,6 +310,7 @@ describe.each(await testDatabases())('tenant isolation of every integration call
         barcode: '6922222222222',
         requestId: refreshed.data.requestId,
         changeId: scheduled.data.ids[0] as number,
+        promotionId: promoted.data.ids[0] as number,
       },
     };
   }

@@ -1,3 +1,4 @@
+import { SCHEDULE_TAG_LOG_KIND } from '@esl/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../infra/db/schema';
 
@@ -31,7 +32,8 @@ export async function dropNonces(db: Db, tenantId: number, before: number): Prom
 
 /**
  * Per tag of `tagIds` (of the store), its latest tag-log row that reports an outcome — a
- * revision superseded by a newer one ('replaced') reports none, the newer one will. One index
+ * revision superseded by a newer one ('replaced') reports none, the newer one will; nor does a
+ * scheduled change's record (kind `schedule`). One index
  * seek per tag (tag_log_store_hardware), whatever the length of its history.
  */
 export function lastTagResults(db: Db, at: { tenantId: number; storeId: number }, tagIds: readonly number[]) {
@@ -50,6 +52,8 @@ export function lastTagResults(db: Db, at: { tenantId: number; storeId: number }
             .whereRef('x.store_id', '=', 't.store_id')
             .whereRef('x.hardware_id', '=', 't.hardware_id')
             .where('x.result', '<>', 'replaced')
+            // A scheduled change's own row (docs/SCHEDULE.md) is a record, not work the tag did.
+            .where('x.kind', '<>', SCHEDULE_TAG_LOG_KIND)
             .orderBy('x.finished_at', 'desc')
             .orderBy('x.id', 'desc')
             .limit(1),

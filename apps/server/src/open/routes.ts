@@ -6,6 +6,7 @@ import { AppError, notFound } from '../api/errors';
 import type { ListResult } from '../api/handlers';
 import * as callbacks from '../modules/callbacks/service';
 import * as products from '../modules/products/service';
+import * as promotions from '../modules/promotions/service';
 import * as schedule from '../modules/schedule/service';
 import * as stores from '../modules/stores/service';
 import * as tags from '../modules/tags/service';
@@ -59,6 +60,27 @@ export const openHandlers: OpenHandlerMap = {
   openScheduleCancel: async (ctx, body) => {
     await atStore(ctx, body.store);
     return { cancelled: await schedule.cancel(ctx, body.ids) };
+  },
+  openScheduleEdit: async (ctx, { store, id, ...patch }) => {
+    await atStore(ctx, store);
+    return schedule.edit(ctx, id, patch);
+  },
+  // Promotions (docs/PROMOTIONS.md): the console's service on the store the code names.
+  openPromotionList: async (ctx, { store, ...f }) => {
+    await atStore(ctx, store);
+    return promotions.list(ctx, f);
+  },
+  openAddPromotion: async (ctx, { store, ...body }) => {
+    await atStore(ctx, store);
+    return promotions.add(ctx, body);
+  },
+  openEditPromotion: async (ctx, { store, id, ...patch }) => {
+    await atStore(ctx, store);
+    return promotions.edit(ctx, id, patch);
+  },
+  openCancelPromotion: async (ctx, body) => {
+    await atStore(ctx, body.store);
+    return { cancelled: await promotions.cancel(ctx, body.ids) };
   },
   openBindTags: async (ctx, body) => {
     const at = await atStore(ctx, body.store);

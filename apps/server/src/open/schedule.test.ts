@@ -8,7 +8,7 @@ import { useApp } from '../test/harness';
 import { send } from '../test/open';
 
 // Prices on a schedule through the ERP API (docs/INTEGRATION.md, docs/SCHEDULE.md): schedule by
-// barcode, list and cancel, with the key's auth and the tenant's stores only.
+// barcode, list, edit and cancel, with the key's auth and the tenant's stores only.
 
 async function setZone(app: FastifyInstance, tenantId: number, storeId: number, timeZone: string) {
   await app.services.db
@@ -216,5 +216,90 @@ describe.each(await testDatabases())('scheduled changes through the integration 
     expect(theirs.code).toBe(ErrorCode.NOT_FOUND);
     expect(await changes(app, w.tenant.id)).toEqual([]);
     expect(await changes(app, w.other.id)).toEqual([]);
+  });
+
+  it('edits a pending change (time on the store clock, fields) and refuses one that took effect or was cancelled', async () => {
+    const { app } = t();
+    const w = await world(app);
+    const added = await send<{ ids: number[] }>(app, w.key, '/products/schedule', {
+      store: w.store.code,
+      at: '2030-01-06T00:00',
+      scope: 'chain',
+      changes: [{ barcode: '6901', price: '2.99' }],
+    });
+    expect(added.code, added.msg).toBe(0);
+    const [here, there] = added.data.ids as [number, number];
+    const edit = (body: object, lang: 'en' | 'zh-CN' = 'en') =>
+      send<ScheduledChange>(app, w.key, '/products/schedule/edit', body, { lang });
+
+    // Another time (read on the London store's clock) and other fields (they replace the set).
+    const moved = await edit({ store: w.london.code, id: there, at: '2030-01-07T08:30', changes: { price: '2.49' } });
+    expect(moved.code, moved.msg).toBe(0);
+    expect(moved.data).toMatchObject({
+      id: there,
+      barcode: '6901',
+      localAt: '2030-01-07T08:30',
+      timeZone: 'Europe/London',
+      at: Date.UTC(2030, 0, 7, 8, 30),
+      changes: { price: '2.49' },
+      status: 'pending',
+    });
+    // Only the time: the fields stay.
+    const later = await edit({ store: w.store.code, id: here, at: '2030-01-06T06:00' });
+    expect(later.code, later.msg).toBe(0);
+    expect(later.data).toMatchObject({ localAt: '2030-01-06T06:00', changes: { price: '2.99' } });
+    const rows = await changes(app, w.tenant.id);
+    expect(rows.map((r) => [r.id, Number(r.effective_at), JSON.parse(r.changes)])).toEqual([
+      [here, fromLocalTime('2030-01-06T06:00', 'Asia/Shanghai'), { price: '2.99' }],
+      [there, Date.UTC(2030, 0, 7, 8, 30), { price: '2.49' }],
+    ]);
+
+    // Another store's change named with this store's code is not found; nothing moves.
+    const elsewhere = await edit({ store: w.store.code, id: there, at: '2030-01-01T00:00' });
+    expect(elsewhere.code).toBe(ErrorCode.NOT_FOUND);
+    // Bad input, in the caller's language.
+    for (const body of [
+      { store: w.store.code, id: here, at: '2030-01-06 06:00' },
+      { store: w.store.code, id: here, changes: {} },
+      { store: w.store.code, id: here, changes: { price: '-1' } },
+      { store: w.store.code, id: 0, at: '2030-01-06T06:00' },
+    ]) {
+      const res = await edit(body);
+      expect(res.code, JSON.stringify(body)).toBe(ErrorCode.VALIDATION);
+    }
+    const zh = await edit({ store: w.store.code, id: here, at: 'tomorrow' }, 'zh-CN');
+    expect(zh.code).toBe(ErrorCode.VALIDATION);
+    expect(zh.msg).toMatch(/[\u4e00-\u9fff]/);
+    expect((await changes(app, w.tenant.id)).map((r) => Number(r.effective_at))).toEqual([
+      fromLocalTime('2030-01-06T06:00', 'Asia/Shanghai'),
+      Date.UTC(2030, 0, 7, 8, 30),
+    ]);
+
+    // Cancelled: refused. Taken effect: refused. Both say why, in the caller's language.
+    const cancelled = await send(app, w.key, '/products/schedule/cancel', { store: w.store.code, ids: [here] });
+    expect(cancelled.code, cancelled.msg).toBe(0);
+    const afterCancel = await edit({ store: w.store.code, id: here, changes: { price: '1.00' } });
+    expect(afterCancel).toMatchObject({ code: ErrorCode.VALIDATION });
+    expect(afterCancel.msg).toContain('has already taken effect or been cancelled');
+    await app.services.db
+      .updateTable('scheduled_changes')
+      .set({ status: 'applied', applied_at: 1 })
+      .where('id', '=', there)
+      .execute();
+    const afterApplied = await edit({ store: w.london.code, id: there, at: '2030-02-01T00:00' }, 'zh-CN');
+    expect(afterApplied).toMatchObject({ code: ErrorCode.VALIDATION });
+    expect(afterApplied.msg).toContain('已生效或已取消');
+    const final = await changes(app, w.tenant.id);
+    expect(final.map((r) => [r.status, Number(r.effective_at), JSON.parse(r.changes)])).toEqual([
+      ['cancelled', fromLocalTime('2030-01-06T06:00', 'Asia/Shanghai'), { price: '2.99' }],
+      ['applied', Date.UTC(2030, 0, 7, 8, 30), { price: '2.49' }],
+    ]);
+    // The other tenant's key cannot name this tenant's store.
+    const theirs = await send(app, { ck: w.other.ck, sk: w.other.sk }, '/products/schedule/edit', {
+      store: w.store.code,
+      id: here,
+      at: '2030-01-01T00:00',
+    });
+    expect(theirs.code).toBe(ErrorCode.NOT_FOUND);
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id, Line, Paging } from '../common';
 import type { Language, Messages } from '../errors';
+import { SCHEDULE_TAG_LOG_KIND, type ScheduleLogDetail, scheduleLogMessage } from './schedule';
 
 const Range = { from: z.number().int().optional(), to: z.number().int().optional() };
 
@@ -80,6 +81,7 @@ export const TAG_LOG_KIND_LABELS: Record<string, Messages> = {
   tagcfg: { 'zh-CN': '价签设置', en: 'Tag settings' },
   tagfw: { 'zh-CN': '价签升级', en: 'Tag firmware update' },
   render: { 'zh-CN': '合成', en: 'Render' },
+  [SCHEDULE_TAG_LOG_KIND]: { 'zh-CN': '定时变更生效', en: 'Scheduled change took effect' },
 };
 
 /**
@@ -138,9 +140,20 @@ const isRefresh = (kind: string) => kind === 'image' || kind === 'refresh';
 
 /**
  * The message a tag-log row shows: the failure in SPEC.md §8's words (refresh failed, refresh
- * timeout, synthesis failed, screen refresh failed), the reason for a skip or cancel, '' for done.
+ * timeout, synthesis failed, screen refresh failed), the reason for a skip or cancel, '' for done;
+ * a scheduled change that took effect (kind `schedule`): which change, what it set and its time.
  */
-export function tagLogMessage(row: { kind: string; result: TagLogResult; code: string }, lang: Language): string {
+export function tagLogMessage(
+  row: { kind: string; result: TagLogResult; code: string; detail?: string | null },
+  lang: Language,
+): string {
+  if (row.kind === SCHEDULE_TAG_LOG_KIND && row.detail) {
+    try {
+      return scheduleLogMessage(JSON.parse(row.detail) as ScheduleLogDetail, lang);
+    } catch {
+      // Not a detail this version wrote: said as any other row.
+    }
+  }
   if (row.code === 'missingGlyph') return MISSING_GLYPH[lang];
   if (row.code === 'unknownFont') return UNKNOWN_FONT[lang];
   if (row.result === 'ok') return '';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { Id, Ids, Line, Paging } from '../common';
 import { AlterProductBody, Barcode, ProductFieldTypes } from './products';
-import { LocalTime, SCHEDULE_SCOPES, SCHEDULE_STATUSES } from './schedule';
+import { AddPromotionFields, EditPromotionFields, PROMOTION_STATES, targetGiven, timesInOrder } from './promotions';
+import { LocalTime, SCHEDULE_SCOPES, SCHEDULE_STATUSES, ScheduleChanges } from './schedule';
 import { HardwareId, TagStatus } from './tags';
 
 /**
@@ -142,6 +143,32 @@ export const OpenScheduleListBody = Paging.extend({
 });
 /** Cancels pending changes of the store by id: all of them, or none when one is not pending (1001). */
 export const OpenScheduleCancelBody = z.object({ store: StoreCode, ids: Ids });
+/**
+ * Another time (the store's clock) and/or other fields (given: they replace the whole set) for a
+ * pending change of the store; one that took effect or was cancelled is refused (1001).
+ */
+export const OpenScheduleEditBody = z.object({
+  store: StoreCode,
+  id: Id,
+  at: LocalTime.optional(),
+  changes: ScheduleChanges.optional(),
+});
+
+/*
+ * Promotions (docs/PROMOTIONS.md) through the ERP API: the console's calls with the store named by
+ * its code; the same fields, checks and answers.
+ */
+export const OpenPromotionListBody = Paging.extend({ store: StoreCode, state: z.enum(PROMOTION_STATES).optional() });
+/** A promotion of the store (`chain`: of every store of the tenant, each on its own clock). */
+export const OpenAddPromotionBody = AddPromotionFields.extend({ store: StoreCode })
+  .superRefine(targetGiven)
+  .superRefine(timesInOrder);
+/** Fields given replace those of a promotion of the store that has not ended. */
+export const OpenEditPromotionBody = EditPromotionFields.extend({ store: StoreCode })
+  .superRefine(targetGiven)
+  .superRefine(timesInOrder);
+/** Cancels promotions of the store that have not ended: all of them, or none (1001). */
+export const OpenCancelPromotionBody = z.object({ store: StoreCode, ids: Ids });
 
 /** All or nothing: an unknown tag or barcode refuses the whole call (code 1002 naming it). */
 export const BindTagsBody = z.object({

@@ -27,47 +27,47 @@ const Target = {
   matchValue: Line(100).default(''),
 };
 
-const targetGiven = (b: { barcodes?: string[]; matchKey?: string; matchValue?: string }, ctx: z.RefinementCtx) => {
+export const targetGiven = (
+  b: { barcodes?: string[]; matchKey?: string; matchValue?: string },
+  ctx: z.RefinementCtx,
+) => {
   if (b.barcodes === undefined && b.matchKey === undefined) return;
   if ((b.barcodes?.length ?? 0) === 0 && !(b.matchKey && b.matchValue))
     ctx.addIssue({ code: 'custom', path: ['barcodes'], message: 'required' });
 };
 
-const timesInOrder = (b: { startAt?: string; endAt?: string }, ctx: z.RefinementCtx) => {
+export const timesInOrder = (b: { startAt?: string; endAt?: string }, ctx: z.RefinementCtx) => {
   if (b.startAt && b.endAt && b.endAt <= b.startAt)
     ctx.addIssue({ code: 'custom', path: ['endAt'], message: 'beforeStart' });
 };
 
-export const AddPromotionBody = z
-  .object({
-    name: Line(100).default(''),
-    text: Line(100).default(''),
-    price: Price,
-    ...Target,
-    startAt: LocalTime,
-    endAt: LocalTime,
-    /** `chain`: a promotion in every store the caller may see, each on its own clock. */
-    scope: z.enum(SCHEDULE_SCOPES).default('store'),
-  })
-  .superRefine(targetGiven)
-  .superRefine(timesInOrder);
+/** The fields of a new promotion, before the checks across fields (the ERP API's body adds `store`). */
+export const AddPromotionFields = z.object({
+  name: Line(100).default(''),
+  text: Line(100).default(''),
+  price: Price,
+  ...Target,
+  startAt: LocalTime,
+  endAt: LocalTime,
+  /** `chain`: a promotion in every store the caller may see, each on its own clock. */
+  scope: z.enum(SCHEDULE_SCOPES).default('store'),
+});
+export const AddPromotionBody = AddPromotionFields.superRefine(targetGiven).superRefine(timesInOrder);
 export const AddPromotionData = z.object({ ids: z.array(z.number().int()), stores: z.number().int() });
 
 /** Fields given replace those of a promotion that has not ended (a started one keeps its start). */
-export const EditPromotionBody = z
-  .object({
-    id: Id,
-    name: Line(100).optional(),
-    text: Line(100).optional(),
-    price: Price.optional(),
-    barcodes: Target.barcodes.unwrap().optional(),
-    matchKey: Line(64).optional(),
-    matchValue: Line(100).optional(),
-    startAt: LocalTime.optional(),
-    endAt: LocalTime.optional(),
-  })
-  .superRefine(targetGiven)
-  .superRefine(timesInOrder);
+export const EditPromotionFields = z.object({
+  id: Id,
+  name: Line(100).optional(),
+  text: Line(100).optional(),
+  price: Price.optional(),
+  barcodes: Target.barcodes.unwrap().optional(),
+  matchKey: Line(64).optional(),
+  matchValue: Line(100).optional(),
+  startAt: LocalTime.optional(),
+  endAt: LocalTime.optional(),
+});
+export const EditPromotionBody = EditPromotionFields.superRefine(targetGiven).superRefine(timesInOrder);
 export const CancelPromotionBody = z.object({ ids: Ids });
 export const CancelPromotionData = z.object({ cancelled: z.number().int() });
 

@@ -6,7 +6,11 @@ import {
   DeleteProductsBody,
   DeleteProductsData,
   OPEN_BASE,
+  OpenAddPromotionBody,
+  OpenCancelPromotionBody,
+  OpenEditPromotionBody,
   OpenLedBody,
+  OpenPromotionListBody,
   OpenRefreshBody,
   OpenRequestBody,
   OpenRequestData,
@@ -14,6 +18,7 @@ import {
   OpenScheduleBody,
   OpenScheduleCancelBody,
   OpenScheduleData,
+  OpenScheduleEditBody,
   OpenScheduleListBody,
   OpenStore,
   OpenStoreListBody,
@@ -24,6 +29,7 @@ import {
   UpsertProductsBody,
   UpsertProductsData,
 } from '../api/open';
+import { AddPromotionData, CancelPromotionData, Promotion } from '../api/promotions';
 import { CancelScheduleData, ScheduledChange } from '../api/schedule';
 import { Empty } from '../common';
 import type { Messages } from '../errors';
@@ -86,6 +92,42 @@ export const OPEN_CALLS = {
     'Cancel pending scheduled changes of a store by id (all or none)',
     change,
   ),
+  openScheduleEdit: openCall(
+    '/products/schedule/edit',
+    OpenScheduleEditBody,
+    ScheduledChange,
+    "Change the time (store's clock) or the fields of a pending scheduled change of a store by id",
+    change,
+  ),
+  openPromotionList: openCall(
+    '/promotions/list',
+    OpenPromotionListBody,
+    Promotion,
+    "List a store's promotions (started first, then upcoming soonest first, then the rest)",
+    list,
+  ),
+  openAddPromotion: openCall(
+    '/promotions/add',
+    OpenAddPromotionBody,
+    AddPromotionData,
+    "Add a promotion to a store (price, text, products by barcode or by a field value, start and end on the store's " +
+      'clock; scope chain: in every store of the tenant, each on its own clock); labels switch at its times on their own',
+    change,
+  ),
+  openEditPromotion: openCall(
+    '/promotions/edit',
+    OpenEditPromotionBody,
+    Promotion,
+    'Change a promotion of a store that has not ended',
+    change,
+  ),
+  openCancelPromotion: openCall(
+    '/promotions/cancel',
+    OpenCancelPromotionBody,
+    CancelPromotionData,
+    'Cancel promotions of a store that have not ended, by id (all or none); their tags show the regular label',
+    change,
+  ),
   openBindTags: openCall(
     '/tags/bind',
     BindTagsBody,
@@ -146,6 +188,11 @@ export const OPEN_CALL_NAMES = {
   openScheduleProducts: { 'zh-CN': '接口定时变更商品', en: 'API: schedule product changes' },
   openScheduleList: { 'zh-CN': '接口查询定时变更', en: 'API: list scheduled changes' },
   openScheduleCancel: { 'zh-CN': '接口取消定时变更', en: 'API: cancel scheduled changes' },
+  openScheduleEdit: { 'zh-CN': '接口修改定时变更', en: 'API: edit a scheduled change' },
+  openPromotionList: { 'zh-CN': '接口查询促销', en: 'API: list promotions' },
+  openAddPromotion: { 'zh-CN': '接口添加促销', en: 'API: add a promotion' },
+  openEditPromotion: { 'zh-CN': '接口修改促销', en: 'API: edit a promotion' },
+  openCancelPromotion: { 'zh-CN': '接口取消促销', en: 'API: cancel promotions' },
   openBindTags: { 'zh-CN': '接口绑定价签', en: 'API: bind tags' },
   openUnbindTags: { 'zh-CN': '接口解绑价签', en: 'API: unbind tags' },
   openTagList: { 'zh-CN': '接口查询价签', en: 'API: list tags' },

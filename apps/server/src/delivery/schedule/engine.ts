@@ -1,6 +1,7 @@
 import type { AckMsg, BlobRequestMsg, HelloMsg, ResultMsg, StationCaps } from '@esl/contract/protocol';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../infra/db/schema';
+import type { Notices } from '../../infra/notice/notices';
 import type { RenderedImage, RenderJob, RenderOutcome } from '../../infra/render';
 import { onTasksChanged } from '../../outbox/slots/enqueue';
 import type { JobConsumer, LinkStation } from '../link/consumers';
@@ -35,6 +36,8 @@ export interface ScheduleEngineOptions {
   loadImage: (tenantId: number, hash: string) => Promise<Uint8Array | null>;
   /** Several processes: true while this one holds the station's dispatch lease. */
   claimStation?: (stationId: number) => Promise<boolean>;
+  /** The console notices: the user who scheduled a change hears that it took effect. */
+  notices?: Notices | null;
   onError?: (err: unknown, what: string) => void;
 }
 
@@ -68,6 +71,7 @@ export function createScheduleEngine(o: ScheduleEngineOptions): ScheduleEngine {
     storeImages: (tenantId, images) => o.storeImages(tenantId, images),
     withdraw,
     counters,
+    notices: o.notices ?? null,
   };
 
   async function dispatch() {

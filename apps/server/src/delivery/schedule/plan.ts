@@ -2,9 +2,12 @@ import type { ScheduleChanges } from '@esl/contract';
 import type { LabelData } from '@esl/labels';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../infra/db/schema';
+import type { Notices } from '../../infra/notice/notices';
 import type { RenderJob, RenderOutcome } from '../../infra/render';
 import * as products from '../../modules/products/service';
 import * as promotions from '../../modules/promotions/service';
+import { type AppliedRecord, logApplied, notifyApplied } from '../../modules/schedule/applied';
+import { timeZones } from '../../modules/stores/service';
 import * as templates from '../../modules/templates/service';
 import { tasksChanged } from '../../outbox/slots/enqueue';
 import * as repo from './repository';
@@ -24,24 +27,46 @@ export interface PlanDeps {
   /** A timed label that was at a station and is no longer wanted: the station is asked to drop it. */
   withdraw: (row: repo.TimedRow) => Promise<void>;
   counters: { applied: number; planned: number };
+  /** Where the user who scheduled a change hears that it took effect (absent: nobody is told). */
+  notices?: Pick<Notices, 'toUser'> | null;
 }
 
-/** Applies the changes whose time has come, oldest first; each in its own transaction. */
+/**
+ * Applies the changes whose time has come, oldest first; each in its own transaction, with its
+ * own record: a tag-log row per tag it relabels. Then the users who scheduled them are told, per
+ * store and batch (modules/schedule/applied.ts).
+ */
 export async function applyDue(d: PlanDeps): Promise<number> {
   let n = 0;
+  const records: AppliedRecord[] = [];
+  const zones = new Map<number, string>();
   for (;;) {
     const due = await repo.dueChanges(d.db, d.now(), 200);
     if (due.length === 0) break;
     for (const c of due) {
-      await d.db.transaction().execute(async (trx) => {
+      // Read before the transaction (SQLite has one connection: nothing outside it while it runs).
+      if (!zones.has(c.store_id))
+        zones.set(c.store_id, (await timeZones(d.db, c.tenant_id, [c.store_id])).get(c.store_id) ?? 'UTC');
+      const record = await d.db.transaction().execute(async (trx) => {
         const now = d.now();
-        if (!(await repo.markApplied(trx, c.id, now))) return;
+        if (!(await repo.markApplied(trx, c.id, now))) return null;
         const changes = JSON.parse(c.changes) as ScheduleChanges;
-        await products.applyScheduled(trx, { tenantId: c.tenant_id, storeId: c.store_id }, c.product_id, changes, now);
+        const at = { tenantId: c.tenant_id, storeId: c.store_id };
+        const applied = await products.applyScheduled(trx, at, c.product_id, changes, now);
         n++;
+        // A product deleted meanwhile: nothing was written, no tag shows it.
+        return applied === false ? null : logApplied(trx, c, zones.get(c.store_id) ?? 'UTC', now);
       });
+      if (record) records.push(record);
     }
     if (due.length < 200) break;
+  }
+  if (records.length && d.notices) {
+    try {
+      await notifyApplied(d.db, d.notices, records);
+    } catch {
+      // A notice is a hint for the console: the changes and their records are committed.
+    }
   }
   // Promotions starting or ending: their products' tags relabelled first in line.
   n += await promotions.applyTimes(d.db, d.now());

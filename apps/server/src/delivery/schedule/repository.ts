@@ -12,7 +12,7 @@ type Db = Kysely<Database> | Transaction<Database>;
 export function dueChanges(db: Db, now: number, limit: number) {
   return db
     .selectFrom('scheduled_changes')
-    .select(['id', 'tenant_id', 'store_id', 'product_id', 'changes'])
+    .select(['id', 'tenant_id', 'store_id', 'product_id', 'changes', 'effective_at', 'created_by', 'batch'])
     .where('status', '=', 'pending')
     .where('effective_at', '<=', now)
     .orderBy('effective_at')

@@ -151,6 +151,23 @@ describe('console notices too long for one announcement', () => {
   });
 });
 
+describe('console notices to one user', () => {
+  it('reach every console of that user in the tenant, and no one else', () => {
+    const notices = new Notices();
+    const got: Record<string, string[]> = { s1: [], s2: [], other: [], otherTenant: [] };
+    notices.add({ send: (x) => got.s1?.push(x) }, { tenantId: 7, userId: 2, sessionId: 's1' });
+    notices.add({ send: (x) => got.s2?.push(x) }, { tenantId: 7, userId: 2, sessionId: 's2' });
+    notices.add({ send: (x) => got.other?.push(x) }, { tenantId: 7, userId: 3, sessionId: 's3' });
+    notices.add({ send: (x) => got.otherTenant?.push(x) }, { tenantId: 8, userId: 2, sessionId: 's4' });
+    expect(notices.toUser(7, 2, { type: 'schedule.applied', storeId: 1 })).toBe(2);
+    const text = JSON.stringify({ type: 'schedule.applied', storeId: 1 });
+    expect(got).toEqual({ s1: [text], s2: [text], other: [], otherTenant: [] });
+    // As relayed from another process.
+    expect(notices.deliver({ tenantId: 7, userId: 3, notice: { type: 'x' } })).toBe(1);
+    expect(got.other).toEqual([JSON.stringify({ type: 'x' })]);
+  });
+});
+
 const postgres = (await testDatabases()).find((d) => d.name === 'postgres');
 
 describe.runIf(postgres)('console notices between two processes (postgres)', () => {
@@ -169,7 +186,7 @@ describe.runIf(postgres)('console notices between two processes (postgres)', () 
     await drop?.();
   });
 
-  it('a notice raised in one reaches the consoles of the other, once, to the right session', async () => {
+  it('a notice raised in one reaches the consoles of the other, once, to the right session or user', async () => {
     const [a, b] = [new Notices(), new Notices()];
     const notify = (channel: string, payload: string) => notifyChannel(database.db, channel, payload);
     const relays = [startNoticeRelay(url, a, notify), startNoticeRelay(url, b, notify)];
@@ -181,20 +198,24 @@ describe.runIf(postgres)('console notices between two processes (postgres)', () 
     b.add({ send: (x) => got.bOther.push(x) }, { tenantId: 8, userId: 4, sessionId: 's4' });
     a.broadcast(7, { type: 'tag.changed', storeId: 1, ids: [1, 2] });
     a.toSession(7, 's3', { type: 'station.cmd', out: 'ok' });
+    a.toUser(7, 2, { type: 'schedule.applied', storeId: 1 });
     const until = async (pred: () => boolean) => {
       for (let i = 0; i < 200 && !pred(); i++) await new Promise((r) => setTimeout(r, 25));
     };
-    await until(() => got.bTenant.length >= 1 && got.bSession.length >= 2);
+    await until(() => got.bTenant.length >= 2 && got.bSession.length >= 2);
     // A little longer: a second copy would arrive in this time.
     await new Promise((r) => setTimeout(r, 200));
     expect(got.a).toEqual([JSON.stringify({ type: 'tag.changed', storeId: 1, ids: [1, 2] })]);
-    expect(got.bTenant).toEqual([JSON.stringify({ type: 'tag.changed', storeId: 1, ids: [1, 2] })]);
+    expect(got.bTenant).toEqual([
+      JSON.stringify({ type: 'tag.changed', storeId: 1, ids: [1, 2] }),
+      JSON.stringify({ type: 'schedule.applied', storeId: 1 }),
+    ]);
     expect(got.bSession).toEqual([
       JSON.stringify({ type: 'tag.changed', storeId: 1, ids: [1, 2] }),
       JSON.stringify({ type: 'station.cmd', out: 'ok' }),
     ]);
     expect(got.bOther).toEqual([]);
-    expect(relays[1]?.counters.received).toBe(2);
+    expect(relays[1]?.counters.received).toBe(3);
     await Promise.all(relays.map((r) => r.close()));
   });
 

@@ -604,6 +604,11 @@ export interface TagLogTable {
   air_ms: number | null;
   /** Signal of the tag at the station, dBm. */
   rssi: number | null;
+  /**
+   * JSON of a row that is no task revision (null for those): a scheduled change that took effect,
+   * kind 'schedule', `{change, changes, at, localAt, timeZone}` (migration 037).
+   */
+  detail: string | null;
 }
 
 /** Where a data push came from. */

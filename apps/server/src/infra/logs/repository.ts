@@ -48,9 +48,11 @@ export interface TagLogEntry {
   finishedAt: number;
   airMs?: number | null;
   rssi?: number | null;
+  /** JSON of a row that is no task revision (a scheduled change that took effect); null otherwise. */
+  detail?: string | null;
 }
 
-/** Rows per INSERT: well under SQLite's 32,766 bound parameters (16 columns each). */
+/** Rows per INSERT: well under SQLite's 32,766 bound parameters (18 columns each). */
 const INSERT_CHUNK = 500;
 
 /**
@@ -79,6 +81,7 @@ export async function appendTagLog(db: LogDb, rows: readonly TagLogEntry[]): Pro
       finished_at: r.finishedAt,
       air_ms: r.airMs ?? null,
       rssi: r.rssi ?? null,
+      detail: r.detail ?? null,
     }));
     const result = await db
       .insertInto('tag_log')

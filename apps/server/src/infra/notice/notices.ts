@@ -16,6 +16,8 @@ export interface RelayedNotice {
   tenantId: number | null;
   /** Only the sockets of this console session; absent: every console of the tenant. */
   sessionId?: string;
+  /** Only the consoles of this user (every session of theirs); absent: every console of the tenant. */
+  userId?: number;
   notice: { type: string } & Record<string, unknown>;
 }
 
@@ -48,13 +50,38 @@ export class Notices {
     return this.#toSession(tenantId, sessionId, notice);
   }
 
+  /**
+   * Sends a JSON notice to the consoles of one user of the tenant (e.g. the user who scheduled a
+   * change hears that it took effect), whichever of their sessions is open.
+   */
+  toUser(tenantId: number, userId: number, notice: { type: string } & Record<string, unknown>): number {
+    this.relay?.({ tenantId, userId, notice });
+    return this.#toUser(tenantId, userId, notice);
+  }
+
   /** A notice another server process sent: to this process's consoles only. */
   deliver(n: RelayedNotice): number {
+    if (n.userId !== undefined) return n.tenantId === null ? 0 : this.#toUser(n.tenantId, n.userId, n.notice);
     return n.sessionId === undefined
       ? this.#broadcast(n.tenantId, n.notice)
       : n.tenantId === null
         ? 0
         : this.#toSession(n.tenantId, n.sessionId, n.notice);
+  }
+
+  #toUser(tenantId: number, userId: number, notice: { type: string } & Record<string, unknown>): number {
+    const text = JSON.stringify(notice);
+    let sent = 0;
+    for (const sub of this.#subscribers) {
+      if (sub.tenantId !== tenantId || sub.userId !== userId) continue;
+      try {
+        sub.sink.send(text);
+        sent++;
+      } catch {
+        this.#subscribers.delete(sub);
+      }
+    }
+    return sent;
   }
 
   #toSession(tenantId: number, sessionId: string, notice: { type: string } & Record<string, unknown>): number {

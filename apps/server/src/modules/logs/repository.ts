@@ -150,7 +150,7 @@ export async function listTagLogs(db: Kysely<Database>, at: StoreScope, f: TagLo
   const [rows, total] = await Promise.all([
     q
       .select(['id', 'tag_id', 'hardware_id', 'request_id', 'kind', 'rev', 'result', 'code', 'hash', 'station_sn'])
-      .select(['attempts', 'queued_at', 'sent_at', 'finished_at', 'air_ms', 'rssi'])
+      .select(['attempts', 'queued_at', 'sent_at', 'finished_at', 'air_ms', 'rssi', 'detail'])
       .orderBy('finished_at', 'desc')
       .orderBy('id', 'desc')
       .limit(f.limit)

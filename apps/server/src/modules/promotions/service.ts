@@ -57,7 +57,8 @@ export async function add(ctx: CallContext, body: ParsedBodyOf<'addPromotion'>) 
       end_at: fromLocalTime(body.endAt, tz),
       state: 'pending',
       batch,
-      created_by: at.userId,
+      // The ERP API's key has no user (0): nobody.
+      created_by: at.userId || null,
       created_at: ctx.now,
       updated_at: ctx.now,
     };

@@ -150,3 +150,27 @@ export async function progressOf(
   }
   return out;
 }
+
+/** The tags of the store showing a product, with their hardware IDs (a change's tag-log rows). */
+export function tagsShowing(db: Db, at: { tenantId: number; storeId: number }, productId: number) {
+  return db
+    .selectFrom('tags')
+    .select(['id', 'hardware_id'])
+    .where('tenant_id', '=', at.tenantId)
+    .where('store_id', '=', at.storeId)
+    .where('product_id', '=', productId)
+    .orderBy('id')
+    .execute();
+}
+
+/** A product's name (as a change that took effect left it). */
+export async function productName(db: Db, at: { tenantId: number; storeId: number }, productId: number) {
+  const row = await db
+    .selectFrom('products')
+    .select('name')
+    .where('tenant_id', '=', at.tenantId)
+    .where('store_id', '=', at.storeId)
+    .where('id', '=', productId)
+    .executeTakeFirst();
+  return row?.name ?? '';
+}

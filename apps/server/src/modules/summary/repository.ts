@@ -1,3 +1,4 @@
+import { SCHEDULE_TAG_LOG_KIND } from '@esl/contract';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../infra/db/schema';
 import type { CurrentStore } from '../stores/service';
@@ -143,7 +144,7 @@ export function tasksByState(db: Db, at: CurrentStore) {
     .execute();
 }
 
-/** Tag-log rows of the store finished in [from, now], per result. */
+/** Tag-log rows of the store finished in [from, now], per result (scheduled changes' records aside: no work). */
 export function tagLogByResult(db: Db, at: CurrentStore, from: number) {
   return db
     .selectFrom('tag_log')
@@ -151,6 +152,7 @@ export function tagLogByResult(db: Db, at: CurrentStore, from: number) {
     .where('tenant_id', '=', at.tenantId)
     .where('store_id', '=', at.storeId)
     .where('finished_at', '>=', from)
+    .where('kind', '<>', SCHEDULE_TAG_LOG_KIND)
     .groupBy('result')
     .execute();
 }

@@ -15,6 +15,7 @@ import { Navbar } from './Navbar';
 import { Sidebar } from './Sidebar';
 import { TagsView } from './TagsView';
 import { useNoticeSocket } from './useNoticeSocket';
+import { useScheduleNotices } from './useScheduleNotices';
 import './layout.css';
 
 // antd's date pickers take month and weekday names from dayjs's global locale. Set here, with
@@ -69,6 +70,7 @@ function useResponsive() {
 export default function Layout() {
   useResponsive();
   useNoticeSocket();
+  useScheduleNotices();
   const opened = useAppStore((s) => s.sidebarOpened);
   const withoutAnimation = useAppStore((s) => s.withoutAnimation);
   const device = useAppStore((s) => s.device);

@@ -1,0 +1,125 @@
+import {
+  type Language,
+  SCHEDULE_TAG_LOG_KIND,
+  type ScheduleAppliedNotice,
+  type ScheduleLogDetail,
+  scheduleAppliedSummary,
+  toLocalTime,
+} from '@esl/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../infra/db/schema';
+import { appendTagLog } from '../../infra/logs/repository';
+import type { Notices } from '../../infra/notice/notices';
+import { findStore, timeZones } from '../stores/service';
+import * as repo from './repository';
+
+/*
+ * A scheduled change's own record when it takes effect (docs/SCHEDULE.md "When it takes effect"):
+ * every tag it relabels gets a tag-log row (kind `schedule`, rev the change's id, the detail
+ * saying which change, what it set and its time), in the transaction that applies it; and the
+ * user who scheduled it hears, per store and batch, that it took effect there on N tags.
+ */
+
+/** A change being applied, as the scheduler read it. */
+export interface AppliedChange {
+  id: number;
+  tenant_id: number;
+  store_id: number;
+  product_id: number;
+  changes: string;
+  effective_at: number;
+  created_by: number | null;
+  batch: string;
+}
+
+/** What `logApplied` found: the tags relabelled and the product's name. */
+export interface AppliedRecord {
+  change: AppliedChange;
+  tags: number;
+  productName: string;
+}
+
+/** Writes the change's tag-log rows (one per tag showing its product), in the caller's transaction. */
+export async function logApplied(
+  db: Kysely<Database>,
+  c: AppliedChange,
+  timeZone: string,
+  now: number,
+): Promise<AppliedRecord> {
+  const at = { tenantId: c.tenant_id, storeId: c.store_id };
+  const effectiveAt = Number(c.effective_at);
+  const detail: ScheduleLogDetail = {
+    change: c.id,
+    changes: JSON.parse(c.changes) as Record<string, unknown>,
+    at: effectiveAt,
+    localAt: toLocalTime(effectiveAt, timeZone),
+    timeZone,
+  };
+  const tags = await repo.tagsShowing(db, at, c.product_id);
+  await appendTagLog(
+    db,
+    tags.map((t) => ({
+      ...at,
+      tagId: t.id,
+      hardwareId: t.hardware_id,
+      kind: SCHEDULE_TAG_LOG_KIND,
+      rev: c.id,
+      result: 'ok' as const,
+      queuedAt: effectiveAt,
+      finishedAt: now,
+      detail: JSON.stringify(detail),
+    })),
+  );
+  return { change: c, tags: tags.length, productName: await repo.productName(db, at, c.product_id) };
+}
+
+/** Most products a notice's summary reads (the field names of a large batch). */
+const SUMMARY_ITEMS = 200;
+
+/**
+ * The console notices of changes that took effect: one per user, store and batch (the changes one
+ * form, import or ERP call made), to the user who scheduled them; changes the ERP API's key made
+ * (no user) have nobody to tell. Answers the notices sent.
+ */
+export async function notifyApplied(
+  db: Kysely<Database>,
+  notices: Pick<Notices, 'toUser'>,
+  records: readonly AppliedRecord[],
+): Promise<Array<{ tenantId: number; userId: number; notice: ScheduleAppliedNotice }>> {
+  const groups = new Map<string, AppliedRecord[]>();
+  for (const r of records) {
+    const c = r.change;
+    if (c.created_by === null || c.created_by === 0) continue;
+    const key = `${c.tenant_id}|${c.store_id}|${c.created_by}|${c.batch}`;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  const out: Array<{ tenantId: number; userId: number; notice: ScheduleAppliedNotice }> = [];
+  for (const list of groups.values()) {
+    const first = (list[0] as AppliedRecord).change;
+    const tenantId = first.tenant_id;
+    const userId = first.created_by as number;
+    const store = await findStore(db, { tenantId, userId: null }, first.store_id);
+    const timeZone = (await timeZones(db, tenantId, [first.store_id])).get(first.store_id) ?? 'UTC';
+    const at = Math.min(...list.map((r) => Number(r.change.effective_at)));
+    const items = list
+      .slice(0, SUMMARY_ITEMS)
+      .map((r) => ({ productName: r.productName, changes: JSON.parse(r.change.changes) as Record<string, unknown> }));
+    const products = new Set(list.map((r) => r.change.product_id)).size;
+    const summary = (lang: Language) => scheduleAppliedSummary(items, lang, products);
+    const notice: ScheduleAppliedNotice = {
+      type: 'schedule.applied',
+      storeId: first.store_id,
+      storeName: store?.name ?? '',
+      ids: list.map((r) => r.change.id),
+      products,
+      tags: list.reduce((n, r) => n + r.tags, 0),
+      at,
+      localAt: toLocalTime(at, timeZone),
+      timeZone,
+      summary: { 'zh-CN': summary('zh-CN'), en: summary('en') },
+    };
+    notices.toUser(tenantId, userId, { ...notice });
+    out.push({ tenantId, userId, notice });
+  }
+  return out;
+}
