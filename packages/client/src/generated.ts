@@ -20,6 +20,44 @@ export interface Refusal {
   data: null;
 }
 
+// /open/v1/promotions/add: Add a promotion to a store (price, text, products by barcode or by a field value, start and end on the store's clock; scope chain: in every store of the tenant, each on its own clock); labels switch at its times on their own
+
+/** The body of /open/v1/promotions/add. */
+export interface AddPromotionBody {
+  /** at most 100 characters, default "" */
+  name?: string;
+  /** at most 100 characters, default "" */
+  text?: string;
+  price: string | number;
+  /** at most 2000 items, default [] */
+  barcodes?: string[];
+  /** at most 64 characters, default "" */
+  matchKey?: string;
+  /** at most 100 characters, default "" */
+  matchValue?: string;
+  /** pattern `^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d$` */
+  startAt: string;
+  /** pattern `^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d$` */
+  endAt: string;
+  /** default "store" */
+  scope?: 'store' | 'chain';
+  /** 1–32 characters */
+  store: string;
+}
+
+/** The data of /open/v1/promotions/add's success. */
+export interface AddPromotionData {
+  ids: number[];
+  stores: number;
+}
+
+/** A success of /open/v1/promotions/add. */
+export interface AddPromotionSuccess {
+  code: 0;
+  msg: string;
+  data: AddPromotionData;
+}
+
 // /open/v1/tags/bind: Bind tags (hardware ID) to products (barcode), up to 100 pairs
 
 /** The body of /open/v1/tags/bind. */
@@ -105,6 +143,28 @@ export interface CallbackSetSuccess {
   data: CallbackSetData;
 }
 
+// /open/v1/promotions/cancel: Cancel promotions of a store that have not ended, by id (all or none); their tags show the regular label
+
+/** The body of /open/v1/promotions/cancel. */
+export interface CancelPromotionBody {
+  /** 1–32 characters */
+  store: string;
+  /** 1–2000 items */
+  ids: number[];
+}
+
+/** The data of /open/v1/promotions/cancel's success. */
+export interface CancelPromotionData {
+  cancelled: number;
+}
+
+/** A success of /open/v1/promotions/cancel. */
+export interface CancelPromotionSuccess {
+  code: 0;
+  msg: string;
+  data: CancelPromotionData;
+}
+
 // /open/v1/products/delete: Delete products of a store by barcode (their tags are unbound); answers the request id of their tags' new labels
 
 /** The body of /open/v1/products/delete. */
@@ -127,6 +187,58 @@ export interface DeleteProductsSuccess {
   code: 0;
   msg: string;
   data: DeleteProductsData;
+}
+
+// /open/v1/promotions/edit: Change a promotion of a store that has not ended
+
+/** The body of /open/v1/promotions/edit. */
+export interface EditPromotionBody {
+  /** at most 2147483647, more than 0 */
+  id: number;
+  /** at most 100 characters */
+  name?: string;
+  /** at most 100 characters */
+  text?: string;
+  price?: string | number;
+  /** at most 2000 items */
+  barcodes?: string[];
+  /** at most 64 characters */
+  matchKey?: string;
+  /** at most 100 characters */
+  matchValue?: string;
+  /** pattern `^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d$` */
+  startAt?: string;
+  /** pattern `^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d$` */
+  endAt?: string;
+  /** 1–32 characters */
+  store: string;
+}
+
+/** The data of /open/v1/promotions/edit's success. */
+export interface EditPromotionData {
+  id: number;
+  storeId: number;
+  name: string;
+  text: string;
+  price: string;
+  barcodes: string[];
+  matchKey: string;
+  matchValue: string;
+  start: number;
+  end: number;
+  startAt: string;
+  endAt: string;
+  timeZone: string;
+  state: 'pending' | 'started' | 'ended' | 'cancelled';
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A success of /open/v1/promotions/edit. */
+export interface EditPromotionSuccess {
+  code: 0;
+  msg: string;
+  data: EditPromotionData;
 }
 
 // /open/v1/tags/led: Flash the LED of tags to find them; answers the request id at once
@@ -162,6 +274,48 @@ export interface LedTagsSuccess {
   code: 0;
   msg: string;
   data: LedTagsData;
+}
+
+// /open/v1/promotions/list: List a store's promotions (started first, then upcoming soonest first, then the rest)
+
+/** The body of /open/v1/promotions/list. */
+export interface PromotionListBody {
+  /** 1–1000000, default 1 */
+  page?: number;
+  /** 1–2000, default 20 */
+  limit?: number;
+  /** 1–32 characters */
+  store: string;
+  state?: 'pending' | 'started' | 'ended' | 'cancelled';
+}
+
+/** One row of /open/v1/promotions/list's data. */
+export interface PromotionListItem {
+  id: number;
+  storeId: number;
+  name: string;
+  text: string;
+  price: string;
+  barcodes: string[];
+  matchKey: string;
+  matchValue: string;
+  start: number;
+  end: number;
+  startAt: string;
+  endAt: string;
+  timeZone: string;
+  state: 'pending' | 'started' | 'ended' | 'cancelled';
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A success of /open/v1/promotions/list. */
+export interface PromotionListSuccess {
+  code: 0;
+  msg: string;
+  data: PromotionListItem[];
+  /** Rows before paging. */
+  count: number;
 }
 
 // /open/v1/tags/refresh: Refresh tags: render and deliver their labels; answers the request id at once
@@ -239,6 +393,64 @@ export interface ScheduleCancelSuccess {
   code: 0;
   msg: string;
   data: ScheduleCancelData;
+}
+
+// /open/v1/products/schedule/edit: Change the time (store's clock) or the fields of a pending scheduled change of a store by id
+
+/** The body of /open/v1/products/schedule/edit. */
+export interface ScheduleEditBody {
+  /** 1–32 characters */
+  store: string;
+  /** at most 2147483647, more than 0 */
+  id: number;
+  /** pattern `^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d$` */
+  at?: string;
+  changes?: {
+    /** 1–200 characters */
+    name?: string;
+    price?: string | number;
+    originalPrice?: string | number | null;
+    /** at most 20 characters */
+    unit?: string;
+    /** at most 64 characters */
+    spec?: string;
+    /** at most 64 characters */
+    origin?: string;
+    /** at most 32 characters */
+    grade?: string;
+    /** at most 500 characters */
+    qrcode?: string;
+    custom?: Record<string, string>;
+  };
+}
+
+/** The data of /open/v1/products/schedule/edit's success. */
+export interface ScheduleEditData {
+  id: number;
+  storeId: number;
+  productId: number;
+  barcode: string;
+  productName: string;
+  changes: Record<string, unknown>;
+  at: number;
+  localAt: string;
+  timeZone: string;
+  status: 'pending' | 'applied' | 'cancelled';
+  note: string;
+  createdAt: number;
+  updatedAt: number;
+  appliedAt: number | null;
+  progress: {
+    held: number;
+    tags: number;
+  } | null;
+}
+
+/** A success of /open/v1/products/schedule/edit. */
+export interface ScheduleEditSuccess {
+  code: 0;
+  msg: string;
+  data: ScheduleEditData;
 }
 
 // /open/v1/products/schedule/list: List a store's scheduled changes, pending first (soonest first)
@@ -472,6 +684,13 @@ export interface UpsertProductsSuccess {
 
 /** Each integration call: its path, whether it is a list call, and its summary. */
 export const OPERATIONS = {
+  addPromotion: {
+    operationId: 'open.openAddPromotion',
+    path: '/open/v1/promotions/add',
+    list: false,
+    summary:
+      "Add a promotion to a store (price, text, products by barcode or by a field value, start and end on the store's clock; scope chain: in every store of the tenant, each on its own clock); labels switch at its times on their own",
+  },
   bindTags: {
     operationId: 'open.openBindTags',
     path: '/open/v1/tags/bind',
@@ -496,6 +715,12 @@ export const OPERATIONS = {
     list: false,
     summary: "Set the tenant's callback URL (checked against private and link-local addresses); '' stops callbacks",
   },
+  cancelPromotion: {
+    operationId: 'open.openCancelPromotion',
+    path: '/open/v1/promotions/cancel',
+    list: false,
+    summary: 'Cancel promotions of a store that have not ended, by id (all or none); their tags show the regular label',
+  },
   deleteProducts: {
     operationId: 'open.openDeleteProducts',
     path: '/open/v1/products/delete',
@@ -503,11 +728,23 @@ export const OPERATIONS = {
     summary:
       "Delete products of a store by barcode (their tags are unbound); answers the request id of their tags' new labels",
   },
+  editPromotion: {
+    operationId: 'open.openEditPromotion',
+    path: '/open/v1/promotions/edit',
+    list: false,
+    summary: 'Change a promotion of a store that has not ended',
+  },
   ledTags: {
     operationId: 'open.openLedTags',
     path: '/open/v1/tags/led',
     list: false,
     summary: 'Flash the LED of tags to find them; answers the request id at once',
+  },
+  promotionList: {
+    operationId: 'open.openPromotionList',
+    path: '/open/v1/promotions/list',
+    list: true,
+    summary: "List a store's promotions (started first, then upcoming soonest first, then the rest)",
   },
   refreshTags: {
     operationId: 'open.openRefreshTags',
@@ -526,6 +763,12 @@ export const OPERATIONS = {
     path: '/open/v1/products/schedule/cancel',
     list: false,
     summary: 'Cancel pending scheduled changes of a store by id (all or none)',
+  },
+  scheduleEdit: {
+    operationId: 'open.openScheduleEdit',
+    path: '/open/v1/products/schedule/edit',
+    list: false,
+    summary: "Change the time (store's clock) or the fields of a pending scheduled change of a store by id",
   },
   scheduleList: {
     operationId: 'open.openScheduleList',
@@ -569,15 +812,20 @@ export const OPERATIONS = {
 
 /** The types of each call: what it takes, what a success answers, what a refusal answers. */
 export interface Operations {
+  addPromotion: { body: AddPromotionBody; success: AddPromotionSuccess; refusal: Refusal };
   bindTags: { body: BindTagsBody; success: BindTagsSuccess; refusal: Refusal };
   callbackGet: { body: CallbackGetBody; success: CallbackGetSuccess; refusal: Refusal };
   callbackResend: { body: CallbackResendBody; success: CallbackResendSuccess; refusal: Refusal };
   callbackSet: { body: CallbackSetBody; success: CallbackSetSuccess; refusal: Refusal };
+  cancelPromotion: { body: CancelPromotionBody; success: CancelPromotionSuccess; refusal: Refusal };
   deleteProducts: { body: DeleteProductsBody; success: DeleteProductsSuccess; refusal: Refusal };
+  editPromotion: { body: EditPromotionBody; success: EditPromotionSuccess; refusal: Refusal };
   ledTags: { body: LedTagsBody; success: LedTagsSuccess; refusal: Refusal };
+  promotionList: { body: PromotionListBody; success: PromotionListSuccess; refusal: Refusal };
   refreshTags: { body: RefreshTagsBody; success: RefreshTagsSuccess; refusal: Refusal };
   requestProgress: { body: RequestProgressBody; success: RequestProgressSuccess; refusal: Refusal };
   scheduleCancel: { body: ScheduleCancelBody; success: ScheduleCancelSuccess; refusal: Refusal };
+  scheduleEdit: { body: ScheduleEditBody; success: ScheduleEditSuccess; refusal: Refusal };
   scheduleList: { body: ScheduleListBody; success: ScheduleListSuccess; refusal: Refusal };
   scheduleProducts: { body: ScheduleProductsBody; success: ScheduleProductsSuccess; refusal: Refusal };
   storeList: { body: StoreListBody; success: StoreListSuccess; refusal: Refusal };
