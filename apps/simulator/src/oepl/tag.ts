@@ -84,7 +84,9 @@ export class EmuTag {
     this.temperature = Math.round(rng.between(18, 24));
     this.hasNfc = nfc ?? EMU_NFC_TYPES.has(hwType);
     this.capabilities =
-      (type.options.includes('led') ? 0x01 : 0) | (type.options.includes('button') ? 0x20 : 0) | (this.hasNfc ? 0x40 : 0);
+      (type.options.includes('led') ? 0x01 : 0) |
+      (type.options.includes('button') ? 0x20 : 0) |
+      (this.hasNfc ? 0x40 : 0);
   }
 
   get pending(): number {

@@ -322,7 +322,11 @@ describe.each(await testDatabases())('learned tag models on $name', (db) => {
     const withNfc = async (body: object, ids: number[]) => {
       const tpl = await call<Template>('/mgr/templ/addtemple', { name: `nfc ${ids[0]}`, ...body }, token);
       const data = await call<{ doc: object }>('/mgr/templ/gettempledata', { id: tpl.id }, token);
-      await call('/mgr/templ/alerttempData', { id: tpl.id, doc: { ...data.doc, nfc: { key: 'name', type: 'text' } } }, token);
+      await call(
+        '/mgr/templ/alerttempData',
+        { id: tpl.id, doc: { ...data.doc, nfc: { key: 'name', type: 'text' } } },
+        token,
+      );
       await call('/mgr/tag/settemplate', { ids, templateId: tpl.id }, token);
     };
     await withNfc({ model: '05' }, [tags.shelf.id]);

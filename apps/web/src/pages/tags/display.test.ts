@@ -1,6 +1,6 @@
+import type { LearnedTagModel } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
 import { themeColours, themeFor } from '../../platform/theme';
-import type { LearnedTagModel } from '@esl/contract';
 import { modelHasNfc, STATUS_COLOURS } from './display';
 
 describe('tag status colours', () => {

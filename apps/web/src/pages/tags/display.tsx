@@ -91,7 +91,12 @@ export function ModelName({ code, name, learned }: { code: string; name: string;
         {name}
         {modelHasNfc(code, learned) && (
           <Tooltip title={t('nfcHint')}>
-            <Tag variant="filled" color="blue" style={{ marginInlineStart: 6, fontSize: 11, lineHeight: "16px" }} data-testid="model-nfc">
+            <Tag
+              variant="filled"
+              color="blue"
+              style={{ marginInlineStart: 6, fontSize: 11, lineHeight: '16px' }}
+              data-testid="model-nfc"
+            >
               NFC
             </Tag>
           </Tooltip>
