@@ -1,4 +1,4 @@
-import type { LearnedModel, LedPattern, ResultCode, TagEntry } from '@esl/contract/protocol';
+import type { LearnedModel, LedPattern, NfcPayload, ResultCode, TagEntry } from '@esl/contract/protocol';
 import type { IndexImage } from '@esl/labels';
 
 /** How one operation on a tag ended. */
@@ -43,6 +43,8 @@ export interface AccessPointAdapter {
   canDeliver(tag: string): boolean;
   deliver(tag: string, image: IndexImage, ver: string, force: boolean): Promise<TagOutcome>;
   led(tag: string, pattern: LedPattern): Promise<TagOutcome>;
+  /** Writes the tag's NFC content (docs/PROTOCOL.md §5.16); resolves when the tag took it, or failed. */
+  nfc(tag: string, content: NfcPayload, force: boolean): Promise<TagOutcome>;
   /** `refresh`, `reboot`, `scan`, … where the access point offers them. */
   tagCommand(tag: string, cmd: string): Promise<TagOutcome>;
   health(): AdapterHealth;

@@ -30,8 +30,8 @@ export interface BridgeOptions {
   onChange?: () => void;
 }
 
-/** Job kinds a bridge to OEPL access points takes (no tag wake settings, no firmware). */
-const KINDS: JobKind[] = ['image', 'led', 'ping', 'rollcall'];
+/** Job kinds a bridge to OEPL access points takes (no tag wake settings, no firmware, no pages). */
+const KINDS: JobKind[] = ['image', 'led', 'ping', 'rollcall', 'nfc'];
 
 /**
  * A bridge: one of our stations upward (`@esl/station`), access points downward. Jobs are handed
@@ -210,6 +210,10 @@ export class Bridge {
       if (job.kind === 'image') {
         if (held.bytes === null || this.starting.has(job.tag) || !ap.canDeliver(job.tag)) continue;
         this.run(held, job.tag, () => this.deliver(ap, held, job));
+      } else if (job.kind === 'nfc') {
+        // The AP's content mode carries both a URL and our pictures: one at a time per tag.
+        if (this.starting.has(job.tag) || !ap.canDeliver(job.tag)) continue;
+        this.run(held, job.tag, () => ap.nfc(job.tag, job.nfc, job.force === true));
       } else if (job.kind === 'led' || job.kind === 'ping') {
         const led = job.led;
         this.run(held, job.tag, () =>

@@ -15,7 +15,7 @@ export interface TagSpec {
   x?: number;
   y?: number;
   fw?: string;
-  /** Whether it has an NFC chip the station can write (docs/SHELF.md); true by default. */
+  /** Whether it has an NFC chip the station can write (docs/SHELF.md); by default its model's (the catalogue's `nfc`). */
   nfc?: boolean;
 }
 
@@ -90,7 +90,7 @@ export class SimTag {
     this.hw = model.code;
     this.model = model;
     this.wakeS = spec.wakeS ?? 40;
-    this.hasNfc = spec.nfc ?? true;
+    this.hasNfc = spec.nfc ?? model.nfc;
     this.fw = spec.fw ?? '1.0.0';
     this.x = spec.x ?? rng.between(-20, 20);
     this.y = spec.y ?? rng.between(-20, 20);

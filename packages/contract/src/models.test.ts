@@ -39,6 +39,16 @@ describe('tag-model catalogue', () => {
     for (const m of TAG_MODELS) expect([2, 3, 4, 7, 99]).toContain(m.rgb);
   });
 
+  it('gives the shelf-edge sizes NFC, up to 7.5 inches, and not the display-size panels', () => {
+    const withNfc = TAG_MODELS.filter((m) => m.nfc);
+    expect(withNfc.length).toBeGreaterThan(0);
+    for (const m of TAG_MODELS) expect(m.nfc).toBe(m.inches <= 7.5);
+    expect(findTagModel('05')?.nfc).toBe(true);
+    expect(findTagModel('28')?.nfc).toBe(true);
+    expect(findTagModel('2A')?.nfc).toBe(false);
+    expect(findTagModel('30')?.nfc).toBe(false);
+  });
+
   it('finds a model by its code in either case', () => {
     expect(findTagModel('0a')?.name).toBe('2.66L');
     expect(findTagModel('45')).toBeUndefined();

@@ -30,6 +30,12 @@ export const TagModel = z.object({
   colours: z.array(TagColourType).min(1),
   /** True for the eight rows SPEC.md §3 gives; the rest are ours, built from real panels. */
   given: z.boolean(),
+  /**
+   * Made with an NFC chip a station can write (docs/CATALOGUE.md, docs/SHELF.md): the shelf-edge
+   * sizes, up to 7.5 inches; the display-size panels from 9.7 inches, hung out of a shopper's
+   * reach, are not.
+   */
+  nfc: z.boolean(),
 });
 export type TagModel = z.infer<typeof TagModel>;
 
@@ -121,6 +127,9 @@ function rowPadding(w: number): number {
   return (8 - (w % 8)) % 8;
 }
 
+/** Largest diagonal made with NFC, inches: the shelf-edge sizes (docs/CATALOGUE.md). */
+const NFC_MAX_INCHES = 7.5;
+
 /** Panels of 122 visible rows are driven by 128 gate lines. */
 function extraRows(h: number): number {
   return h === 122 ? 6 : 0;
@@ -137,6 +146,7 @@ export const TAG_MODELS: readonly TagModel[] = rows.map(([code, name, w, h, rgb,
   inches: Number.parseFloat(name),
   colours: coloursFor(name, rgb),
   given: given === true,
+  nfc: Number.parseFloat(name) <= NFC_MAX_INCHES,
 }));
 
 export const TAG_MODEL_BY_CODE: ReadonlyMap<string, TagModel> = new Map(TAG_MODELS.map((m) => [m.code, m]));

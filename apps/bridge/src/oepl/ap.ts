@@ -1,4 +1,4 @@
-import type { LedPattern, TagEntry } from '@esl/contract/protocol';
+import type { LedPattern, NfcPayload, TagEntry } from '@esl/contract/protocol';
 import type { IndexImage } from '@esl/labels';
 import type { Clock } from '@esl/station';
 import type WebSocket from 'ws';
@@ -9,7 +9,15 @@ import { lowBattery, tagEntry } from './inventory';
 import { toJpeg } from './jpeg';
 import { ledPattern } from './led';
 import { type LearnedModel, mapTagType, type TypeMapping } from './models';
-import { normalMac, type OeplSys, type OeplTag } from './types';
+import { CAP, normalMac, type OeplSys, type OeplTag } from './types';
+
+/** Content mode of uploaded images (the bridge's uploads use it) and of the AP's NFC URL record. */
+export const CONTENT_MODE = { image: 25, nfcUrl: 14 } as const;
+/**
+ * Longest NFC URL the AP writes, UTF-8 bytes: its record is one NDEF short record in a TLV whose
+ * one-byte length holds the URL and 5 bytes more (a length of 255 means something else).
+ */
+export const NFC_URL_MAX_BYTES = 249;
 
 export interface OeplOptions extends DeliveryOptions {
   /** The AP's address, `http://HOST[:PORT]`. */
@@ -42,6 +50,8 @@ export class OeplAccessPoint implements AccessPointAdapter {
   readonly deliveries: Deliveries;
   /** Which version of our images each tag was confirmed showing, with the AP's hash then. */
   readonly shown = new Map<string, { ver: string; hash: string }>();
+  /** The NFC URL each tag was confirmed holding (docs/PROTOCOL.md §5.16 rule 2: the same again is skipped). */
+  readonly nfcWritten = new Map<string, string>();
   sys: OeplSys | null = null;
   sysAt = 0;
   info = { alias: '', version: '', channel: 0, maxsleep: 10 };
@@ -67,6 +77,8 @@ export class OeplAccessPoint implements AccessPointAdapter {
       {
         upload: (mac, jpeg) => this.upload(mac, jpeg),
         refresh: (mac) => this.client.tagCmd(mac, 'refresh'),
+        writeNfc: (mac, url) =>
+          this.client.saveTagConfig(mac, { contentmode: CONTENT_MODE.nfcUrl, modecfgjson: JSON.stringify({ url }) }),
         record: (mac) => this.records.get(mac) ?? null,
       },
       options,
@@ -208,7 +220,12 @@ export class OeplAccessPoint implements AccessPointAdapter {
     }
     this.records.set(rec.mac, rec);
     const shown = this.shown.get(rec.mac);
-    if (shown && shown.hash !== rec.hash && rec.pending === 0) this.shown.delete(rec.mac); // changed behind us
+    if (shown && shown.hash !== rec.hash && rec.pending === 0) {
+      // The AP keeps the MD5 of whatever it sent last as the tag's hash: while an NFC record is
+      // on its way that is the record's, and the screen still shows our picture.
+      if (this.deliveries.writingNfc(rec.mac)) shown.hash = rec.hash;
+      else this.shown.delete(rec.mac); // changed behind us
+    }
     if (!this.types.has(rec.hwType)) void this.loadType(rec.hwType, rec.capabilities);
     this.deliveries.onRecord(rec);
     this.opts.onChange?.();
@@ -306,7 +323,54 @@ export class OeplAccessPoint implements AccessPointAdapter {
   private upload(mac: string, jpeg: Uint8Array): Promise<ApReply> {
     this.lastUploadAt = this.opts.clock.now();
     // No dithering: the AP maps each pixel to the nearest colour, which is exactly ours.
-    return this.client.upload(mac, jpeg, { dither: 0, contentmode: 25 });
+    return this.client.upload(mac, jpeg, { dither: 0, contentmode: CONTENT_MODE.image });
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // NFC
+
+  /**
+   * Writes a tag's NFC URL (docs/OEPL.md "NFC"): the AP's content mode 14 through `/save_cfg`,
+   * sent as data at the tag's check-in and confirmed as a picture is (its transfer). The same
+   * content mode setting carries our uploads, so it runs as a delivery of its own (no picture for
+   * the tag in flight meanwhile, either way), and once it ends the tag's mode goes back to 25:
+   * a refresh or a tag's reboot would otherwise send the URL again instead of the picture.
+   */
+  async nfc(mac: string, content: NfcPayload, force: boolean): Promise<TagOutcome> {
+    const rec = this.records.get(mac);
+    if (!rec) return { code: 'unknownTag', tries: 0, why: 'not on this AP' };
+    if ((rec.capabilities & CAP.nfc) === 0) {
+      return { code: 'unsupported', tries: 0, why: 'the tag has no NFC (the AP does not list capability 0x40 for it)' };
+    }
+    if (content.type !== 'uri') {
+      return { code: 'unsupported', tries: 0, why: 'an OpenEPaperLink AP writes only NFC URLs, not text records' };
+    }
+    if (Buffer.byteLength(content.value, 'utf8') > NFC_URL_MAX_BYTES) {
+      return { code: 'unsupported', tries: 0, why: `the URL is longer than the AP's ${NFC_URL_MAX_BYTES} bytes` };
+    }
+    if (!force && this.nfcWritten.get(mac) === content.value) return { code: 'skipped', tries: 0, why: 'written' };
+    this.delivering++;
+    this.lastUploadAt = this.opts.clock.now();
+    try {
+      const out = await this.deliveries.writeNfc(mac, content.value);
+      if (out.code === 'ok') this.nfcWritten.set(mac, content.value);
+      else this.nfcWritten.delete(mac);
+      if (out.code !== 'unknownTag') await this.restoreImageMode(mac);
+      this.opts.onChange?.();
+      return out;
+    } finally {
+      this.delivering--;
+    }
+  }
+
+  /** The tag's content mode back to our uploads' (an upload would set it too; a refresh would not). */
+  private async restoreImageMode(mac: string): Promise<void> {
+    const r = await this.client
+      .saveTagConfig(mac, { contentmode: CONTENT_MODE.image, modecfgjson: '{}' })
+      .catch((err: Error) => ({ status: 0, text: err.message }));
+    if (r.status !== 200 || !/^ok/i.test(r.text.trim())) {
+      this.log(`${mac}: content mode not set back to ${CONTENT_MODE.image}: ${r.status} ${r.text.trim()}`);
+    }
   }
 
   // ------------------------------------------------------------------------------------------

@@ -79,6 +79,14 @@ export class OeplClient {
     return { status: res.status, text: await res.text() };
   }
 
+  /**
+   * A tag's content settings (`/save_cfg`): `contentmode` and its `modecfgjson`; the AP draws the
+   * content when the tag is next due. 200 even for an unknown MAC ("Error while saving: mac not found").
+   */
+  saveTagConfig(mac: string, fields: { contentmode: number; modecfgjson: string }): Promise<ApReply> {
+    return this.post('/save_cfg', { mac, ...fields });
+  }
+
   tagCmd(mac: string, cmd: string): Promise<ApReply> {
     return this.post('/tag_cmd', { mac, cmd });
   }

@@ -16,6 +16,8 @@ export interface Uploader {
   upload(mac: string, jpeg: Uint8Array): Promise<ApReply>;
   /** Has the AP send the tag what it holds again (`/tag_cmd` refresh). */
   refresh(mac: string): Promise<ApReply>;
+  /** Sets the tag's NFC URL (`/save_cfg`, content mode 14): the AP queues the record when the tag is due. */
+  writeNfc(mac: string, url: string): Promise<ApReply>;
   /** The AP's current record of a tag (after a reconnect), or null when unknown. */
   record(mac: string): OeplTag | null;
 }
@@ -35,6 +37,8 @@ interface Flight {
   mac: string;
   /** null: a forced refresh of what the tag shows (the AP skips an upload equal to it). */
   jpeg: Uint8Array | null;
+  /** An NFC URL written instead of a picture (`jpeg` is then null). */
+  nfc?: string;
   tries: number;
   /** The tag's record when the upload was accepted: the evidence rule compares against it. */
   before: { updatecount: number; hash: string };
@@ -88,18 +92,36 @@ export class Deliveries {
     return this.flights.has(mac);
   }
 
+  /** True while an NFC write to this tag is in flight (the hash the AP keeps for it is then the record's). */
+  writingNfc(mac: string): boolean {
+    return this.flights.get(mac)?.nfc !== undefined;
+  }
+
   get inFlight(): number {
     return this.flights.size;
   }
 
   /** Uploads `jpeg` to the tag (null: refreshes what it shows) and resolves when it is shown or failed. */
   deliver(mac: string, jpeg: Uint8Array | null): Promise<DeliveryOutcome> {
+    return this.fly(mac, jpeg);
+  }
+
+  /**
+   * Writes an NFC URL to the tag and resolves when the tag took the record, or failed: the same
+   * evidence as a picture's (the AP sends the record as data and logs "reports xfer complete").
+   */
+  writeNfc(mac: string, url: string): Promise<DeliveryOutcome> {
+    return this.fly(mac, null, url);
+  }
+
+  private fly(mac: string, jpeg: Uint8Array | null, nfc?: string): Promise<DeliveryOutcome> {
     if (this.flights.has(mac)) throw new Error(`${mac}: a delivery is already in flight`);
     return new Promise((resolve) => {
       const rec = this.ap.record(mac);
       const flight: Flight = {
         mac,
         jpeg,
+        ...(nfc !== undefined ? { nfc } : {}),
         tries: 0,
         before: { updatecount: rec?.updatecount ?? 0, hash: rec?.hash ?? '' },
         queued: false,
@@ -132,10 +154,13 @@ export class Deliveries {
       if (this.awaitingLine.length > 64) this.awaitingLine.shift(); // an AP that never logs
     }
     try {
-      reply = f.jpeg ? await this.ap.upload(f.mac, f.jpeg) : await this.ap.refresh(f.mac);
+      if (f.nfc !== undefined) reply = await this.ap.writeNfc(f.mac, f.nfc);
+      else reply = f.jpeg ? await this.ap.upload(f.mac, f.jpeg) : await this.ap.refresh(f.mac);
     } catch (err) {
       reply = { status: 0, text: (err as Error).message };
     }
+    // `/save_cfg` answers 200 for a MAC it does not know, with the error in its text.
+    if (reply.status === 200 && /mac not found/i.test(reply.text)) reply = { status: 400, text: reply.text };
     this.uploads++;
     f.uploadAnsweredAt = this.clock.now();
     if (f.jpeg && reply.status !== 200) {

@@ -3,7 +3,7 @@ import jpeg from 'jpeg-js';
 import type { VirtualClock } from '../clock';
 import { Random } from '../random';
 import { mapToPalette } from './palette';
-import { EmuTag } from './tag';
+import { EmuTag, NEVER_UPDATE } from './tag';
 import { rawBytes } from './types';
 
 /** Radio time of one 296×128 two-plane image (9,472 bytes), the field figure. */
@@ -16,8 +16,8 @@ const NEVER = 3216153600;
 export interface EmuApOptions {
   clock: VirtualClock;
   seed?: string | number;
-  /** Tags to make: MAC (16 hex) and hwType. */
-  tags?: { mac: string; hwType: number }[];
+  /** Tags to make: MAC (16 hex), hwType, and whether it has NFC (default: its type's, EMU_NFC_TYPES). */
+  tags?: { mac: string; hwType: number; nfc?: boolean }[];
   /** Tags another AP serves (`apip` its address): listed with `isexternal`, never talked to. */
   external?: { mac: string; hwType: number; apip: string }[];
   maxsleep?: number;
@@ -66,6 +66,7 @@ export class OeplApEmulator {
   private bootedAt: number;
   private timeOffsetMs = 0;
   private sysTimer: number | null = null;
+  private contentTimer: number | null = null;
   private sysCount = 0;
   /** Busy radio time and time with work waiting (the bench's utilisation). */
   readonly radio = { busyMs: 0, transfers: 0 };
@@ -84,7 +85,7 @@ export class OeplApEmulator {
       nightlyreboot: 0,
     };
     this.bootedAt = this.clock.now();
-    for (const t of options.tags ?? []) this.addTag(t.mac, t.hwType);
+    for (const t of options.tags ?? []) this.addTag(t.mac, t.hwType, t.nfc);
     for (const t of options.external ?? []) this.addExternalTag(t.mac, t.hwType, t.apip);
   }
 
@@ -129,8 +130,8 @@ export class OeplApEmulator {
     this.send({ tags: [tag.record()] });
   }
 
-  addTag(mac: string, hwType: number): EmuTag {
-    const tag = new EmuTag(mac.toUpperCase(), hwType, this.rng.fork(mac));
+  addTag(mac: string, hwType: number, nfc?: boolean): EmuTag {
+    const tag = new EmuTag(mac.toUpperCase(), hwType, this.rng.fork(mac), nfc);
     this.tags.set(tag.mac, tag);
     tag.nextcheckin = NEVER;
     this.schedule(tag, this.rng.between(0, CHECKIN_MS));
@@ -152,10 +153,12 @@ export class OeplApEmulator {
 
   start(): void {
     this.sysTimer = this.clock.setInterval(() => this.sys(), 5000);
+    this.contentTimer = this.clock.setInterval(() => this.contentRunner(), 1000);
   }
 
   stop(): void {
     this.clock.clear(this.sysTimer);
+    this.clock.clear(this.contentTimer);
     for (const t of this.tags.values()) this.clock.clear(t.timer);
     this.generation++;
   }
@@ -234,8 +237,16 @@ export class OeplApEmulator {
     }
     const item = tag.queue.shift();
     if (!item) return;
+    // Whatever was sent, the AP keeps its MD5 as the tag's hash and counts an update: an NFC
+    // record too, though the screen stays as it was.
     tag.hash = item.md5;
-    tag.screen = { width: tag.type.width, height: tag.type.height, indices: item.indices, md5: item.md5 };
+    if (item.nfc !== undefined) {
+      tag.nfc = item.nfc;
+      tag.nfcWrites++;
+    } else {
+      tag.screen = { width: tag.type.width, height: tag.type.height, indices: item.indices, md5: item.md5 };
+      tag.imageWrites++;
+    }
     tag.updatecount++;
     tag.updatelast = this.apNow();
     tag.lastseen = this.apNow();
@@ -250,8 +261,12 @@ export class OeplApEmulator {
   // ------------------------------------------------------------------------------------------
   // What the HTTP interface does
 
-  /** `/imgupload`: a JPEG at the type's size, mapped to its palette (dither 0), queued for the tag. */
-  upload(mac: string, file: Uint8Array, dither: number): EmuReply {
+  /**
+   * `/imgupload`: a JPEG at the type's size, mapped to its palette (dither 0), queued for the tag.
+   * As on the AP, the upload sets the tag's content mode (`contentmode`, 24 when not given) and its
+   * settings (the file): a `/save_cfg` not drawn yet is overwritten. The emulator converts at once.
+   */
+  upload(mac: string, file: Uint8Array, dither: number, contentmode = 24): EmuReply {
     this.received++;
     if (!this.running) return { status: 409, text: 'Come back later' };
     const tag = this.tags.get(mac.toUpperCase());
@@ -272,6 +287,9 @@ export class OeplApEmulator {
     const indices = mapToPalette(img.data, Object.values(tag.type.colortable));
     const md5 = createHash('md5').update(indices).digest('hex');
     this.uploads.push({ mac: tag.mac, dither, at: this.clock.now(), status: 200, bytes: file.length });
+    tag.contentMode = contentmode;
+    tag.modecfgjson = JSON.stringify({ filename: `/temp/${tag.mac}_${this.clock.now()}.jpg`, delete: '1' });
+    tag.nextupdate = NEVER_UPDATE;
     const last = tag.queue.at(-1)?.md5 ?? tag.hash;
     if (md5 === last) {
       this.log('new image is the same as current image. not updating tag.');
@@ -286,7 +304,10 @@ export class OeplApEmulator {
   tagCmd(mac: string, cmd: string): EmuReply {
     const tag = this.tags.get(mac.toUpperCase());
     if (!tag) return { status: 400, text: 'mac not found' };
-    if (cmd === 'refresh' && tag.screen) {
+    if (cmd === 'refresh' && tag.contentMode === 14) {
+      // The AP draws the tag's content again, whatever its mode: in mode 14 that is the NFC record.
+      tag.nextupdate = 0;
+    } else if (cmd === 'refresh' && tag.screen) {
       const s = tag.screen;
       tag.queue.push({ md5: s.md5, indices: s.indices, bytes: rawBytes(tag.type), at: this.clock.now() });
     } else if (cmd === 'reboot') {
@@ -307,6 +328,50 @@ export class OeplApEmulator {
     if (!/^[0-9A-Fa-f]{24}$/.test(pattern)) return { status: 400, text: 'bad pattern' };
     tag.flashes.push(pattern.toUpperCase());
     return { status: 200, text: 'Ok, done' };
+  }
+
+  /**
+   * `/save_cfg`: a tag's content mode and its settings (`modecfgjson`), alias, rotation, LUT;
+   * `nextupdate` 0, so the AP draws the content once the tag is due (contentRunner). The AP answers
+   * 200 even for a MAC it does not know, with its error in the text.
+   */
+  saveTagConfig(fields: Record<string, string>): EmuReply {
+    const tag = this.tags.get((fields.mac ?? '').toUpperCase());
+    if (!tag) return { status: 200, text: 'Error while saving: mac not found' };
+    if (fields.contentmode !== undefined) tag.contentMode = Number(fields.contentmode);
+    if (fields.modecfgjson !== undefined) tag.modecfgjson = fields.modecfgjson;
+    tag.nextupdate = 0;
+    this.tagMessage(tag);
+    return { status: 200, text: 'Ok, saved' };
+  }
+
+  /**
+   * The AP's content loop: a tag whose `nextupdate` has come is drawn when it is due within 300 s
+   * (or every tag, while a WebSocket client holds `stopsleep` 1). Content mode 14 queues its NFC
+   * URL record (an NDEF URI record in a TLV, as the NFC Forum type 2 layout has it); an image mode
+   * without a file to draw queues nothing. Either way nothing more is drawn until told.
+   */
+  private contentRunner(): void {
+    if (!this.running) return;
+    const now = this.apNow();
+    const awake = this.config.stopsleep === 1 && this.wsClients > 0;
+    for (const tag of this.tags.values()) {
+      if (tag.servedBy !== null || tag.nextupdate > now || !(awake || tag.nextcheckin < now + 300)) continue;
+      tag.nextupdate = NEVER_UPDATE;
+      this.log(`Updating ${tag.mac}`);
+      if (tag.contentMode !== 14) continue;
+      let url = '';
+      try {
+        url = String((JSON.parse(tag.modecfgjson) as { url?: unknown }).url ?? '');
+      } catch {
+        url = '';
+      }
+      if (!url) continue;
+      const record = nfcUrlRecord(url);
+      const md5 = createHash('md5').update(record).digest('hex');
+      tag.queue.push({ md5, indices: new Uint8Array(0), bytes: record.length, at: this.clock.now(), nfc: url });
+      this.tagMessage(tag);
+    }
   }
 
   saveConfig(fields: Record<string, string>): EmuReply {
@@ -373,4 +438,15 @@ export class OeplApEmulator {
   sysinfo(): Record<string, unknown> {
     return { alias: this.config.alias, env: 'emulator', buildversion: '2.85', sha: 'emulated', ap_version: 1 };
   }
+}
+
+/**
+ * An NFC URL as a tag's NFC memory takes it (NFC Forum: an NDEF message TLV holding one
+ * short well-known URI record, URI identifier code 0 for "no prefix", then the terminator TLV).
+ */
+export function nfcUrlRecord(url: string): Uint8Array {
+  const text = new TextEncoder().encode(url);
+  const payload = 1 + text.length;
+  const record = [0xd1, 0x01, payload, 0x55, 0x00, ...text];
+  return Uint8Array.from([0x03, record.length, ...record, 0xfe]);
 }

@@ -38,7 +38,13 @@ export async function serveOeplAp(ap: OeplApEmulator, { port = 0, host = '127.0.
       const form = await body();
       const file = [...form.values()].find((v) => typeof v !== 'string');
       if (!file || typeof file === 'string') return text(400, 'no file');
-      const reply = ap.upload(String(form.get('mac') ?? ''), new Uint8Array(await file.arrayBuffer()), dither(form));
+      const mode = form.get('contentmode');
+      const reply = ap.upload(
+        String(form.get('mac') ?? ''),
+        new Uint8Array(await file.arrayBuffer()),
+        dither(form),
+        mode === null ? 24 : Number(mode),
+      );
       return text(reply.status, reply.text);
     },
     'POST /tag_cmd': async (_q, body) => {
@@ -56,6 +62,13 @@ export async function serveOeplAp(ap: OeplApEmulator, { port = 0, host = '127.0.
       const fields: Record<string, string> = {};
       for (const [k, v] of form.entries()) if (typeof v === 'string') fields[k] = v;
       const r = ap.saveConfig(fields);
+      return text(r.status, r.text);
+    },
+    'POST /save_cfg': async (_q, body) => {
+      const form = await body();
+      const fields: Record<string, string> = {};
+      for (const [k, v] of form.entries()) if (typeof v === 'string') fields[k] = v;
+      const r = ap.saveTagConfig(fields);
       return text(r.status, r.text);
     },
     'GET /sysinfo': () => ({ status: 200, json: ap.sysinfo() }),

@@ -179,4 +179,51 @@ describe('emulated OEPL AP', () => {
     expect(screen?.image.colourType).toBe('bwry');
     expect(new Set(screen?.image.data)).toEqual(new Set([3])); // yellow, our fourth ink
   });
+
+  it('writes an NFC URL set with /save_cfg (content mode 14) once the tag is due; the screen stays', async () => {
+    const e = await start(2, [0x31, 0x30], 1);
+    const [withNfc, without] = emuTags(2, [0x31, 0x30]).map((x) => x.mac);
+    const tag = e.ap.tags.get(withNfc);
+    if (!tag) throw new Error('tag');
+    // Capability bit 0x40 for the type that has NFC, not for the other.
+    expect(tag.record().capabilities).toBe(0x61);
+    expect(e.ap.tags.get(without)?.record().capabilities).toBe(0x20);
+    await upload(e.url, withNfc, solid(296, 128, [255, 0, 0]));
+    await clock.advance(60_000);
+    expect(tag.imageWrites).toBe(1);
+    const screen = tag.screen;
+    const saveCfg = async (fields: Record<string, string>) => {
+      const res = await fetch(`${e.url}/save_cfg`, { method: 'POST', body: new URLSearchParams(fields) });
+      return { status: res.status, text: await res.text() };
+    };
+    // The AP answers 200 for a MAC it does not know, the error in the text.
+    expect(await saveCfg({ mac: '00000000DEADBEEF', contentmode: '14' })).toEqual({
+      status: 200,
+      text: 'Error while saving: mac not found',
+    });
+    const url = 'https://shop.example/p/1';
+    expect(await saveCfg({ mac: withNfc, contentmode: '14', modecfgjson: JSON.stringify({ url }) })).toEqual({
+      status: 200,
+      text: 'Ok, saved',
+    });
+    expect(tag.record()).toMatchObject({ contentMode: 14, nextupdate: 0 });
+    await clock.advance(61_000);
+    // Drawn, sent at the check-in as data: the chip holds it, the AP keeps its MD5 as the hash.
+    expect(tag.nfc).toBe(url);
+    expect(tag.nfcWrites).toBe(1);
+    expect(tag.screen).toBe(screen);
+    expect(tag.imageWrites).toBe(1);
+    expect(tag.updatecount).toBe(2);
+    expect(tag.hash).not.toBe(screen?.md5);
+    expect(tag.record()).toMatchObject({ contentMode: 14, nextupdate: 3216153600, pending: 0 });
+
+    // An upload before the AP drew the mode-14 setting overwrites it: that URL is never written.
+    await saveCfg({ mac: withNfc, contentmode: '14', modecfgjson: JSON.stringify({ url: `${url}?v=2` }) });
+    await upload(e.url, withNfc, solid(296, 128, [0, 0, 0]));
+    expect(tag.record()).toMatchObject({ contentMode: 24 });
+    await clock.advance(130_000);
+    expect(tag.nfc).toBe(url);
+    expect(tag.nfcWrites).toBe(1);
+    expect(tag.imageWrites).toBe(2);
+  });
 });

@@ -51,6 +51,12 @@ export const EMU_TAG_TYPES: ReadonlyMap<number, EmuTagType> = new Map([
   [0x35, type('Emulated 1.3" BWR', 144, 200, { white: WHITE, black: BLACK, red: RED })],
 ]);
 
+/**
+ * hwTypes whose tags report the NFC capability bit (0x40) unless a test says otherwise: the
+ * emulator's BWR and BWRY 2.9" and the 4.2" portrait. The others have no chip.
+ */
+export const EMU_NFC_TYPES: ReadonlySet<number> = new Set([0x31, 0x33, 0x34]);
+
 /** Bytes of the raw image a tag of this type is sent (one plane per bit of depth). */
 export function rawBytes(t: EmuTagType): number {
   return Math.ceil((t.width * t.height) / 8) * Math.max(1, t.bpp);

@@ -37,7 +37,7 @@ function wallTag(tag: EmuTag): WallTagSource {
 
 /**
  * The emulated AP as a station of the store wall (`--http`): every emulated tag's screen as the AP's
- * palette mapping left it, "pending" while an image waits at the AP, "sending" while on the air.
+ * palette mapping left it, "pending" while an image (or an NFC record) waits at the AP, "sending" while on the air.
  */
 export function oeplWallStation(ap: OeplApEmulator, sn = 'OEPL-AP'): WallStation {
   const tags = new Map<string, WallTagSource>();
@@ -59,7 +59,9 @@ export function oeplWallStation(ap: OeplApEmulator, sn = 'OEPL-AP'): WallStation
     get queue() {
       const q = new Map<string, { job: { kind: string; tag?: string }; running: boolean }>();
       for (const t of ap.tags.values()) {
-        if (t.pending > 0) q.set(t.mac, { job: { kind: 'image', tag: t.mac }, running: ap.transferringMac === t.mac });
+        if (t.pending === 0) continue;
+        const kind = t.queue[0]?.nfc !== undefined ? 'nfc' : 'image';
+        q.set(t.mac, { job: { kind, tag: t.mac }, running: ap.transferringMac === t.mac });
       }
       return q;
     },

@@ -13,9 +13,11 @@ import {
   reorder,
   setBoxes,
   setColourType,
+  setDocument,
   updateElements,
 } from './commands';
 import { docWith, LABEL, rect } from './fixtures';
+import { change, createEditorState, redo, sameDocument, undo } from './state';
 
 const ids = (doc: { elements: readonly { id: string }[] }) => doc.elements.map((e) => e.id);
 
@@ -150,5 +152,51 @@ describe('colour type', () => {
     expect(bw.elements[0]).toMatchObject({ colour: 'black', fill: 'black' });
     expect(bw.elements[1]).toBe(doc.elements[1]);
     expect(setColourType(doc, 'bwr')).toBe(doc);
+  });
+});
+
+describe('NFC content (setDocument)', () => {
+  it('binds a data field with its record type, changes it, and takes it out again', () => {
+    const doc = docWith(rect('a', 0, 0, 5, 5));
+    expect(doc.nfc).toBeUndefined();
+    const url = setDocument(doc, { nfc: { key: 'qrcode', type: 'uri' } });
+    expect(url.nfc).toEqual({ key: 'qrcode', type: 'uri' });
+    expect(url.elements).toBe(doc.elements);
+    const text = setDocument(url, { nfc: { key: 'origin', type: 'text' } });
+    expect(text.nfc).toEqual({ key: 'origin', type: 'text' });
+    const none = setDocument(text, { nfc: null });
+    // Taken out, not left undefined: the stored document has no nfc field, as one never bound.
+    expect('nfc' in none).toBe(false);
+    expect(sameDocument(none, doc)).toBe(true);
+  });
+
+  it('answers the same document when nothing changes', () => {
+    const doc = docWith(rect('a', 0, 0, 5, 5));
+    expect(setDocument(doc, { nfc: null })).toBe(doc);
+    const url = setDocument(doc, { nfc: { key: 'qrcode', type: 'uri' } });
+    expect(setDocument(url, { nfc: { key: 'qrcode', type: 'uri' } })).toBe(url);
+    expect(setDocument(url, { rotation: url.rotation })).toBe(url);
+  });
+
+  it('keeps other fields of the same patch and leaves the binding alone when not named', () => {
+    const url = setDocument(docWith(), { nfc: { key: 'qrcode', type: 'uri' } });
+    const turned = setDocument(url, { rotation: 90 });
+    expect(turned).toMatchObject({ rotation: 90, nfc: { key: 'qrcode', type: 'uri' } });
+    const both = setDocument(url, { rotation: 180, nfc: null });
+    expect(both.rotation).toBe(180);
+    expect(both.nfc).toBeUndefined();
+  });
+
+  it('is one undo step each way', () => {
+    let s = createEditorState(docWith(rect('a', 0, 0, 5, 5)));
+    s = change(s, (d) => setDocument(d, { nfc: { key: 'qrcode', type: 'uri' } }));
+    s = change(s, (d) => setDocument(d, { nfc: { key: 'qrcode', type: 'text' } }));
+    expect(s.doc.nfc).toEqual({ key: 'qrcode', type: 'text' });
+    s = undo(s);
+    expect(s.doc.nfc).toEqual({ key: 'qrcode', type: 'uri' });
+    s = undo(s);
+    expect(s.doc.nfc).toBeUndefined();
+    s = redo(s);
+    expect(s.doc.nfc).toEqual({ key: 'qrcode', type: 'uri' });
   });
 });

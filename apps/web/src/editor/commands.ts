@@ -5,6 +5,7 @@ import {
   type Element as ElementT,
   type Ink,
   inkInSet,
+  type NfcBinding,
   type TemplateDocument,
 } from '@esl/labels';
 import { LIMITS } from '@esl/labels/model';
@@ -231,12 +232,26 @@ export function setColourType(doc: TemplateDocument, colourType: ColourType): Te
   };
 }
 
-/** Patches the document's own fields (size, rotation, background, dithering). */
+/**
+ * Patches the document's own fields (size, rotation, background, dithering, NFC content). An
+ * `nfc` of null takes the field out (the tag's NFC is not written); an equal one is no change.
+ */
 export function setDocument(
   doc: TemplateDocument,
-  patch: Partial<Pick<TemplateDocument, 'size' | 'rotation' | 'background' | 'dither'>>,
+  patch: Partial<Pick<TemplateDocument, 'size' | 'rotation' | 'background' | 'dither'>> & {
+    nfc?: NfcBinding | null;
+  },
 ): TemplateDocument {
-  const keys = Object.keys(patch) as (keyof typeof patch)[];
-  if (keys.every((k) => Object.is(patch[k], doc[k]))) return doc;
-  return { ...doc, ...patch };
+  const { nfc, ...rest } = patch;
+  const keys = Object.keys(rest) as (keyof typeof rest)[];
+  const nfcSame =
+    nfc === undefined || (nfc === null ? doc.nfc === undefined : doc.nfc?.key === nfc.key && doc.nfc.type === nfc.type);
+  if (nfcSame && keys.every((k) => Object.is(rest[k], doc[k]))) return doc;
+  const next: TemplateDocument = { ...doc, ...rest };
+  if (nfcSame) return next;
+  if (nfc === null) {
+    const { nfc: _gone, ...without } = next;
+    return without;
+  }
+  return { ...next, nfc: { key: nfc.key, type: nfc.type } };
 }

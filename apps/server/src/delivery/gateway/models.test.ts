@@ -13,7 +13,7 @@ import {
 import { decodeTagImage } from '@esl/labels';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildShop, buildTag } from '../../test/business';
+import { buildProduct, buildShop, buildTag } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { useApp } from '../../test/harness';
 
@@ -298,6 +298,75 @@ describe.each(await testDatabases())('learned tag models on $name', (db) => {
     expect(task?.detail).toContain('no label can be drawn in: white, black, red, yellow, green');
     expect(s.down.filter((d) => d.topic.endsWith('/down/jobs'))).toEqual([]);
     expect(await tagOf(token, tag.hardware_id)).toMatchObject({ model: 'oepl-4a', learnedModel: { colourType: null } });
+  });
+
+  it('writes a template’s NFC content only to tags whose model has NFC: the catalogue’s flag, a learned model’s', async () => {
+    const { s, at, token } = await stationOf('OEPL-NFC');
+    // Two learned models of one size, with and without NFC (the bridge's capability bit 0x40).
+    await s.send('models', { v: 1, models: [MODEL, { ...MODEL, key: 'oepl-36', name: 'Lite 2.2 NFC', nfc: true }] });
+    await settle();
+    const product = await buildProduct(t().app, at, { name: 'Apple' });
+    // 05 (2.13″) has NFC in the catalogue, 2C (10.2″) has not.
+    const tags = {
+      shelf: await buildTag(t().app, at, { model: '05', productId: product.id }),
+      display: await buildTag(t().app, at, { model: '2C', productId: product.id }),
+      learnedNo: await buildTag(t().app, at, { model: '05', productId: product.id }),
+      learnedYes: await buildTag(t().app, at, { model: '05', productId: product.id }),
+    };
+    await s.send('tags', report('05', tags.shelf.hardware_id));
+    await s.send('tags', report('2C', tags.display.hardware_id));
+    await s.send('tags', report('oepl-35', tags.learnedNo.hardware_id));
+    await s.send('tags', report('oepl-36', tags.learnedYes.hardware_id));
+    await settle();
+    // One template per size, each writing the product's name to NFC as text.
+    const withNfc = async (body: object, ids: number[]) => {
+      const tpl = await call<Template>('/mgr/templ/addtemple', { name: `nfc ${ids[0]}`, ...body }, token);
+      const data = await call<{ doc: object }>('/mgr/templ/gettempledata', { id: tpl.id }, token);
+      await call(
+        '/mgr/templ/alerttempData',
+        { id: tpl.id, doc: { ...data.doc, nfc: { key: 'name', type: 'text' } } },
+        token,
+      );
+      await call('/mgr/tag/settemplate', { ids, templateId: tpl.id }, token);
+    };
+    await withNfc({ model: '05' }, [tags.shelf.id]);
+    await withNfc({ model: '2C' }, [tags.display.id]);
+    await withNfc({ width: 232, length: 104, colourType: 'bwr' }, [tags.learnedNo.id, tags.learnedYes.id]);
+    const slots = (kind: 'image' | 'nfc') =>
+      t()
+        .app.services.db.selectFrom('device_tasks')
+        .select(['tag_id', 'state', 'payload'])
+        .where('kind', '=', kind)
+        .where(
+          'tag_id',
+          'in',
+          Object.values(tags).map((x) => x.id),
+        )
+        .execute();
+    for (let i = 0; i < 40; i++) {
+      await delivery().tasks.tick();
+      await settle();
+      if ((await slots('image')).filter((x) => x.state !== 'render').length === 4) break;
+      t().clock.advance(1000);
+    }
+    // Every label was drawn; only the tags whose model has NFC got an nfc slot and remember the content.
+    expect((await slots('image')).filter((x) => x.state !== 'render')).toHaveLength(4);
+    const nfc = await slots('nfc');
+    expect(nfc.map((x) => x.tag_id).sort()).toEqual([tags.shelf.id, tags.learnedYes.id].sort());
+    for (const x of nfc) expect(JSON.parse(x.payload)).toEqual({ type: 'text', value: 'Apple' });
+    const remembered = await t()
+      .app.services.db.selectFrom('tags')
+      .select(['id', 'nfc_value'])
+      .where(
+        'id',
+        'in',
+        Object.values(tags).map((x) => x.id),
+      )
+      .execute();
+    const value = new Map(remembered.map((r) => [r.id, r.nfc_value]));
+    expect(value.get(tags.display.id)).toBeNull();
+    expect(value.get(tags.learnedNo.id)).toBeNull();
+    expect(value.get(tags.learnedYes.id)).toBe(JSON.stringify({ type: 'text', value: 'Apple' }));
   });
 
   it('keeps the heartbeat’s known alarms and access point for the console, and logs an alarm once', async () => {

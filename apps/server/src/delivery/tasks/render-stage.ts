@@ -163,7 +163,8 @@ export async function claimBatch(state: EngineState, size: number): Promise<Clai
         continue;
       }
       const values = promotions.overlay(product?.data ?? {}, promo);
-      const content = nfcContent(doc.doc, values as LabelData);
+      // Only a tag whose model has an NFC chip is written (the catalogue's flag, a learned model's).
+      const content = panel?.nfc ? nfcContent(doc.doc, values as LabelData) : null;
       if (content) nfc.set(r.id, content);
       // What the picture depends on; unchanged since the last render → the render is skipped too.
       const faces = brandFacesOf(doc.doc, brand);

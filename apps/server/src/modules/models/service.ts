@@ -28,6 +28,8 @@ export interface Panel {
   hexit: number;
   /** Colour types it is made in, its usual first; empty: none we can draw (a learned model's null). */
   colours: TagColourType[];
+  /** Made with an NFC chip (the catalogue's flag, or what the station said of a learned model). */
+  nfc: boolean;
   learned: LearnedTagModel | null;
 }
 
@@ -63,6 +65,7 @@ export function panelOf(code: string, learned: ReadonlyMap<string, LearnedTagMod
       wext: m.wext,
       hexit: m.hexit,
       colours: m.colours,
+      nfc: m.nfc,
       learned: null,
     };
   const l = learned.get(code);
@@ -75,6 +78,7 @@ export function panelOf(code: string, learned: ReadonlyMap<string, LearnedTagMod
     wext: (8 - (l.w % 8)) % 8,
     hexit: 0,
     colours: l.colourType ? [l.colourType] : [],
+    nfc: l.nfc,
     learned: l,
   };
 }

@@ -67,8 +67,19 @@ export function ColourType({ colour }: { colour: TagColourType }) {
 }
 
 /**
- * '2.13L' with its size: '250×122 · 2.13"'. A learned model (docs/OEPL.md): its name, size and
- * where it came from ('learned from shop AP, tag type 35 v2').
+ * Whether a tag's model has an NFC chip (docs/CATALOGUE.md, docs/SHELF.md): the catalogue's flag,
+ * or what the station said of a learned model; false for a model neither knows.
+ */
+export function modelHasNfc(code: string, learned?: LearnedTagModel | null): boolean {
+  const model = findTagModel(code);
+  if (model) return model.nfc;
+  return learned?.key === code ? learned.nfc : false;
+}
+
+/**
+ * '2.13L' with its size: '250×122 · 2.13"', and an NFC mark when the model has a chip the
+ * template's NFC content is written to. A learned model (docs/OEPL.md): its name, size and where
+ * it came from ('learned from shop AP, tag type 35 v2').
  */
 export function ModelName({ code, name, learned }: { code: string; name: string; learned?: LearnedTagModel | null }) {
   const { t } = useTranslation('tags');
@@ -76,7 +87,21 @@ export function ModelName({ code, name, learned }: { code: string; name: string;
   const small = { fontSize: 12 } as const;
   return (
     <Space orientation="vertical" size={0}>
-      <span>{name}</span>
+      <span>
+        {name}
+        {modelHasNfc(code, learned) && (
+          <Tooltip title={t('nfcHint')}>
+            <Tag
+              variant="filled"
+              color="blue"
+              style={{ marginInlineStart: 6, fontSize: 11, lineHeight: '16px' }}
+              data-testid="model-nfc"
+            >
+              NFC
+            </Tag>
+          </Tooltip>
+        )}
+      </span>
       {model && (
         <Typography.Text type="secondary" style={small}>
           {model.w}×{model.h} · {model.inches.toFixed(2)}″

@@ -1,10 +1,18 @@
 import { findTagModel, SaveTemplateBody, TagColourType } from '@esl/contract';
-import { type ColourType as ColourTypeT, DITHER_MODES, type DitherMode, type Rotation } from '@esl/labels';
+import {
+  type ColourType as ColourTypeT,
+  DITHER_MODES,
+  type DitherMode,
+  NFC_TYPES,
+  type NfcType,
+  type Rotation,
+} from '@esl/labels';
 import { LIMITS } from '@esl/labels/model';
 import { Form, Input, InputNumber, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { maxLengthOf } from '../../../components/form/spec';
 import { setColourType, setDocument } from '../../../editor/commands';
+import type { DataKeyOption } from '../../../editor/data';
 import { change, type EditorState } from '../../../editor/state';
 import type { EditorStore } from '../../../editor/store';
 import { MODEL_OPTIONS } from '../list/AddTemplateModal';
@@ -16,14 +24,19 @@ interface Props {
   state: EditorState;
   name: string;
   onName: (name: string) => void;
+  /** The data keys a binding can pick (the tenant's field mapping), for the NFC content. */
+  keys: readonly DataKeyOption[];
 }
 
 const CUSTOM = 'custom';
 const NAME_CHARS = maxLengthOf(SaveTemplateBody.shape.name);
 const PANEL = LIMITS.panel;
 
-/** The label's own settings, shown when nothing is selected: name, size, colours, rotation, dithering. */
-export function DocumentPanel({ store, state, name, onName }: Props) {
+/**
+ * The label's own settings, shown when nothing is selected: name, size, colours, rotation,
+ * dithering, and which data field tags with NFC give a phone (docs/SHELF.md).
+ */
+export function DocumentPanel({ store, state, name, onName, keys }: Props) {
   const { t } = useTranslation(['editor', 'templates']);
   const { doc } = state;
   const model = doc.size.model ? findTagModel(doc.size.model) : undefined;
@@ -136,6 +149,33 @@ export function DocumentPanel({ store, state, name, onName }: Props) {
           onChange={(dither: DitherMode) => update((d) => setDocument(d, { dither }))}
         />
       </Form.Item>
+      <div className="tmpl-row">
+        <Form.Item label={t('editor:doc.nfc')} extra={t('editor:doc.nfcHelp')} style={{ flex: 2 }}>
+          <Select
+            aria-label={t('editor:doc.nfc')}
+            allowClear
+            showSearch
+            optionFilterProp="search"
+            placeholder={t('editor:doc.nfcNone')}
+            value={doc.nfc?.key}
+            data-testid="doc-nfc"
+            options={keys.map((k) => ({ value: k.key, search: `${k.label} ${k.key}`, label: k.label }))}
+            onChange={(key: string | undefined) =>
+              update((d) => setDocument(d, { nfc: key ? { key, type: d.nfc?.type ?? 'uri' } : null }))
+            }
+          />
+        </Form.Item>
+        <Form.Item label={t('editor:doc.nfcType')} style={{ flex: 1 }}>
+          <Select
+            aria-label={t('editor:doc.nfcType')}
+            disabled={!doc.nfc}
+            value={doc.nfc?.type ?? 'uri'}
+            data-testid="doc-nfc-type"
+            options={NFC_TYPES.map((type) => ({ value: type, label: t(`editor:nfcType.${type}`) }))}
+            onChange={(type: NfcType) => update((d) => (d.nfc ? setDocument(d, { nfc: { key: d.nfc.key, type } }) : d))}
+          />
+        </Form.Item>
+      </div>
     </Form>
   );
 }

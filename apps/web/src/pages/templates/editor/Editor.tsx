@@ -100,7 +100,10 @@ export function Editor({ template, doc: loaded, repairs, canWrite, fonts }: Prop
     queryKey: queryKeys.dataKeyMap(),
     queryFn: () => request('dataKeyMap', {}, { quiet: true }),
   });
-  const bound = state.doc.elements.flatMap((e) => (e.binding ? [e.binding.key] : []));
+  const bound = [
+    ...state.doc.elements.flatMap((e) => (e.binding ? [e.binding.key] : [])),
+    ...(state.doc.nfc ? [state.doc.nfc.key] : []),
+  ];
   const keys = dataKeyOptions(keyMap.data, lang, bound);
 
   const fit = useCallback(() => {
@@ -409,7 +412,7 @@ export function Editor({ template, doc: loaded, repairs, canWrite, fonts }: Prop
             {selection.length > 0 ? (
               <PropertyPanel store={store} state={state} keys={keys} />
             ) : (
-              <DocumentPanel store={store} state={state} name={name} onName={setName} />
+              <DocumentPanel store={store} state={state} name={name} onName={setName} keys={keys} />
             )}
           </Card>
         </div>
