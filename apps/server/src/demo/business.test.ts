@@ -1,10 +1,17 @@
-import { type Product, type Station, TAG_STATUSES, type Tag } from '@esl/contract';
+import { type Product, type Station, TAG_STATUSES, type Tag, type TagWall } from '@esl/contract';
 import { describe, expect, it } from 'vitest';
 import { useStore } from '../test/business';
 import { testDatabases } from '../test/databases';
 import { buildStore, buildTenant, buildUser, login } from '../test/factories';
 import { useApp } from '../test/harness';
-import { businessStep, DEMO_PRODUCTS_PER_STORE, DEMO_STATIONS_PER_STORE, DEMO_TAGS_PER_STORE, ean13 } from './business';
+import {
+  businessStep,
+  DEMO_PLACED,
+  DEMO_PRODUCTS_PER_STORE,
+  DEMO_STATIONS_PER_STORE,
+  DEMO_TAGS_PER_STORE,
+  ean13,
+} from './business';
 import type { SeedContext } from './step';
 
 describe('EAN-13 check digit', () => {
@@ -54,6 +61,12 @@ describe.each(await testDatabases())('demo stations, tags and products on $name'
       const bound = tags.data.filter((tag) => tag.product !== null).length;
       expect(bound).toBeGreaterThan(DEMO_TAGS_PER_STORE / 2);
       expect(bound).toBeLessThan(DEMO_TAGS_PER_STORE);
+      // The store wall has bound tags to show, in aisles A–C; the rest wait to be placed.
+      const wall = await t().call<TagWall>('/mgr/tag/wall', {}, { token });
+      expect(wall.data.aisles).toEqual(['A', 'B', 'C']);
+      expect(wall.data.tags).toHaveLength(DEMO_PLACED);
+      expect(wall.data.tags.every((tag) => tag.productName !== null)).toBe(true);
+      expect(wall.data.unplaced).toBe(DEMO_TAGS_PER_STORE - DEMO_PLACED);
     }
     const mapping = await t().call<{ fields: { name: string }[] }>('/mgr/product/mapfield', {}, { token });
     expect(mapping.data.fields.map((f) => f.name)).toContain('memberPrice');

@@ -16,6 +16,8 @@ export const isDemoStationSn = (sn: string) => /^DEMO\d+AP\d{2}$/.test(sn);
 export const DEMO_STATIONS_PER_STORE = 3;
 export const DEMO_PRODUCTS_PER_STORE = 200;
 export const DEMO_TAGS_PER_STORE = 300;
+/** Bound demo tags given a shelf place (3 aisles × 4 bays × 4 shelves × 2). */
+export const DEMO_PLACED = 96;
 
 /** Models shown in the demo: small shelf tags mostly, a few large and colour ones (rules.ts gives each a label). */
 export const DEMO_MODELS = ['01', '05', '05', '0A', '0A', '0F', '12', '1C', '1C', '28', '2C', '23'];
@@ -176,6 +178,7 @@ async function seedStore(ctx: SeedContext, storeId: number, storeIndex: number) 
       ctx.db.selectFrom('products').select('id').where('store_id', '=', storeId).orderBy('id').execute(),
     ]);
     const tags: Insertable<TagTable>[] = [];
+    let placed = 0;
     for (let i = 0; i < DEMO_TAGS_PER_STORE; i++) {
       const model = findTagModel(DEMO_MODELS[i % DEMO_MODELS.length]);
       if (!model) continue;
@@ -183,7 +186,18 @@ async function seedStore(ctx: SeedContext, storeId: number, storeIndex: number) 
       const heard = status !== 'unknown';
       // Four tags in five show a product; the products cycle, so some sit on two tags.
       const product = i % 5 === 4 ? null : products[i % products.length];
+      // The first DEMO_PLACED bound tags hang in aisles A–C, 4 bays of 4 shelves, 2 to a shelf
+      // (docs/SHELF.md), so the store wall has something to show; the rest wait to be placed.
+      const place = product && placed < DEMO_PLACED ? placed++ : null;
       tags.push({
+        ...(place === null
+          ? {}
+          : {
+              aisle: 'ABC'[Math.floor(place / 32)] ?? null,
+              bay: String((Math.floor(place / 8) % 4) + 1),
+              shelf: String((Math.floor(place / 2) % 4) + 1),
+              position: (place % 2) + 1,
+            }),
         ...at,
         hardware_id: `E${storeIndex + 1}${(0x100000 + i * 37).toString(16).toUpperCase().padStart(6, '0')}`,
         model: model.code,
