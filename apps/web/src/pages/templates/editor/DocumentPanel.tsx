@@ -149,33 +149,32 @@ export function DocumentPanel({ store, state, name, onName, keys }: Props) {
           onChange={(dither: DitherMode) => update((d) => setDocument(d, { dither }))}
         />
       </Form.Item>
-      <div className="tmpl-row">
-        <Form.Item label={t('editor:doc.nfc')} extra={t('editor:doc.nfcHelp')} style={{ flex: 2 }}>
-          <Select
-            aria-label={t('editor:doc.nfc')}
-            allowClear
-            showSearch
-            optionFilterProp="search"
-            placeholder={t('editor:doc.nfcNone')}
-            value={doc.nfc?.key}
-            data-testid="doc-nfc"
-            options={keys.map((k) => ({ value: k.key, search: `${k.label} ${k.key}`, label: k.label }))}
-            onChange={(key: string | undefined) =>
-              update((d) => setDocument(d, { nfc: key ? { key, type: d.nfc?.type ?? 'uri' } : null }))
-            }
-          />
-        </Form.Item>
-        <Form.Item label={t('editor:doc.nfcType')} style={{ flex: 1 }}>
-          <Select
-            aria-label={t('editor:doc.nfcType')}
-            disabled={!doc.nfc}
-            value={doc.nfc?.type ?? 'uri'}
-            data-testid="doc-nfc-type"
-            options={NFC_TYPES.map((type) => ({ value: type, label: t(`editor:nfcType.${type}`) }))}
-            onChange={(type: NfcType) => update((d) => (d.nfc ? setDocument(d, { nfc: { key: d.nfc.key, type } }) : d))}
-          />
-        </Form.Item>
-      </div>
+      {/* One per row: side by side in the 280 px panel the placeholder and "URL (…)" were cut off. */}
+      <Form.Item label={t('editor:doc.nfc')} extra={t('editor:doc.nfcHelp')}>
+        <Select
+          aria-label={t('editor:doc.nfc')}
+          allowClear
+          showSearch
+          optionFilterProp="search"
+          placeholder={t('editor:doc.nfcNone')}
+          value={doc.nfc?.key}
+          data-testid="doc-nfc"
+          options={keys.map((k) => ({ value: k.key, search: `${k.label} ${k.key}`, label: k.label }))}
+          onChange={(key: string | undefined) =>
+            update((d) => setDocument(d, { nfc: key ? { key, type: d.nfc?.type ?? 'uri' } : null }))
+          }
+        />
+      </Form.Item>
+      <Form.Item label={t('editor:doc.nfcType')}>
+        <Select
+          aria-label={t('editor:doc.nfcType')}
+          disabled={!doc.nfc}
+          value={doc.nfc?.type ?? 'uri'}
+          data-testid="doc-nfc-type"
+          options={NFC_TYPES.map((type) => ({ value: type, label: t(`editor:nfcType.${type}`) }))}
+          onChange={(type: NfcType) => update((d) => (d.nfc ? setDocument(d, { nfc: { key: d.nfc.key, type } }) : d))}
+        />
+      </Form.Item>
     </Form>
   );
 }
