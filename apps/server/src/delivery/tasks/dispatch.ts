@@ -164,8 +164,13 @@ async function toJob(
     case 'page': {
       // Label pages (docs/PROTOCOL.md §5.15): the tag shows another page it holds, no image sent.
       // With `at` still ahead the tag switches by its own timer then (rule 5); a past one is now.
+      // A switch sent after its time keeps its end: the stay counts from `at` (a schedule's window
+      // ends on time), at least a second.
       const { page, stayS, at } = JSON.parse(slot.payload) as { page: number; stayS: number; at?: number };
-      return { ...base, kind: 'page', tag, page, stayS, ...(at !== undefined && at > state.now() ? { at } : {}) };
+      const now = state.now();
+      if (at !== undefined && at > now) return { ...base, kind: 'page', tag, page, stayS, at };
+      const late = at === undefined || stayS === 0 ? 0 : Math.floor((now - at) / 1000);
+      return { ...base, kind: 'page', tag, page, stayS: late ? Math.max(1, stayS - late) : stayS };
     }
     case 'nfc':
       // NFC content (docs/PROTOCOL.md §5.16): written into the tag's chip at its next check-in.
