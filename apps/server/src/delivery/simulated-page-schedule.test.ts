@@ -11,7 +11,7 @@ import { PRICE_DOC, type Shop, simulatedShops } from '../test/simulated-shop';
 // Page schedules (issue 29 item 3, docs/PAGES.md "Page schedules") on the real server and
 // simulated stations, on a speeded-up clock: a schedule's switch is sent ahead with its time, the
 // tags of the template show page 2 at its start and page 1 at its end by their own timers, with no
-// transfer and one page job each; a tag bound during the window gets it for the rest of it; the
+// transfer and one switch each; a tag bound during the window gets it for the rest of it; the
 // schedule is the store's: another store's manager neither sees nor changes it.
 
 const TWO_PAGES = TemplateDocument.parse({
@@ -163,7 +163,20 @@ describe.each(await testDatabases())('page schedules on simulated tags ($name)',
     await until(s, 'the late tag on page 1', () => simLate.page === 1, 60_000);
     // Well past the end: one page job per tag, no transfer, no image job for A and B.
     await run(s, 5 * 60_000, 10_000);
-    expect(pageJobs().length).toBe(3);
+    // The server's switches: one for the window's tags, one for the tag bound late, nothing at the
+    // end (every tag went back on its own); the stations heard of no other tag.
+    const switches = await t()
+      .app.services.db.selectFrom('device_requests')
+      .select(['total', 'done', 'params'])
+      .where('tenant_id', '=', s.tenantId)
+      .where('kind', '=', 'tag.page')
+      .orderBy('id')
+      .execute();
+    expect(switches.map((r) => ({ ...JSON.parse(r.params), total: Number(r.total), done: Number(r.done) }))).toEqual([
+      { tags: 2, page: 2, stayS: 600, at: T, total: 2, done: 2 },
+      { tags: 1, page: 2, stayS: 600, at: T, total: 1, done: 1 },
+    ]);
+    expect([...new Set(pageJobs().map((j) => j.tag))].sort()).toEqual([late.hw, a.hw, b.hw].sort());
     expect([simA.page, simB.page, simLate.page]).toEqual([1, 1, 1]);
     expect([simA.transfers, simB.transfers]).toEqual(transfers);
     expect([a, b].map((x) => s.jobs.get(x.hw)?.length ?? 0)).toEqual(imageJobs);
