@@ -40,6 +40,9 @@ const OWNER: Record<string, string | readonly string[]> = {
   ],
   // Promotions: its own table; the running promotion's price on products goes through modules/products.
   promotions: 'modules/promotions',
+  // Page schedules: the calls and the runner (modules/pages/runner.ts) share one repository.
+  page_schedules: 'modules/pages',
+  page_schedule_tags: 'modules/pages',
   products: 'modules/products',
   field_maps: 'modules/products',
   tags: [

@@ -121,6 +121,8 @@ export const VALIDATION_DETAILS: Record<string, Messages> = {
   notPending: { 'zh-CN': '已生效或已取消，不能再修改', en: 'has already taken effect or been cancelled' },
   promoClosed: { 'zh-CN': '促销已结束或已取消，不能再修改', en: 'the promotion has ended or been cancelled' },
   beforeStart: { 'zh-CN': '结束时间应晚于开始时间', en: 'must be later than the start' },
+  sameTime: { 'zh-CN': '结束时间不能与开始时间相同', en: 'cannot be the same as the start' },
+  pageMissing: { 'zh-CN': '模板没有这一页', en: 'the template has no such page' },
   previewBusy: { 'zh-CN': '已有大尺寸预览正在生成', en: 'other large previews are being drawn' },
   exportBusy: { 'zh-CN': '本商户已有导出正在进行', en: 'other exports of this tenant are running' },
   templateSize: {

@@ -4,6 +4,7 @@ export * from './api/firmware';
 export * from './api/logs';
 export * from './api/open';
 export * from './api/opTarget';
+export * from './api/pageSchedules';
 export * from './api/problems';
 export * from './api/products';
 export * from './api/promotions';

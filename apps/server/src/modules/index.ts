@@ -4,6 +4,7 @@ import { firmwareHandlers } from './firmware/routes';
 import { fontHandlers } from './fonts/routes';
 import { logHandlers } from './logs/routes';
 import { modelHandlers } from './models/routes';
+import { pageScheduleHandlers } from './pages/routes';
 import { problemHandlers } from './problems/routes';
 import { productHandlers } from './products/routes';
 import { promotionHandlers } from './promotions/routes';
@@ -29,6 +30,7 @@ export const handlers: HandlerMap = {
   ...fontHandlers,
   ...stationHandlers,
   ...tagHandlers,
+  ...pageScheduleHandlers,
   ...modelHandlers,
   ...productHandlers,
   ...scheduleHandlers,

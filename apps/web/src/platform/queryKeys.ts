@@ -20,6 +20,7 @@ export const LIST_AREAS = {
   scheduleList: 'products',
   promotionList: 'products',
   proofList: 'tags',
+  pageScheduleList: 'tags',
   problemsList: 'tags',
   problemsChain: 'tags',
   templateList: 'templates',
@@ -67,6 +68,8 @@ export const queryKeys = {
   /** The price-accuracy counts of a store: under its tag lists, so what refreshes them refreshes these. */
   proofSummary: (storeId: number) => [...queryKeys.lists('tags', storeId), 'proofSummary'],
   problemsSummary: (storeId: number) => [...queryKeys.lists('tags', storeId), 'problemsSummary'],
+  /** The page schedules of a store (docs/PAGES.md), under its tag lists. */
+  pageSchedules: (storeId: number) => [...queryKeys.lists('tags', storeId), 'pageSchedules'],
   /** The dashboard's recent operations. */
   recentOperations: () => ['logs', 'recent'],
   /** A /sumary/* statistic of the dashboard, per current store. */
@@ -84,6 +87,8 @@ export const queryKeys = {
   /** The template rules dialog: every rule, and the templates offered for one model. */
   templateRules: () => ['templates', 'rules'],
   templatesForRule: (model: string | undefined) => ['templates', 'forRule', model],
+  /** Templates offered by the page schedule dialog. */
+  templatesForPageSchedule: () => ['templates', 'forPageSchedule'],
   /** The platform's firmware files (the operator's screen). */
   firmwareFiles: () => ['firmware', 'files'],
   /** The firmware files a tenant may upgrade one kind of device with. */

@@ -41,6 +41,8 @@ export const TARGET_KINDS = {
     'zh-CN': '{count} 个价签：{names} 恢复按规则选模板',
     en: '{count} tags: {names} back to the rules',
   },
+  pageSchedule: { 'zh-CN': '页面计划 {name}（模板 {extra}）', en: 'page schedule {name} (template {extra})' },
+  pageSchedules: { 'zh-CN': '{count} 个页面计划：{names}', en: '{count} page schedules: {names}' },
   dataKey: { 'zh-CN': '数据键 {name}', en: 'data key {name}' },
   dataKeys: { 'zh-CN': '{count} 个数据键', en: '{count} data keys' },
   fieldMapping: { 'zh-CN': '导入字段映射', en: 'the import field mapping' },
@@ -59,6 +61,7 @@ const ONE_OF: Partial<Record<TargetKind, Messages>> = {
   products: { 'zh-CN': '商品 {name}', en: 'product {name}' },
   tenants: { 'zh-CN': '商户 {name}', en: 'tenant {name}' },
   tags: { 'zh-CN': '价签 {name}', en: 'tag {name}' },
+  pageSchedules: { 'zh-CN': '页面计划 {name}', en: 'page schedule {name}' },
 };
 
 export interface OpTarget {

@@ -6,6 +6,7 @@ import type { CallDef } from './define';
 import { FIRMWARE_CALL_NAMES, FIRMWARE_CALLS } from './firmware';
 import { LOG_CALL_NAMES, LOG_CALLS } from './logs';
 import { OPEN_CALL_NAMES, OPEN_CALLS, type OpenCallName, openPath } from './open';
+import { PAGE_SCHEDULE_CALL_NAMES, PAGE_SCHEDULE_CALLS } from './pageSchedules';
 import { PROBLEM_CALL_NAMES, PROBLEM_CALLS } from './problems';
 import { PRODUCT_CALL_NAMES, PRODUCT_CALLS } from './products';
 import { PROMOTION_CALL_NAMES, PROMOTION_CALLS } from './promotions';
@@ -42,6 +43,7 @@ export const CALLS = {
   ...ASSIGNMENT_CALLS,
   ...STATION_CALLS,
   ...TAG_CALLS,
+  ...PAGE_SCHEDULE_CALLS,
   ...PRODUCT_CALLS,
   ...SCHEDULE_CALLS,
   ...PROMOTION_CALLS,
@@ -77,6 +79,7 @@ export const CALL_NAMES: Record<CallName, Messages> = {
   ...ASSIGNMENT_CALL_NAMES,
   ...STATION_CALL_NAMES,
   ...TAG_CALL_NAMES,
+  ...PAGE_SCHEDULE_CALL_NAMES,
   ...PRODUCT_CALL_NAMES,
   ...SCHEDULE_CALL_NAMES,
   ...PROMOTION_CALL_NAMES,

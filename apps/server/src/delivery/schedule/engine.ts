@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../infra/db/schema';
 import type { Notices } from '../../infra/notice/notices';
 import type { RenderedImage, RenderJob, RenderOutcome } from '../../infra/render';
+import { createPageRunner } from '../../modules/pages/runner';
 import { onTasksChanged } from '../../outbox/slots/enqueue';
 import type { JobConsumer, LinkStation } from '../link/consumers';
 import type { StationLink } from '../link/station-link';
@@ -16,7 +17,9 @@ import * as repo from './repository';
  * planned labels go to stations that take `timed` jobs (`caps.kinds`), which hand them to their
  * tags ahead of time; the tags switch at the time on their own. A station that cannot hold timed
  * images gets nothing here: when the change takes effect its tags are relabelled first in line.
- * It is the uplink's consumer of kind 'timed' (job ids `zt` + 14 base-36 digits).
+ * It is the uplink's consumer of kind 'timed' (job ids `zt` + 14 base-36 digits). Each tick also
+ * runs the page schedules (modules/pages/runner.ts): their switches are sent ahead as `page` jobs
+ * with a time, through the task engine.
  */
 
 export const timedJobId = (id: number) => `zt${id.toString(36).padStart(14, '0')}`;
@@ -128,11 +131,14 @@ export function createScheduleEngine(o: ScheduleEngineOptions): ScheduleEngine {
 
   let running: Promise<void> | null = null;
   let again = false;
+  // Page schedules (docs/PAGES.md): their switches go out as page requests of the task engine.
+  const pages = createPageRunner(o.db, o.now);
   async function run() {
     await applyDue(deps);
     await planTags(deps);
     await repo.overdue(o.db, o.now());
     await dispatch();
+    await pages.run();
   }
   function tick(): Promise<void> {
     if (running) {

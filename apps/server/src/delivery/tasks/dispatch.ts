@@ -62,7 +62,9 @@ export async function dispatch(state: EngineState): Promise<boolean> {
   let any = false;
   for (const st of await dispatchRepo.stationsWithWork(state.db, t)) {
     if (state.o.claimStation && !(await state.o.claimStation(st.id))) continue;
-    const caps = state.stations.get(st.id)?.caps ?? DEFAULT_CAPS;
+    // Null until the station said hello to this process (after a restart it is still marked online).
+    const known = state.stations.get(st.id)?.caps ?? null;
+    const caps = known ?? DEFAULT_CAPS;
     const inflight = await dispatchRepo.inflightOf(state.db, st.id);
     const { window, svcPerS } = windowOf(state, st.id);
     const free = Math.min(window - inflight, 256);
@@ -73,6 +75,9 @@ export async function dispatch(state: EngineState): Promise<boolean> {
       sent.length = 0;
       for (const [i, slot] of due.entries()) {
         if (!caps.kinds.includes(slot.kind)) {
+          // Its kinds not known yet (no hello to this process): a kind beyond the defaults (a page
+          // switch, NFC) waits for the hello rather than fail as unsupported.
+          if (known === null) continue;
           // The station cannot do it at all (not in its caps.kinds): final, not left queued for ever.
           if (
             await repo.finish(trx, {
@@ -164,8 +169,13 @@ async function toJob(
     case 'page': {
       // Label pages (docs/PROTOCOL.md §5.15): the tag shows another page it holds, no image sent.
       // With `at` still ahead the tag switches by its own timer then (rule 5); a past one is now.
+      // A switch sent after its time keeps its end: the stay counts from `at` (a schedule's window
+      // ends on time), at least a second.
       const { page, stayS, at } = JSON.parse(slot.payload) as { page: number; stayS: number; at?: number };
-      return { ...base, kind: 'page', tag, page, stayS, ...(at !== undefined && at > state.now() ? { at } : {}) };
+      const now = state.now();
+      if (at !== undefined && at > now) return { ...base, kind: 'page', tag, page, stayS, at };
+      const late = at === undefined || stayS === 0 ? 0 : Math.floor((now - at) / 1000);
+      return { ...base, kind: 'page', tag, page, stayS: late ? Math.max(1, stayS - late) : stayS };
     }
     case 'nfc':
       // NFC content (docs/PROTOCOL.md §5.16): written into the tag's chip at its next check-in.

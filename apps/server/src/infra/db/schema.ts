@@ -35,6 +35,8 @@ export interface Database {
   scheduled_changes: ScheduledChangeTable;
   timed_labels: TimedLabelTable;
   promotions: PromotionTable;
+  page_schedules: PageScheduleTable;
+  page_schedule_tags: PageScheduleTagTable;
   problems: ProblemTable;
   tenant_fonts: TenantFontTable;
 }
@@ -606,7 +608,7 @@ export interface TagLogTable {
   rssi: number | null;
   /**
    * JSON of a row that is no task revision (null for those): a scheduled change that took effect,
-   * kind 'schedule', `{change, changes, at, localAt, timeZone}` (migration 037).
+   * kind 'schedule', `{change, changes, at, localAt, timeZone}` (migration 035).
    */
   detail: string | null;
 }
@@ -711,6 +713,39 @@ export interface PromotionTable {
   created_by: number | null;
   created_at: number;
   updated_at: number;
+}
+
+/** A page schedule (migration 034, docs/PAGES.md "Page schedules"). */
+export interface PageScheduleTable {
+  id: Generated<number>;
+  tenant_id: number;
+  store_id: number;
+  template_id: number;
+  name: string;
+  /** The page shown in each window (2–8). */
+  page: number;
+  /** ISO weekdays the windows start on, comma-separated ("1,2,3,4,5"). */
+  weekdays: string;
+  /** `HH:mm` on the store's clock; `to_time` not after `from_time`: the window ends the next day. */
+  from_time: string;
+  to_time: string;
+  enabled: number;
+  /** The window whose switch was sent ahead (Unix ms), null: none yet. */
+  armed_start: number | null;
+  armed_end: number | null;
+  /** The window whose end was checked (its tags still on the page sent back to page 1). */
+  ended_start: number | null;
+  created_by: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The switch of one tag for a schedule's window, and the picture (`shown_hash`) it was sent for. */
+export interface PageScheduleTagTable {
+  schedule_id: number;
+  tag_id: number;
+  start_at: number;
+  hash: string;
 }
 
 export interface ScheduledChangeTable {

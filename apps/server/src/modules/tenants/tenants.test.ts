@@ -310,6 +310,32 @@ describe.each(await testDatabases())('tenants on $name', (db) => {
         updated_at: t().clock.now(),
       })
       .execute();
+    // A page schedule (migration 034), with the switch of one tag for its window.
+    const schedule = await db
+      .insertInto('page_schedules')
+      .values({
+        tenant_id: tenantId,
+        store_id: store.id,
+        template_id: demoTemplate?.id ?? 0,
+        name: 'Lunch',
+        page: 2,
+        weekdays: '1,2,3,4,5',
+        from_time: '11:00',
+        to_time: '14:00',
+        enabled: 1,
+        armed_start: t().clock.now(),
+        armed_end: t().clock.now() + 60_000,
+        ended_start: null,
+        created_by: null,
+        created_at: t().clock.now(),
+        updated_at: t().clock.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('page_schedule_tags')
+      .values({ schedule_id: schedule.id, tag_id: tag.id, start_at: t().clock.now(), hash: '' })
+      .execute();
     await db
       .insertInto('tenant_fonts')
       .values({

@@ -53,22 +53,32 @@ async function start(
   params: unknown,
   enqueue: (trx: Kysely<Database>, requestId: number) => Promise<number>,
 ): Promise<Started> {
-  const started = await transact(db, async (trx) => {
-    const requestId = await repo.insertRequest(trx, {
-      tenantId: at.tenantId,
-      storeId: at.storeId,
-      kind,
-      tagId: tagIds?.length === 1 ? (tagIds[0] as number) : null,
-      userId: at.userId,
-      params,
-      now: at.now,
-    });
-    const tasks = await enqueue(trx, requestId);
-    await repo.setRequestTotal(trx, requestId, tasks, at.now);
-    return { requestId, tasks };
-  });
+  const started = await transact(db, (trx) => startIn(trx, at, kind, tagIds, params, enqueue));
   tasksChanged();
   return started;
+}
+
+/** `start` inside the caller's transaction (the caller calls `tasksChanged()` after its commit). */
+async function startIn(
+  trx: Kysely<Database>,
+  at: Operator,
+  kind: DeviceRequestKind,
+  tagIds: readonly number[] | null,
+  params: unknown,
+  enqueue: (trx: Kysely<Database>, requestId: number) => Promise<number>,
+): Promise<Started> {
+  const requestId = await repo.insertRequest(trx, {
+    tenantId: at.tenantId,
+    storeId: at.storeId,
+    kind,
+    tagId: tagIds?.length === 1 ? (tagIds[0] as number) : null,
+    userId: at.userId,
+    params,
+    now: at.now,
+  });
+  const tasks = await enqueue(trx, requestId);
+  await repo.setRequestTotal(trx, requestId, tasks, at.now);
+  return { requestId, tasks };
 }
 
 /** Refresh: render and send again; `force` sends even what the tag already shows. */
@@ -129,9 +139,9 @@ export interface PageSwitch {
   at?: number;
 }
 
-/** Label pages: some tags show another page of the label they hold (no image transfer). */
-export function showPage(db: Kysely<Database>, at: Operator, tagIds: readonly number[], page: PageSwitch) {
-  return start(db, at, 'tag.page', tagIds, { tagIds, ...page }, async (trx, requestId) => {
+/** The slots of a page switch under request `requestId`. */
+function pageSlots(at: Operator, tagIds: readonly number[], page: PageSwitch) {
+  return async (trx: Kysely<Database>, requestId: number) => {
     await takeOver(trx, at, 'page', tagIds, requestId);
     return repo.upsertTagCommandSlots(trx, {
       tenantId: at.tenantId,
@@ -143,7 +153,21 @@ export function showPage(db: Kysely<Database>, at: Operator, tagIds: readonly nu
       requestId,
       now: at.now,
     });
-  });
+  };
+}
+
+/** Label pages: some tags show another page of the label they hold (no image transfer). */
+export function showPage(db: Kysely<Database>, at: Operator, tagIds: readonly number[], page: PageSwitch) {
+  return start(db, at, 'tag.page', tagIds, { tagIds, ...page }, pageSlots(at, tagIds, page));
+}
+
+/**
+ * A page switch inside the caller's transaction (page schedules, docs/PAGES.md: the switch and the
+ * schedule's record of it are written together). The caller calls `tasksChanged()` after it commits.
+ */
+export function showPageIn(trx: Kysely<Database>, at: Operator, tagIds: readonly number[], page: PageSwitch) {
+  // The request keeps how many tags, not their ids: a schedule may switch a whole store.
+  return startIn(trx, at, 'tag.page', tagIds, { tags: tagIds.length, ...page }, pageSlots(at, tagIds, page));
 }
 
 /**

@@ -1,6 +1,7 @@
 import {
   AimOutlined,
   BulbOutlined,
+  CalendarOutlined,
   DisconnectOutlined,
   FileTextOutlined,
   LayoutOutlined,
@@ -30,6 +31,7 @@ import { LabelCell } from './LabelCell';
 import { LedModal } from './LedModal';
 import { filterModelOptions } from './modelOptions';
 import { PageModal } from './PageModal';
+import { PageSchedulesModal } from './PageSchedulesModal';
 import { RequestPanel, type SentRequest, type TagOperation } from './RequestPanel';
 import { ScreenCell } from './Screen';
 import { SetTemplateModal } from './SetTemplateModal';
@@ -73,6 +75,7 @@ function Tags({ storeId }: { storeId: number }) {
   const canSetTemplate = permissions.includes('template.write');
   const [templating, setTemplating] = useState<readonly Tag[]>([]);
   const [rulesOpen, setRulesOpen] = useState(false);
+  const [schedulesOpen, setSchedulesOpen] = useState(false);
   /** The tags whose LEDs are to flash, and which button asked. */
   const [flashing, setFlashing] = useState<{ ids: number[]; from: string } | null>(null);
   /** The tags to show another page of their labels, and which button asked. */
@@ -431,6 +434,14 @@ function Tags({ storeId }: { storeId: number }) {
             testId: 'tag-template-rules',
             onClick: () => setRulesOpen(true),
           },
+          // Page schedules (docs/PAGES.md): everyone here may read them; tag.write changes them.
+          {
+            key: 'pageSchedules',
+            label: t('schedule.action'),
+            icon: <CalendarOutlined />,
+            testId: 'page-schedules-open',
+            onClick: () => setSchedulesOpen(true),
+          },
           canWrite && addAction(t, () => setAdding(true), 'add-tags'),
         ]}
         bulk={[
@@ -488,6 +499,12 @@ function Tags({ storeId }: { storeId: number }) {
           }
         />
         <SetTemplateModal tags={templating} onClose={() => setTemplating([])} onSaved={() => list.changed()} />
+        <PageSchedulesModal
+          open={schedulesOpen}
+          storeId={storeId}
+          canWrite={canWrite}
+          onClose={() => setSchedulesOpen(false)}
+        />
         {canReadRules && <RulesModal open={rulesOpen} canWrite={canSetTemplate} onClose={() => setRulesOpen(false)} />}
         <TagDetail
           storeId={storeId}

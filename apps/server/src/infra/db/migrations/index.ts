@@ -30,7 +30,8 @@ import { problems } from './030_problems';
 import { promotions } from './031_promotions';
 import { labelPages } from './032_label_pages';
 import { shelfNfc } from './033_shelf_nfc';
-import { tagLogDetail } from './037_tag_log_detail';
+import { pageSchedules } from './034_page_schedules';
+import { tagLogDetail } from './035_tag_log_detail';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -68,6 +69,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '031_promotions': promotions(dialect),
     '032_label_pages': labelPages(dialect),
     '033_shelf_nfc': shelfNfc(dialect),
-    '037_tag_log_detail': tagLogDetail(dialect),
+    '034_page_schedules': pageSchedules(dialect),
+    '035_tag_log_detail': tagLogDetail(dialect),
   };
 }
