@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { THEME_PRESETS } from '../store/settings';
 import { contrast, readable, SIDEBAR_BACKGROUNDS, STATUS_TOKENS, themeColours, themeFor } from './theme';
@@ -27,6 +28,13 @@ describe('theme colours read at WCAG 2.1 AA', () => {
       expect(components?.Menu?.darkItemSelectedColor).toBe(onDark);
     },
   );
+
+  it('puts dialogs and pop-ups above the fixed sidebar', () => {
+    const css = readFileSync(new URL('../shell/layout/layout.css', import.meta.url), 'utf8');
+    const sidebar = /\.sidebar-container \{[^}]*z-index: (\d+)/.exec(css);
+    expect(sidebar).not.toBeNull();
+    expect(themeFor('medium', THEME_PRESETS[0]).token?.zIndexPopupBase).toBeGreaterThan(Number(sidebar?.[1]));
+  });
 
   it('status colours read on white and on their own light fills', () => {
     const t = STATUS_TOKENS;

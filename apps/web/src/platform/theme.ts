@@ -151,6 +151,9 @@ const TEXT_TOKENS = {
   colorTextPlaceholder: 'rgba(0, 0, 0, 0.6)',
 } as const;
 
+/** antd's base z-index of dialogs and pop-ups: above the sidebar's 1001, below the tab menu's 3000. */
+export const POPUP_Z_INDEX = 2000;
+
 /** `motion: false` when the user asks for reduced motion (platform/motion.ts). */
 export function themeFor(size: Size, colour: string, motion = true): ThemeConfig {
   const d = DENSITY[size];
@@ -169,6 +172,9 @@ export function themeFor(size: Size, colour: string, motion = true): ThemeConfig
       fontFamily: FONT_FAMILY,
       borderRadius: 4,
       motion,
+      // Dialogs, drawers and pop-ups above the fixed sidebar (z-index 1001, layout.css): at antd's
+      // 1000 a wide dialog's left part slid under the sidebar and the mask left the menu clickable.
+      zIndexPopupBase: POPUP_Z_INDEX,
     },
     components: {
       Table: {
