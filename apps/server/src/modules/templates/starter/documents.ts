@@ -123,9 +123,31 @@ export const DRAWN_TEMPLATES: StarterTemplate[] = [
         barcode(24, 364, 420, 100, 24),
         { type: 'qrcode', id: 'qr', x: 660, y: 360, w: 110, h: 110, margin: 0, binding: { key: 'qrcode' } },
       ],
+      // Page 2 (docs/PAGES.md): the product's details, for *Show page*, the tag's button and page
+      // schedules to switch to; the demo's one label with two pages.
+      pages: [
+        {
+          elements: [
+            { type: 'rect', id: 'p2frame', x: 0, y: 0, w: 800, h: 480, strokeWidth: 4 },
+            { type: 'rect', id: 'p2band', x: 0, y: 0, w: 800, h: 96, fill: 'red', strokeWidth: 0 },
+            { ...name(24, 16, 752, 64, 52), id: 'p2name', colour: 'white' },
+            detail('p2origin', 'origin', '产地 ', 120),
+            detail('p2spec', 'spec', '规格 ', 184),
+            detail('p2grade', 'grade', '等级 ', 248),
+            detail('p2unit', 'unit', '单位 ', 312),
+            { type: 'line', id: 'p2rule', x: 24, y: 372, w: 752, h: 0, strokeWidth: 3 },
+            { ...barcode(24, 384, 420, 84, 22), id: 'p2barcode' },
+          ],
+        },
+      ],
     },
   },
 ];
+
+/** A line of page 2's details: a label and the product's field. */
+function detail(id: string, key: string, prefix: string, y: number): ElementInput {
+  return { type: 'text', id, x: 24, y, w: 752, h: 56, font: { size: 40 }, binding: { key, prefix } };
+}
 
 const made = (
   label: string,

@@ -1,4 +1,4 @@
-import { TemplateDocument, tinyTexts } from '@esl/labels';
+import { pageCount, pageDoc, TemplateDocument, tinyTexts } from '@esl/labels';
 import { describe, expect, it } from 'vitest';
 import { STARTER_TEMPLATES } from './documents';
 
@@ -10,5 +10,11 @@ describe('starter templates', () => {
       tinyTexts(TemplateDocument.parse(t.doc)).map((x) => `${t.name} ${x.elementId} ${x.size}px`),
     );
     expect(tiny).toEqual([]);
+  });
+
+  it('include a label with a second page (docs/PAGES.md), legible too', () => {
+    const paged = STARTER_TEMPLATES.map((t) => TemplateDocument.parse(t.doc)).filter((d) => pageCount(d) > 1);
+    expect(paged.length).toBeGreaterThan(0);
+    for (const doc of paged) expect(tinyTexts(pageDoc(doc, 2))).toEqual([]);
   });
 });
