@@ -186,7 +186,7 @@ describe('script fonts', () => {
   });
 
   test('kana (hiragana, katakana, halfwidth katakana) load the Japanese font and prefer it; nothing else does', () => {
-    for (const text of ['お茶', '伊藤園 ペットボトル', 'ｵｰｲｵﾁｬ', 'ラーメン 5袋', 'ー']) {
+    for (const text of ['お茶', '伊藤園 ペットボトル', 'ｵｰｲｵﾁｬ', 'ラーメン 5袋', 'ー', '茶\u{1b001}']) {
       expect(
         scriptFontsFor([text]).map((f) => f.key),
         text,

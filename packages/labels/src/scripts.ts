@@ -176,8 +176,9 @@ export function preferredFamilies(text: string): readonly string[] {
   let found: string[] | null = null;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    // Kana lie at U+3041 and above; surrogates (the kana supplements) are read whole below.
-    if (c < 0x3041) continue;
+    // Kana lie at U+3041–31FF, U+FF66–FF9F and beyond the BMP (read whole below): Latin, Han
+    // and Hangul cost two comparisons a character.
+    if (c < 0x3041 || (c >= 0x3200 && c < 0xd800)) continue;
     const code = text.codePointAt(i) ?? c;
     for (const font of PREFERRED) {
       if (!inRanges(font, code)) continue;
