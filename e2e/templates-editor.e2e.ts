@@ -290,6 +290,8 @@ describeBrowser('template list and editor (/tmpl/index, /tmpl/tmpledit)', () => 
       ['arabic', 'حليب طازج 2 لتر 3%'],
       ['hebrew', 'חלב טרי 3% 1 ליטר'],
       ['devanagari', 'टाटा चाय प्रीमियम 250 ग्राम'],
+      // A product code isolated (LRI … PDI) in a Hebrew name: explicit bidi, controls not drawn.
+      ['bidi', 'קוד \u2066123 ABC\u2069 מבצע'],
     ];
     const docOf = (text: string) => ({
       version: 2,

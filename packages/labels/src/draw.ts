@@ -14,8 +14,9 @@ import {
   type TemplateDocument,
   type TextElement,
 } from './model/document';
+import { preferredFamilies } from './scripts';
 import { encodeLinear, encodeQr, type LinearSymbol, type MatrixSymbol } from './symbols';
-import { cssFont, ellipsize, fontMetrics, layoutText, MIN_FONT_SIZE, type TextLayout } from './text';
+import { cssFont, ellipsize, fontMetrics, layoutText, MIN_FONT_SIZE, type TextFont, type TextLayout } from './text';
 import { elementText, resolveValue, toNumber } from './values';
 
 export interface DrawOptions {
@@ -281,6 +282,29 @@ function clipTo(scene: Scene, box: Box, inks: readonly (InkRect | null)[], draw:
   }
 }
 
+/** Each text element's font with its preferred families, per list of them (few: one per set of preferred fonts). */
+const preferredFonts = new WeakMap<TextElement, Map<readonly string[], TextFont & TextElement['font']>>();
+
+/**
+ * The font a text element draws a text in: its own, or with the families the text prefers before
+ * the base font (a text with kana: Noto Sans JP), for the whole text, every line and the ellipsis.
+ */
+function textFont(element: TextElement, text: string): TextFont & TextElement['font'] {
+  const preferred = preferredFamilies(text);
+  if (preferred.length === 0) return element.font;
+  let byList = preferredFonts.get(element);
+  if (!byList) {
+    byList = new Map();
+    preferredFonts.set(element, byList);
+  }
+  let font = byList.get(preferred);
+  if (!font) {
+    font = { ...element.font, preferred };
+    byList.set(preferred, font);
+  }
+  return font;
+}
+
 /** A text element's layout for one text, with each line's measure. */
 interface PlacedText {
   readonly layout: TextLayout;
@@ -291,11 +315,12 @@ function drawText(scene: Scene, element: TextElement, box: Box): void {
   const text = elementText(element, scene.data);
   if (text === null) return;
   const { ctx } = scene;
+  const font = textFont(element, text);
   let placed = remembered(textLayouts, ctx, element, text);
   if (placed) {
-    ctx.font = cssFont(element.font, placed.layout.size);
+    ctx.font = cssFont(font, placed.layout.size);
   } else {
-    const layout = layoutText(ctx, text, element.font, box, element.fit, element.lines);
+    const layout = layoutText(ctx, text, font, box, element.fit, element.lines);
     placed = remember(textLayouts, ctx, element, text, {
       layout,
       measures: layout.lines.map((line) => ctx.measureText(line)),

@@ -41,6 +41,18 @@ describe("the editor's font loader: the shaper before any text that needs it", (
     expect(loaded.harfBuzz).toBe(1);
   }, 60_000);
 
+  test('the Japanese font loads only for a text with kana, once; it is no link of the chain', async () => {
+    const { fonts, loaded } = loader();
+    const library = await fonts.prepare(['伊藤園 緑茶 525ml', '新疆・阿克苏']);
+    expect(loaded.files).toEqual(['NotoSansSC_400Regular.ttf', 'NotoSansSC_700Bold.ttf']);
+    expect(library.has('Noto Sans JP')).toBe(false);
+    await fonts.prepare(['伊藤園 お〜いお茶']);
+    await fonts.prepare(['ｵﾁｬ', 'ペットボトル']);
+    expect(loaded.files.slice(2)).toEqual(['NotoSansJP_400Regular.ttf', 'NotoSansJP_700Bold.ttf']);
+    expect(library.face('Noto Sans JP', true)).not.toBeNull();
+    expect(library.fallbacks(false)).not.toContain(library.face('Noto Sans JP', false));
+  }, 60_000);
+
   test("a label's Latin text makes the editor await the shaper before drawing", async () => {
     const { fonts } = loader();
     const label = doc({

@@ -6,8 +6,10 @@ import { FONT_FAMILY } from './model/document';
  * for: the element's own family first, then each of these (the fallback chain). The first is the
  * base font every label needs (Latin, Chinese, Japanese kana); the others are loaded only for a
  * text that has a character of their ranges (by the editor, per script, on demand; the server
- * reads a file the first time a label needs it). Every file comes from an npm package of Google's
- * Noto fonts (SIL Open Font License 1.1: may be bundled and redistributed), docs/LABELS.md "Fonts, scripts and shaping".
+ * reads a file the first time a label needs it). The last, Japanese, is no link of the chain but a
+ * preference before the base font for a text with kana (`preferredFamilies`). Every file comes
+ * from an npm package of Google's Noto fonts (SIL Open Font License 1.1: may be bundled and
+ * redistributed), docs/LABELS.md "Fonts, scripts and shaping".
  */
 export interface ScriptFont {
   /** Short name (tests, docs). */
@@ -20,6 +22,14 @@ export interface ScriptFont {
   readonly bold: string;
   /** Code point ranges (inclusive) a text must touch for the font to be loaded; empty: always. */
   readonly ranges: readonly (readonly [number, number])[];
+  /** The ranges the font draws, when wider than `ranges` (the Japanese font draws Han too); else `ranges`. */
+  readonly draws?: readonly (readonly [number, number])[];
+  /**
+   * A preference, not a link of the fallback chain: for a text with a character of `ranges`, its
+   * family comes before the base font (`preferredFamilies`), for no other text. The Japanese font:
+   * a text with kana draws its Han, kana and CJK punctuation in their Japanese forms.
+   */
+  readonly preferred?: boolean;
 }
 
 export const SCRIPT_FONTS: readonly ScriptFont[] = [
@@ -105,20 +115,95 @@ export const SCRIPT_FONTS: readonly ScriptFont[] = [
       [0xa8e0, 0xa8ff],
     ],
   },
+  {
+    key: 'japanese',
+    family: 'Noto Sans JP',
+    pkg: '@expo-google-fonts/noto-sans-jp',
+    regular: 'NotoSansJP_400Regular.ttf',
+    bold: 'NotoSansJP_700Bold.ttf',
+    // Kana: hiragana (with the voicing marks), katakana (with ー, not the middle dot ・ Chinese
+    // uses too), its phonetic extensions, halfwidth katakana, the kana supplements.
+    ranges: [
+      [0x3041, 0x3096],
+      [0x3099, 0x309f],
+      [0x30a1, 0x30fa],
+      [0x30fc, 0x30ff],
+      [0x31f0, 0x31ff],
+      [0xff66, 0xff9f],
+      [0x1b000, 0x1b16f],
+    ],
+    // What a Japanese text draws in it: kana, Han (radicals, BMP and beyond), CJK symbols and
+    // punctuation, enclosed and compatibility forms, full-width forms. Latin and digits stay the base font's.
+    draws: [
+      [0x2e80, 0x2fdf],
+      [0x3000, 0x30ff],
+      [0x31f0, 0x31ff],
+      [0x3200, 0x4dbf],
+      [0x4e00, 0x9fff],
+      [0xf900, 0xfaff],
+      [0xff00, 0xffef],
+      [0x1b000, 0x1b16f],
+      [0x20000, 0x3134f],
+    ],
+    preferred: true,
+  },
 ];
 
-/** The fallback chain's families, in order (FontLibrary's `order`). */
-export const FALLBACK_ORDER: readonly string[] = SCRIPT_FONTS.map((f) => f.family);
+/** The fallback chain's families, in order (FontLibrary's `order`): not the preferred ones. */
+export const FALLBACK_ORDER: readonly string[] = SCRIPT_FONTS.filter((f) => !f.preferred).map((f) => f.family);
 
-/** Whether a code point lies in a script font's ranges. */
+const PREFERRED = SCRIPT_FONTS.filter((f) => f.preferred);
+
+/** Whether a code point lies in a script font's ranges (those that make a text load it). */
 function inRanges(font: ScriptFont, code: number): boolean {
   for (const [lo, hi] of font.ranges) if (code >= lo && code <= hi) return true;
   return false;
 }
 
+/** Whether a script font draws a code point (its `draws`, else its `ranges`). */
+function drawsCode(font: ScriptFont, code: number): boolean {
+  for (const [lo, hi] of font.draws ?? font.ranges) if (code >= lo && code <= hi) return true;
+  return false;
+}
+
+/**
+ * The families a text prefers before the base font, in SCRIPT_FONTS' order: Noto Sans JP for a
+ * text with kana, none for any other (the common case: an empty list, the same array each time).
+ * The renderer puts them in the element's font list for the whole text (every line of it, and the
+ * ellipsis), so the editor and the server, which both load the font for such a text, draw alike.
+ */
+export function preferredFamilies(text: string): readonly string[] {
+  let found: string[] | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // Kana lie at U+3041–31FF, U+FF66–FF9F and beyond the BMP (read whole below): Latin, Han
+    // and Hangul cost two comparisons a character.
+    if (c < 0x3041 || (c >= 0x3200 && c < 0xd800)) continue;
+    const code = text.codePointAt(i) ?? c;
+    for (const font of PREFERRED) {
+      if (!inRanges(font, code)) continue;
+      if (!found) found = [];
+      if (!found.includes(font.family)) found.push(font.family);
+    }
+    if (code > 0xffff) i++;
+  }
+  if (!found) return NONE;
+  const key = found.join('\n');
+  let list = preferredLists.get(key);
+  if (!list) {
+    list = found;
+    preferredLists.set(key, list);
+  }
+  return list;
+}
+
+const NONE: readonly string[] = [];
+/** The lists preferredFamilies gives, one object each (few: one per set of preferred fonts). */
+const preferredLists = new Map<string, readonly string[]>();
+
 const scriptOfFace = new WeakMap<FontFile, ScriptFont>();
 
-/** Marks a face as one of a script font's (a font with ranges): it then draws only those ranges. */
+/** Marks a face as one of a script font's (a font with ranges): it then draws only its ranges (`draws`, else `ranges`). */
 export function markScriptFace(face: FontFile, script: ScriptFont): void {
   if (script.ranges.length > 0) scriptOfFace.set(face, script);
 }
@@ -131,18 +216,22 @@ export function markScriptFace(face: FontFile, script: ScriptFont): void {
  */
 export function glyphOf(face: FontFile, code: number): number {
   const script = scriptOfFace.get(face);
-  if (script && !inRanges(script, code)) return 0;
+  if (script && !drawsCode(script, code)) return 0;
   return face.glyphIndex(code);
 }
 
-/** The script fonts texts need: the base font and each one with a character in its ranges, in chain order. */
+/**
+ * The script fonts texts need: the base font and each one with a character in its ranges, in
+ * SCRIPT_FONTS' order (the Japanese font for a text with kana).
+ */
 export function scriptFontsFor(texts: Iterable<string>): ScriptFont[] {
   const needed = new Set<ScriptFont>([SCRIPT_FONTS[0]]);
   for (const text of texts) {
     for (const char of text) {
       const code = char.codePointAt(0) ?? 0;
-      // ASCII and CJK are the base font's: the common case costs one comparison a character.
-      if (code < 0x100 || (code >= 0x2e80 && code < 0xa000)) continue;
+      // ASCII and CJK (but kana and the Hangul jamo) are the base font's: the common case costs
+      // one or two comparisons a character.
+      if (code < 0x100 || (code >= 0x2e80 && code < 0xa000 && (code < 0x3040 || code > 0x31ff))) continue;
       for (const font of SCRIPT_FONTS) if (!needed.has(font) && inRanges(font, code)) needed.add(font);
     }
   }

@@ -5,9 +5,20 @@ import { FONT_FAMILY, type Font } from './model/document';
 export const MIN_FONT_SIZE = 8;
 export const ELLIPSIS = '…';
 
-export function cssFont(font: Pick<Font, 'family' | 'weight'>, size: number): string {
-  const family = font.family === FONT_FAMILY ? `"${FONT_FAMILY}"` : `"${font.family}", "${FONT_FAMILY}"`;
-  return `${font.weight === 'bold' ? 'bold' : 'normal'} ${size}px ${family}`;
+/**
+ * An element's font as text is drawn in it: `preferred` families (preferredFamilies: Noto Sans JP
+ * for a text with kana) come between the element's family and the base font.
+ */
+export type TextFont = Pick<Font, 'family' | 'weight'> & { readonly preferred?: readonly string[] };
+
+/**
+ * The CSS font of a text: the element's family, the preferred families of its text, then the base
+ * font (the canvas appends the fallback chain).
+ */
+export function cssFont(font: TextFont, size: number): string {
+  let family = font.family === FONT_FAMILY ? '' : `"${font.family}", `;
+  for (const preferred of font.preferred ?? []) if (preferred !== font.family) family += `"${preferred}", `;
+  return `${font.weight === 'bold' ? 'bold' : 'normal'} ${size}px ${family}"${FONT_FAMILY}"`;
 }
 
 export interface FontMetrics {
@@ -125,7 +136,7 @@ function blockHeight(metrics: FontMetrics, pitch: number, lines: number): number
 export function layoutText(
   ctx: Canvas2D,
   text: string,
-  font: Font,
+  font: TextFont & Pick<Font, 'size'>,
   box: { w: number; h: number },
   fit: 'shrink' | 'ellipsis',
   maxLines: number,

@@ -184,6 +184,52 @@ export const scriptCases: Case[] = Object.entries(SCRIPT_NAMES).flatMap(([script
   })),
 );
 
+/**
+ * Japanese glyph forms and explicit bidi controls: a Japanese name wrapped by its own line breaks,
+ * its second line kanji only (still drawn in Noto Sans JP: the whole text has kana), the same kanji
+ * without kana (Chinese forms, the base font); a Hebrew name with a Latin product code in an LRI
+ * and Latin with digits under RLO (drawn right to left: "cba 21").
+ */
+const formsAndBidiLabel = doc({
+  size: { w: 400, h: 300 },
+  colourType: 'bwr',
+  elements: [
+    {
+      type: 'text',
+      id: 'japanese',
+      x: 10,
+      y: 10,
+      w: 380,
+      h: 110,
+      font: { size: 28 },
+      lines: 3,
+      text: 'おいしい ほうじ茶\n静岡県産 骨角直写 緑\n限定品 500ml',
+    },
+    { type: 'text', id: 'chinese', x: 10, y: 125, w: 380, h: 40, font: { size: 28 }, text: '静岡県産 骨角直写 緑' },
+    {
+      type: 'text',
+      id: 'hebrew',
+      x: 10,
+      y: 180,
+      w: 380,
+      h: 50,
+      align: 'right',
+      font: { size: 28, weight: 'bold' },
+      text: 'קוד \u2066123 ABC\u2069 מבצע',
+    },
+    {
+      type: 'text',
+      id: 'override',
+      x: 10,
+      y: 240,
+      w: 380,
+      h: 50,
+      font: { size: 28 },
+      text: 'Sale \u202e12 abc\u202c ok',
+    },
+  ],
+});
+
 export const cases: Case[] = [
   ...models.map(([code, w, h, colourType]) => ({
     name: `price-${colourType}-${w}x${h}`,
@@ -205,4 +251,5 @@ export const cases: Case[] = [
   ),
   { name: 'text-fit-bwr-400x300', doc: textLabel, data: { unit: '500g' } },
   ...scriptCases,
+  { name: 'script-forms-bidi-bwr-400x300', doc: formsAndBidiLabel, data: {} },
 ];

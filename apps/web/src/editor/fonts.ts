@@ -14,8 +14,9 @@ import { download, requestList } from '../platform/request';
 // on the server: the editor reads the very font files the server draws with (served under
 // /fonts/, cached by the browser for a week), so its picture is the tag's pixels. The base font
 // (Latin, Chinese, kana) loads with the editor; another script's font (Korean, Thai, Arabic,
-// Hebrew, Devanagari, extended Latin/Greek/Cyrillic) and HarfBuzz (the shaper, WebAssembly) load
-// only when a label's text first needs them, so no other page downloads them.
+// Hebrew, Devanagari, extended Latin/Greek/Cyrillic; Japanese, preferred before the base font by a
+// text with kana) and HarfBuzz (the shaper, WebAssembly) load only when a label's text first needs
+// them, so no other page downloads them.
 
 async function readFont(name: string): Promise<Uint8Array> {
   const url = `/fonts/${encodeURIComponent(name)}`;

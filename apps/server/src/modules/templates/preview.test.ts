@@ -1,5 +1,9 @@
+import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename } from 'node:path';
 import { LABEL_FONTS, type PreviewData } from '@esl/contract';
-import { COLOUR_SETS, type ColourType, INK_RGB, type Ink } from '@esl/labels';
+import { COLOUR_SETS, type ColourType, INK_RGB, type Ink, SCRIPT_FONT_FILES } from '@esl/labels';
+import { FONT_FILES } from '@esl/labels/node';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/databases';
@@ -32,6 +36,8 @@ async function decode(dataUrl: string): Promise<Decoded> {
   }
   return { width: image.width, height: image.height, colours, rgba: data };
 }
+
+const require = createRequire(import.meta.url);
 
 const rgbKey = (ink: Ink) => INK_RGB[ink].join(',');
 const setKeys = (colourType: ColourType) => new Set(COLOUR_SETS[colourType].map(rgbKey));
@@ -193,5 +199,17 @@ describe.each(await testDatabases())('label previews on $name', (db) => {
     }
     expect((await t().app.inject({ method: 'GET', url: '/fonts/../package.json' })).statusCode).toBe(404);
     expect((await t().app.inject({ method: 'GET', url: '/fonts/other.ttf' })).statusCode).toBe(404);
+  });
+
+  it('serves every script font the editor loads on demand by its name, the Japanese one too', async () => {
+    expect(SCRIPT_FONT_FILES).toEqual(expect.arrayContaining(['NotoSansJP_400Regular.ttf', 'NotoSansJP_700Bold.ttf']));
+    const sizes = new Map(FONT_FILES.map((file) => [basename(file), statSync(require.resolve(file)).size]));
+    for (const name of SCRIPT_FONT_FILES) {
+      const res = await t().app.inject({ method: 'GET', url: `/fonts/${name}` });
+      expect(res.statusCode, name).toBe(200);
+      expect(res.headers['content-type']).toBe('font/ttf');
+      expect(res.rawPayload.length, name).toBe(sizes.get(name));
+      expect([...res.rawPayload.subarray(0, 4)], name).toEqual([0, 1, 0, 0]);
+    }
   });
 });
