@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Product } from '@esl/contract';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { sqliteHandleOf } from '../../../infra/db/database';
+import { buildProduct, buildShop, buildTag, multipartFile } from '../../../test/business';
+import { type TestDatabase, testDatabases } from '../../../test/databases';
+import { type TestApp, useApp } from '../../../test/harness';
+
+/*
+ * Issue 25 item 5: an import is written in one transaction (docs/BUSINESS.md, "All or nothing")
+ * over many event-loop turns; meanwhile the console keeps answering from what is committed, and
+ * an import that fails half-way through its writes leaves nothing of itself behind.
+ */
+
+/** SQLite in a file, as in production: the reader connection exists only there (infra/db/sqlite.ts). */
+const sqliteFile: TestDatabase = {
+  name: 'sqlite',
+  create: async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'importing-'));
+    return { url: `sqlite:${join(dir, 'esl.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  },
+};
+const postgres = (await testDatabases()).filter((d) => d.name === 'postgres');
+
+const ROWS = 40_000;
+const FIRST = 6_900_000_000_000;
+
+/** A CSV of `rows` products; the first one is barcode `FIRST`, the others new. */
+const csvOf = (rows: number, price = '9.90') =>
+  ['barcode,name,price', ...Array.from({ length: rows }, (_, i) => `${FIRST + i},Product ${i},${price}`)].join('\n');
+
+function importing(t: () => TestApp, token: string, csv: string) {
+  const { payload, headers } = multipartFile('products.csv', Buffer.from(csv));
+  return t().app.inject({
+    method: 'POST',
+    url: '/api/mgr/product/import',
+    headers: { ...headers, token, 'accept-language': 'en' },
+    payload,
+  });
+}
+
+describe('a large import on SQLite in a file', () => {
+  const t = useApp(sqliteFile);
+
+  it('leaves the product list answering while its transaction is open, showing none of its rows', {
+    timeout: 60_000,
+  }, async () => {
+    const { app } = t();
+    const { tokens } = await buildShop(app);
+    const writer = sqliteHandleOf(app.services.db);
+    if (!writer) throw new Error('no SQLite writer');
+    const answer = importing(t, tokens.stock, csvOf(ROWS));
+    // The import's write transaction is the only one open over several turns in this app.
+    while (!writer.inTransaction) await new Promise((r) => setImmediate(r));
+    const list = await t().call<Product[]>('/mgr/product/list', { page: 1, limit: 20 }, { token: tokens.stock });
+    const stillWriting = writer.inTransaction;
+    const done = (await answer).json() as { code: number; data: { inserted: number } };
+    expect(list.code).toBe(0);
+    expect(stillWriting, 'the list answered only after the import committed').toBe(true);
+    expect(list.count).toBe(0);
+    expect(done).toMatchObject({ code: 0, data: { inserted: ROWS } });
+    const after = await t().call<Product[]>('/mgr/product/list', { page: 1, limit: 20 }, { token: tokens.stock });
+    expect(after.count).toBe(ROWS);
+  });
+});
+
+describe.each([sqliteFile, ...postgres])('a large import on $name', (target) => {
+  const t = useApp(target);
+
+  it('writes nothing of an import that fails after most of its rows were written', { timeout: 60_000 }, async () => {
+    const { app } = t();
+    const { db, dialect } = app.services;
+    const { tokens, tenant, store } = await buildShop(app);
+    // An existing product on a tag, which the file changes, and a trigger refusing one of the last rows.
+    const at = { tenantId: tenant.id, storeId: store.id };
+    const product = await buildProduct(app, at, { barcode: String(FIRST), priceCents: 100 });
+    await buildTag(app, at, { productId: product.id });
+    const refused = String(FIRST + ROWS - 100);
+    if (dialect === 'postgres') {
+      await sql
+        .raw(
+          `create function refuse_one() returns trigger language plpgsql as $$ begin
+             if new.barcode = '${refused}' then raise exception 'refused'; end if; return new; end $$`,
+        )
+        .execute(db);
+      await sql`create trigger refuse_one before insert on products for each row execute function refuse_one()`.execute(
+        db,
+      );
+    } else {
+      await sql
+        .raw(
+          `create trigger refuse_one before insert on products when new.barcode = '${refused}'
+           begin select raise(abort, 'refused'); end`,
+        )
+        .execute(db);
+    }
+    try {
+      const tasksBefore = await db
+        .selectFrom('device_tasks')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      const res = await importing(t, tokens.stock, csvOf(ROWS, '12.00'));
+      expect(res.statusCode).toBe(500);
+      const products = await db
+        .selectFrom('products')
+        .select(['barcode', 'price_cents', 'price_changes'])
+        .where('store_id', '=', store.id)
+        .execute();
+      expect(products).toEqual([{ barcode: String(FIRST), price_cents: 100, price_changes: 0 }]);
+      const tasksAfter = await db
+        .selectFrom('device_tasks')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(Number(tasksAfter.n)).toBe(Number(tasksBefore.n));
+    } finally {
+      await sql`drop trigger refuse_one${sql.raw(dialect === 'postgres' ? ' on products' : '')}`.execute(db);
+    }
+  });
+});
