@@ -5,9 +5,10 @@ import type { Product } from '@esl/contract';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { sqliteHandleOf } from '../../../infra/db/database';
-import { buildProduct, buildShop, buildTag, multipartFile } from '../../../test/business';
+import { buildProduct, buildProducts, buildShop, buildTag, multipartFile } from '../../../test/business';
 import { type TestDatabase, testDatabases } from '../../../test/databases';
 import { type TestApp, useApp } from '../../../test/harness';
+import { tagIdsShowingBarcodes } from '../repository';
 
 /*
  * Issue 25 item 5: an import is written in one transaction (docs/BUSINESS.md, "All or nothing")
@@ -118,5 +119,30 @@ describe.each([sqliteFile, ...postgres])('a large import on $name', (target) => 
     } finally {
       await sql`drop trigger refuse_one${sql.raw(dialect === 'postgres' ? ' on products' : '')}`.execute(db);
     }
+  });
+
+  it("finds the tags showing the written barcodes from either side: the barcodes' or the store's tags", async () => {
+    const { app } = t();
+    const { tenant, store, otherStore } = await buildShop(app);
+    const at = { tenantId: tenant.id, storeId: store.id };
+    const products = await buildProducts(
+      app,
+      at,
+      ['p1', 'p2', 'p3', 'p4', 'p5'].map((barcode) => ({ barcode })),
+    );
+    const tagOf = async (i: number) => (await buildTag(app, at, { productId: products[i]?.id })).id;
+    const shown = [await tagOf(0), await tagOf(1), await tagOf(1), await tagOf(3), await tagOf(4)];
+    await buildTag(app, at, {}); // bound to nothing
+    // Another store's product and tag with a written barcode are not this store's.
+    const [foreign] = await buildProducts(app, { tenantId: tenant.id, storeId: otherStore.id }, [{ barcode: 'p2' }]);
+    await buildTag(app, { tenantId: tenant.id, storeId: otherStore.id }, { productId: foreign?.id });
+    const find = (barcodes: string[], page?: number) =>
+      tagIdsShowingBarcodes(app.services.db, at, barcodes, undefined, page).then((ids) => ids.sort((a, b) => a - b));
+    // Five bound tags: more barcodes than that reads the store's tags (in pages of 2 here), fewer looks them up.
+    const many = ['p2', 'p3', 'p5', 'x1', 'x2', 'x3'];
+    expect(await find(many, 2)).toEqual([shown[1], shown[2], shown[4]]);
+    expect(await find(many)).toEqual([shown[1], shown[2], shown[4]]);
+    expect(await find(['p2', 'p5'])).toEqual([shown[1], shown[2], shown[4]]);
+    expect(await find([])).toEqual([]);
   });
 });
