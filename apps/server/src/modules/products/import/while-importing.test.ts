@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Product } from '@esl/contract';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { sqliteHandleOf } from '../../../infra/db/database';
 import { buildProduct, buildProducts, buildShop, buildTag, multipartFile } from '../../../test/business';
-import { type TestDatabase, testDatabases } from '../../../test/databases';
+import { sqliteInFile, testDatabases } from '../../../test/databases';
 import { type TestApp, useApp } from '../../../test/harness';
 import { tagIdsShowingBarcodes } from '../repository';
 
@@ -16,14 +13,6 @@ import { tagIdsShowingBarcodes } from '../repository';
  * an import that fails half-way through its writes leaves nothing of itself behind.
  */
 
-/** SQLite in a file, as in production: the reader connection exists only there (infra/db/sqlite.ts). */
-const sqliteFile: TestDatabase = {
-  name: 'sqlite',
-  create: async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'importing-'));
-    return { url: `sqlite:${join(dir, 'esl.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  },
-};
 const postgres = (await testDatabases()).filter((d) => d.name === 'postgres');
 
 const ROWS = 40_000;
@@ -44,7 +33,7 @@ function importing(t: () => TestApp, token: string, csv: string) {
 }
 
 describe('a large import on SQLite in a file', () => {
-  const t = useApp(sqliteFile);
+  const t = useApp(sqliteInFile);
 
   it('leaves the product list answering while its transaction is open, showing none of its rows', {
     timeout: 60_000,
@@ -68,7 +57,7 @@ describe('a large import on SQLite in a file', () => {
   });
 });
 
-describe.each([sqliteFile, ...postgres])('a large import on $name', (target) => {
+describe.each([sqliteInFile, ...postgres])('a large import on $name', (target) => {
   const t = useApp(target);
 
   it('writes nothing of an import that fails after most of its rows were written', { timeout: 60_000 }, async () => {
