@@ -115,6 +115,28 @@ describe('SQLite in a file, one writer and one reader', () => {
     expect(await idsOf(database)).toEqual([1, 2, 3]);
   });
 
+  it('hands the writer to each caller that waited for it in a turn of its own', async () => {
+    const database = await fileDatabase();
+    const events: string[] = [];
+    const inside = gate();
+    const finish = gate();
+    const transaction = database.db.transaction().execute(async (trx) => {
+      await sql`insert into t (id, v) values (2, 'two')`.execute(trx);
+      inside.open();
+      await finish.opened;
+    });
+    await inside.opened;
+    const first = holdingSqliteWriter(database.db, () => {
+      events.push('first');
+      setImmediate(() => events.push('a turn'));
+    });
+    const second = holdingSqliteWriter(database.db, () => events.push('second'));
+    finish.open();
+    await Promise.all([transaction, first, second]);
+    // Handed over in a microtask, the second would run before any I/O or timer could.
+    expect(events).toEqual(['first', 'a turn', 'second']);
+  });
+
   it('keeps a connection that wrote on the writer, so it reads its own uncommitted rows', async () => {
     const database = await fileDatabase();
     const seen = await database.db.transaction().execute(async (trx) => {

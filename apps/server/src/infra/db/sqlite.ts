@@ -35,18 +35,35 @@ function run(db: SqliteDatabase, query: CompiledQuery): QueryResult<unknown> {
   };
 }
 
-/** A first-come lock on the writer connection. */
+/**
+ * A first-come lock on the writer connection. A caller that had to wait takes it in a turn of its
+ * own (setImmediate): when a long transaction ends, the writes queued behind it (rendered labels,
+ * the engine's ticks) do not all run in the one turn, each handing over to the next in a microtask.
+ */
 class Mutex {
   private tail: Promise<void> = Promise.resolve();
+  /** Holders and waiters. */
+  private queued = 0;
+
   /** Resolves with the unlock function once every earlier holder has unlocked. */
   lock(): Promise<() => void> {
-    let unlock = () => {};
+    const waits = this.queued > 0;
+    this.queued++;
+    let release = () => {};
     const mine = new Promise<void>((resolve) => {
-      unlock = resolve;
+      release = resolve;
     });
     const before = this.tail;
     this.tail = before.then(() => mine);
-    return before.then(() => unlock);
+    let done = false;
+    const unlock = () => {
+      if (done) return;
+      done = true;
+      this.queued--;
+      release();
+    };
+    if (!waits) return before.then(() => unlock);
+    return before.then(() => new Promise<() => void>((resolve) => setImmediate(() => resolve(unlock))));
   }
 }
 
