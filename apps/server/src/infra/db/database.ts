@@ -16,7 +16,7 @@ import {
 import pg from 'pg';
 import { hotStatementName } from './query';
 import type { Database } from './schema';
-import { SplitSqliteDialect, type SplitSqliteDriver } from './sqlite';
+import { Checkpointer, SplitSqliteDialect, type SplitSqliteDriver } from './sqlite';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -38,7 +38,15 @@ export function dialectOfDb(db: Kysely<Database>): Dialect {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
-const sqliteHandles = new WeakMap<Kysely<Database>, { raw: SQLite.Database; driver: SplitSqliteDriver }>();
+const sqliteHandles = new WeakMap<
+  Kysely<Database>,
+  { raw: SQLite.Database; driver: SplitSqliteDriver; checkpointer: Checkpointer | null }
+>();
+
+/** The WAL checkpointer of a SQLite file opened here (none for `:memory:` or PostgreSQL). */
+export function sqliteCheckpointerOf(db: Kysely<Database>): Checkpointer | undefined {
+  return sqliteHandles.get(db)?.checkpointer ?? undefined;
+}
 
 /**
  * The better-sqlite3 handle of the writer connection behind a Kysely instance opened here (SQLite
@@ -91,11 +99,21 @@ export function openDatabase(url: string): Db {
   const inMemory = file === ':memory:' || file.startsWith('file::memory:');
   if (!inMemory) mkdirSync(dirname(file), { recursive: true });
   const writer = openSqlite(file, false);
-  // A second connection to a file reads while the writer is in a transaction (sqlite.ts).
+  // A second connection to a file reads while the writer is in a transaction, and a worker
+  // thread checkpoints the WAL, which the writer's commits no longer do (sqlite.ts).
   const reader = inMemory ? null : openSqlite(file, true);
-  const dialect = new SplitSqliteDialect(cachingStatements(writer), reader ? cachingStatements(reader) : null);
+  let checkpointer: Checkpointer | null = null;
+  if (!inMemory) {
+    writer.pragma('wal_autocheckpoint = 0');
+    checkpointer = new Checkpointer(file);
+  }
+  const dialect = new SplitSqliteDialect(
+    cachingStatements(writer),
+    reader ? cachingStatements(reader) : null,
+    checkpointer,
+  );
   const db = new Kysely<Database>({ dialect });
-  sqliteHandles.set(db, { raw: writer, driver: dialect.driver });
+  sqliteHandles.set(db, { raw: writer, driver: dialect.driver, checkpointer });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

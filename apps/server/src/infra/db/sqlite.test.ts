@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Db, holdingSqliteWriter, openDatabase } from './database';
+import { type Db, holdingSqliteWriter, openDatabase, sqliteCheckpointerOf, sqliteHandleOf } from './database';
 
 /*
  * The SQLite driver (sqlite.ts): a read outside a transaction answers while another caller's
@@ -135,6 +135,27 @@ describe('SQLite in a file, one writer and one reader', () => {
     await Promise.all([transaction, first, second]);
     // Handed over in a microtask, the second would run before any I/O or timer could.
     expect(events).toEqual(['first', 'a turn', 'second']);
+  });
+
+  it('copies the WAL into the database file in a worker thread, not in the commit', async () => {
+    const database = await fileDatabase();
+    const raw = sqliteHandleOf(database.db);
+    const checkpointer = sqliteCheckpointerOf(database.db);
+    if (!raw || !checkpointer) throw new Error('no SQLite file');
+    expect(raw.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    const size = () => statSync(raw.name).size;
+    await checkpointer.now();
+    const before = size();
+    // ~8 MB in one transaction: well past the 1,000 pages SQLite's own checkpoint copies at a commit.
+    await database.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 40; i++) {
+        await sql`insert into t (v) select hex(randomblob(100)) from (with recursive n(x) as
+          (select 1 union all select x + 1 from n where x < 1000) select x from n)`.execute(trx);
+      }
+    });
+    expect(size()).toBe(before);
+    await checkpointer.now();
+    expect(size()).toBeGreaterThan(before + 4_000_000);
   });
 
   it('keeps a connection that wrote on the writer, so it reads its own uncommitted rows', async () => {
