@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderWorkersFromEnv } from '../infra/config';
-import { testDatabases } from '../test/databases';
+import { sqliteInFile } from '../test/databases';
 import { useApp } from '../test/harness';
 import { costlyWork, loadShop, quantile, timeCalls } from '../test/loads';
 
@@ -13,12 +13,11 @@ import { costlyWork, loadShop, quantile, timeCalls } from '../test/loads';
  * import read and written in one go, the labels drawn on the request thread, the 65 MB read
  * before being refused) leaves a handful of calls each waiting seconds, and fails it.
  */
-const [sqlite] = await testDatabases();
 const MEDIAN_RATIO = 10;
 
 describe('the console during an upload, an import and a re-render', () => {
-  // As in production: the delivery engine ticks and labels render in the worker pool.
-  const t = useApp(sqlite, {
+  // As in production: SQLite in a file, the delivery engine ticking, labels rendered in the worker pool.
+  const t = useApp(sqliteInFile, {
     deliveryTickMs: 1000,
     renderWorkers: renderWorkersFromEnv({}),
     mqtt: { mode: 'embedded', host: '127.0.0.1', port: 0 },

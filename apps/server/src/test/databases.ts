@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -13,6 +13,18 @@ export interface TestDatabase {
 const sqlite: TestDatabase = {
   name: 'sqlite',
   create: async () => ({ url: 'sqlite::memory:', drop: async () => {} }),
+};
+
+/**
+ * SQLite in a file of its own, as in production: only there does the server read through a second
+ * connection while a transaction is open (infra/db/sqlite.ts); `:memory:` has one connection.
+ */
+export const sqliteInFile: TestDatabase = {
+  name: 'sqlite',
+  create: async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'esl-sqlite-'));
+    return { url: `sqlite:${join(dir, 'esl.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  },
 };
 
 async function canConnect(url: string): Promise<boolean> {

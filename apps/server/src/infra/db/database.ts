@@ -10,13 +10,13 @@ import {
   type PostgresPoolClient,
   type PostgresQueryResult,
   type SqliteDatabase,
-  SqliteDialect,
   type SqliteStatement,
   sql,
 } from 'kysely';
 import pg from 'pg';
 import { hotStatementName } from './query';
 import type { Database } from './schema';
+import { Checkpointer, SplitSqliteDialect, type SplitSqliteDriver } from './sqlite';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -38,16 +38,45 @@ export function dialectOfDb(db: Kysely<Database>): Dialect {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
-const sqliteHandles = new WeakMap<Kysely<Database>, SQLite.Database>();
+const sqliteHandles = new WeakMap<
+  Kysely<Database>,
+  { raw: SQLite.Database; driver: SplitSqliteDriver; checkpointer: Checkpointer | null }
+>();
+
+/** The WAL checkpointer of a SQLite file opened here (none for `:memory:` or PostgreSQL). */
+export function sqliteCheckpointerOf(db: Kysely<Database>): Checkpointer | undefined {
+  return sqliteHandles.get(db)?.checkpointer ?? undefined;
+}
 
 /**
- * The better-sqlite3 handle behind a Kysely instance opened here (SQLite only; undefined for
- * PostgreSQL and for a transaction's Kysely). For the few hot paths that run one prepared statement
- * per row; they must hold Kysely's connection (`db.connection().execute`) while they use it, so
- * nothing of theirs interleaves with a Kysely transaction.
+ * The better-sqlite3 handle of the writer connection behind a Kysely instance opened here (SQLite
+ * only; undefined for PostgreSQL and for a transaction's Kysely). For the few hot paths that run
+ * one prepared statement per row; they must use it inside `holdingSqliteWriter`, so nothing of
+ * theirs interleaves with a Kysely transaction.
  */
 export function sqliteHandleOf(db: Kysely<Database>): SQLite.Database | undefined {
-  return sqliteHandles.get(db);
+  return sqliteHandles.get(db)?.raw;
+}
+
+/**
+ * Runs `fn` holding the SQLite writer of `db` (opened here): no Kysely transaction is open on it
+ * meanwhile, and none starts before `fn` settles.
+ */
+export function holdingSqliteWriter<T>(db: Kysely<Database>, fn: () => T | Promise<T>): Promise<T> {
+  const handles = sqliteHandles.get(db);
+  if (!handles) throw new Error('not a SQLite database opened by openDatabase');
+  return handles.driver.holding(fn);
+}
+
+function openSqlite(file: string, readonly: boolean): SQLite.Database {
+  const sqlite = new SQLite(file, readonly ? { readonly: true, fileMustExist: true } : {});
+  if (!readonly) {
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+  }
+  sqlite.pragma('busy_timeout = 5000');
+  return sqlite;
 }
 
 export function openDatabase(url: string): Db {
@@ -67,14 +96,24 @@ export function openDatabase(url: string): Db {
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   const file = url.replace(/^sqlite:/, '') || ':memory:';
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const sqlite = new SQLite(file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
-  sqliteHandles.set(db, sqlite);
+  const inMemory = file === ':memory:' || file.startsWith('file::memory:');
+  if (!inMemory) mkdirSync(dirname(file), { recursive: true });
+  const writer = openSqlite(file, false);
+  // A second connection to a file reads while the writer is in a transaction, and a worker
+  // thread checkpoints the WAL, which the writer's commits no longer do (sqlite.ts).
+  const reader = inMemory ? null : openSqlite(file, true);
+  let checkpointer: Checkpointer | null = null;
+  if (!inMemory) {
+    writer.pragma('wal_autocheckpoint = 0');
+    checkpointer = new Checkpointer(file);
+  }
+  const dialect = new SplitSqliteDialect(
+    cachingStatements(writer),
+    reader ? cachingStatements(reader) : null,
+    checkpointer,
+  );
+  const db = new Kysely<Database>({ dialect });
+  sqliteHandles.set(db, { raw: writer, driver: dialect.driver, checkpointer });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

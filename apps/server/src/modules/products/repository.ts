@@ -257,8 +257,12 @@ export type ImportColumn = Exclude<
   'tenant_id' | 'store_id' | 'barcode' | 'created_at' | 'price_changes'
 >;
 
-/** Rows per statement: SQLite binds every value (15 a row, under its 32,766 limit); PostgreSQL one array per column. */
-const BATCH: Record<Dialect, number> = { sqlite: 1000, postgres: 10_000 };
+/**
+ * Rows per statement: SQLite binds every value (15 a row, under its 32,766 limit); PostgreSQL one
+ * array per column, which `pg` turns into text on the event loop before sending: 10,000 rows took
+ * ~60–200 ms in one go (bench/console-stall.bench.ts), 2,000 a fifth of that.
+ */
+const BATCH: Record<Dialect, number> = { sqlite: 1000, postgres: 2000 };
 
 const upsertTexts = new Map<string, string>();
 
@@ -410,6 +414,60 @@ export async function tagIdsShowing(
     for (const r of await q.execute()) out.push(r.id);
   }
   return out;
+}
+
+/** Tags read a page at a time when an import's tags are found from the store's side. */
+const TAG_PAGE = 2000;
+
+/**
+ * Tags of a store showing a product with one of `barcodes` (the rows an import wrote). When the
+ * store has no more bound tags than there are barcodes, its bound tags are read a page at a time
+ * (keyset by id) and those showing a written barcode kept: 100,000 barcodes looked up a thousand
+ * at a time cost ~100 statements of 2–4 ms on SQLite, a store of 600 tags one. Otherwise the
+ * barcodes are looked up a thousand at a time. `pause` is awaited between statements: SQLite
+ * runs each one synchronously, so a large import gives other requests a turn.
+ */
+export async function tagIdsShowingBarcodes(
+  db: Db,
+  at: { tenantId: number; storeId: number },
+  barcodes: readonly string[],
+  pause: () => Promise<void> = async () => {},
+  pageSize = TAG_PAGE,
+): Promise<number[]> {
+  if (barcodes.length === 0) return [];
+  const bound = await db
+    .selectFrom('tags')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('tenant_id', '=', at.tenantId)
+    .where('store_id', '=', at.storeId)
+    .where('product_id', 'is not', null)
+    .executeTakeFirstOrThrow();
+  const out: number[] = [];
+  if (Number(bound.n) > barcodes.length) {
+    for (let i = 0; i < barcodes.length; i += 1000) {
+      if (i > 0) await pause();
+      out.push(...(await tagIdsShowing(db, at, { barcodes: barcodes.slice(i, i + 1000) })));
+    }
+    return out;
+  }
+  const wanted = new Set(barcodes);
+  for (let after = 0; ; ) {
+    const page = await db
+      .selectFrom('tags as t')
+      .innerJoin('products as p', 'p.id', 't.product_id')
+      .select(['t.id', 'p.barcode'])
+      .where('t.tenant_id', '=', at.tenantId)
+      .where('t.store_id', '=', at.storeId)
+      .where('t.id', '>', after)
+      .orderBy('t.id')
+      .limit(pageSize)
+      .execute();
+    for (const r of page) if (wanted.has(r.barcode)) out.push(r.id);
+    const last = page.at(-1);
+    if (page.length < pageSize || !last) return out;
+    after = last.id;
+    await pause();
+  }
 }
 
 /** Products with this barcode in the given stores of a tenant (a chain-wide scheduled change). */

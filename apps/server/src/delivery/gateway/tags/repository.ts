@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { dialectOfDb, sqliteHandleOf } from '../../../infra/db/database';
+import { dialectOfDb, holdingSqliteWriter, sqliteHandleOf } from '../../../infra/db/database';
 import { transact } from '../../../infra/db/retry';
 import type { Database } from '../../../infra/db/schema';
 import { type StatusThresholds, thresholdsFromJson } from './status';
@@ -116,7 +116,7 @@ export async function tagsByHardwareId(db: Db, hardwareIds: readonly string[]): 
   const raw = sqliteHandleOf(db);
   if (raw) {
     const json = JSON.stringify(hardwareIds);
-    return db.connection().execute(async () => hotStatements(raw).lookup.all(json) as ReportedTag[]);
+    return holdingSqliteWriter(db, () => hotStatements(raw).lookup.all(json) as ReportedTag[]);
   }
   return db
     .selectFrom('tags')
@@ -163,7 +163,7 @@ export interface TagUpdate {
 
 /**
  * Stores one report's tags. On SQLite (through the handle `openDatabase` opened) one prepared
- * UPDATE per row in one transaction, holding Kysely's connection. Otherwise (PostgreSQL, or a
+ * UPDATE per row in one transaction, holding the writer connection (holdingSqliteWriter). Otherwise (PostgreSQL, or a
  * transaction's Kysely) one UPDATE per report: the rows travel as one JSON parameter that the
  * database unpacks (json_each on SQLite, jsonb_array_elements on PostgreSQL). A VALUES list of 500 rows bound
  * 5,000 parameters and cost ~40 ms to build and prepare before any row was written; the JSON form
@@ -173,7 +173,7 @@ export async function applyTagUpdates(db: Db, updates: readonly TagUpdate[]): Pr
   if (updates.length === 0) return;
   const raw = sqliteHandleOf(db);
   if (raw) {
-    await db.connection().execute(async () => hotStatements(raw).apply(updates));
+    await holdingSqliteWriter(db, () => hotStatements(raw).apply(updates));
     return;
   }
   const json = JSON.stringify(
@@ -270,7 +270,7 @@ export async function storeTagReport(
     u.lastSeen >= now - th.missedWakes * 1000 * (u.wakeS ?? u.wakeSBefore ?? th.defaultWakeS) &&
     u.statusBefore === (u.desiredBefore === null || u.desiredBefore.slice(0, 16) === u.shownVer ? 'normal' : 'online');
   const status: ReportStatus = { stmt, params: [...compiled.parameters], kept };
-  await db.connection().execute(async () => hotOnes.apply(updates, status));
+  await holdingSqliteWriter(db, () => hotOnes.apply(updates, status));
 }
 
 /** Locks these tag rows (PostgreSQL), in ascending id order: the order every writer of many tags takes. */

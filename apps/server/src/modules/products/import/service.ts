@@ -250,7 +250,7 @@ export async function writeTable(
     const written = await repo.upsertProducts(trx, dialect, values, columns, pause);
     const inserted = (await repo.countProducts(trx, at)) - before;
     // Only the tags of products the file changed get a new label; rows given as they are stay quiet.
-    const tagIds = written.length ? await repo.tagIdsShowing(trx, at, { barcodes: written }) : [];
+    const tagIds = await repo.tagIdsShowingBarcodes(trx, at, written, pause);
     await dataPushed(trx, at, { source: 'import', userId: at.userId, products: written.length, tagIds, now: ctx.now });
     return {
       total: good.length + timed.length,
