@@ -1,4 +1,4 @@
-import { type ScheduleAppliedNotice, scheduleAppliedMessage } from '@esl/contract';
+import type { ScheduleAppliedNotice } from '@esl/contract';
 import { App } from 'antd';
 import { useEffect } from 'react';
 import { language } from '../../platform/i18n';
@@ -15,11 +15,15 @@ export function useScheduleNotices(): void {
     () =>
       subscribeNotices((n) => {
         if (n.type !== 'schedule.applied') return;
-        notification.info({
-          message: scheduleAppliedMessage(n as unknown as ScheduleAppliedNotice, language),
-          placement: 'bottomRight',
-          duration: 10,
-        });
+        // Loaded when a notice comes: a static import put the contract's schemas (49.5 KB gzip)
+        // into the layout every page waits for (bench/bundle-size.mjs).
+        void import('@esl/contract').then(({ scheduleAppliedMessage }) =>
+          notification.info({
+            message: scheduleAppliedMessage(n as unknown as ScheduleAppliedNotice, language),
+            placement: 'bottomRight',
+            duration: 10,
+          }),
+        );
       }),
     [notification],
   );
