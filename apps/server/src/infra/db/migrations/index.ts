@@ -30,6 +30,7 @@ import { problems } from './030_problems';
 import { promotions } from './031_promotions';
 import { labelPages } from './032_label_pages';
 import { shelfNfc } from './033_shelf_nfc';
+import { schedulePlan } from './036_schedule_plan';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -67,5 +68,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '031_promotions': promotions(dialect),
     '032_label_pages': labelPages(dialect),
     '033_shelf_nfc': shelfNfc(dialect),
+    '036_schedule_plan': schedulePlan(dialect),
   };
 }
