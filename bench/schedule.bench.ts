@@ -102,7 +102,15 @@ async function seed(url: string): Promise<void> {
   const now = Date.now();
   const tenant = await db
     .insertInto('tenants')
-    .values({ name: 'Chain', company: '', description: '', account: 'chainadmin', appid: '', ...newKeys(), created_at: now })
+    .values({
+      name: 'Chain',
+      company: '',
+      description: '',
+      account: 'chainadmin',
+      appid: '',
+      ...newKeys(),
+      created_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   await db
@@ -159,7 +167,13 @@ async function seed(url: string): Promise<void> {
 type Answer<T = unknown> = { code: number; msg: string; data: T };
 
 /** A light station: takes every job, answers `ack` and `result ok` at once; counts what it got. */
-async function lightStation(url: string, tenantId: number, sn: string, secret: string, got: { timed: number; image: number }) {
+async function lightStation(
+  url: string,
+  tenantId: number,
+  sn: string,
+  secret: string,
+  got: { timed: number; image: number },
+) {
   const key = { tenantId, sn };
   const connId = randomBytes(4).toString('hex');
   const client = mqtt.connect(url, {
@@ -179,7 +193,11 @@ async function lightStation(url: string, tenantId: number, sn: string, secret: s
     if (!topic.endsWith('/down/jobs')) return;
     const jobs = (JSON.parse(payload.toString()) as { jobs: Job[] }).jobs;
     const at = Date.now();
-    client.publish(topics.up(key, 'ack'), encodeMessage('ack', { v: 1, jobs: jobs.map((j) => ({ id: j.id, rev: j.rev, ok: true })) }), { qos: 1 });
+    client.publish(
+      topics.up(key, 'ack'),
+      encodeMessage('ack', { v: 1, jobs: jobs.map((j) => ({ id: j.id, rev: j.rev, ok: true })) }),
+      { qos: 1 },
+    );
     for (const j of jobs) {
       if (j.kind === 'timed') got.timed++;
       else if (j.kind === 'image') got.image++;
@@ -195,10 +213,14 @@ async function lightStation(url: string, tenantId: number, sn: string, secret: s
     client.publish(topics.up(key, 'result'), encodeMessage('result', { v: 1, results }), { qos: 1 });
   });
   await client.subscribeAsync(topics.downFilter(key), { qos: 1 });
-  await client.publishAsync(topics.status(key), encodeMessage('status', { v: 1, online: true, connId, at: Date.now() }), {
-    qos: 1,
-    retain: true,
-  });
+  await client.publishAsync(
+    topics.status(key),
+    encodeMessage('status', { v: 1, online: true, connId, at: Date.now() }),
+    {
+      qos: 1,
+      retain: true,
+    },
+  );
   await client.publishAsync(
     topics.up(key, 'hello'),
     encodeMessage('hello', {
@@ -208,7 +230,14 @@ async function lightStation(url: string, tenantId: number, sn: string, secret: s
       model: 'BENCH-LIGHT',
       fw: { ap: '1.0.0' },
       radio: { profile: 'oepl-2g4', channel: 11, kbps: 250 },
-      caps: { queue: 100_000, queueBytes: 1 << 30, inlineMax: 16_384, chunk: 16_384, fwConcurrent: 1, kinds: ['image', 'timed'] },
+      caps: {
+        queue: 100_000,
+        queueBytes: 1 << 30,
+        inlineMax: 16_384,
+        chunk: 16_384,
+        fwConcurrent: 1,
+        kinds: ['image', 'timed'],
+      },
       queue: [],
       outbox: 0,
       net: { ip: '10.0.0.1', mac: '24:00:00:00:00:01' },
@@ -259,9 +288,10 @@ async function main(): Promise<void> {
       await q('update tags set station_id = null where tenant_id = $1', [tenant.id]);
       await q(`delete from stations where tenant_id = $1 and sn like 'SCHB%'`, [tenant.id]);
     }
-    const stores = await q<{ id: number; code: string }>('select id, code from stores where tenant_id = $1 order by id', [
-      tenant.id,
-    ]);
+    const stores = await q<{ id: number; code: string }>(
+      'select id, code from stores where tenant_id = $1 order by id',
+      [tenant.id],
+    );
 
     const mqttPort = await freePort();
     const server = await startServer({
@@ -289,7 +319,9 @@ async function main(): Promise<void> {
         password: clientDigest(PASSWORD),
       });
       // The price template for model 05 (kept on a reused database) and one station per store.
-      const rules = await q<{ n: string }>('select count(*) as n from template_rules where tenant_id = $1', [tenant.id]);
+      const rules = await q<{ n: string }>('select count(*) as n from template_rules where tenant_id = $1', [
+        tenant.id,
+      ]);
       if (Number(rules[0]?.n ?? 0) === 0) {
         await post('/user/setcurrshop', { curshop: stores[0]?.id }, token);
         const template = await post<{ id: number }>('/mgr/templ/addtemple', { name: 'bench', model: '05' }, token);
@@ -298,7 +330,11 @@ async function main(): Promise<void> {
           { id: template.id, doc: priceLabel({ model: '05', w: 250, h: 122, colourType: 'bwr' }) },
           token,
         );
-        await post('/mgr/templ/setrule', { scope: 'tenant', kind: 'default', model: '05', templateId: template.id }, token);
+        await post(
+          '/mgr/templ/setrule',
+          { scope: 'tenant', kind: 'default', model: '05', templateId: template.id },
+          token,
+        );
       }
       const got = { timed: 0, image: 0 };
       for (const [s, st] of stores.entries()) {
@@ -325,13 +361,17 @@ async function main(): Promise<void> {
           at: toLocalTime(T, ZONE),
           scope: 'chain',
           note: 'bench price file',
-          changes: barcodes.slice(i, i + 1000).map((barcode, k) => ({ barcode, price: `${(3 + ((i + k) % 500) / 100).toFixed(2)}` })),
+          changes: barcodes
+            .slice(i, i + 1000)
+            .map((barcode, k) => ({ barcode, price: `${(3 + ((i + k) % 500) / 100).toFixed(2)}` })),
         });
         const path = '/open/v1/products/schedule';
         const timestamp = String(Date.now());
         const nonce = randomBytes(16).toString('hex');
         const hash = createHash('sha256').update(body).digest('hex');
-        const signature = createHmac('sha256', tenant.sk).update(['POST', path, timestamp, nonce, hash].join('\n')).digest('hex');
+        const signature = createHmac('sha256', tenant.sk)
+          .update(['POST', path, timestamp, nonce, hash].join('\n'))
+          .digest('hex');
         const res = await fetch(server.url + path, {
           method: 'POST',
           headers: {

@@ -177,7 +177,7 @@ describe.each(await testDatabases())('the schedule planner in batches ($name)', 
     expect([...renders].filter(([id, c]) => id !== editedTag && id !== lostTag && c !== 1)).toEqual([]);
   });
 
-  it("answers a tick after its own pass and goes on by itself until all is planned", async () => {
+  it('answers a tick after its own pass and goes on by itself until all is planned', async () => {
     const n = Math.round(PLAN_PRODUCTS * 2.5);
     const { at } = await setup(n);
     const renders = new Map<number, number>();

@@ -163,31 +163,33 @@ export async function unplanned(db: Db, id: number, state: 'idle' | 'failed', pl
 
 /** Queued labels due for dispatch, with their tag's hardware id and station. */
 export function queuedLabels(db: Db, now: number, limit: number) {
-  return db
-    .selectFrom('timed_labels as l')
-    .innerJoin('tags as t', 't.id', 'l.tag_id')
-    .innerJoin('stations as s', 's.id', 't.station_id')
-    .select([
-      'l.id',
-      'l.rev',
-      'l.tenant_id',
-      'l.show_at',
-      'l.hash',
-      'l.size',
-      'l.attempt',
-      't.hardware_id',
-      's.id as station_id',
-      's.sn',
-      's.online',
-    ])
-    .where('l.state', '=', 'queued')
-    .where('l.due_at', '<=', now)
-    // Offline stations' labels wait where they are (unless their time has come: then idle), so
-    // they never fill the batch ahead of labels that can go.
-    .where((eb) => eb.or([eb('s.online', '=', 1), eb('l.show_at', '<=', now + 1000)]))
-    .orderBy('l.show_at')
-    .limit(limit)
-    .execute();
+  return (
+    db
+      .selectFrom('timed_labels as l')
+      .innerJoin('tags as t', 't.id', 'l.tag_id')
+      .innerJoin('stations as s', 's.id', 't.station_id')
+      .select([
+        'l.id',
+        'l.rev',
+        'l.tenant_id',
+        'l.show_at',
+        'l.hash',
+        'l.size',
+        'l.attempt',
+        't.hardware_id',
+        's.id as station_id',
+        's.sn',
+        's.online',
+      ])
+      .where('l.state', '=', 'queued')
+      .where('l.due_at', '<=', now)
+      // Offline stations' labels wait where they are (unless their time has come: then idle), so
+      // they never fill the batch ahead of labels that can go.
+      .where((eb) => eb.or([eb('s.online', '=', 1), eb('l.show_at', '<=', now + 1000)]))
+      .orderBy('l.show_at')
+      .limit(limit)
+      .execute()
+  );
 }
 
 /** A row moves from one state to another at its rev (false: it changed meanwhile). */
