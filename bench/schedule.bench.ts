@@ -190,6 +190,7 @@ async function lightStation(
     client.once('error', reject);
   });
   client.on('message', (topic, payload) => {
+    if (process.env.DEBUG_STATION) console.log(`${new Date().toISOString()} ${sn} ${topic} ${payload.length} B`);
     if (!topic.endsWith('/down/jobs')) return;
     const jobs = (JSON.parse(payload.toString()) as { jobs: Job[] }).jobs;
     const at = Date.now();
@@ -288,6 +289,23 @@ async function main(): Promise<void> {
       await q('update tags set station_id = null where tenant_id = $1', [tenant.id]);
       await q(`delete from stations where tenant_id = $1 and sn like 'SCHB%'`, [tenant.id]);
     }
+    // The price template for model 05 and the chain's default rule, written before the server
+    // starts: set through the console, the rule would relabel every tag of the chain at once.
+    const [rule] = await q<{ n: string }>('select count(*) as n from template_rules where tenant_id = $1', [tenant.id]);
+    if (Number(rule?.n ?? 0) === 0) {
+      const doc = priceLabel({ model: '05', w: 250, h: 122, colourType: 'bwr' });
+      const now = Date.now();
+      const [tpl] = await q<{ id: number }>(
+        `insert into templates (tenant_id, name, model, width, height, colour_type, rotation, document, revision,
+           created_at, updated_at) values ($1, 'bench', '05', 250, 122, 'bwr', 0, $2, 1, $3, $3) returning id`,
+        [tenant.id, JSON.stringify(doc), now],
+      );
+      await q(
+        `insert into template_rules (tenant_id, store_id, tag_id, kind, model, colour, template_id, created_at, updated_at)
+         values ($1, null, null, 'default', '05', 'bwr', $2, $3, $3)`,
+        [tenant.id, tpl?.id, now],
+      );
+    }
     const stores = await q<{ id: number; code: string }>(
       'select id, code from stores where tenant_id = $1 order by id',
       [tenant.id],
@@ -318,24 +336,7 @@ async function main(): Promise<void> {
         username: 'chainadmin',
         password: clientDigest(PASSWORD),
       });
-      // The price template for model 05 (kept on a reused database) and one station per store.
-      const rules = await q<{ n: string }>('select count(*) as n from template_rules where tenant_id = $1', [
-        tenant.id,
-      ]);
-      if (Number(rules[0]?.n ?? 0) === 0) {
-        await post('/user/setcurrshop', { curshop: stores[0]?.id }, token);
-        const template = await post<{ id: number }>('/mgr/templ/addtemple', { name: 'bench', model: '05' }, token);
-        await post(
-          '/mgr/templ/alerttempData',
-          { id: template.id, doc: priceLabel({ model: '05', w: 250, h: 122, colourType: 'bwr' }) },
-          token,
-        );
-        await post(
-          '/mgr/templ/setrule',
-          { scope: 'tenant', kind: 'default', model: '05', templateId: template.id },
-          token,
-        );
-      }
+      // One station per store, every tag of the store on it.
       const got = { timed: 0, image: 0 };
       for (const [s, st] of stores.entries()) {
         await post('/user/setcurrshop', { curshop: st.id }, token);
