@@ -35,6 +35,7 @@ const RETRY_MS = 10_000;
 const MAX_ATTEMPTS = 5;
 /** Queued labels a pass dispatches. */
 const DISPATCH_BATCH = 512;
+const DISPATCH_PARALLEL = 8;
 
 export interface ScheduleEngineOptions {
   db: Kysely<Database>;
@@ -85,19 +86,29 @@ export function createScheduleEngine(o: ScheduleEngineOptions): ScheduleEngine {
     const now = o.now();
     const rows = await repo.queuedLabels(o.db, now, DISPATCH_BATCH);
     const outgoing = new Map<number, { st: LinkStation; jobs: Job[] }>();
+    // A product's tags share their picture: loaded once a batch.
+    const images = new Map<string, Promise<Uint8Array | null>>();
+    const image = (tenantId: number, hash: string) => {
+      const k = `${tenantId}:${hash}`;
+      const known = images.get(k);
+      if (known) return known;
+      const p = o.loadImage(tenantId, hash);
+      images.set(k, p);
+      return p;
+    };
     let moved = 0;
-    for (const row of rows) {
+    const one = async (row: (typeof rows)[number]) => {
       const showAt = Number(row.show_at);
       const c = caps.get(row.station_id);
       const st = stationsById.get(row.station_id);
       // Its time has come: the change's own relabel (first in line) shows it.
       if (showAt <= now + 1000 || !row.hash) {
         if (await repo.move(o.db, { id: row.id, rev: row.rev, from: ['queued'] }, { state: 'idle', now })) moved++;
-        continue;
+        return;
       }
-      if (!row.online || !c || !st || !c.kinds.includes('timed')) continue;
-      if (o.claimStation && !(await o.claimStation(row.station_id))) continue;
-      const bytes = (row.size ?? 0) <= c.inlineMax ? await o.loadImage(row.tenant_id, row.hash) : null;
+      if (!row.online || !c || !st || !c.kinds.includes('timed')) return;
+      if (o.claimStation && !(await o.claimStation(row.station_id))) return;
+      const bytes = (row.size ?? 0) <= c.inlineMax ? await image(row.tenant_id, row.hash) : null;
       const sent = await repo.move(
         o.db,
         { id: row.id, rev: row.rev, from: ['queued'] },
@@ -110,7 +121,7 @@ export function createScheduleEngine(o: ScheduleEngineOptions): ScheduleEngine {
           now,
         },
       );
-      if (!sent) continue;
+      if (!sent) return;
       moved++;
       counters.sent++;
       const job: Job = {
@@ -132,7 +143,10 @@ export function createScheduleEngine(o: ScheduleEngineOptions): ScheduleEngine {
       const out = outgoing.get(row.station_id);
       if (out) out.jobs.push(job);
       else outgoing.set(row.station_id, { st, jobs: [job] });
-    }
+    };
+    // Each row is its own conditional UPDATE: a few at a time, over the pool's connections.
+    for (let i = 0; i < rows.length; i += DISPATCH_PARALLEL)
+      await Promise.all(rows.slice(i, i + DISPATCH_PARALLEL).map(one));
     // A station's labels of the batch go out together, up to the protocol's jobs per message.
     for (const { st, jobs } of outgoing.values())
       for (let i = 0; i < jobs.length; i += LIMITS.maxJobsPerMessage)
@@ -242,17 +256,21 @@ export function createScheduleEngine(o: ScheduleEngineOptions): ScheduleEngine {
     },
     async onAck(station: LinkStation, m: AckMsg) {
       const now = o.now();
-      for (const a of m.jobs) {
+      const one = async (a: AckMsg['jobs'][number]) => {
         const row = await repo.findLabel(o.db, labelIdOf(a.id));
-        if (!row || row.rev !== a.rev || row.station_id !== station.id || row.state !== 'sent') continue;
+        if (!row || row.rev !== a.rev || row.station_id !== station.id || row.state !== 'sent') return;
         const at = { id: row.id, rev: row.rev, from: ['sent'] };
         if (a.ok) await repo.move(o.db, at, { state: 'sent', due_at: Number(row.show_at) + 60_000, now });
         else if (a.code === 'full') await repo.move(o.db, at, { state: 'queued', due_at: now + 5000, now });
         else if (a.code !== 'stale') await repo.move(o.db, at, { state: 'failed', now });
-      }
+      };
+      // Each entry is its own row: a few at a time, over the pool's connections.
+      for (let i = 0; i < m.jobs.length; i += DISPATCH_PARALLEL)
+        await Promise.all(m.jobs.slice(i, i + DISPATCH_PARALLEL).map(one));
     },
     async onResult(station: LinkStation, m: ResultMsg) {
-      for (const r of m.results) await onResultEntry(station, r);
+      for (let i = 0; i < m.results.length; i += DISPATCH_PARALLEL)
+        await Promise.all(m.results.slice(i, i + DISPATCH_PARALLEL).map((r) => onResultEntry(station, r)));
       await o.link.send(key(station), 'resack', { v: 1, ids: m.results.map((r) => [r.id, r.rev] as [string, number]) });
     },
     async onBlob(station: LinkStation, m: BlobRequestMsg) {

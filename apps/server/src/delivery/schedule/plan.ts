@@ -242,7 +242,7 @@ async function renderPlans(
   }
   for (const [tenantId, list] of images) await d.storeImages(tenantId, list);
   const now = d.now();
-  for (const { tag, plan, key } of batch) {
+  const write = async ({ tag, plan, key }: (typeof batch)[number]) => {
     const o = outcomes.get(tag.id);
     const at = { id: tag.id, tenantId: tag.tenant_id, storeId: tag.store_id };
     if (o && 'hash' in o) {
@@ -254,5 +254,7 @@ async function renderPlans(
       const row = (await repo.labelsOfTags(d.db, [tag.id])).find((r) => r.tag_id === tag.id);
       if (row) await repo.unplanned(d.db, row.id, 'failed', key, now);
     }
-  }
+  };
+  // One row a tag, each its own statement: a few at a time, over the pool's connections.
+  for (let i = 0; i < batch.length; i += 8) await Promise.all(batch.slice(i, i + 8).map(write));
 }
