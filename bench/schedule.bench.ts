@@ -247,6 +247,27 @@ async function lightStation(
     }),
     { qos: 1 },
   );
+  // A station without heartbeats is offline for the server after a few minutes: one every 30 s.
+  const heartbeat = () =>
+    client.publish(
+      topics.up(key, 'heartbeat'),
+      encodeMessage('heartbeat', {
+        v: 1,
+        at: Date.now(),
+        uptimeS: 60,
+        cpu: 10,
+        mem: 30,
+        disk: 10,
+        queue: { jobs: 0, bytes: 0 },
+        radio: { busyPct: 5, svcPerS: 0.5, tx: 100, rx: 100, crcErr: 0, noiseDbm: -96 },
+        tagsHeard: 0,
+        cfgRev: 0,
+      }),
+      { qos: 0 },
+    );
+  heartbeat();
+  const beat = setInterval(heartbeat, 30_000);
+  client.on('close', () => clearInterval(beat));
   return client;
 }
 
