@@ -4,6 +4,9 @@
  *   node --import tsx bench/schedule.bench.ts [--stores 5] [--tags-per-store 1000]
  *     [--products-per-store 400] [--changes 2000] [--lead 3] [--after 20] [--keep | --reuse NAME]
  *
+ * The issue's figure: --stores 100 --tags-per-store 10000 --products-per-store 2000 --changes 100000
+ * --lead 45 --after 600 --keep (bench/README.md).
+ *
  * A chain on one PostgreSQL database (`DATABASE_URL`'s server, default postgres://postgres@127.0.0.1:5432):
  * `--stores` stores of `--tags-per-store` tags (model 05, 250 × 122 black/white/red, one price
  * template; tag i of a store bound to the store's product i mod products, three in four bound, as
@@ -20,7 +23,8 @@
  * - **Ready at the stations** means `timed_labels.state = 'held'`: the label was rendered, sent as a
  *   `timed` job, and its station answered `ack` and `result ok`. The stations are LIGHT clients in
  *   this process (one MQTT connection per store's station, `timed` in `caps.kinds`, images inline):
- *   they acknowledge a job and report it handed over at once, with no radio and no tags behind them
+ *   they acknowledge a job and report it handed over at once (and send a heartbeat every 30 s), with
+ *   no radio and no tags behind them
  *   — so the figure is the server's side (import, plan, render, dispatch, the stations' answers
  *   stored), not the radio's (DELIVERY §7 bounds that; a station hands labels to tags in its own
  *   time, hours ahead of T is the point of a timed image).
