@@ -1,4 +1,12 @@
-import type { AckMsg, BlobRequestMsg, HelloMsg, ResultMsg, StationCaps } from '@esl/contract/protocol';
+import {
+  type AckMsg,
+  type BlobRequestMsg,
+  type HelloMsg,
+  type Job,
+  LIMITS,
+  type ResultMsg,
+  type StationCaps,
+} from '@esl/contract/protocol';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../infra/db/schema';
 import type { Notices } from '../../infra/notice/notices';
@@ -7,7 +15,7 @@ import { createPageRunner } from '../../modules/pages/runner';
 import { onTasksChanged } from '../../outbox/slots/enqueue';
 import type { JobConsumer, LinkStation } from '../link/consumers';
 import type { StationLink } from '../link/station-link';
-import { applyDue, type PlanDeps, planTags } from './plan';
+import { applyDue, type PlanDeps, planTags, type SweepCursor } from './plan';
 import * as repo from './repository';
 
 /*
@@ -29,6 +37,9 @@ const labelIdOf = (job: string) => Number.parseInt(job.slice(2), 36);
 const ACK_MS = 15_000;
 const RETRY_MS = 10_000;
 const MAX_ATTEMPTS = 5;
+/** Queued labels a pass dispatches. */
+const DISPATCH_BATCH = 512;
+const DISPATCH_PARALLEL = 8;
 
 export interface ScheduleEngineOptions {
   db: Kysely<Database>;
@@ -77,21 +88,35 @@ export function createScheduleEngine(o: ScheduleEngineOptions): ScheduleEngine {
     notices: o.notices ?? null,
   };
 
-  async function dispatch() {
+  /** Sends a batch of queued labels; answers whether a full batch went out (there may be more). */
+  async function dispatch(): Promise<boolean> {
     const now = o.now();
-    for (const row of await repo.queuedLabels(o.db, now, 512)) {
+    const rows = await repo.queuedLabels(o.db, now, DISPATCH_BATCH);
+    const outgoing = new Map<number, { st: LinkStation; jobs: Job[] }>();
+    // A product's tags share their picture: loaded once a batch.
+    const images = new Map<string, Promise<Uint8Array | null>>();
+    const image = (tenantId: number, hash: string) => {
+      const k = `${tenantId}:${hash}`;
+      const known = images.get(k);
+      if (known) return known;
+      const p = o.loadImage(tenantId, hash);
+      images.set(k, p);
+      return p;
+    };
+    let moved = 0;
+    const one = async (row: (typeof rows)[number]) => {
       const showAt = Number(row.show_at);
       const c = caps.get(row.station_id);
       const st = stationsById.get(row.station_id);
       // Its time has come: the change's own relabel (first in line) shows it.
       if (showAt <= now + 1000 || !row.hash) {
-        await repo.move(o.db, { id: row.id, rev: row.rev, from: ['queued'] }, { state: 'idle', now });
-        continue;
+        if (await repo.move(o.db, { id: row.id, rev: row.rev, from: ['queued'] }, { state: 'idle', now })) moved++;
+        return;
       }
-      if (!row.online || !c || !st || !c.kinds.includes('timed')) continue;
-      if (o.claimStation && !(await o.claimStation(row.station_id))) continue;
-      const bytes = (row.size ?? 0) <= c.inlineMax ? await o.loadImage(row.tenant_id, row.hash) : null;
-      const moved = await repo.move(
+      if (!row.online || !c || !st || !c.kinds.includes('timed')) return;
+      if (o.claimStation && !(await o.claimStation(row.station_id))) return;
+      const bytes = (row.size ?? 0) <= c.inlineMax ? await image(row.tenant_id, row.hash) : null;
+      const sent = await repo.move(
         o.db,
         { id: row.id, rev: row.rev, from: ['queued'] },
         {
@@ -103,59 +128,88 @@ export function createScheduleEngine(o: ScheduleEngineOptions): ScheduleEngine {
           now,
         },
       );
-      if (!moved) continue;
+      if (!sent) return;
+      moved++;
       counters.sent++;
-      await o.link.send(key(st), 'jobs', {
-        v: 1,
-        jobs: [
-          {
-            id: timedJobId(row.id),
-            rev: row.rev,
-            att: row.attempt + 1,
-            kind: 'timed',
-            tag: row.hardware_id,
-            prio: 1,
-            ttlS: Math.min(7 * 86_400, Math.max(1, Math.ceil((showAt - now) / 1000))),
-            at: showAt,
-            image: {
-              hash: row.hash,
-              ver: row.hash.slice(0, 16),
-              size: Number(row.size),
-              ...(bytes ? { data: Buffer.from(bytes).toString('base64') } : {}),
-            },
-          },
-        ],
-      });
-    }
+      const job: Job = {
+        id: timedJobId(row.id),
+        rev: row.rev,
+        att: row.attempt + 1,
+        kind: 'timed',
+        tag: row.hardware_id,
+        prio: 1,
+        ttlS: Math.min(7 * 86_400, Math.max(1, Math.ceil((showAt - now) / 1000))),
+        at: showAt,
+        image: {
+          hash: row.hash,
+          ver: row.hash.slice(0, 16),
+          size: Number(row.size),
+          ...(bytes ? { data: Buffer.from(bytes).toString('base64') } : {}),
+        },
+      };
+      const out = outgoing.get(row.station_id);
+      if (out) out.jobs.push(job);
+      else outgoing.set(row.station_id, { st, jobs: [job] });
+    };
+    // Each row is its own conditional UPDATE: a few at a time, over the pool's connections.
+    for (let i = 0; i < rows.length; i += DISPATCH_PARALLEL)
+      await Promise.all(rows.slice(i, i + DISPATCH_PARALLEL).map(one));
+    // A station's labels of the batch go out together, up to the protocol's jobs per message.
+    for (const { st, jobs } of outgoing.values())
+      for (let i = 0; i < jobs.length; i += LIMITS.maxJobsPerMessage)
+        await o.link.send(key(st), 'jobs', { v: 1, jobs: jobs.slice(i, i + LIMITS.maxJobsPerMessage) });
+    // Labels left queued (station offline or not ours) do not count: they would keep the passes going.
+    return rows.length === DISPATCH_BATCH && moved > 0;
   }
 
+  /*
+   * A pass is bounded (docs/SCHEDULE.md "Planning in batches"): the due changes, one planner
+   * batch, one dispatch batch. When a pass leaves more to do, the next one follows on the next
+   * turn of the event loop rather than at the timer's next tick, and `tick()` answers after its own
+   * pass (a tick asked for during a pass gets the next one): the sweeper and the server's start
+   * do not wait for 100,000 changes to be planned; `idle()` waits until nothing is left.
+   */
+  const cursor: SweepCursor = { product: 0, label: 0 };
   let running: Promise<void> | null = null;
   let again = false;
+  let more = false;
+  let follow: ReturnType<typeof setImmediate> | null = null;
+  let closed = false;
   // Page schedules (docs/PAGES.md): their switches go out as page requests of the task engine.
   const pages = createPageRunner(o.db, o.now);
-  async function run() {
+  async function run(): Promise<boolean> {
     await applyDue(deps);
-    await planTags(deps);
+    const planning = await planTags(deps, cursor);
     await repo.overdue(o.db, o.now());
-    await dispatch();
+    const sending = await dispatch();
     await pages.run();
+    return planning || sending;
   }
   function tick(): Promise<void> {
     if (running) {
       again = true;
       return running;
     }
+    if (follow) clearImmediate(follow);
+    follow = null;
     running = (async () => {
-      do {
-        again = false;
-        try {
-          await run();
-        } catch (err) {
-          o.onError?.(err, 'schedule tick');
-        }
-      } while (again);
+      again = false;
+      try {
+        more = await run();
+      } catch (err) {
+        more = false;
+        o.onError?.(err, 'schedule tick');
+      }
     })().finally(() => {
       running = null;
+      // Asked again during the pass (a change meanwhile): one more pass, as when work is left.
+      if (again) more = true;
+      again = false;
+      if (more && !closed)
+        follow = setImmediate(() => {
+          follow = null;
+          void tick();
+        });
     });
     return running;
   }
@@ -182,9 +236,18 @@ export function createScheduleEngine(o: ScheduleEngineOptions): ScheduleEngine {
     counters,
     tick,
     idle: async () => {
-      while (running) await running;
+      for (;;) {
+        if (running) await running;
+        else if (follow) await new Promise((r) => setImmediate(r));
+        else return;
+      }
     },
-    close: off,
+    close: () => {
+      closed = true;
+      if (follow) clearImmediate(follow);
+      follow = null;
+      off();
+    },
     async onHello(station: LinkStation, m: HelloMsg) {
       caps.set(station.id, m.caps);
       stationsById.set(station.id, station);
@@ -203,17 +266,21 @@ export function createScheduleEngine(o: ScheduleEngineOptions): ScheduleEngine {
     },
     async onAck(station: LinkStation, m: AckMsg) {
       const now = o.now();
-      for (const a of m.jobs) {
+      const one = async (a: AckMsg['jobs'][number]) => {
         const row = await repo.findLabel(o.db, labelIdOf(a.id));
-        if (!row || row.rev !== a.rev || row.station_id !== station.id || row.state !== 'sent') continue;
+        if (!row || row.rev !== a.rev || row.station_id !== station.id || row.state !== 'sent') return;
         const at = { id: row.id, rev: row.rev, from: ['sent'] };
         if (a.ok) await repo.move(o.db, at, { state: 'sent', due_at: Number(row.show_at) + 60_000, now });
         else if (a.code === 'full') await repo.move(o.db, at, { state: 'queued', due_at: now + 5000, now });
         else if (a.code !== 'stale') await repo.move(o.db, at, { state: 'failed', now });
-      }
+      };
+      // Each entry is its own row: a few at a time, over the pool's connections.
+      for (let i = 0; i < m.jobs.length; i += DISPATCH_PARALLEL)
+        await Promise.all(m.jobs.slice(i, i + DISPATCH_PARALLEL).map(one));
     },
     async onResult(station: LinkStation, m: ResultMsg) {
-      for (const r of m.results) await onResultEntry(station, r);
+      for (let i = 0; i < m.results.length; i += DISPATCH_PARALLEL)
+        await Promise.all(m.results.slice(i, i + DISPATCH_PARALLEL).map((r) => onResultEntry(station, r)));
       await o.link.send(key(station), 'resack', { v: 1, ids: m.results.map((r) => [r.id, r.rev] as [string, number]) });
     },
     async onBlob(station: LinkStation, m: BlobRequestMsg) {

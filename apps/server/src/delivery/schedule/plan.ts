@@ -83,20 +83,37 @@ interface Plan {
   changes: ScheduleChanges[];
 }
 
+/** Products a pass plans from the changes it has not planned yet (the fast path). */
+export const PLAN_PRODUCTS = 100;
+/** Products with a pending change, and labels that are not idle, a sweep pass looks at. */
+export const SWEEP_PRODUCTS = 200;
+export const SWEEP_LABELS = 500;
+
+/** Where the sweep is: the last product and the last timed label it looked at (0: from the start). */
+export interface SweepCursor {
+  product: number;
+  label: number;
+}
+
 /**
  * Each product's next plan: the next moment its label changes — its next pending change, or the
  * start or end of a promotion covering it (docs/PROMOTIONS.md), whichever comes first — and every
  * change up to it, in order.
  */
 function plansOf(
-  rows: Awaited<ReturnType<typeof repo.pendingChanges>>,
+  productIds: Iterable<number>,
+  rows: Awaited<ReturnType<typeof repo.pendingChangesOf>>,
   promos: ReadonlyMap<number, promotions.ProductPromotions>,
   now: number,
 ): Map<number, Plan> {
   const byProduct = new Map<number, typeof rows>();
-  for (const r of rows) byProduct.set(r.product_id, [...(byProduct.get(r.product_id) ?? []), r]);
+  for (const r of rows) {
+    const list = byProduct.get(r.product_id);
+    if (list) list.push(r);
+    else byProduct.set(r.product_id, [r]);
+  }
   const out = new Map<number, Plan>();
-  for (const productId of new Set([...byProduct.keys(), ...promos.keys()])) {
+  for (const productId of productIds) {
     const list = byProduct.get(productId) ?? [];
     const next = list.find((r) => Number(r.effective_at) > now);
     if (!next && list.length) continue; // due: it is being applied
@@ -114,22 +131,55 @@ function plansOf(
 }
 
 /**
- * Plans every tag whose plan changed: a new next time, a change added, edited or cancelled, or
- * the tag's current label re-rendered (its render key: a product edit, a template) — its timed
- * label is rendered again (rev + 1). A tag with nothing pending any more goes idle, and a label
- * a station still holds for a time to come is withdrawn.
+ * One planner pass, bounded whatever the number of pending changes (docs/SCHEDULE.md "Planning in
+ * batches"). The fast path: the next `PLAN_PRODUCTS` products with changes not planned as they
+ * are (added, edited, cancelled, applied since: `planned = 0`) are taken and planned. When there
+ * are none, the sweep: the next `SWEEP_PRODUCTS` products with a pending change or a promotion to
+ * come, and the products of the next `SWEEP_LABELS` labels that are not idle, from where the last
+ * sweep pass stopped — it finds what moved outside the changes (a product edited now, a template,
+ * a tag bound elsewhere, a promotion) and what a process that stopped mid-pass left. Answers
+ * whether there is more to do at once (the engine runs another pass without waiting for its timer).
  */
-export async function planTags(d: PlanDeps): Promise<number> {
+export async function planTags(d: PlanDeps, cursor: SweepCursor): Promise<boolean> {
   const now = d.now();
-  const plans = plansOf(await repo.pendingChanges(d.db), await promotions.upcoming(d.db, now), now);
-  const tags = await repo.tagsOfProducts(d.db, [...plans.keys()]);
+  const promos = await promotions.upcoming(d.db, now);
+  const dirty = await repo.unplannedProducts(d.db, PLAN_PRODUCTS);
+  if (dirty.length) {
+    await repo.claimPlanned(d.db, dirty);
+    await planProducts(d, dirty, promos, []);
+    return true;
+  }
+  const products = await repo.pendingProductsAfter(d.db, cursor.product, SWEEP_PRODUCTS);
+  const last = products.length < SWEEP_PRODUCTS ? Infinity : (products[products.length - 1] as number);
+  const ids = new Set(products);
+  for (const pid of promos.keys()) if (pid > cursor.product && pid <= last) ids.add(pid);
+  cursor.product = Number.isFinite(last) ? last : 0;
+  const labels = await repo.activeLabelsAfter(d.db, cursor.label, SWEEP_LABELS);
+  cursor.label = labels.length < SWEEP_LABELS ? 0 : (labels[labels.length - 1]?.id ?? 0);
+  for (const l of labels) if (l.product_id !== null) ids.add(l.product_id);
+  const orphans = labels.filter((l) => l.product_id === null).map((l) => l.tag_id);
+  return (await planProducts(d, [...ids], promos, orphans)) > 0;
+}
+
+/**
+ * Plans the tags of these products whose plan changed: a new next time, a change added, edited or
+ * cancelled, or the tag's current label re-rendered (its render key: a product edit, a template) —
+ * its timed label is rendered again (rev + 1). A tag with nothing pending any more (and the
+ * `orphans`, tags bound to no product now) goes idle, and a label a station still holds for a time
+ * to come is withdrawn. Answers how many labels it rendered.
+ */
+async function planProducts(
+  d: PlanDeps,
+  productIds: readonly number[],
+  promos: ReadonlyMap<number, promotions.ProductPromotions>,
+  orphans: readonly number[],
+): Promise<number> {
+  if (productIds.length === 0 && orphans.length === 0) return 0;
+  const now = d.now();
+  const plans = plansOf(productIds, await repo.pendingChangesOf(d.db, productIds), promos, now);
+  const tags = await repo.tagsOfProducts(d.db, productIds);
   const rows = new Map(
-    (
-      await repo.activeLabels(
-        d.db,
-        tags.map((t) => t.id),
-      )
-    ).map((r) => [r.tag_id, r]),
+    (await repo.labelsOfTags(d.db, [...tags.map((t) => t.id), ...orphans])).map((r) => [r.tag_id, r]),
   );
   const todo: Array<{ tag: (typeof tags)[number]; plan: Plan; key: string }> = [];
   const wanted = new Set<number>();
@@ -217,7 +267,7 @@ async function renderPlans(
   }
   for (const [tenantId, list] of images) await d.storeImages(tenantId, list);
   const now = d.now();
-  for (const { tag, plan, key } of batch) {
+  const write = async ({ tag, plan, key }: (typeof batch)[number]) => {
     const o = outcomes.get(tag.id);
     const at = { id: tag.id, tenantId: tag.tenant_id, storeId: tag.store_id };
     if (o && 'hash' in o) {
@@ -226,8 +276,10 @@ async function renderPlans(
     } else {
       // No template or a render error: the tag gets its label when the change takes effect.
       await repo.planned(d.db, at, { planKey: key, showAt: plan.showAt, hash: '', size: 0, now });
-      const row = (await repo.activeLabels(d.db, [tag.id])).find((r) => r.tag_id === tag.id);
+      const row = (await repo.labelsOfTags(d.db, [tag.id])).find((r) => r.tag_id === tag.id);
       if (row) await repo.unplanned(d.db, row.id, 'failed', key, now);
     }
-  }
+  };
+  // One row a tag, each its own statement: a few at a time, over the pool's connections.
+  for (let i = 0; i < batch.length; i += 8) await Promise.all(batch.slice(i, i + 8).map(write));
 }

@@ -25,22 +25,81 @@ export function dueChanges(db: Db, now: number, limit: number) {
 export async function markApplied(db: Db, id: number, now: number): Promise<boolean> {
   const r = await db
     .updateTable('scheduled_changes')
-    .set({ status: 'applied', applied_at: now, updated_at: now })
+    .set({ status: 'applied', applied_at: now, updated_at: now, planned: 0 })
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** Every pending change in time order (the planner reads what each product will become). */
-export function pendingChanges(db: Db) {
+/**
+ * Products with changes the planner has not planned as they are (added, edited, cancelled or
+ * applied since): a batch in product order, by `scheduled_changes_unplanned`.
+ */
+export async function unplannedProducts(db: Db, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('scheduled_changes')
+    .select('product_id')
+    .distinct()
+    .where('planned', '=', 0)
+    .orderBy('product_id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.product_id);
+}
+
+/**
+ * The planner takes these products' unplanned changes before it reads them: an edit committed
+ * after this leaves its change unplanned again, for the next pass.
+ */
+export async function claimPlanned(db: Db, productIds: readonly number[]): Promise<void> {
+  if (productIds.length === 0) return;
+  await db
+    .updateTable('scheduled_changes')
+    .set({ planned: 1 })
+    .where('planned', '=', 0)
+    .where('product_id', 'in', productIds)
+    .execute();
+}
+
+/** The sweep: the next products (after `after`, in order) with a pending change. */
+export async function pendingProductsAfter(db: Db, after: number, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('scheduled_changes')
+    .select('product_id')
+    .distinct()
+    .where('status', '=', 'pending')
+    .where('product_id', '>', after)
+    .orderBy('product_id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.product_id);
+}
+
+/** These products' pending changes in time order (what each product will become). */
+export function pendingChangesOf(db: Db, productIds: readonly number[]) {
+  if (productIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('scheduled_changes')
     .select(['id', 'product_id', 'changes', 'effective_at', 'updated_at'])
     .where('status', '=', 'pending')
+    .where('product_id', 'in', productIds)
     .orderBy('product_id')
     .orderBy('effective_at')
     .orderBy('id')
+    .execute();
+}
+
+/** The sweep: the next timed labels that are not idle (after id `after`), with their tag's product. */
+export function activeLabelsAfter(db: Db, after: number, limit: number) {
+  return db
+    .selectFrom('timed_labels as l')
+    .innerJoin('tags as t', 't.id', 'l.tag_id')
+    .select(['l.id', 'l.tag_id', 't.product_id'])
+    .where('l.state', '<>', 'idle')
+    .where('l.id', '>', after)
+    .orderBy('l.id')
+    .limit(limit)
     .execute();
 }
 
@@ -54,15 +113,15 @@ export function tagsOfProducts(db: Db, productIds: readonly number[]) {
     .execute();
 }
 
-/** Timed labels that are not idle (or of these tags). */
-export function activeLabels(db: Db, tagIds: readonly number[]) {
-  let q = db.selectFrom('timed_labels').selectAll();
-  q = tagIds.length
-    ? q.where((eb) => eb.or([eb('state', '!=', 'idle'), eb('tag_id', 'in', tagIds)]))
-    : q.where('state', '!=', 'idle');
-  return q.execute();
+/** The timed labels of these tags. */
+export function labelsOfTags(db: Db, tagIds: readonly number[]) {
+  return db
+    .selectFrom('timed_labels')
+    .selectAll()
+    .where('tag_id', 'in', tagIds.length ? [...tagIds] : [0])
+    .execute();
 }
-export type TimedRow = Awaited<ReturnType<typeof activeLabels>>[number];
+export type TimedRow = Awaited<ReturnType<typeof labelsOfTags>>[number];
 
 /** A new plan for a tag: its label for `showAt` as rendered, waiting to go out (rev + 1). */
 export async function planned(
@@ -104,28 +163,33 @@ export async function unplanned(db: Db, id: number, state: 'idle' | 'failed', pl
 
 /** Queued labels due for dispatch, with their tag's hardware id and station. */
 export function queuedLabels(db: Db, now: number, limit: number) {
-  return db
-    .selectFrom('timed_labels as l')
-    .innerJoin('tags as t', 't.id', 'l.tag_id')
-    .innerJoin('stations as s', 's.id', 't.station_id')
-    .select([
-      'l.id',
-      'l.rev',
-      'l.tenant_id',
-      'l.show_at',
-      'l.hash',
-      'l.size',
-      'l.attempt',
-      't.hardware_id',
-      's.id as station_id',
-      's.sn',
-      's.online',
-    ])
-    .where('l.state', '=', 'queued')
-    .where('l.due_at', '<=', now)
-    .orderBy('l.show_at')
-    .limit(limit)
-    .execute();
+  return (
+    db
+      .selectFrom('timed_labels as l')
+      .innerJoin('tags as t', 't.id', 'l.tag_id')
+      .innerJoin('stations as s', 's.id', 't.station_id')
+      .select([
+        'l.id',
+        'l.rev',
+        'l.tenant_id',
+        'l.show_at',
+        'l.hash',
+        'l.size',
+        'l.attempt',
+        't.hardware_id',
+        's.id as station_id',
+        's.sn',
+        's.online',
+      ])
+      .where('l.state', '=', 'queued')
+      .where('l.due_at', '<=', now)
+      // Offline stations' labels wait where they are (unless their time has come: then idle), so
+      // they never fill the batch ahead of labels that can go.
+      .where((eb) => eb.or([eb('s.online', '=', 1), eb('l.show_at', '<=', now + 1000)]))
+      .orderBy('l.show_at')
+      .limit(limit)
+      .execute()
+  );
 }
 
 /** A row moves from one state to another at its rev (false: it changed meanwhile). */

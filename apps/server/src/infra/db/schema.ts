@@ -766,6 +766,8 @@ export interface ScheduledChangeTable {
   created_at: number;
   updated_at: number;
   applied_at: number | null;
+  /** 0 until the planner has planned the change as it is (every add, edit, cancel, apply: 0). */
+  planned: Generated<number>;
 }
 
 /**

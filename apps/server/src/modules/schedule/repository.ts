@@ -71,7 +71,7 @@ export async function updatePending(
 ): Promise<boolean> {
   const r = await db
     .updateTable('scheduled_changes')
-    .set(set)
+    .set({ ...set, planned: 0 })
     .where('tenant_id', '=', at.tenantId)
     .where('store_id', '=', at.storeId)
     .where('id', '=', id)
@@ -100,7 +100,7 @@ export async function cancelPending(
 ) {
   const r = await db
     .updateTable('scheduled_changes')
-    .set({ status: 'cancelled', updated_at: now })
+    .set({ status: 'cancelled', updated_at: now, planned: 0 })
     .where('tenant_id', '=', at.tenantId)
     .where('store_id', '=', at.storeId)
     .where('status', '=', 'pending')

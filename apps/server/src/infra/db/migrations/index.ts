@@ -32,6 +32,7 @@ import { labelPages } from './032_label_pages';
 import { shelfNfc } from './033_shelf_nfc';
 import { pageSchedules } from './034_page_schedules';
 import { tagLogDetail } from './035_tag_log_detail';
+import { schedulePlan } from './036_schedule_plan';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -71,5 +72,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '033_shelf_nfc': shelfNfc(dialect),
     '034_page_schedules': pageSchedules(dialect),
     '035_tag_log_detail': tagLogDetail(dialect),
+    '036_schedule_plan': schedulePlan(dialect),
   };
 }
