@@ -116,27 +116,30 @@ function hotStatements(raw: SQLite.Database): HotStatements {
   // picture it should (nothing for the task engine); the learned model it already has.
   const idOf = raw.prepare('select id from tags where hardware_id = ?').pluck(true);
   const inPlaceStmt = raw.prepare(`update tags set signal = case when station_id = ? then ? else signal end, battery = ?,
-      temperature = coalesce(?, temperature), hardware_model = ?,
-      last_seen = case when last_seen is null or ? > last_seen then ? else last_seen end,
+      temperature = coalesce(?, temperature), hardware_model = ?, last_seen = max(coalesce(last_seen, 0), ?),
       wake_s = coalesce(?, wake_s), shown_ver = ?, shown_page = ?, fw = coalesce(?, fw),
-      next_wake_at = case when ? is null then next_wake_at else ? + ? * 1000 end
+      next_wake_at = coalesce(?, next_wake_at)
     where id = ? and tenant_id = ? and store_id = ?
       and (station_id = ? or (signal is not null and ? < signal + 6
         and exists (select 1 from stations s where s.id = tags.station_id and s.online <> 0)))
       and status = 'normal' and (desired_hash is null or substr(desired_hash, 1, 16) = ?)
-      and ? > ? and ? >= ? - ? * coalesce(?, wake_s, ?)
-      and (? is null or model = ?)`);
+      and model = coalesce(?, model) and coalesce(?, wake_s, ?) * ? >= ?`);
   const inPlace = raw.transaction(
     (station: InPlaceStation, heard: readonly HeardTag[], now: number, th: StatusThresholds): number[] => {
       const out: number[] = new Array(heard.length);
       const me = station.id;
-      const lostLine = now - th.lostMs;
       const missedMs = th.missedWakes * 1000;
       for (let i = 0; i < heard.length; i++) {
         const h = heard[i] as HeardTag;
         const id = idOf.get(h.hardwareId) as number | undefined;
         if (id === undefined) {
           out[i] = 0;
+          continue;
+        }
+        // Heard within the allowance (the last condition: this entry within missedWakes × the wake
+        // interval, the entry's or else the row's) and not lost: then, as in tagStatusSql, the picture decides.
+        if (!(h.lastSeen > now - th.lostMs)) {
+          out[i] = -id;
           continue;
         }
         const done = inPlaceStmt.run(
@@ -146,29 +149,22 @@ function hotStatements(raw: SQLite.Database): HotStatements {
           h.temperature,
           h.hardwareModel,
           h.lastSeen,
-          h.lastSeen,
           h.wakeS,
           h.shownVer,
           h.shownPage,
           h.fw,
-          h.wakeS,
-          h.lastSeen,
-          h.wakeS,
+          h.wakeS === null ? null : h.lastSeen + h.wakeS * 1000,
           id,
           station.tenantId,
           station.storeId,
           me,
           h.rssi,
           h.shownVer,
-          h.lastSeen,
-          lostLine,
-          h.lastSeen,
-          now,
-          missedMs,
+          h.learnedModel,
           h.wakeS,
           th.defaultWakeS,
-          h.learnedModel,
-          h.learnedModel,
+          missedMs,
+          now - h.lastSeen,
         );
         out[i] = done.changes === 1 ? id : -id;
       }
