@@ -255,15 +255,15 @@ describe('a tag report on SQLite', () => {
     ).toEqual([
       -ids.here,
       ids.keptElsewhere,
-      -ids.movesBetter,
-      -ids.movesAtSixDb,
+      ids.movesBetter,
+      ids.movesAtSixDb,
       ids.staysBelowSixDb,
-      -ids.movesFromOffline,
-      -ids.fresh,
+      ids.movesFromOffline,
+      ids.fresh,
       ids.showsWanted,
       -ids.wantsOther,
       -ids.wantsOtherStale,
-      -ids.wasInterrupted,
+      ids.wasInterrupted,
       -ids.heardLate,
       ids.slowWake,
       -ids.defaultWake,
@@ -279,6 +279,11 @@ describe('a tag report on SQLite', () => {
     const after = await rows(db);
     const stored = new Set([
       ids.keptElsewhere,
+      ids.movesBetter,
+      ids.movesAtSixDb,
+      ids.movesFromOffline,
+      ids.fresh,
+      ids.wasInterrupted,
       ids.staysBelowSixDb,
       ids.showsWanted,
       ids.slowWake,
@@ -295,6 +300,12 @@ describe('a tag report on SQLite', () => {
       next_wake_at: T - 1000 + 40_000,
       status: 'normal',
     });
+    const s2 = before.find((r) => r.id === ids.movesBetter)?.station_id;
+    for (const name of ['movesBetter', 'movesAtSixDb', 'movesFromOffline', 'fresh', 'wasInterrupted'] as const) {
+      const rssi = Math.round(m.tags.find((e) => e.id === hwOf(name))?.rssi ?? 0);
+      expect(after.find((r) => r.id === ids[name])).toMatchObject({ station_id: s1.id, signal: rssi, status: 'normal' });
+    }
+    expect(after.find((r) => r.id === ids.staysBelowSixDb)).toMatchObject({ station_id: s2, signal: -65 });
     expect(after.find((r) => r.id === ids.slowWake)).toMatchObject({
       wake_s: 600,
       last_seen: T - 5 * 60_000,

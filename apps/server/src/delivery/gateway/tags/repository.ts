@@ -124,6 +124,18 @@ function hotStatements(raw: SQLite.Database): HotStatements {
         and exists (select 1 from stations s where s.id = tags.station_id and s.online <> 0)))
       and status = 'normal' and (desired_hash is null or substr(desired_hash, 1, 16) = ?)
       and model = coalesce(?, model) and coalesce(?, wake_s, ?) * ? >= ?`);
+  // Else (a first report, a tag moving here, a status coming back to normal): routed to this
+  // station by the same rule, 'normal' by the same conditions. Naming station_id and status
+  // rewrites their index entries, so this is only the second try.
+  const hereStmt = raw.prepare(`update tags set station_id = ?, signal = ?, battery = ?,
+      temperature = coalesce(?, temperature), hardware_model = ?, last_seen = max(coalesce(last_seen, 0), ?),
+      wake_s = coalesce(?, wake_s), shown_ver = ?, shown_page = ?, fw = coalesce(?, fw),
+      next_wake_at = coalesce(?, next_wake_at), status = 'normal'
+    where id = ? and tenant_id = ? and store_id = ?
+      and (station_id is null or station_id = ? or signal is null or ? >= signal + 6
+        or not exists (select 1 from stations s where s.id = tags.station_id and s.online <> 0))
+      and (desired_hash is null or substr(desired_hash, 1, 16) = ?)
+      and model = coalesce(?, model) and coalesce(?, wake_s, ?) * ? >= ?`);
   const inPlace = raw.transaction(
     (station: InPlaceStation, heard: readonly HeardTag[], now: number, th: StatusThresholds): number[] => {
       const out: number[] = new Array(heard.length);
@@ -142,7 +154,7 @@ function hotStatements(raw: SQLite.Database): HotStatements {
           out[i] = -id;
           continue;
         }
-        const done = inPlaceStmt.run(
+        const params = [
           me,
           h.rssi,
           h.battery,
@@ -165,8 +177,8 @@ function hotStatements(raw: SQLite.Database): HotStatements {
           th.defaultWakeS,
           missedMs,
           now - h.lastSeen,
-        );
-        out[i] = done.changes === 1 ? id : -id;
+        ];
+        out[i] = inPlaceStmt.run(params).changes === 1 || hereStmt.run(params).changes === 1 ? id : -id;
       }
       return out;
     },
