@@ -303,7 +303,11 @@ describe('a tag report on SQLite', () => {
     const s2 = before.find((r) => r.id === ids.movesBetter)?.station_id;
     for (const name of ['movesBetter', 'movesAtSixDb', 'movesFromOffline', 'fresh', 'wasInterrupted'] as const) {
       const rssi = Math.round(m.tags.find((e) => e.id === hwOf(name))?.rssi ?? 0);
-      expect(after.find((r) => r.id === ids[name])).toMatchObject({ station_id: s1.id, signal: rssi, status: 'normal' });
+      expect(after.find((r) => r.id === ids[name])).toMatchObject({
+        station_id: s1.id,
+        signal: rssi,
+        status: 'normal',
+      });
     }
     expect(after.find((r) => r.id === ids.staysBelowSixDb)).toMatchObject({ station_id: s2, signal: -65 });
     expect(after.find((r) => r.id === ids.slowWake)).toMatchObject({
@@ -326,9 +330,9 @@ describe('a tag report on SQLite', () => {
     const a = recorder(inPlace.db, () => at);
     // A Kysely without the SQLite handle behind it takes the look-up path, as PostgreSQL does.
     const b = recorder(lookedUp.db.withoutPlugins(), () => at);
-    expect(await repo.storeHeardInPlace(b.core.db, { id: 1, tenantId: 1, storeId: 1 }, [], at, thresholdsFromJson(null))).toBe(
-      null,
-    );
+    expect(
+      await repo.storeHeardInPlace(b.core.db, { id: 1, tenantId: 1, storeId: 1 }, [], at, thresholdsFromJson(null)),
+    ).toBe(null);
     for (let round = 0; round < 3; round++) {
       const m = report(at);
       await onTagReport(a.core, '1.S1', inPlace.s1, m);
@@ -349,14 +353,16 @@ describe('a tag report on SQLite', () => {
     expect(NAMES.filter((n) => !['foreign', 'strayed'].includes(n)).map((n) => [n, statusOf(n)])).toEqual(
       NAMES.filter((n) => !['foreign', 'strayed'].includes(n)).map((n) => [
         n,
-        ({
-          wantsOther: 'online',
-          wantsOtherStale: 'online',
-          noVersionWanted: 'online',
-          heardLate: 'interrupted',
-          defaultWake: 'interrupted',
-          lost: 'lost',
-        } as Partial<Record<Name, string>>)[n] ?? 'normal',
+        (
+          {
+            wantsOther: 'online',
+            wantsOtherStale: 'online',
+            noVersionWanted: 'online',
+            heardLate: 'interrupted',
+            defaultWake: 'interrupted',
+            lost: 'lost',
+          } as Partial<Record<Name, string>>
+        )[n] ?? 'normal',
       ]),
     );
   });

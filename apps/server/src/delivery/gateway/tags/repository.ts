@@ -115,7 +115,8 @@ function hotStatements(raw: SQLite.Database): HotStatements {
   // that route's); status kept — heard within the allowance by this entry, 'normal', showing the
   // picture it should (nothing for the task engine); the learned model it already has.
   const idOf = raw.prepare('select id from tags where hardware_id = ?').pluck(true);
-  const inPlaceStmt = raw.prepare(`update tags set signal = case when station_id = ? then ? else signal end, battery = ?,
+  const inPlaceStmt =
+    raw.prepare(`update tags set signal = case when station_id = ? then ? else signal end, battery = ?,
       temperature = coalesce(?, temperature), hardware_model = ?, last_seen = max(coalesce(last_seen, 0), ?),
       wake_s = coalesce(?, wake_s), shown_ver = ?, shown_page = ?, fw = coalesce(?, fw),
       next_wake_at = coalesce(?, next_wake_at)
@@ -354,14 +355,16 @@ export interface InPlaceStation {
  * entry of a working store — is found by the hardware-id index alone and written by one UPDATE
  * whose WHERE checks all that. One transaction, one commit per report. Answers per entry the
  * tag's id when stored, 0 when nobody registered the hardware id, −id when the row was left
- * alone: another tenant's or store's tag, one moving to this station, one whose status or work
- * the report may change — the caller looks those up (tagsByHardwareId) and stores them
- * (storeTagReport), as every entry on PostgreSQL. Answers null, having stored nothing, when `db`
- * is not such a handle (PostgreSQL, a transaction).
+ * alone: another tenant's or store's tag, one whose picture, model or status the report may
+ * change — the caller looks those up (tagsByHardwareId) and stores them (storeTagReport), as every
+ * entry on PostgreSQL. A first report, a tag moving to this station or coming back to normal is a
+ * second in-place UPDATE that writes station and status. Answers null, having stored nothing, when
+ * `db` is not such a handle (PostgreSQL, a transaction). report.test.ts holds both paths to the
+ * same rows.
  *
  * Looking at every row before writing it was nearly half of the database's share of a report,
- * and each looked-at row a JavaScript object: this form cost 5.0 µs of CPU a tag against 8.7
- * (bench/tag-report-store.bench.ts, `report:` rows).
+ * and each looked-at row a JavaScript object: a report cost 4.91 µs of CPU a tag so against 7.04
+ * (bench/tag-report-store.bench.ts `--only report:`, docs/performance-log.md 2026-12-03).
  */
 export async function storeHeardInPlace(
   db: Db,
