@@ -2,7 +2,7 @@
  * What storing one station's tag report costs on SQLite, per tag, for the statement forms the
  * report handler has used (apps/server/src/delivery/gateway/tags/repository.ts):
  *
- *   node --import tsx bench/tag-report-store.bench.ts [--tags 2000000] [--rounds 5]
+ *   node --import tsx bench/tag-report-store.bench.ts [--tags 2000000] [--rounds 5] [--only TEXT]
  *
  * A file database with the server's migrations and `--tags` tags in one store; reports of 500
  * consecutive tags (one station's message) are stored 300 times per measurement, each report in
@@ -12,6 +12,8 @@
  *   - update: one UPDATE unpacking a JSON parameter (before) vs one prepared UPDATE per row
  *     (after), with the (store_id, last_seen) index (before) and without it (after, migration 018),
  *     and with station_id written for every row vs only for a moved tag.
+ *   - report: a whole report as the handler stores it, its rows looked up first (before) or the
+ *     UPDATE checking in its WHERE what the look-up was for (after, storeHeardInPlace).
  *   - status: the report's tags' status by the whole rule as a second statement per row (before),
  *     vs set in the row's own UPDATE (naming status rewrites its index entry), vs left alone by an
  *     UPDATE guarded by the picture and status the handler decided from (after).
@@ -28,7 +30,12 @@ import { migrateToLatest } from '../apps/server/src/infra/db/migrate';
 import { newKeys } from '../apps/server/src/modules/tenants/service';
 
 const { values } = parseArgs({
-  options: { tags: { type: 'string', default: '2000000' }, rounds: { type: 'string', default: '5' } },
+  options: {
+    tags: { type: 'string', default: '2000000' },
+    rounds: { type: 'string', default: '5' },
+    // Only the rows whose name contains this (e.g. `report:`).
+    only: { type: 'string', default: '' },
+  },
 });
 const N = Number(values.tags);
 const ROUNDS = Number(values.rounds);
@@ -179,6 +186,45 @@ const statusKept = db.transaction((rows: Row[]) => {
   }
 });
 
+// A whole report as the handler stores it: look-up then the guarded UPDATE (before), against the
+// id by the hardware-id index and one UPDATE that checks route, status and picture in its WHERE
+// (after; tags/repository.ts storeHeardInPlace).
+const reportLookedUp = (k: number) => {
+  const rows = jsonLookup.all(JSON.stringify(hardwareIds(k))) as Array<{ id: number; desired_hash: string | null }>;
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const updates = report(k).filter((r) => byId.has(r[0]));
+  statusKept(updates);
+};
+const idOf = db.prepare('select id from tags where hardware_id = ?').pluck(true);
+const inPlace = db.prepare(`update tags set signal = case when station_id = ? then ? else signal end, battery = ?,
+      temperature = coalesce(?, temperature), hardware_model = ?,
+      last_seen = case when last_seen is null or ? > last_seen then ? else last_seen end,
+      wake_s = coalesce(?, wake_s), shown_ver = ?, fw = coalesce(?, fw),
+      next_wake_at = case when ? is null then next_wake_at else ? + ? * 1000 end
+    where id = ? and tenant_id = ? and store_id = ?
+      and (station_id = ? or (signal is not null and ? < signal + 6
+        and exists (select 1 from stations s where s.id = tags.station_id and s.online <> 0)))
+      and status = 'normal' and (desired_hash is null or substr(desired_hash, 1, 16) = ?)
+      and ? > ? and ? >= ? - ? * coalesce(?, wake_s, ?)
+      and (? is null or model = ?)`);
+const { tenant_id: tenantId, store_id: storeId } = db.prepare('select tenant_id, store_id from tags limit 1').get() as {
+  tenant_id: number;
+  store_id: number;
+};
+const inPlaceTx = db.transaction((rows: Row[], ids: string[]) => {
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i] as Row;
+    const id = idOf.get(ids[i]) as number;
+    const done = inPlace.run(
+      ...[stationId, r[2], r[3], r[4], r[5], r[6], r[6], r[7], r[8], r[9], r[7], r[6], r[7], id, tenantId, storeId],
+      ...[stationId, r[2], r[8], r[6], clock - th.lostMs, r[6], clock, th.missedWakes * 1000, r[7], th.defaultWakeS],
+      ...[null, null],
+    );
+    if (done.changes !== 1) throw new Error('not stored in place');
+  }
+});
+const reportInPlace = (k: number) => inPlaceTx(report(k), hardwareIds(k));
+
 const cases: Array<[string, (k: number) => void]> = [
   ['lookup: IN list of 500 (before)', (k) => inList.all(...hardwareIds(k))],
   ['lookup: one JSON parameter (after)', (k) => jsonLookup.all(JSON.stringify(hardwareIds(k)))],
@@ -192,14 +238,21 @@ const noIndexCases: Array<[string, (k: number) => void]> = [
   ['status: per row + status statement (before)', (k) => withStatusStatement(report(k))],
   ['status: set in the row’s UPDATE', (k) => statusInUpdate(report(k))],
   ['status: kept, guarded UPDATE (after)', (k) => statusKept(report(k))],
+  ['report: look-up + guarded UPDATE', reportLookedUp],
+  ['report: in place, one UPDATE checking route, status, picture', reportInPlace],
 ];
 const results = new Map<string, number[]>();
 const measure = (list: Array<[string, (k: number) => void]>) => {
-  for (const [name, fn] of list) results.set(name, [...(results.get(name) ?? []), cpuPerTag(fn)]);
+  for (const [name, fn] of list) {
+    if (!name.includes(values.only)) continue;
+    results.set(name, [...(results.get(name) ?? []), cpuPerTag(fn)]);
+  }
 };
 console.log(
   `${N} tags; load average ${loadavg()[0].toFixed(1)}; ${cpus().length} × ${cpus()[0]?.model}; Node ${process.version}`,
 );
+// The guarded and the in-place forms find the rows as the handler would after earlier reports.
+db.exec(`update tags set status = 'normal'`);
 // Rounds alternate with and without the index, so both see the same machine.
 for (let r = 0; r < ROUNDS; r++) {
   db.exec('create index if not exists tags_store_seen on tags (store_id, last_seen)');

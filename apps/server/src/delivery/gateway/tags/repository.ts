@@ -36,6 +36,8 @@ interface HotStatements {
   same: SQLite.Statement;
   moved: SQLite.Statement;
   apply: (updates: readonly TagUpdate[], status?: ReportStatus) => void;
+  /** storeHeardInPlace's transaction. */
+  inPlace: (station: InPlaceStation, heard: readonly HeardTag[], now: number, th: StatusThresholds) => number[];
   /** The status statement by SQL text (the thresholds and the time are its parameters). */
   statuses: Map<string, SQLite.Statement>;
 }
@@ -106,9 +108,109 @@ function hotStatements(raw: SQLite.Database): HotStatements {
       }
     }
   });
-  s = { lookup, same, moved, apply, statuses: new Map() };
+  // A tag stored in place (storeHeardInPlace): its id by the hardware-id index alone, then one
+  // UPDATE whose WHERE holds everything the handler would otherwise have looked at the row for:
+  // the station's tenant and store; the route rule of report.ts routeTo, staying where it is (this
+  // station's, or another online station's that does not hear it 6 dB better: the signal kept is
+  // that route's); status kept — heard within the allowance by this entry, 'normal', showing the
+  // picture it should (nothing for the task engine); the learned model it already has.
+  const idOf = raw.prepare('select id from tags where hardware_id = ?').pluck(true);
+  const inPlaceStmt =
+    raw.prepare(`update tags set signal = case when station_id = ? then ? else signal end, battery = ?,
+      temperature = coalesce(?, temperature), hardware_model = ?, last_seen = max(coalesce(last_seen, 0), ?),
+      wake_s = coalesce(?, wake_s), shown_ver = ?, shown_page = ?, fw = coalesce(?, fw),
+      next_wake_at = coalesce(?, next_wake_at)
+    where id = ? and tenant_id = ? and store_id = ?
+      and (station_id = ? or (signal is not null and ? < signal + 6
+        and exists (select 1 from stations s where s.id = tags.station_id and s.online <> 0)))
+      and status = 'normal' and (desired_hash is null or substr(desired_hash, 1, 16) = ?)
+      and model = coalesce(?, model) and coalesce(?, wake_s, ?) * ? >= ?`);
+  // Else (a first report, a tag moving here, a status coming back to normal): routed to this
+  // station by the same rule, 'normal' by the same conditions. Naming station_id and status
+  // rewrites their index entries, so this is only the second try.
+  const hereStmt = raw.prepare(`update tags set station_id = ?, signal = ?, battery = ?,
+      temperature = coalesce(?, temperature), hardware_model = ?, last_seen = max(coalesce(last_seen, 0), ?),
+      wake_s = coalesce(?, wake_s), shown_ver = ?, shown_page = ?, fw = coalesce(?, fw),
+      next_wake_at = coalesce(?, next_wake_at), status = 'normal'
+    where id = ? and tenant_id = ? and store_id = ?
+      and (station_id is null or station_id = ? or signal is null or ? >= signal + 6
+        or not exists (select 1 from stations s where s.id = tags.station_id and s.online <> 0))
+      and (desired_hash is null or substr(desired_hash, 1, 16) = ?)
+      and model = coalesce(?, model) and coalesce(?, wake_s, ?) * ? >= ?`);
+  const inPlace = raw.transaction(
+    (station: InPlaceStation, heard: readonly HeardTag[], now: number, th: StatusThresholds): number[] => {
+      const out: number[] = new Array(heard.length);
+      const me = station.id;
+      const missedMs = th.missedWakes * 1000;
+      for (let i = 0; i < heard.length; i++) {
+        const h = heard[i] as HeardTag;
+        const id = idOf.get(h.hardwareId) as number | undefined;
+        if (id === undefined) {
+          out[i] = 0;
+          continue;
+        }
+        // Heard within the allowance (the last condition: this entry within missedWakes × the wake
+        // interval, the entry's or else the row's) and not lost: then, as in tagStatusSql, the picture decides.
+        if (!(h.lastSeen > now - th.lostMs)) {
+          out[i] = -id;
+          continue;
+        }
+        const params = [
+          me,
+          h.rssi,
+          h.battery,
+          h.temperature,
+          h.hardwareModel,
+          h.lastSeen,
+          h.wakeS,
+          h.shownVer,
+          h.shownPage,
+          h.fw,
+          h.wakeS === null ? null : h.lastSeen + h.wakeS * 1000,
+          id,
+          station.tenantId,
+          station.storeId,
+          me,
+          h.rssi,
+          h.shownVer,
+          h.learnedModel,
+          h.wakeS,
+          th.defaultWakeS,
+          missedMs,
+          now - h.lastSeen,
+        ];
+        out[i] = inPlaceStmt.run(params).changes === 1 || hereStmt.run(params).changes === 1 ? id : -id;
+      }
+      return out;
+    },
+  );
+  s = { lookup, same, moved, apply, inPlace, statuses: new Map() };
   hot.set(raw, s);
   return s;
+}
+
+interface StatusStatement {
+  stmt: SQLite.Statement;
+  /** The tag's id is the last. */
+  params: unknown[];
+}
+
+/** The status statement (tagStatusSql for one row by id), prepared once per SQL text. */
+function statusStatement(db: Db, raw: SQLite.Database, now: number, th: StatusThresholds): StatusStatement {
+  const hotOnes = hotStatements(raw);
+  const compiled = db
+    .updateTable('tags')
+    .set({ status: tagStatusSql(now, th) })
+    .where(({ eb }) => eb('status', '<>', tagStatusSql(now, th)))
+    .where('id', '=', 0)
+    .compile();
+  let stmt = hotOnes.statuses.get(compiled.sql);
+  if (!stmt) {
+    stmt = raw.prepare(compiled.sql);
+    if (hotOnes.statuses.size > 16) hotOnes.statuses.clear();
+    hotOnes.statuses.set(compiled.sql, stmt);
+  }
+  return { stmt, params: [...compiled.parameters] };
 }
 
 /** The registered tags among `hardwareIds`, with the online state of the station each was last heard by. */
@@ -222,6 +324,61 @@ export async function applyTagUpdates(db: Db, updates: readonly TagUpdate[]): Pr
     from v where tags.id = v.id`.execute(db);
 }
 
+/** A report's entry as the in-place store writes it (storeHeardInPlace). */
+export interface HeardTag {
+  hardwareId: string;
+  /** Rounded, dBm. */
+  rssi: number;
+  battery: number;
+  temperature: number | null;
+  hardwareModel: string;
+  lastSeen: number;
+  wakeS: number | null;
+  shownVer: string | null;
+  shownPage: number;
+  fw: string | null;
+  /** A learned model's key the tag should have (stored in place only when it has it), else null. */
+  learnedModel: string | null;
+}
+
+/** The reporting station. */
+export interface InPlaceStation {
+  id: number;
+  tenantId: number;
+  storeId: number;
+}
+
+/**
+ * Stores a report's entries where that needs no look at the row first (SQLite, through the handle
+ * `openDatabase` opened): a tag of the station's store that stays routed where it is, keeps its
+ * status ('normal', heard within its allowance) and shows the picture it should — nearly every
+ * entry of a working store — is found by the hardware-id index alone and written by one UPDATE
+ * whose WHERE checks all that. One transaction, one commit per report. Answers per entry the
+ * tag's id when stored, 0 when nobody registered the hardware id, −id when the row was left
+ * alone: another tenant's or store's tag, one whose picture, model or status the report may
+ * change — the caller looks those up (tagsByHardwareId) and stores them (storeTagReport), as every
+ * entry on PostgreSQL. A first report, a tag moving to this station or coming back to normal is a
+ * second in-place UPDATE that writes station and status. Answers null, having stored nothing, when
+ * `db` is not such a handle (PostgreSQL, a transaction). report.test.ts holds both paths to the
+ * same rows.
+ *
+ * Looking at every row before writing it was nearly half of the database's share of a report,
+ * and each looked-at row a JavaScript object: a report cost 4.91 µs of CPU a tag so against 7.04
+ * (bench/tag-report-store.bench.ts `--only report:`, docs/performance-log.md 2026-12-03).
+ */
+export async function storeHeardInPlace(
+  db: Db,
+  station: InPlaceStation,
+  heard: readonly HeardTag[],
+  now: number,
+  th: StatusThresholds,
+): Promise<number[] | null> {
+  const raw = sqliteHandleOf(db);
+  if (!raw) return null;
+  if (heard.length === 0) return [];
+  return holdingSqliteWriter(db, () => hotStatements(raw).inPlace(station, heard, now, th));
+}
+
 /**
  * Stores one report's tags (applyTagUpdates) and recomputes their status (recomputeTagStatus). On
  * SQLite both run per tag in one transaction of prepared statements: one commit per report, and
@@ -249,19 +406,8 @@ export async function storeTagReport(
     });
     return;
   }
-  const compiled = db
-    .updateTable('tags')
-    .set({ status: tagStatusSql(now, th) })
-    .where(({ eb }) => eb('status', '<>', tagStatusSql(now, th)))
-    .where('id', '=', 0)
-    .compile();
   const hotOnes = hotStatements(raw);
-  let stmt = hotOnes.statuses.get(compiled.sql);
-  if (!stmt) {
-    stmt = raw.prepare(compiled.sql);
-    if (hotOnes.statuses.size > 16) hotOnes.statuses.clear();
-    hotOnes.statuses.set(compiled.sql, stmt);
-  }
+  const { stmt, params } = statusStatement(db, raw, now, th);
   // tagStatusSql's first branches for the row after the update: heard within its allowance (last
   // seen is at least the report's, the wake interval the report's or else the row's) and not lost.
   // Then the picture decides, as in tagStatusSql; kept when that is the status the row has.
@@ -269,7 +415,7 @@ export async function storeTagReport(
     u.lastSeen > now - th.lostMs &&
     u.lastSeen >= now - th.missedWakes * 1000 * (u.wakeS ?? u.wakeSBefore ?? th.defaultWakeS) &&
     u.statusBefore === (u.desiredBefore === null || u.desiredBefore.slice(0, 16) === u.shownVer ? 'normal' : 'online');
-  const status: ReportStatus = { stmt, params: [...compiled.parameters], kept };
+  const status: ReportStatus = { stmt, params, kept };
   await holdingSqliteWriter(db, () => hotOnes.apply(updates, status));
 }
 
