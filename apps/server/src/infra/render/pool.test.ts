@@ -1,4 +1,4 @@
-import { decodeTagImage, SAMPLE_DATA, TemplateDocument } from '@esl/labels';
+import { decodeTagImage, pageCount, SAMPLE_DATA, TemplateDocument } from '@esl/labels';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_TEMPLATES } from '../../demo/templates';
 import { renderWorkersFromEnv } from '../config';
@@ -42,10 +42,12 @@ describe('renderJobs (in the calling thread)', () => {
     expect(out.map((o) => o.tagId)).toEqual(docs.map((_, i) => i + 1));
     for (const [i, o] of out.entries()) {
       const image = decodeTagImage(o.bytes);
-      expect([image.width, image.height]).toEqual([docs[i].size.w, docs[i].size.h]);
+      // A label of n pages is one image of its pages stacked (docs/PAGES.md).
+      const height = docs[i].size.h * pageCount(docs[i]);
+      expect([image.width, image.height]).toEqual([docs[i].size.w, height]);
       expect([o.width, o.height, o.colour, o.size]).toEqual([
         docs[i].size.w,
-        docs[i].size.h,
+        height,
         docs[i].colourType,
         o.bytes.length,
       ]);
