@@ -79,7 +79,12 @@ export class Checkpointer {
 
   async close(): Promise<void> {
     this.worker.postMessage('close');
-    await Promise.race([this.exited, new Promise((r) => setTimeout(r, 2000).unref())]);
+    // The wait keeps the process alive (a referenced timer, cleared when the worker is gone): with
+    // nothing else left — a server refusing to start — an unreferenced wait let Node exit with
+    // code 0 in the middle of `await close()` (infra/cluster/start.test.ts).
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.exited, new Promise((r) => (timer = setTimeout(r, 2000)))]);
+    clearTimeout(timer);
     await this.worker.terminate();
   }
 }
