@@ -19,11 +19,11 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/infra/db/database';
 import { migrateToLatest } from '../apps/server/src/infra/db/migrate';
-import { clientDigest, hashPassword } from '../apps/server/src/infra/lib/passwords';
-import { newKeys } from '../apps/server/src/modules/tenants/service';
+import { clientDigest } from '../apps/server/src/infra/lib/passwords';
+import { CHAIN_PASSWORD, seedChainTenant } from './chain-seed';
 import { cpuSeconds, memoryOf, startServer } from './server-process';
 
-const PASSWORD = 'bench-pass';
+const PASSWORD = CHAIN_PASSWORD;
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
@@ -49,43 +49,13 @@ const NAMES = [
 const STATUSES = ['online', 'online', 'online', 'normal', 'normal', 'offline', 'unknown', 'lost', 'interrupted'];
 
 async function seed(url: string): Promise<{ firstStore: number }> {
-  const database = openDatabase(url);
-  await migrateToLatest(database);
-  const { db } = database;
   const now = Date.now();
-  const tenant = await db
-    .insertInto('tenants')
-    .values({
-      name: 'Chain',
-      company: '',
-      description: '',
-      account: 'chainadmin',
-      appid: '',
-      ...newKeys(),
-      created_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('users')
-    .values({
-      tenant_id: tenant.id,
-      username: 'chainadmin',
-      name: 'chainadmin',
-      password_hash: await hashPassword(clientDigest(PASSWORD)),
-      roles: 'admin',
-      introduction: '',
-      avatar_key: null,
-      created_at: now,
-      last_login_at: null,
-    })
-    .execute();
-  await database.close();
+  const tenantId = await seedChainTenant(url, now);
 
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const t = tenant.id;
+    const t = tenantId;
     await client.query(
       `insert into stores (tenant_id, name, code, address, contact, phone, remark, created_at)
        select $1, 'Store ' || s, 'S' || lpad(s::text, 3, '0'), '', '', '', '', $2 from generate_series(1, $3) s`,

@@ -44,7 +44,6 @@
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -56,8 +55,9 @@ import mqtt from 'mqtt';
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/infra/db/database';
 import { migrateToLatest } from '../apps/server/src/infra/db/migrate';
-import { clientDigest, hashPassword } from '../apps/server/src/infra/lib/passwords';
-import { newKeys } from '../apps/server/src/modules/tenants/service';
+import { clientDigest } from '../apps/server/src/infra/lib/passwords';
+import { freePort } from '../apps/server/src/test/cluster';
+import { CHAIN_PASSWORD, seedChainTenant } from './chain-seed';
 import { cpuSeconds, memoryOf, startServer } from './server-process';
 
 const { values } = parseArgs({
@@ -78,7 +78,7 @@ const PRODUCTS_PER_STORE = Number(values['products-per-store']);
 const CHANGES = Number(values.changes);
 const BARCODES = Math.ceil(CHANGES / STORES);
 const LEAD_MIN = Number(values.lead);
-const PASSWORD = 'bench-pass';
+const PASSWORD = CHAIN_PASSWORD;
 const ZONE = 'Asia/Shanghai';
 const SN = (s: number) => `SCHB${String(s).padStart(4, '0')}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -89,53 +89,14 @@ const loadNow = () =>
     .join(' ');
 if (BARCODES > PRODUCTS_PER_STORE) throw new Error('--changes / --stores must not exceed --products-per-store');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /** The chain in SQL (as chain.bench.ts seeds it, every tag model 05): stores, products, tags. */
 async function seed(url: string): Promise<void> {
-  const database = openDatabase(url);
-  await migrateToLatest(database);
-  const { db } = database;
   const now = Date.now();
-  const tenant = await db
-    .insertInto('tenants')
-    .values({
-      name: 'Chain',
-      company: '',
-      description: '',
-      account: 'chainadmin',
-      appid: '',
-      ...newKeys(),
-      created_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('users')
-    .values({
-      tenant_id: tenant.id,
-      username: 'chainadmin',
-      name: 'chainadmin',
-      password_hash: await hashPassword(clientDigest(PASSWORD)),
-      roles: 'admin',
-      introduction: '',
-      avatar_key: null,
-      created_at: now,
-      last_login_at: null,
-    })
-    .execute();
-  await database.close();
+  const tenantId = await seedChainTenant(url, now);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const t = tenant.id;
+    const t = tenantId;
     await client.query(
       `insert into stores (tenant_id, name, code, address, contact, phone, remark, created_at)
        select $1, 'Store ' || s, 'S' || lpad(s::text, 3, '0'), '', '', '', '', $2 from generate_series(1, $3) s`,
