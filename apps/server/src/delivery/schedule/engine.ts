@@ -39,7 +39,6 @@ const RETRY_MS = 10_000;
 const MAX_ATTEMPTS = 5;
 /** Queued labels a pass dispatches. */
 const DISPATCH_BATCH = 512;
-const DISPATCH_PARALLEL = 8;
 
 export interface ScheduleEngineOptions {
   db: Kysely<Database>;
@@ -92,7 +91,6 @@ export function createScheduleEngine(o: ScheduleEngineOptions): ScheduleEngine {
   async function dispatch(): Promise<boolean> {
     const now = o.now();
     const rows = await repo.queuedLabels(o.db, now, DISPATCH_BATCH);
-    const outgoing = new Map<number, { st: LinkStation; jobs: Job[] }>();
     // A product's tags share their picture: loaded once a batch.
     const images = new Map<string, Promise<Uint8Array | null>>();
     const image = (tenantId: number, hash: string) => {
@@ -104,60 +102,59 @@ export function createScheduleEngine(o: ScheduleEngineOptions): ScheduleEngine {
       return p;
     };
     let moved = 0;
-    const one = async (row: (typeof rows)[number]) => {
-      const showAt = Number(row.show_at);
-      const c = caps.get(row.station_id);
-      const st = stationsById.get(row.station_id);
-      // Its time has come: the change's own relabel (first in line) shows it.
-      if (showAt <= now + 1000 || !row.hash) {
-        if (await repo.move(o.db, { id: row.id, rev: row.rev, from: ['queued'] }, { state: 'idle', now })) moved++;
-        return;
+    // Its time has come (or it has no picture): the change's own relabel (first in line) shows it.
+    const late = rows.filter((r) => Number(r.show_at) <= now + 1000 || !r.hash);
+    moved += await repo.moveMany(
+      o.db,
+      late.map((r) => [r.id, r.rev] as const),
+      ['queued'],
+      { state: 'idle', now },
+    );
+    // The others, a station at a time: one statement moves its rows to sent, and what moved goes
+    // out in messages of up to the protocol's jobs per message.
+    const byStation = new Map<number, Array<readonly [number, number]>>();
+    for (const r of rows) {
+      if (Number(r.show_at) <= now + 1000 || !r.hash) continue;
+      const c = caps.get(r.station_id);
+      if (!r.online || !c || !stationsById.has(r.station_id) || !c.kinds.includes('timed')) continue;
+      const list = byStation.get(r.station_id);
+      if (list) list.push([r.id, r.rev]);
+      else byStation.set(r.station_id, [[r.id, r.rev]]);
+    }
+    const tenantOf = new Map(rows.map((r) => [r.id, r.tenant_id]));
+    const hardwareOf = new Map(rows.map((r) => [r.id, r.hardware_id]));
+    for (const [stationId, pairs] of byStation) {
+      const st = stationsById.get(stationId) as LinkStation;
+      const c = caps.get(stationId) as StationCaps;
+      if (o.claimStation && !(await o.claimStation(stationId))) continue;
+      const sent = await repo.sendMany(o.db, pairs, stationId, now + ACK_MS, now);
+      moved += sent.length;
+      counters.sent += sent.length;
+      const jobs: Job[] = [];
+      for (const row of sent) {
+        const hash = row.hash as string;
+        const showAt = Number(row.show_at);
+        const bytes = (row.size ?? 0) <= c.inlineMax ? await image(tenantOf.get(row.id) as number, hash) : null;
+        jobs.push({
+          id: timedJobId(row.id),
+          rev: row.rev,
+          att: row.attempt,
+          kind: 'timed',
+          tag: hardwareOf.get(row.id) as string,
+          prio: 1,
+          ttlS: Math.min(7 * 86_400, Math.max(1, Math.ceil((showAt - now) / 1000))),
+          at: showAt,
+          image: {
+            hash,
+            ver: hash.slice(0, 16),
+            size: Number(row.size),
+            ...(bytes ? { data: Buffer.from(bytes).toString('base64') } : {}),
+          },
+        });
       }
-      if (!row.online || !c || !st || !c.kinds.includes('timed')) return;
-      if (o.claimStation && !(await o.claimStation(row.station_id))) return;
-      const bytes = (row.size ?? 0) <= c.inlineMax ? await image(row.tenant_id, row.hash) : null;
-      const sent = await repo.move(
-        o.db,
-        { id: row.id, rev: row.rev, from: ['queued'] },
-        {
-          state: 'sent',
-          station_id: row.station_id,
-          sent_rev: row.rev,
-          attempt: row.attempt + 1,
-          due_at: now + ACK_MS,
-          now,
-        },
-      );
-      if (!sent) return;
-      moved++;
-      counters.sent++;
-      const job: Job = {
-        id: timedJobId(row.id),
-        rev: row.rev,
-        att: row.attempt + 1,
-        kind: 'timed',
-        tag: row.hardware_id,
-        prio: 1,
-        ttlS: Math.min(7 * 86_400, Math.max(1, Math.ceil((showAt - now) / 1000))),
-        at: showAt,
-        image: {
-          hash: row.hash,
-          ver: row.hash.slice(0, 16),
-          size: Number(row.size),
-          ...(bytes ? { data: Buffer.from(bytes).toString('base64') } : {}),
-        },
-      };
-      const out = outgoing.get(row.station_id);
-      if (out) out.jobs.push(job);
-      else outgoing.set(row.station_id, { st, jobs: [job] });
-    };
-    // Each row is its own conditional UPDATE: a few at a time, over the pool's connections.
-    for (let i = 0; i < rows.length; i += DISPATCH_PARALLEL)
-      await Promise.all(rows.slice(i, i + DISPATCH_PARALLEL).map(one));
-    // A station's labels of the batch go out together, up to the protocol's jobs per message.
-    for (const { st, jobs } of outgoing.values())
       for (let i = 0; i < jobs.length; i += LIMITS.maxJobsPerMessage)
         await o.link.send(key(st), 'jobs', { v: 1, jobs: jobs.slice(i, i + LIMITS.maxJobsPerMessage) });
+    }
     // Labels left queued (station offline or not ours) do not count: they would keep the passes going.
     return rows.length === DISPATCH_BATCH && moved > 0;
   }
@@ -215,19 +212,43 @@ export function createScheduleEngine(o: ScheduleEngineOptions): ScheduleEngine {
   }
   const off = onTasksChanged(() => void tick());
 
-  async function onResultEntry(station: LinkStation, r: ResultMsg['results'][number]) {
-    const row = await repo.findLabel(o.db, labelIdOf(r.id));
-    if (!row || row.rev !== r.rev || row.station_id !== station.id) return;
+  /** A station's results (docs/PROTOCOL.md §5.14): a few statements whatever their number. */
+  async function onResults(station: LinkStation, results: ResultMsg['results']) {
     const now = o.now();
-    const at = { id: row.id, rev: row.rev, from: ['sent', 'held'] };
-    if (r.code === 'ok' || r.code === 'skipped') {
-      if (await repo.move(o.db, at, { state: 'held', now })) counters.held++;
-    } else if (r.code === 'cancelled' || r.code === 'replaced') {
-      await repo.move(o.db, at, { state: 'idle', now });
-    } else if (row.attempt < MAX_ATTEMPTS && r.code !== 'unsupported' && r.code !== 'lowBattery') {
-      await repo.move(o.db, at, { state: 'queued', due_at: now + RETRY_MS, now });
-    } else {
-      await repo.move(o.db, at, { state: 'failed', now });
+    const pairs = (code: (c: ResultMsg['results'][number]['code']) => boolean) =>
+      results.filter((r) => code(r.code)).map((r) => [labelIdOf(r.id), r.rev] as const);
+    counters.held += await repo.moveMany(
+      o.db,
+      pairs((c) => c === 'ok' || c === 'skipped'),
+      ['sent', 'held'],
+      { state: 'held', now },
+      station.id,
+    );
+    await repo.moveMany(
+      o.db,
+      pairs((c) => c === 'cancelled' || c === 'replaced'),
+      ['sent', 'held'],
+      { state: 'idle', now },
+      station.id,
+    );
+    // A failure: tried again, a few times, unless the tag cannot take it.
+    const failed = results.filter((r) => !['ok', 'skipped', 'cancelled', 'replaced'].includes(r.code));
+    if (failed.length === 0) return;
+    const rows = new Map(
+      (
+        await repo.labelsByIds(
+          o.db,
+          failed.map((r) => labelIdOf(r.id)),
+        )
+      ).map((r) => [r.id, r]),
+    );
+    for (const r of failed) {
+      const row = rows.get(labelIdOf(r.id));
+      if (!row || row.rev !== r.rev || row.station_id !== station.id) continue;
+      const at = { id: row.id, rev: row.rev, from: ['sent', 'held'] };
+      if (row.attempt < MAX_ATTEMPTS && r.code !== 'unsupported' && r.code !== 'lowBattery')
+        await repo.move(o.db, at, { state: 'queued', due_at: now + RETRY_MS, now });
+      else await repo.move(o.db, at, { state: 'failed', now });
     }
   }
 
@@ -256,31 +277,45 @@ export function createScheduleEngine(o: ScheduleEngineOptions): ScheduleEngine {
       const sent = await repo.sentTo(o.db, station.id);
       const known = new Set(sent.map((r) => timedJobId(r.id)));
       // Sent but not held at the current rev: sent again; held but not ours any more: dropped.
-      for (const r of sent) {
-        if (held.get(timedJobId(r.id)) !== r.rev)
-          await repo.move(o.db, { id: r.id, rev: r.rev, from: ['sent'] }, { state: 'queued', due_at: now, now });
-      }
+      await repo.moveMany(
+        o.db,
+        sent.filter((r) => held.get(timedJobId(r.id)) !== r.rev).map((r) => [r.id, r.rev] as const),
+        ['sent'],
+        { state: 'queued', due_at: now, now },
+      );
       const stale = [...held].filter(([id]) => !known.has(id));
       if (stale.length) await o.link.send(key(station), 'cancel', { v: 1, ids: stale, reason: 'unknown' });
       void tick();
     },
     async onAck(station: LinkStation, m: AckMsg) {
       const now = o.now();
-      const one = async (a: AckMsg['jobs'][number]) => {
-        const row = await repo.findLabel(o.db, labelIdOf(a.id));
-        if (!row || row.rev !== a.rev || row.station_id !== station.id || row.state !== 'sent') return;
-        const at = { id: row.id, rev: row.rev, from: ['sent'] };
-        if (a.ok) await repo.move(o.db, at, { state: 'sent', due_at: Number(row.show_at) + 60_000, now });
-        else if (a.code === 'full') await repo.move(o.db, at, { state: 'queued', due_at: now + 5000, now });
-        else if (a.code !== 'stale') await repo.move(o.db, at, { state: 'failed', now });
-      };
-      // Each entry is its own row: a few at a time, over the pool's connections.
-      for (let i = 0; i < m.jobs.length; i += DISPATCH_PARALLEL)
-        await Promise.all(m.jobs.slice(i, i + DISPATCH_PARALLEL).map(one));
+      const pairs = (pick: (a: AckMsg['jobs'][number]) => boolean) =>
+        m.jobs.filter(pick).map((a) => [labelIdOf(a.id), a.rev] as const);
+      // Taken: kept as sent until its time (and a minute), when the result is due.
+      await repo.ackedMany(
+        o.db,
+        pairs((a) => a.ok),
+        station.id,
+        now,
+      );
+      // The station's store is full: offered again in a while. Refused otherwise (stale: ignored).
+      await repo.moveMany(
+        o.db,
+        pairs((a) => !a.ok && a.code === 'full'),
+        ['sent'],
+        { state: 'queued', due_at: now + 5000, now },
+        station.id,
+      );
+      await repo.moveMany(
+        o.db,
+        pairs((a) => !a.ok && a.code !== 'full' && a.code !== 'stale'),
+        ['sent'],
+        { state: 'failed', now },
+        station.id,
+      );
     },
     async onResult(station: LinkStation, m: ResultMsg) {
-      for (let i = 0; i < m.results.length; i += DISPATCH_PARALLEL)
-        await Promise.all(m.results.slice(i, i + DISPATCH_PARALLEL).map((r) => onResultEntry(station, r)));
+      await onResults(station, m.results);
       await o.link.send(key(station), 'resack', { v: 1, ids: m.results.map((r) => [r.id, r.rev] as [string, number]) });
     },
     async onBlob(station: LinkStation, m: BlobRequestMsg) {

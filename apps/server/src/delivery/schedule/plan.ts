@@ -31,10 +31,13 @@ export interface PlanDeps {
   notices?: Pick<Notices, 'toUser'> | null;
 }
 
+/** Due changes applied in one transaction (a commit each would be most of the cost). */
+export const APPLY_BATCH = 50;
+
 /**
- * Applies the changes whose time has come, oldest first; each in its own transaction, with its
- * own record: a tag-log row per tag it relabels. Then the users who scheduled them are told, per
- * store and batch (modules/schedule/applied.ts).
+ * Applies the changes whose time has come, oldest first, `APPLY_BATCH` to a transaction, each
+ * with its own record: a tag-log row per tag it relabels. Then the users who scheduled them are
+ * told, per store and batch (modules/schedule/applied.ts).
  */
 export async function applyDue(d: PlanDeps): Promise<number> {
   let n = 0;
@@ -43,21 +46,35 @@ export async function applyDue(d: PlanDeps): Promise<number> {
   for (;;) {
     const due = await repo.dueChanges(d.db, d.now(), 200);
     if (due.length === 0) break;
+    // Read before the transaction (SQLite has one connection: nothing outside it while it runs).
+    const byTenant = new Map<number, number[]>();
     for (const c of due) {
-      // Read before the transaction (SQLite has one connection: nothing outside it while it runs).
-      if (!zones.has(c.store_id))
-        zones.set(c.store_id, (await timeZones(d.db, c.tenant_id, [c.store_id])).get(c.store_id) ?? 'UTC');
-      const record = await d.db.transaction().execute(async (trx) => {
-        const now = d.now();
-        if (!(await repo.markApplied(trx, c.id, now))) return null;
-        const changes = JSON.parse(c.changes) as ScheduleChanges;
-        const at = { tenantId: c.tenant_id, storeId: c.store_id };
-        const applied = await products.applyScheduled(trx, at, c.product_id, changes, now);
-        n++;
-        // A product deleted meanwhile: nothing was written, no tag shows it.
-        return applied === false ? null : logApplied(trx, c, zones.get(c.store_id) ?? 'UTC', now);
+      if (zones.has(c.store_id)) continue;
+      const list = byTenant.get(c.tenant_id);
+      if (list) list.push(c.store_id);
+      else byTenant.set(c.tenant_id, [c.store_id]);
+    }
+    for (const [tenantId, storeIds] of byTenant)
+      for (const [storeId, zone] of await timeZones(d.db, tenantId, [...new Set(storeIds)])) zones.set(storeId, zone);
+    for (let i = 0; i < due.length; i += APPLY_BATCH) {
+      const batch = due.slice(i, i + APPLY_BATCH);
+      const done = await d.db.transaction().execute(async (trx) => {
+        const out: AppliedRecord[] = [];
+        let applied = 0;
+        for (const c of batch) {
+          const now = d.now();
+          if (!(await repo.markApplied(trx, c.id, now))) continue;
+          const changes = JSON.parse(c.changes) as ScheduleChanges;
+          const at = { tenantId: c.tenant_id, storeId: c.store_id };
+          applied++;
+          // A product deleted meanwhile: nothing was written, no tag shows it.
+          if ((await products.applyScheduled(trx, at, c.product_id, changes, now)) === false) continue;
+          out.push(await logApplied(trx, c, zones.get(c.store_id) ?? 'UTC', now));
+        }
+        return { out, applied };
       });
-      if (record) records.push(record);
+      n += done.applied;
+      records.push(...done.out);
     }
     if (due.length < 200) break;
   }
@@ -190,12 +207,14 @@ async function planProducts(
     const key = `${tag.product_id}|${plan.key}|${tag.render_key ?? ''}`;
     if (rows.get(tag.id)?.plan_key !== key) todo.push({ tag, plan, key });
   }
+  const idle: number[] = [];
   for (const row of rows.values()) {
     if (wanted.has(row.tag_id) || row.state === 'idle') continue;
     if ((row.state === 'sent' || row.state === 'held') && row.show_at !== null && Number(row.show_at) > now)
       await d.withdraw(row);
-    await repo.unplanned(d.db, row.id, 'idle', '', now);
+    idle.push(row.id);
   }
+  await repo.idleMany(d.db, idle, now);
   for (let i = 0; i < todo.length; i += 256) await renderPlans(d, todo.slice(i, i + 256));
   return todo.length;
 }
@@ -209,15 +228,20 @@ async function renderPlans(
   const byStore = new Map<string, typeof batch>();
   for (const b of batch) {
     const k = `${b.tag.tenant_id}:${b.tag.store_id}`;
-    byStore.set(k, [...(byStore.get(k) ?? []), b]);
+    const list = byStore.get(k);
+    if (list) list.push(b);
+    else byStore.set(k, [b]);
   }
   for (const group of byStore.values()) {
     const { tenant_id: tenantId, store_id: storeId } = (group[0] as (typeof batch)[number]).tag;
     // The promotion each product shows at its plan's time (docs/PROMOTIONS.md).
     const promos = new Map<number, promotions.PromotionHit>();
     const byTime = new Map<number, number[]>();
-    for (const { tag, plan } of group)
-      byTime.set(plan.showAt, [...(byTime.get(plan.showAt) ?? []), tag.product_id as number]);
+    for (const { tag, plan } of group) {
+      const ids = byTime.get(plan.showAt);
+      if (ids) ids.push(tag.product_id as number);
+      else byTime.set(plan.showAt, [tag.product_id as number]);
+    }
     for (const [t, ids] of byTime)
       for (const [pid, hit] of await promotions.promotionsAt(d.db, { tenantId, storeId }, ids, t)) promos.set(pid, hit);
     const labels = await templates.resolveTemplates(
@@ -260,26 +284,27 @@ async function renderPlans(
   }
   const outcomes = new Map((jobs.length ? await d.render(jobs) : []).map((o) => [o.tagId, o]));
   const images = new Map<number, Extract<RenderOutcome, { hash: string }>[]>();
+  const tenantOf = new Map(batch.map((b) => [b.tag.id, b.tag.tenant_id]));
   for (const o of outcomes.values()) {
     if (!('hash' in o)) continue;
-    const tenantId = batch.find((b) => b.tag.id === o.tagId)?.tag.tenant_id as number;
+    const tenantId = tenantOf.get(o.tagId) as number;
     images.set(tenantId, [...(images.get(tenantId) ?? []), o]);
   }
   for (const [tenantId, list] of images) await d.storeImages(tenantId, list);
-  const now = d.now();
-  const write = async ({ tag, plan, key }: (typeof batch)[number]) => {
+  // The batch's rows in one statement; a tag without a picture (no template, a render error) is
+  // planned as failed: it gets its label when the change takes effect.
+  const labels: repo.PlannedLabel[] = batch.map(({ tag, plan, key }) => {
     const o = outcomes.get(tag.id);
-    const at = { id: tag.id, tenantId: tag.tenant_id, storeId: tag.store_id };
-    if (o && 'hash' in o) {
-      await repo.planned(d.db, at, { planKey: key, showAt: plan.showAt, hash: o.hash, size: o.size, now });
-      d.counters.planned++;
-    } else {
-      // No template or a render error: the tag gets its label when the change takes effect.
-      await repo.planned(d.db, at, { planKey: key, showAt: plan.showAt, hash: '', size: 0, now });
-      const row = (await repo.labelsOfTags(d.db, [tag.id])).find((r) => r.tag_id === tag.id);
-      if (row) await repo.unplanned(d.db, row.id, 'failed', key, now);
-    }
-  };
-  // One row a tag, each its own statement: a few at a time, over the pool's connections.
-  for (let i = 0; i < batch.length; i += 8) await Promise.all(batch.slice(i, i + 8).map(write));
+    const ok = o !== undefined && 'hash' in o;
+    return {
+      tag: { id: tag.id, tenantId: tag.tenant_id, storeId: tag.store_id },
+      planKey: key,
+      showAt: plan.showAt,
+      hash: ok ? o.hash : '',
+      size: ok ? o.size : 0,
+      state: ok ? 'queued' : 'failed',
+    };
+  });
+  await repo.plannedMany(d.db, labels, d.now());
+  d.counters.planned += labels.filter((l) => l.state === 'queued').length;
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../infra/db/schema';
 
 /*
@@ -123,41 +123,64 @@ export function labelsOfTags(db: Db, tagIds: readonly number[]) {
 }
 export type TimedRow = Awaited<ReturnType<typeof labelsOfTags>>[number];
 
-/** A new plan for a tag: its label for `showAt` as rendered, waiting to go out (rev + 1). */
-export async function planned(
-  db: Db,
-  tag: { id: number; tenantId: number; storeId: number },
-  p: { planKey: string; showAt: number; hash: string; size: number; now: number },
-): Promise<void> {
-  const set = {
-    state: 'queued',
-    plan_key: p.planKey,
-    show_at: p.showAt,
-    hash: p.hash,
-    size: p.size,
-    attempt: 0,
-    due_at: 0,
-    updated_at: p.now,
-  };
-  const r = await db
-    .updateTable('timed_labels')
-    .set((eb) => ({ ...set, rev: eb('rev', '+', 1) }))
-    .where('tag_id', '=', tag.id)
-    .executeTakeFirst();
-  if (Number(r.numUpdatedRows) === 0) {
-    await db
-      .insertInto('timed_labels')
-      .values({ ...set, tenant_id: tag.tenantId, store_id: tag.storeId, tag_id: tag.id, rev: 1 })
-      .execute();
-  }
+/** A tag's new plan: its label for `showAt` as rendered (queued), or a plan that failed. */
+export interface PlannedLabel {
+  tag: { id: number; tenantId: number; storeId: number };
+  planKey: string;
+  showAt: number;
+  hash: string;
+  size: number;
+  state: 'queued' | 'failed';
 }
 
-/** Nothing pending for the tag any more (or its plan failed): idle, or failed. */
-export async function unplanned(db: Db, id: number, state: 'idle' | 'failed', planKey: string, now: number) {
+/**
+ * New plans for tags, one statement for the batch: each tag's row is written (rev + 1), or
+ * created at rev 1 — its label waits to go out (`queued`), or its plan failed (no template, a
+ * render error: the tag gets its label when the change takes effect).
+ */
+export async function plannedMany(db: Db, labels: readonly PlannedLabel[], now: number): Promise<void> {
+  if (labels.length === 0) return;
+  await db
+    .insertInto('timed_labels')
+    .values(
+      labels.map((l) => ({
+        tenant_id: l.tag.tenantId,
+        store_id: l.tag.storeId,
+        tag_id: l.tag.id,
+        rev: 1,
+        state: l.state,
+        plan_key: l.planKey,
+        show_at: l.showAt,
+        hash: l.hash,
+        size: l.size,
+        attempt: 0,
+        due_at: 0,
+        updated_at: now,
+      })),
+    )
+    .onConflict((oc) =>
+      oc.column('tag_id').doUpdateSet((eb) => ({
+        state: eb.ref('excluded.state'),
+        plan_key: eb.ref('excluded.plan_key'),
+        show_at: eb.ref('excluded.show_at'),
+        hash: eb.ref('excluded.hash'),
+        size: eb.ref('excluded.size'),
+        attempt: 0,
+        due_at: 0,
+        updated_at: eb.ref('excluded.updated_at'),
+        rev: eb('timed_labels.rev', '+', 1),
+      })),
+    )
+    .execute();
+}
+
+/** Nothing pending for these labels' tags any more: idle (rev + 1), one statement. */
+export async function idleMany(db: Db, ids: readonly number[], now: number): Promise<void> {
+  if (ids.length === 0) return;
   await db
     .updateTable('timed_labels')
-    .set((eb) => ({ state, plan_key: planKey, rev: eb('rev', '+', 1), updated_at: now }))
-    .where('id', '=', id)
+    .set((eb) => ({ state: 'idle', plan_key: '', rev: eb('rev', '+', 1), updated_at: now }))
+    .where('id', 'in', [...ids])
     .execute();
 }
 
@@ -198,15 +221,110 @@ export async function move(
   row: { id: number; rev: number; from: readonly string[] },
   set: { state: string; station_id?: number | null; sent_rev?: number; attempt?: number; due_at?: number; now: number },
 ): Promise<boolean> {
+  return (await moveMany(db, [[row.id, row.rev]], row.from, set)) === 1;
+}
+
+/**
+ * Rows, each at its rev, move from one of the states `from` to another in one statement (those
+ * that changed meanwhile stay as they are); only a station's own rows when `station` is given.
+ * Answers how many moved.
+ */
+export async function moveMany(
+  db: Db,
+  rows: ReadonlyArray<readonly [id: number, rev: number]>,
+  from: readonly string[],
+  set: { state: string; station_id?: number | null; sent_rev?: number; attempt?: number; due_at?: number; now: number },
+  station?: number,
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  // Two parameters a row: at most 1,000 rows a statement, well inside both databases' limits.
+  if (rows.length > 1000) {
+    let n = 0;
+    for (let i = 0; i < rows.length; i += 1000) n += await moveMany(db, rows.slice(i, i + 1000), from, set, station);
+    return n;
+  }
   const { now, ...rest } = set;
-  const r = await db
+  let q = db
     .updateTable('timed_labels')
     .set({ ...rest, updated_at: now })
-    .where('id', '=', row.id)
-    .where('rev', '=', row.rev)
-    .where('state', 'in', [...row.from])
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+    .where(({ eb, refTuple, tuple }) =>
+      eb(
+        refTuple('id', 'rev'),
+        'in',
+        rows.map(([id, rev]) => tuple(id, rev)),
+      ),
+    )
+    .where('state', 'in', [...from]);
+  if (station !== undefined) q = q.where('station_id', '=', station);
+  const r = await q.executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/**
+ * Queued rows, each at its rev, go out to their station in one statement: `sent` at their rev,
+ * one more attempt, an ack due by `dueAt`. Answers the rows that moved, as they are now (their
+ * picture and time: what the station is sent).
+ */
+export function sendMany(
+  db: Db,
+  rows: ReadonlyArray<readonly [id: number, rev: number]>,
+  stationId: number,
+  dueAt: number,
+  now: number,
+) {
+  if (rows.length === 0) return Promise.resolve([]);
+  return db
+    .updateTable('timed_labels')
+    .set((eb) => ({
+      state: 'sent',
+      station_id: stationId,
+      sent_rev: eb.ref('rev'),
+      attempt: eb('attempt', '+', 1),
+      due_at: dueAt,
+      updated_at: now,
+    }))
+    .where(({ eb, refTuple, tuple }) =>
+      eb(
+        refTuple('id', 'rev'),
+        'in',
+        rows.map(([id, rev]) => tuple(id, rev)),
+      ),
+    )
+    .where('state', '=', 'queued')
+    .returning(['id', 'rev', 'attempt', 'show_at', 'hash', 'size'])
+    .execute();
+}
+
+/** A station acknowledged these sent labels (each at its rev): held there until their time, kept as sent. */
+export async function ackedMany(
+  db: Db,
+  rows: ReadonlyArray<readonly [id: number, rev: number]>,
+  stationId: number,
+  now: number,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .updateTable('timed_labels')
+    .set({ due_at: sql<number>`coalesce(show_at, 0) + 60000`, updated_at: now })
+    .where(({ eb, refTuple, tuple }) =>
+      eb(
+        refTuple('id', 'rev'),
+        'in',
+        rows.map(([id, rev]) => tuple(id, rev)),
+      ),
+    )
+    .where('station_id', '=', stationId)
+    .where('state', '=', 'sent')
+    .execute();
+}
+
+/** These labels as they are now (a station's answers that need a row's attempt). */
+export function labelsByIds(db: Db, ids: readonly number[]) {
+  return db
+    .selectFrom('timed_labels')
+    .selectAll()
+    .where('id', 'in', ids.length ? [...ids] : [0])
+    .execute();
 }
 
 /** Labels sent to a station (the hello's resync, the blob guard). */

@@ -91,7 +91,9 @@ export async function notifyApplied(
     const c = r.change;
     if (c.created_by === null || c.created_by === 0) continue;
     const key = `${c.tenant_id}|${c.store_id}|${c.created_by}|${c.batch}`;
-    groups.set(key, [...(groups.get(key) ?? []), r]);
+    const list = groups.get(key);
+    if (list) list.push(r);
+    else groups.set(key, [r]);
   }
   const out: Array<{ tenantId: number; userId: number; notice: ScheduleAppliedNotice }> = [];
   for (const list of groups.values()) {
@@ -100,7 +102,7 @@ export async function notifyApplied(
     const userId = first.created_by as number;
     const store = await findStore(db, { tenantId, userId: null }, first.store_id);
     const timeZone = (await timeZones(db, tenantId, [first.store_id])).get(first.store_id) ?? 'UTC';
-    const at = Math.min(...list.map((r) => Number(r.change.effective_at)));
+    const at = list.reduce((t, r) => Math.min(t, Number(r.change.effective_at)), Number.POSITIVE_INFINITY);
     const items = list
       .slice(0, SUMMARY_ITEMS)
       .map((r) => ({ productName: r.productName, changes: JSON.parse(r.change.changes) as Record<string, unknown> }));

@@ -33,6 +33,7 @@ import { shelfNfc } from './033_shelf_nfc';
 import { pageSchedules } from './034_page_schedules';
 import { tagLogDetail } from './035_tag_log_detail';
 import { schedulePlan } from './036_schedule_plan';
+import { timedQueued } from './037_timed_queued';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -73,5 +74,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '034_page_schedules': pageSchedules(dialect),
     '035_tag_log_detail': tagLogDetail(dialect),
     '036_schedule_plan': schedulePlan(dialect),
+    '037_timed_queued': timedQueued(dialect),
   };
 }
