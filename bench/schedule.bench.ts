@@ -70,6 +70,8 @@ const { values } = parseArgs({
     after: { type: 'string', default: '20' },
     keep: { type: 'boolean', default: false },
     reuse: { type: 'string' },
+    // A folder: the server runs with --cpu-prof and writes its profile there when it stops.
+    'cpu-prof': { type: 'string' },
   },
 });
 const STORES = Number(values.stores);
@@ -298,13 +300,16 @@ async function main(): Promise<void> {
     );
 
     const mqttPort = await freePort();
-    const server = await startServer({
-      DATABASE_URL: url,
-      DATA_DIR: dir,
-      MQTT_PORT: String(mqttPort),
-      SIM: 'off',
-      ESL_ADMIN_PASSWORD: PASSWORD,
-    });
+    const server = await startServer(
+      {
+        DATABASE_URL: url,
+        DATA_DIR: dir,
+        MQTT_PORT: String(mqttPort),
+        SIM: 'off',
+        ESL_ADMIN_PASSWORD: PASSWORD,
+      },
+      values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [],
+    );
     const pid = server.child.pid as number;
     const clients: Awaited<ReturnType<typeof lightStation>>[] = [];
     try {
