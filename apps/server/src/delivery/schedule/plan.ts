@@ -6,7 +6,7 @@ import type { Notices } from '../../infra/notice/notices';
 import type { RenderJob, RenderOutcome } from '../../infra/render';
 import * as products from '../../modules/products/service';
 import * as promotions from '../../modules/promotions/service';
-import { type AppliedRecord, logApplied, notifyApplied } from '../../modules/schedule/applied';
+import { type AppliedRecord, logAppliedMany, notifyApplied } from '../../modules/schedule/applied';
 import { timeZones } from '../../modules/stores/service';
 import * as templates from '../../modules/templates/service';
 import { tasksChanged } from '../../outbox/slots/enqueue';
@@ -32,7 +32,7 @@ export interface PlanDeps {
 }
 
 /** Due changes applied in one transaction (a commit each would be most of the cost). */
-export const APPLY_BATCH = 50;
+export const APPLY_BATCH = 200;
 
 /**
  * Applies the changes whose time has come, oldest first, `APPLY_BATCH` to a transaction, each
@@ -59,19 +59,43 @@ export async function applyDue(d: PlanDeps): Promise<number> {
     for (let i = 0; i < due.length; i += APPLY_BATCH) {
       const batch = due.slice(i, i + APPLY_BATCH);
       const done = await d.db.transaction().execute(async (trx) => {
-        const out: AppliedRecord[] = [];
-        let applied = 0;
+        const now = d.now();
+        const mine = await repo.markAppliedMany(
+          trx,
+          batch.map((c) => c.id),
+          now,
+        );
+        // A store's changes together: its products written in order, one relabel push for them.
+        const byStore = new Map<string, typeof batch>();
         for (const c of batch) {
-          const now = d.now();
-          if (!(await repo.markApplied(trx, c.id, now))) continue;
-          const changes = JSON.parse(c.changes) as ScheduleChanges;
-          const at = { tenantId: c.tenant_id, storeId: c.store_id };
-          applied++;
-          // A product deleted meanwhile: nothing was written, no tag shows it.
-          if ((await products.applyScheduled(trx, at, c.product_id, changes, now)) === false) continue;
-          out.push(await logApplied(trx, c, zones.get(c.store_id) ?? 'UTC', now));
+          if (!mine.has(c.id)) continue;
+          const k = `${c.tenant_id}:${c.store_id}`;
+          const list = byStore.get(k);
+          if (list) list.push(c);
+          else byStore.set(k, [c]);
         }
-        return { out, applied };
+        const out: AppliedRecord[] = [];
+        for (const list of byStore.values()) {
+          const first = list[0] as (typeof list)[number];
+          const at = { tenantId: first.tenant_id, storeId: first.store_id };
+          const written = await products.applyScheduledMany(
+            trx,
+            at,
+            list.map((c) => ({ productId: c.product_id, changes: JSON.parse(c.changes) as ScheduleChanges })),
+            now,
+          );
+          // A product deleted meanwhile: nothing was written, no tag shows it.
+          out.push(
+            ...(await logAppliedMany(
+              trx,
+              at,
+              list.filter((c) => written.has(c.product_id)),
+              zones.get(first.store_id) ?? 'UTC',
+              now,
+            )),
+          );
+        }
+        return { out, applied: mine.size };
       });
       n += done.applied;
       records.push(...done.out);

@@ -16,7 +16,11 @@ describe.each(await testDatabases())('timed labels moved a batch at a time ($nam
     const world = await buildShop(app);
     const at = { tenantId: world.tenant.id, storeId: world.store.id };
     const db = app.services.db;
-    const tags = await insertBoundTags(db, at, 4, { hwPrefix: `SCHEDBATCH${++shops}x`, priceCents: (i) => 100 + i, now: 1 });
+    const tags = await insertBoundTags(db, at, 4, {
+      hwPrefix: `SCHEDBATCH${++shops}x`,
+      priceCents: (i) => 100 + i,
+      now: 1,
+    });
     const rows = await db
       .selectFrom('tags')
       .select('id')

@@ -32,6 +32,19 @@ export async function markApplied(db: Db, id: number, now: number): Promise<bool
   return Number(r.numUpdatedRows) === 1;
 }
 
+/** pending → applied for these changes; answers those that moved (not applied or cancelled first). */
+export async function markAppliedMany(db: Db, ids: readonly number[], now: number): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .updateTable('scheduled_changes')
+    .set({ status: 'applied', applied_at: now, updated_at: now, planned: 0 })
+    .where('id', 'in', [...ids])
+    .where('status', '=', 'pending')
+    .returning('id')
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
 /**
  * Products with changes the planner has not planned as they are (added, edited, cancelled or
  * applied since): a batch in product order, by `scheduled_changes_unplanned`.

@@ -289,31 +289,34 @@ export function sameBarcode(db: Kysely<Database>, tenantId: number, storeIds: re
 }
 
 /**
- * A scheduled change taking effect (docs/SCHEDULE.md), in the scheduler's transaction: the fields
- * are written and the product's tags relabelled first in line (interactive priority) under a
- * `schedule` data push. Answers how many tags it relabelled; false when the product is gone.
+ * Scheduled changes of one store taking effect together (the scheduler's apply step, in its
+ * transaction), in the order given: each product's fields written, then the tags of the products
+ * written relabelled first in line under ONE `schedule` data push for them all (one row in the
+ * data-push log per store and apply batch, not one per change). Answers the ids of the products
+ * written; a product gone meanwhile is left out (nothing written, no tag relabelled).
  */
-export async function applyScheduled(
+export async function applyScheduledMany(
   trx: Transaction<Database>,
   at: { tenantId: number; storeId: number },
-  productId: number,
-  changes: ScheduleChanges,
+  items: ReadonlyArray<{ productId: number; changes: ScheduleChanges }>,
   now: number,
-): Promise<number | false> {
+): Promise<Set<number>> {
   const store = { ...at, userId: 0 };
-  if (!(await repo.findProduct(trx, store, productId))) return false;
-  await repo.updateProduct(trx, store, productId, patchOf(changes, now));
-  const tagIds = await repo.tagIdsShowing(trx, at, { productIds: [productId] });
+  const written = new Set<number>();
+  for (const { productId, changes } of items)
+    if ((await repo.updateProduct(trx, store, productId, patchOf(changes, now))) > 0) written.add(productId);
+  if (written.size === 0) return written;
+  const tagIds = await repo.tagIdsShowing(trx, at, { productIds: [...written] });
   if (tagIds.length)
     await dataPushed(trx, at, {
       source: 'schedule',
       userId: null,
-      products: 1,
+      products: written.size,
       tagIds,
       now,
       prio: PRIO.interactive,
     });
-  return tagIds.length;
+  return written;
 }
 
 /**

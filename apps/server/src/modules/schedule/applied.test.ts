@@ -115,6 +115,14 @@ describe.each(await testDatabases())('a scheduled change taking effect on $name'
       timeZone: zone,
     });
     expect(first.some((r) => r.tag_id === otherTag.id || r.tag_id === thereTag.id)).toBe(false);
+    // The store's two changes, applied together, are one row of the data-push log (not one each).
+    const pushes = await app.services.db
+      .selectFrom('push_log')
+      .select(['store_id', 'products', 'tags_affected'])
+      .where('tenant_id', '=', s.tenant.id)
+      .where('source', '=', 'schedule')
+      .execute();
+    expect(pushes.map((p) => [p.store_id, p.products, p.tags_affected])).toEqual([[s.store.id, 2, 3]]);
 
     // One notice, to the user who scheduled it only; the ERP's change has nobody to tell.
     expect(heard.manager).toEqual([]);

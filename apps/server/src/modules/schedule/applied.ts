@@ -8,7 +8,7 @@ import {
 } from '@esl/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../infra/db/schema';
-import { appendTagLog } from '../../infra/logs/repository';
+import { appendTagLog, type TagLogEntry } from '../../infra/logs/repository';
 import type { Notices } from '../../infra/notice/notices';
 import { findStore, timeZones } from '../stores/service';
 import * as repo from './repository';
@@ -32,45 +32,64 @@ export interface AppliedChange {
   batch: string;
 }
 
-/** What `logApplied` found: the tags relabelled and the product's name. */
+/** What `logAppliedMany` found for a change: the tags relabelled and the product's name. */
 export interface AppliedRecord {
   change: AppliedChange;
   tags: number;
   productName: string;
 }
 
-/** Writes the change's tag-log rows (one per tag showing its product), in the caller's transaction. */
-export async function logApplied(
+/**
+ * Writes the tag-log rows of changes of one store applied together (one per tag showing each
+ * change's product), in the caller's transaction: the rows in one statement, the tags and the
+ * products' names read once. Answers a record per change, in the order given.
+ */
+export async function logAppliedMany(
   db: Kysely<Database>,
-  c: AppliedChange,
+  at: { tenantId: number; storeId: number },
+  changes: readonly AppliedChange[],
   timeZone: string,
   now: number,
-): Promise<AppliedRecord> {
-  const at = { tenantId: c.tenant_id, storeId: c.store_id };
-  const effectiveAt = Number(c.effective_at);
-  const detail: ScheduleLogDetail = {
-    change: c.id,
-    changes: JSON.parse(c.changes) as Record<string, unknown>,
-    at: effectiveAt,
-    localAt: toLocalTime(effectiveAt, timeZone),
-    timeZone,
-  };
-  const tags = await repo.tagsShowing(db, at, c.product_id);
-  await appendTagLog(
-    db,
-    tags.map((t) => ({
-      ...at,
-      tagId: t.id,
-      hardwareId: t.hardware_id,
-      kind: SCHEDULE_TAG_LOG_KIND,
-      rev: c.id,
-      result: 'ok' as const,
-      queuedAt: effectiveAt,
-      finishedAt: now,
-      detail: JSON.stringify(detail),
-    })),
-  );
-  return { change: c, tags: tags.length, productName: await repo.productName(db, at, c.product_id) };
+): Promise<AppliedRecord[]> {
+  if (changes.length === 0) return [];
+  const productIds = [...new Set(changes.map((c) => c.product_id))];
+  const tagsOf = new Map<number, Array<{ id: number; hardware_id: string }>>();
+  for (const t of await repo.tagsShowingAny(db, at, productIds)) {
+    const pid = t.product_id as number;
+    const list = tagsOf.get(pid);
+    if (list) list.push(t);
+    else tagsOf.set(pid, [t]);
+  }
+  const names = await repo.productNames(db, at, productIds);
+  const rows: TagLogEntry[] = [];
+  const out: AppliedRecord[] = [];
+  for (const c of changes) {
+    const effectiveAt = Number(c.effective_at);
+    const detail: ScheduleLogDetail = {
+      change: c.id,
+      changes: JSON.parse(c.changes) as Record<string, unknown>,
+      at: effectiveAt,
+      localAt: toLocalTime(effectiveAt, timeZone),
+      timeZone,
+    };
+    const json = JSON.stringify(detail);
+    const tags = tagsOf.get(c.product_id) ?? [];
+    for (const t of tags)
+      rows.push({
+        ...at,
+        tagId: t.id,
+        hardwareId: t.hardware_id,
+        kind: SCHEDULE_TAG_LOG_KIND,
+        rev: c.id,
+        result: 'ok' as const,
+        queuedAt: effectiveAt,
+        finishedAt: now,
+        detail: json,
+      });
+    out.push({ change: c, tags: tags.length, productName: names.get(c.product_id) ?? '' });
+  }
+  await appendTagLog(db, rows);
+  return out;
 }
 
 /** Most products a notice's summary reads (the field names of a large batch). */

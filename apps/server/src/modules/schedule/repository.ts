@@ -151,26 +151,32 @@ export async function progressOf(
   return out;
 }
 
-/** The tags of the store showing a product, with their hardware IDs (a change's tag-log rows). */
-export function tagsShowing(db: Db, at: { tenantId: number; storeId: number }, productId: number) {
+/** The tags of a store showing any of these products, in id order (the apply step's records). */
+export function tagsShowingAny(db: Db, at: { tenantId: number; storeId: number }, productIds: readonly number[]) {
+  if (productIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('tags')
-    .select(['id', 'hardware_id'])
+    .select(['id', 'hardware_id', 'product_id'])
     .where('tenant_id', '=', at.tenantId)
     .where('store_id', '=', at.storeId)
-    .where('product_id', '=', productId)
+    .where('product_id', 'in', [...productIds])
     .orderBy('id')
     .execute();
 }
 
-/** A product's name (as a change that took effect left it). */
-export async function productName(db: Db, at: { tenantId: number; storeId: number }, productId: number) {
-  const row = await db
+/** These products' names, by id. */
+export async function productNames(
+  db: Db,
+  at: { tenantId: number; storeId: number },
+  productIds: readonly number[],
+): Promise<Map<number, string>> {
+  if (productIds.length === 0) return new Map();
+  const rows = await db
     .selectFrom('products')
-    .select('name')
+    .select(['id', 'name'])
     .where('tenant_id', '=', at.tenantId)
     .where('store_id', '=', at.storeId)
-    .where('id', '=', productId)
-    .executeTakeFirst();
-  return row?.name ?? '';
+    .where('id', 'in', [...productIds])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
 }
