@@ -115,6 +115,17 @@ export async function addByBarcodes(
     targets.map((t) => t.store_id),
   );
   const byBarcode = new Map(items.map((i) => [i.barcode, i]));
+  // A file names few times and a chain few zones: each instant worked out once, not per row.
+  const instants = new Map<string, number>();
+  const instant = (local: string, tz: string) => {
+    const k = `${local}|${tz}`;
+    let t = instants.get(k);
+    if (t === undefined) {
+      t = fromLocalTime(local, tz);
+      instants.set(k, t);
+    }
+    return t;
+  };
   const batch = randomUUID();
   const rows: Insertable<ScheduledChangeTable>[] = [];
   for (const t of targets) {
@@ -128,7 +139,7 @@ export async function addByBarcodes(
       store_id: t.store_id,
       product_id: t.id,
       changes: JSON.stringify(changes),
-      effective_at: fromLocalTime(item.at, zones.get(t.store_id) ?? 'UTC'),
+      effective_at: instant(item.at, zones.get(t.store_id) ?? 'UTC'),
       status: 'pending',
       note,
       batch,
