@@ -149,4 +149,62 @@ describe.each(await testDatabases())('timed labels moved a batch at a time ($nam
     rows = await byTag(db, ids);
     expect([a, b, c].map((x) => row(x).state)).toEqual(['held', 'held', 'sent']);
   });
+
+  it('takes the planner’s unplanned products a store at a time, whatever their ids', async () => {
+    const { app } = t();
+    const world = await buildShop(app);
+    const db = app.services.db;
+    const stores = [world.store.id, world.otherStore.id];
+    // Product ids alternate between the two stores, as a chain's products created barcode by barcode.
+    const products: Array<{ id: number; store: number }> = [];
+    for (let i = 0; i < 60; i++)
+      for (const store of stores) {
+        const row = await db
+          .insertInto('products')
+          .values({
+            tenant_id: world.tenant.id,
+            store_id: store,
+            barcode: `UNPLANNED${i}`,
+            qrcode: '',
+            name: `P ${i}`,
+            price_cents: 100,
+            original_price_cents: null,
+            unit: '',
+            spec: '',
+            origin: '',
+            grade: '',
+            custom: '{}',
+            price_changes: 0,
+            created_at: 1,
+            updated_at: 1,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        products.push({ id: row.id, store });
+      }
+    await db
+      .insertInto('scheduled_changes')
+      .values(
+        products.map((p) => ({
+          tenant_id: world.tenant.id,
+          store_id: p.store,
+          product_id: p.id,
+          changes: '{"price":"2.00"}',
+          effective_at: 10_000,
+          status: 'pending',
+          note: '',
+          batch: 'store-order',
+          created_by: null,
+          created_at: 1,
+          updated_at: 1,
+        })),
+      )
+      .execute();
+    const storeOf = new Map(products.map((p) => [p.id, p.store]));
+    const batch = await repo.unplannedProducts(db, 100);
+    expect(batch.map((id) => storeOf.get(id))).toEqual([
+      ...Array(60).fill(Math.min(...stores)),
+      ...Array(40).fill(Math.max(...stores)),
+    ]);
+  });
 });

@@ -47,14 +47,18 @@ export async function markAppliedMany(db: Db, ids: readonly number[], now: numbe
 
 /**
  * Products with changes the planner has not planned as they are (added, edited, cancelled or
- * applied since): a batch in product order, by `scheduled_changes_unplanned`.
+ * applied since): a batch a store at a time (store, then product order), by
+ * `scheduled_changes_unplanned_store` — so a batch's labels go to one or two stations in full
+ * messages; in product order a chain-wide file's batch held one product of each of 100 stores, and
+ * every station got its labels five at a time.
  */
 export async function unplannedProducts(db: Db, limit: number): Promise<number[]> {
   const rows = await db
     .selectFrom('scheduled_changes')
-    .select('product_id')
+    .select(['store_id', 'product_id'])
     .distinct()
     .where('planned', '=', 0)
+    .orderBy('store_id')
     .orderBy('product_id')
     .limit(limit)
     .execute();
