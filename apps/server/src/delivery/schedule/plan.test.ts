@@ -1,7 +1,7 @@
 import { priceLabel } from '@esl/labels/testing';
 import { describe, expect, it } from 'vitest';
 import type { RenderJob, RenderOutcome } from '../../infra/render';
-import { buildShop, insertBoundTags } from '../../test/business';
+import { buildShop, buildTag, insertBoundTags } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { useApp } from '../../test/harness';
 import type { StationLink } from '../link/station-link';
@@ -96,6 +96,32 @@ describe.each(await testDatabases())('the schedule planner in batches ($name)', 
       .where('store_id', '=', storeId)
       .orderBy('tag_id')
       .execute();
+
+  it('draws a product’s picture once for all its tags of one model', async () => {
+    const { at, tags } = await setup(3);
+    const shared = tags[0]?.productId as number;
+    const extra = [
+      await buildTag(t().app, at, { productId: shared }),
+      await buildTag(t().app, at, { productId: shared }),
+    ];
+    const renders = new Map<number, number>();
+    const cursor: SweepCursor = { product: 0, label: 0 };
+    while (await planTags(deps(renders), cursor));
+    // Three pictures drawn (one a product), five tags planned; the extra tags take the first's.
+    expect(renders.size).toBe(3);
+    for (const x of extra) expect(renders.has(x.id)).toBe(false);
+    const rows = await t()
+      .app.services.db.selectFrom('timed_labels as l')
+      .innerJoin('tags as g', 'g.id', 'l.tag_id')
+      .select(['l.tag_id', 'l.hash', 'l.state', 'g.product_id'])
+      .where('l.store_id', '=', at.storeId)
+      .execute();
+    expect(rows).toHaveLength(5);
+    const ofShared = rows.filter((r) => r.product_id === shared);
+    expect(ofShared).toHaveLength(3);
+    expect(new Set(ofShared.map((r) => r.hash)).size).toBe(1);
+    expect(ofShared.every((r) => r.state === 'queued' && (r.hash ?? '').length === 64)).toBe(true);
+  });
 
   it('plans more pending changes than a batch in bounded passes, each once, across a restart', async () => {
     const n = Math.round(PLAN_PRODUCTS * 2.5);

@@ -125,7 +125,7 @@ interface Plan {
 }
 
 /** Products a pass plans from the changes it has not planned yet (the fast path). */
-export const PLAN_PRODUCTS = 100;
+export const PLAN_PRODUCTS = 250;
 /** Products with a pending change, and labels that are not idle, a sweep pass looks at. */
 export const SWEEP_PRODUCTS = 200;
 export const SWEEP_LABELS = 500;
@@ -249,6 +249,9 @@ async function renderPlans(
   batch: Array<{ tag: Awaited<ReturnType<typeof repo.tagsOfProducts>>[number]; plan: Plan; key: string }>,
 ) {
   const jobs: RenderJob[] = [];
+  /** Each picture's key → the tag it is drawn for; the other tags with that key → that tag. */
+  const drawn = new Map<string, number>();
+  const copies = new Map<number, number>();
   const byStore = new Map<string, typeof batch>();
   for (const b of batch) {
     const k = `${b.tag.tenant_id}:${b.tag.store_id}`;
@@ -296,6 +299,14 @@ async function renderPlans(
       const own = data.get(tag.product_id as number);
       const values = own && promotions.overlay(own, promos.get(tag.product_id as number));
       if (!doc || !values) continue;
+      // A product's tags of one model share their picture: drawn once (the job has nothing of the tag).
+      const same = `${tenantId}|${templateId}|${tag.model}|${tag.colour}|${JSON.stringify(values)}`;
+      const first = drawn.get(same);
+      if (first !== undefined) {
+        copies.set(tag.id, first);
+        continue;
+      }
+      drawn.set(same, tag.id);
       jobs.push({
         tenantId,
         tagId: tag.id,
@@ -308,6 +319,7 @@ async function renderPlans(
   }
   const outcomes = new Map((jobs.length ? await d.render(jobs) : []).map((o) => [o.tagId, o]));
   const images = new Map<number, Extract<RenderOutcome, { hash: string }>[]>();
+  // Stored once each (the drawn ones), then the copies take their picture.
   const tenantOf = new Map(batch.map((b) => [b.tag.id, b.tag.tenant_id]));
   for (const o of outcomes.values()) {
     if (!('hash' in o)) continue;
@@ -315,6 +327,10 @@ async function renderPlans(
     images.set(tenantId, [...(images.get(tenantId) ?? []), o]);
   }
   for (const [tenantId, list] of images) await d.storeImages(tenantId, list);
+  for (const [tagId, from] of copies) {
+    const o = outcomes.get(from);
+    if (o) outcomes.set(tagId, { ...o, tagId });
+  }
   // The batch's rows in one statement; a tag without a picture (no template, a render error) is
   // planned as failed: it gets its label when the change takes effect.
   const labels: repo.PlannedLabel[] = batch.map(({ tag, plan, key }) => {
