@@ -6,7 +6,7 @@ import { testDatabases } from '../../test/databases';
 import { useApp } from '../../test/harness';
 import type { StationLink } from '../link/station-link';
 import { createScheduleEngine } from './engine';
-import { PLAN_PRODUCTS, type PlanDeps, planTags, type SweepCursor } from './plan';
+import { PLAN_PRODUCTS, type PlanDeps, planTags, SWEEP_LABELS, SWEEP_PRODUCTS, type SweepCursor } from './plan';
 
 // The planner in batches (docs/SCHEDULE.md "Planning in batches"): a pass plans at most
 // PLAN_PRODUCTS products, whatever the number of pending changes; more pending changes than a
@@ -196,7 +196,8 @@ describe.each(await testDatabases())('the schedule planner in batches ($name)', 
       .execute();
     const third = deps(renders);
     const fresh: SweepCursor = { product: 0, label: 0 };
-    for (let i = 0; (await planTags(third, fresh)) && i < 20; i++);
+    // A whole round of the sweep (its passes look at SWEEP_PRODUCTS products and SWEEP_LABELS labels each).
+    for (let i = 0; i <= Math.ceil(n / Math.min(SWEEP_PRODUCTS, SWEEP_LABELS)); i++) await planTags(third, fresh);
     const lostTag = rows[n - 1]?.tag_id as number;
     expect(renders.get(lostTag)).toBe(2);
     expect(renders.size).toBe(n);
