@@ -38,7 +38,7 @@ const ACK_MS = 15_000;
 const RETRY_MS = 10_000;
 const MAX_ATTEMPTS = 5;
 /** Queued labels a pass dispatches. */
-const DISPATCH_BATCH = 512;
+const DISPATCH_BATCH = 2048;
 
 export interface ScheduleEngineOptions {
   db: Kysely<Database>;
@@ -130,11 +130,17 @@ export function createScheduleEngine(o: ScheduleEngineOptions): ScheduleEngine {
       const sent = await repo.sendMany(o.db, pairs, stationId, now + ACK_MS, now);
       moved += sent.length;
       counters.sent += sent.length;
+      // The pictures inline, each distinct one read once, the reads at once (over the pool's connections).
+      const pictures = await Promise.all(
+        sent.map((row) =>
+          (row.size ?? 0) <= c.inlineMax ? image(tenantOf.get(row.id) as number, row.hash as string) : null,
+        ),
+      );
       const jobs: Job[] = [];
-      for (const row of sent) {
+      for (const [i, row] of sent.entries()) {
         const hash = row.hash as string;
         const showAt = Number(row.show_at);
-        const bytes = (row.size ?? 0) <= c.inlineMax ? await image(tenantOf.get(row.id) as number, hash) : null;
+        const bytes = pictures[i];
         jobs.push({
           id: timedJobId(row.id),
           rev: row.rev,
