@@ -30,7 +30,14 @@ interface Stored {
 }
 
 /** Handles one report from `station` (`id`: `{tid}.{sn}`, for drops). */
-export async function onTagReport(core: GatewayCore, id: string, station: StationIdentity, m: TagsMsg) {
+export async function onTagReport(
+  core: GatewayCore,
+  id: string,
+  station: StationIdentity,
+  m: TagsMsg,
+  /** The store's thresholds when the caller read them with the station; else looked up. */
+  thresholds?: StatusThresholds,
+) {
   const { db } = core;
   const t = core.now();
   const latest = new Map<string, Entry>();
@@ -43,7 +50,7 @@ export async function onTagReport(core: GatewayCore, id: string, station: Statio
   const keys = new Set<string>();
   for (const e of latest.values()) if (e.hw.length > 2) keys.add(e.hw);
   const learned = await models.learnedAmong(db, station.tenant_id, keys);
-  const th = await repo.thresholdsOfStore(db, station.store_id);
+  const th = thresholds ?? (await repo.thresholdsOfStore(db, station.store_id));
   const stored: Stored = { ids: [], mismatched: [], adopt: new Map(), wakes: [] };
   // Age within the report, in the server's clock: immune to the station's clock error.
   const lastSeenOf = (e: Entry) => Math.min(t, t - Math.max(0, m.at - e.seenAt));
