@@ -152,47 +152,60 @@ async function storeLookedUp(
   const { db, counters } = core;
   const byId = new Map<string, Entry>();
   for (const e of entries) byId.set(e.id, e);
-  const known = await repo.tagsByHardwareId(db, [...byId.keys()]);
-  counters.unregisteredTags += byId.size - known.length;
-  const updates: repo.TagUpdate[] = [];
-  let foreign = 0;
-  // Tags of another store of this tenant: heard in the wrong store (a misused tag, docs/PROBLEMS.md).
-  const strayed: number[] = [];
-  for (const tag of known) {
-    // Another tenant's tag, or a tag of another store: not this station's to report.
-    if (tag.tenant_id !== station.tenant_id || tag.store_id !== station.store_id) {
-      foreign++;
-      if (tag.tenant_id === station.tenant_id) strayed.push(tag.id);
-      continue;
-    }
-    const e = byId.get(tag.hardware_id);
-    if (!e) continue;
-    const rssi = Math.round(e.rssi);
-    const route = routeTo(tag, station.id, rssi);
-    const lastSeen = lastSeenOf(e);
-    updates.push({
-      id: tag.id,
-      stationId: route,
-      // The signal belongs to the station the tag is routed to (the hysteresis compares it).
-      signal: route === station.id ? rssi : (tag.signal ?? rssi),
-      battery: batteryPercent(e.battMv),
-      temperature: e.temp === undefined ? null : Math.round(e.temp),
-      hardwareModel: hardwareModelOf(e),
-      lastSeen,
-      wakeS: e.wakeS ?? null,
-      wakeSBefore: tag.wake_s,
-      desiredBefore: tag.desired_hash,
-      statusBefore: tag.status,
-      shownVer: e.ver,
-      shownPage: e.page ?? 1,
-      fw: e.fw ?? null,
-      stationChanged: route !== tag.station_id,
-    });
+  // Decided from the rows as looked up (on PostgreSQL run again if the transaction is): only
+  // computing here; what follows (counters, drops, wakes) once it is stored.
+  const { known, heardTags, foreign, strayed } = await repo.lookUpAndStore(
+    db,
+    [...byId.keys()],
+    (rows) => {
+      const updates: repo.TagUpdate[] = [];
+      const heardTags: Array<{ tag: repo.ReportedTag; e: Entry; lastSeen: number }> = [];
+      let foreign = 0;
+      // Tags of another store of this tenant: heard in the wrong store (a misused tag, docs/PROBLEMS.md).
+      const strayed: number[] = [];
+      for (const tag of rows) {
+        // Another tenant's tag, or a tag of another store: not this station's to report.
+        if (tag.tenant_id !== station.tenant_id || tag.store_id !== station.store_id) {
+          foreign++;
+          if (tag.tenant_id === station.tenant_id) strayed.push(tag.id);
+          continue;
+        }
+        const e = byId.get(tag.hardware_id);
+        if (!e) continue;
+        const rssi = Math.round(e.rssi);
+        const route = routeTo(tag, station.id, rssi);
+        const lastSeen = lastSeenOf(e);
+        updates.push({
+          id: tag.id,
+          stationId: route,
+          // The signal belongs to the station the tag is routed to (the hysteresis compares it).
+          signal: route === station.id ? rssi : (tag.signal ?? rssi),
+          battery: batteryPercent(e.battMv),
+          temperature: e.temp === undefined ? null : Math.round(e.temp),
+          hardwareModel: hardwareModelOf(e),
+          lastSeen,
+          wakeS: e.wakeS ?? null,
+          wakeSBefore: tag.wake_s,
+          desiredBefore: tag.desired_hash,
+          statusBefore: tag.status,
+          shownVer: e.ver,
+          shownPage: e.page ?? 1,
+          fw: e.fw ?? null,
+          stationChanged: route !== tag.station_id,
+        });
+        heardTags.push({ tag, e, lastSeen });
+      }
+      return { updates, result: { known: rows.length, heardTags, foreign, strayed } };
+    },
+    t,
+    th,
+  );
+  counters.unregisteredTags += byId.size - known;
+  for (const { tag, e, lastSeen } of heardTags) {
     heard(core, stored, learned, tag.id, tag.desired_hash, tag.model, e, lastSeen);
   }
   if (foreign > 0) core.drop(id, 'foreignTag', foreign);
   if (strayed.length > 0) await repo.heardElsewhere(db, station.tenant_id, strayed, station.id, t);
-  await repo.storeTagReport(db, { tenantId: station.tenant_id, storeId: station.store_id }, updates, t, th);
 }
 
 /**
