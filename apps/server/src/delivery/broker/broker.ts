@@ -29,8 +29,12 @@ export const DEFAULT_BROKER_LIMITS: BrokerLimits = {
   // A station's CONNECT is ~200 bytes (username, 48-digit secret, a Will of ~100): 8 KiB leaves
   // room for MQTT 5 properties and long ids; a 500 KB one is a stranger's.
   maxConnectBytes: 8192,
+  // Not logged in yet (admission.ts): arriving (CONNECT not complete) at most 16 per address past
+  // a 2 s grace and 1,024 in all; verifying (complete CONNECT, secret being checked) 1,024.
   pendingPerAddress: 16,
   pendingTotal: 1024,
+  verifyingTotal: 1024,
+  arrivalGraceMs: 2_000,
   connectTimeoutMs: 10_000,
   publishBurst: 200,
   publishPerS: 50,
@@ -59,8 +63,12 @@ export interface StationBroker {
   readonly aedes: Aedes;
   /** Opens a listener (call again for a TLS one); resolves with its address. */
   listen(options: ListenOptions): Promise<AddressInfo>;
-  /** Connections not logged in: held now, closed to make room, closed for sending more than a CONNECT. */
-  halfOpen(): { open: number; evicted: number; tooLarge: number };
+  /**
+   * Connections not logged in: held now (`open`, of which `verifying` have sent their CONNECT and
+   * wait for its check), closed to make room, closed for sending more than a CONNECT, refused
+   * because `verifyingTotal` logins were being checked.
+   */
+  halfOpen(): { open: number; verifying: number; evicted: number; tooLarge: number; busy: number };
   /** The station a connected client logged in as. */
   stationOf(client: Client): StationKey | undefined;
   /** Closes the station's connection, if it has one (its secret was renewed, it was deleted). */
@@ -112,12 +120,16 @@ export async function createStationBroker(options: StationBrokerOptions): Promis
 
   const servers: Server[] = [];
   const sockets = new Set<Socket>();
-  // Half-open connections: capped per address and in all; each holds at most maxConnectBytes.
+  // Connections not logged in (admission.ts): capped; each holds at most maxConnectBytes.
   const admission = new Admission(limits);
   const halfOpen = new WeakMap<object, Pending>();
   state.loggedIn = (conn) => {
     const p = halfOpen.get(conn);
     if (p) admission.settle(p);
+  };
+  state.connectReceived = (conn) => {
+    const p = halfOpen.get(conn);
+    return p !== undefined && admission.verify(p);
   };
 
   const handle = (socket: Socket) => {
@@ -153,8 +165,10 @@ export async function createStationBroker(options: StationBrokerOptions): Promis
     stationOf: (client) => sessions.get(client)?.station,
     halfOpen: () => ({
       open: admission.count(),
+      verifying: admission.verifyingCount(),
       evicted: admission.evicted,
       tooLarge: tooLargeBeforeLogin,
+      busy: admission.busy,
     }),
     disconnect(station) {
       const client = state.clients[stationUsername(station)];
@@ -175,6 +189,7 @@ export async function createStationBroker(options: StationBrokerOptions): Promis
       return server.address() as AddressInfo;
     },
     async close() {
+      admission.stop();
       const stopped = servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
       const closed = new Promise<void>((resolve) => aedes.close(() => resolve()));
       for (const s of sockets) s.destroy();

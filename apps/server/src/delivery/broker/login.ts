@@ -40,7 +40,11 @@ export function installLogin(aedes: Aedes, state: BrokerState, directory: Statio
   // code for it, so the CONNACK says "identifier rejected" (2), as Mosquitto's max_keepalive does.
   // aedes's own answer (6) is no 3.1.1 code; its check is passed here and the login refuses.
   const badKeepalive = new WeakSet<object>();
+  /** Connections whose login could not be checked: `verifyingTotal` others were (admission.ts). */
+  const busy = new WeakSet<object>();
   aedes.preConnect = (client, packet, done) => {
+    // The CONNECT is complete: from now on the connection waits for its check, never evicted.
+    if (state.connectReceived && !state.connectReceived(client.conn)) busy.add(client);
     if (!packet.keepalive || packet.keepalive > limits.keepaliveLimitS) {
       badKeepalive.add(client);
       packet.keepalive = limits.keepaliveLimitS;
@@ -49,6 +53,7 @@ export function installLogin(aedes: Aedes, state: BrokerState, directory: Statio
   };
 
   aedes.authenticate = (client, username, password, done) => {
+    if (busy.has(client)) return done(refusal(SERVER_UNAVAILABLE, 'busy'), false); // counted, not logged
     if (badKeepalive.has(client)) return done(refusal(IDENTIFIER_REJECTED, 'keepalive'), false);
     const address = addressOf(client);
     const at = now();

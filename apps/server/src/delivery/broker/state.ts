@@ -13,9 +13,13 @@ export interface BrokerLimits {
   maxPacketBytes: number;
   /** Largest packet, and bytes in all, a connection may send before its login is accepted (a CONNECT). */
   maxConnectBytes: number;
-  /** Connections not logged in yet, per address and in all (admission.ts). */
+  /** Connections whose CONNECT has not fully arrived, per address (past the grace) and in all (admission.ts). */
   pendingPerAddress: number;
   pendingTotal: number;
+  /** Connections whose complete CONNECT is being checked (admission.ts): never evicted, at most this many. */
+  verifyingTotal: number;
+  /** How long a connection past `pendingPerAddress` has to send its CONNECT before it may be evicted. */
+  arrivalGraceMs: number;
   /** How long a connection may take to send its CONNECT. */
   connectTimeoutMs: number;
   /** Per-connection publish budget: a burst of `publishBurst`, refilled at `publishPerS`. */
@@ -53,6 +57,8 @@ export interface BrokerState {
   streamSessions: WeakMap<object, Session>;
   /** A connection's login was accepted (broker.ts: no longer half-open). */
   loggedIn?: (conn: object) => void;
+  /** A connection's CONNECT has fully arrived: its login is checked (true) or refused as busy (false). */
+  connectReceived?: (conn: object) => boolean;
   /** aedes's connected clients by client id. */
   clients: Record<string, Client | undefined>;
 }

@@ -93,7 +93,10 @@ describe('half-open connections', () => {
       slow.push(closedByServer(s));
       s.write(Buffer.concat([Buffer.from([0x10]), remainingLength(200), str('MQ')]));
     }
-    await vi.waitFor(() => expect(broker.halfOpen().open).toBe(DEFAULT_BROKER_LIMITS.pendingPerAddress));
+    // Past the cap, each has the arrival grace (2 s) to send its CONNECT before it is closed.
+    await vi.waitFor(() => expect(broker.halfOpen().open).toBe(DEFAULT_BROKER_LIMITS.pendingPerAddress), {
+      timeout: 20_000,
+    });
     expect(broker.halfOpen().evicted).toBe(100 - DEFAULT_BROKER_LIMITS.pendingPerAddress);
     await Promise.all(slow.slice(0, 100 - DEFAULT_BROKER_LIMITS.pendingPerAddress));
     // A CONNECT announcing 9 KB is closed at its header, before its body is read.
@@ -142,6 +145,65 @@ describe('half-open connections', () => {
     clients.push(station);
     expect(station.connected).toBe(true);
   }, 120_000);
+});
+
+describe('stations connecting at once from one address', () => {
+  it('all get in while their logins wait, however many strangers half-send CONNECTs there', async () => {
+    // Every lookup waits until released: 40 logins from one address are being checked at once.
+    // Under the old rule each arrival past 16 closed the oldest of them.
+    const STATIONS = 40;
+    let waiting = 0;
+    let release = () => {};
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    const gated = await createStationBroker({
+      directory: {
+        async secretHash(tenantId, sn) {
+          waiting++;
+          await released;
+          return tenantId === 1 && /^S\d+$/.test(sn) ? sha(SECRET) : null;
+        },
+      },
+    });
+    try {
+      const { port: gatedPort } = await gated.listen({ port: 0, host: '127.0.0.1' });
+      const stations = Array.from({ length: STATIONS }, (_, i) =>
+        mqtt.connectAsync(`mqtt://127.0.0.1:${gatedPort}`, {
+          clientId: `1.S${i}`,
+          username: `1.S${i}`,
+          password: SECRET,
+          reconnectPeriod: 0,
+          connectTimeout: 60_000,
+        }),
+      );
+      await vi.waitFor(() => expect(waiting).toBe(STATIONS), { timeout: 20_000 });
+      expect(gated.halfOpen()).toMatchObject({ open: STATIONS, verifying: STATIONS, evicted: 0 });
+      // Strangers at the same address, never finishing their CONNECT: only they are closed.
+      const slow: Array<Promise<void>> = [];
+      for (let i = 0; i < 30; i++) {
+        const s = await new Promise<Socket>((resolve, reject) => {
+          const c = connect({ host: '127.0.0.1', port: gatedPort }, () => resolve(c));
+          c.on('error', reject);
+          sockets.push(c);
+        });
+        s.on('error', () => {});
+        slow.push(closedByServer(s));
+        s.write(Buffer.concat([Buffer.from([0x10]), remainingLength(200), str('MQ')]));
+      }
+      const extra = 30 - DEFAULT_BROKER_LIMITS.pendingPerAddress;
+      await vi.waitFor(() => expect(gated.halfOpen().evicted).toBe(extra), { timeout: 20_000 });
+      await Promise.all(slow.slice(0, extra));
+      release();
+      const connected = await Promise.all(stations);
+      clients.push(...connected);
+      expect(connected.every((c) => c.connected)).toBe(true);
+      expect(gated.halfOpen()).toMatchObject({ verifying: 0, evicted: extra, busy: 0 });
+    } finally {
+      release();
+      await gated.close();
+    }
+  }, 60_000);
 });
 
 describe('a stranger’s wrong secrets', () => {

@@ -557,7 +557,7 @@ describe.each(await testDatabases())('station gateway on $name', (db) => {
       fw: null,
       stationChanged: false,
     };
-    await repo.storeTagReport(db, at, [update], now, thresholdsFromJson(null));
+    await repo.storeTagReport(db, [update], now, thresholdsFromJson(null));
     const after = await db
       .selectFrom('tags')
       .select(['status', 'battery'])

@@ -16,6 +16,30 @@ export function findStation(db: Db, key: StationKey) {
 }
 export type StationIdentity = NonNullable<Awaited<ReturnType<typeof findStation>>>;
 
+/**
+ * findStation for a tag report, with its store's saved parameters (the status thresholds): one
+ * statement per report instead of two.
+ */
+export function findReportingStation(db: Db, key: StationKey) {
+  return db
+    .selectFrom('stations')
+    .leftJoin('store_params', 'store_params.store_id', 'stations.store_id')
+    .select([
+      'stations.id',
+      'stations.tenant_id',
+      'stations.store_id',
+      'stations.sn',
+      'stations.online',
+      'stations.conn_id',
+      'stations.clock_skew_ms',
+      'stations.alarms',
+      'store_params.params as store_params',
+    ])
+    .where('stations.tenant_id', '=', key.tenantId)
+    .where('stations.sn', '=', key.sn)
+    .executeTakeFirst();
+}
+
 /** A station's MQTT secret hash (the broker's directory). */
 export async function secretHashOf(db: Db, key: StationKey): Promise<string | null> {
   const row = await db

@@ -24,6 +24,7 @@ import type { GatewayCore } from './core';
 import { onModels } from './models';
 import * as repo from './repository';
 import { onTagReport } from './tags/report';
+import { thresholdsFromJson } from './tags/status';
 import type { Presences } from './welcome';
 
 /*
@@ -117,6 +118,13 @@ export function stationUplink(core: GatewayCore, parts: Handlers, o: UplinkOptio
   async function handle(key: StationKey, id: string, name: MessageName, m: MqttMessage): Promise<void> {
     const decoded = decodeMessage(name, m.payload);
     if (!decoded.ok) return core.drop(id, decoded.error);
+    if (name === 'tags') {
+      // The station and its store's thresholds in one statement (the uplink's busiest message).
+      const reporting = await repo.findReportingStation(core.db, key);
+      if (!reporting) return core.drop(id, 'unknownStation');
+      const { store_params, ...station } = reporting;
+      return onTagReport(core, id, station, decoded.message as TagsMsg, thresholdsFromJson(store_params));
+    }
     const station = await repo.findStation(core.db, key);
     if (!station) return core.drop(id, 'unknownStation');
     switch (name) {
@@ -126,8 +134,6 @@ export function stationUplink(core: GatewayCore, parts: Handlers, o: UplinkOptio
         return parts.presences.onHello(key, station, decoded.message as HelloMsg);
       case 'heartbeat':
         return parts.presences.onHeartbeat(station, decoded.message as HeartbeatMsg);
-      case 'tags':
-        return onTagReport(core, id, station, decoded.message as TagsMsg);
       case 'models':
         return onModels(core, station, decoded.message as ModelsMsg);
       case 'cmdOutput':

@@ -89,9 +89,35 @@ export class Checkpointer {
   }
 }
 
+/**
+ * Prepared statements per connection by SQL text, the least recently used dropped past
+ * `STATEMENTS_KEPT`: preparing is parsing and planning, and the gateway runs the same few queries
+ * hundreds of times a second (the reporting station, its store's open tasks). Reused only for a
+ * run to completion (`all`, `run`); a stream (`iterate`) prepares its own. SQLite prepares a
+ * statement again by itself when the schema changed under it.
+ */
+const STATEMENTS_KEPT = 256;
+const statements = new WeakMap<SqliteDatabase, Map<string, SqliteStatement>>();
+function prepared(db: SqliteDatabase, sqlText: string): SqliteStatement {
+  let kept = statements.get(db);
+  if (!kept) {
+    kept = new Map();
+    statements.set(db, kept);
+  }
+  let stmt = kept.get(sqlText);
+  if (stmt) {
+    kept.delete(sqlText);
+  } else {
+    stmt = db.prepare(sqlText);
+    if (kept.size >= STATEMENTS_KEPT) kept.delete(kept.keys().next().value as string);
+  }
+  kept.set(sqlText, stmt);
+  return stmt;
+}
+
 /** One connection as Kysely runs queries on it. */
 function run(db: SqliteDatabase, query: CompiledQuery): QueryResult<unknown> {
-  const stmt = db.prepare(query.sql);
+  const stmt = prepared(db, query.sql);
   if (stmt.reader) return { rows: stmt.all(query.parameters) as unknown[] };
   const { changes, lastInsertRowid } = stmt.run(query.parameters);
   return {
@@ -201,7 +227,7 @@ export class SplitSqliteDriver implements Driver {
     if (kind !== 'SelectQueryNode' && kind !== 'RawNode') return undefined;
     let stmt: SqliteStatement & { readonly?: boolean };
     try {
-      stmt = this.reader.prepare(query.sql);
+      stmt = prepared(this.reader, query.sql);
     } catch {
       return undefined; // the writer gives the error, if there is one
     }

@@ -30,7 +30,14 @@ interface Stored {
 }
 
 /** Handles one report from `station` (`id`: `{tid}.{sn}`, for drops). */
-export async function onTagReport(core: GatewayCore, id: string, station: StationIdentity, m: TagsMsg) {
+export async function onTagReport(
+  core: GatewayCore,
+  id: string,
+  station: StationIdentity,
+  m: TagsMsg,
+  /** The store's thresholds when the caller read them with the station; else looked up. */
+  thresholds?: StatusThresholds,
+) {
   const { db } = core;
   const t = core.now();
   const latest = new Map<string, Entry>();
@@ -43,7 +50,7 @@ export async function onTagReport(core: GatewayCore, id: string, station: Statio
   const keys = new Set<string>();
   for (const e of latest.values()) if (e.hw.length > 2) keys.add(e.hw);
   const learned = await models.learnedAmong(db, station.tenant_id, keys);
-  const th = await repo.thresholdsOfStore(db, station.store_id);
+  const th = thresholds ?? (await repo.thresholdsOfStore(db, station.store_id));
   const stored: Stored = { ids: [], mismatched: [], adopt: new Map(), wakes: [] };
   // Age within the report, in the server's clock: immune to the station's clock error.
   const lastSeenOf = (e: Entry) => Math.min(t, t - Math.max(0, m.at - e.seenAt));
@@ -145,47 +152,60 @@ async function storeLookedUp(
   const { db, counters } = core;
   const byId = new Map<string, Entry>();
   for (const e of entries) byId.set(e.id, e);
-  const known = await repo.tagsByHardwareId(db, [...byId.keys()]);
-  counters.unregisteredTags += byId.size - known.length;
-  const updates: repo.TagUpdate[] = [];
-  let foreign = 0;
-  // Tags of another store of this tenant: heard in the wrong store (a misused tag, docs/PROBLEMS.md).
-  const strayed: number[] = [];
-  for (const tag of known) {
-    // Another tenant's tag, or a tag of another store: not this station's to report.
-    if (tag.tenant_id !== station.tenant_id || tag.store_id !== station.store_id) {
-      foreign++;
-      if (tag.tenant_id === station.tenant_id) strayed.push(tag.id);
-      continue;
-    }
-    const e = byId.get(tag.hardware_id);
-    if (!e) continue;
-    const rssi = Math.round(e.rssi);
-    const route = routeTo(tag, station.id, rssi);
-    const lastSeen = lastSeenOf(e);
-    updates.push({
-      id: tag.id,
-      stationId: route,
-      // The signal belongs to the station the tag is routed to (the hysteresis compares it).
-      signal: route === station.id ? rssi : (tag.signal ?? rssi),
-      battery: batteryPercent(e.battMv),
-      temperature: e.temp === undefined ? null : Math.round(e.temp),
-      hardwareModel: hardwareModelOf(e),
-      lastSeen,
-      wakeS: e.wakeS ?? null,
-      wakeSBefore: tag.wake_s,
-      desiredBefore: tag.desired_hash,
-      statusBefore: tag.status,
-      shownVer: e.ver,
-      shownPage: e.page ?? 1,
-      fw: e.fw ?? null,
-      stationChanged: route !== tag.station_id,
-    });
+  // Decided from the rows as looked up (on PostgreSQL run again if the transaction is): only
+  // computing here; what follows (counters, drops, wakes) once it is stored.
+  const { known, heardTags, foreign, strayed } = await repo.lookUpAndStore(
+    db,
+    [...byId.keys()],
+    (rows) => {
+      const updates: repo.TagUpdate[] = [];
+      const heardTags: Array<{ tag: repo.ReportedTag; e: Entry; lastSeen: number }> = [];
+      let foreign = 0;
+      // Tags of another store of this tenant: heard in the wrong store (a misused tag, docs/PROBLEMS.md).
+      const strayed: number[] = [];
+      for (const tag of rows) {
+        // Another tenant's tag, or a tag of another store: not this station's to report.
+        if (tag.tenant_id !== station.tenant_id || tag.store_id !== station.store_id) {
+          foreign++;
+          if (tag.tenant_id === station.tenant_id) strayed.push(tag.id);
+          continue;
+        }
+        const e = byId.get(tag.hardware_id);
+        if (!e) continue;
+        const rssi = Math.round(e.rssi);
+        const route = routeTo(tag, station.id, rssi);
+        const lastSeen = lastSeenOf(e);
+        updates.push({
+          id: tag.id,
+          stationId: route,
+          // The signal belongs to the station the tag is routed to (the hysteresis compares it).
+          signal: route === station.id ? rssi : (tag.signal ?? rssi),
+          battery: batteryPercent(e.battMv),
+          temperature: e.temp === undefined ? null : Math.round(e.temp),
+          hardwareModel: hardwareModelOf(e),
+          lastSeen,
+          wakeS: e.wakeS ?? null,
+          wakeSBefore: tag.wake_s,
+          desiredBefore: tag.desired_hash,
+          statusBefore: tag.status,
+          shownVer: e.ver,
+          shownPage: e.page ?? 1,
+          fw: e.fw ?? null,
+          stationChanged: route !== tag.station_id,
+        });
+        heardTags.push({ tag, e, lastSeen });
+      }
+      return { updates, result: { known: rows.length, heardTags, foreign, strayed } };
+    },
+    t,
+    th,
+  );
+  counters.unregisteredTags += byId.size - known;
+  for (const { tag, e, lastSeen } of heardTags) {
     heard(core, stored, learned, tag.id, tag.desired_hash, tag.model, e, lastSeen);
   }
   if (foreign > 0) core.drop(id, 'foreignTag', foreign);
   if (strayed.length > 0) await repo.heardElsewhere(db, station.tenant_id, strayed, station.id, t);
-  await repo.storeTagReport(db, { tenantId: station.tenant_id, storeId: station.store_id }, updates, t, th);
 }
 
 /**

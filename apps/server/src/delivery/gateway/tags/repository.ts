@@ -271,10 +271,15 @@ export interface TagUpdate {
  * 5,000 parameters and cost ~40 ms to build and prepare before any row was written; the JSON form
  * takes 2–10 ms for the same 500 tags (bench/station-gateway.bench.ts, docs/PERFORMANCE.md).
  */
-export async function applyTagUpdates(db: Db, updates: readonly TagUpdate[]): Promise<void> {
+export async function applyTagUpdates(
+  db: Db,
+  updates: readonly TagUpdate[],
+  /** Also sets each row's status by the rule over the values written (storeTagReport's, one statement). */
+  status?: { now: number; th: StatusThresholds },
+): Promise<void> {
   if (updates.length === 0) return;
   const raw = sqliteHandleOf(db);
-  if (raw) {
+  if (raw && !status) {
     await holdingSqliteWriter(db, () => hotStatements(raw).apply(updates));
     return;
   }
@@ -295,6 +300,17 @@ export async function applyTagUpdates(db: Db, updates: readonly TagUpdate[]): Pr
   );
   const rows =
     dialectOfDb(db) === 'postgres' ? sql`jsonb_array_elements(cast(${json} as jsonb))` : sql`json_each(${json})`;
+  // SET expressions read the row as it was: the status is decided over the values written.
+  const statusSet = status
+    ? sql`,
+      status = ${tagStatusOf(status.now, status.th, {
+        lastSeen: sql`case when tags.last_seen is null or v.last_seen > tags.last_seen then v.last_seen else tags.last_seen end`,
+        wakeS: sql`coalesce(v.wake_s, tags.wake_s)`,
+        desiredHash: sql`tags.desired_hash`,
+        shownVer: sql`v.shown_ver`,
+        stationId: sql`v.station_id`,
+      })}`
+    : sql``;
   await sql`with v as (select
         cast(value ->> 0 as bigint) as id,
         cast(value ->> 1 as bigint) as station_id,
@@ -320,7 +336,7 @@ export async function applyTagUpdates(db: Db, updates: readonly TagUpdate[]): Pr
       shown_page = v.shown_page,
       fw = coalesce(v.fw, tags.fw),
       next_wake_at = case when v.wake_s is null then tags.next_wake_at
-        else v.last_seen + cast(v.wake_s as bigint) * 1000 end
+        else v.last_seen + cast(v.wake_s as bigint) * 1000 end${statusSet}
     from v where tags.id = v.id`.execute(db);
 }
 
@@ -386,7 +402,6 @@ export async function storeHeardInPlace(
  */
 export async function storeTagReport(
   db: Db,
-  store: { tenantId: number; storeId: number },
   updates: readonly TagUpdate[],
   now: number,
   th: StatusThresholds,
@@ -398,11 +413,11 @@ export async function storeTagReport(
     // stations hearing the same 500 tags report them at once, and an UPDATE … FROM locks rows in
     // whatever order its plan meets them, so two such reports deadlocked (docs/SERVER.md,
     // "Deadlocks and retries"). Lost anyway (another writer's order), the transaction runs again.
+    // The rows and their status in one UPDATE (the status decided over the values it writes).
     const ids = updates.map((u) => u.id).sort((a, b) => a - b);
     await transact(db, async (trx) => {
       await lockTags(trx, ids);
-      await applyTagUpdates(trx, updates);
-      await recomputeTagStatus(trx, store, now, th, ids);
+      await applyTagUpdates(trx, updates, { now, th });
     });
     return;
   }
@@ -417,6 +432,47 @@ export async function storeTagReport(
     u.statusBefore === (u.desiredBefore === null || u.desiredBefore.slice(0, 16) === u.shownVer ? 'normal' : 'online');
   const status: ReportStatus = { stmt, params, kept };
   await holdingSqliteWriter(db, () => hotOnes.apply(updates, status));
+}
+
+/** What a report's handler makes of the rows it looked up: the updates to store, and anything else it learnt. */
+export interface ReportPlan<T> {
+  updates: readonly TagUpdate[];
+  result: T;
+}
+
+/**
+ * Looks up the reported tags (tagsByHardwareId), lets `plan` decide their updates, and stores them
+ * with their status (storeTagReport). On SQLite through the handle `openDatabase` opened, that is
+ * what it says. Otherwise (PostgreSQL) one transaction of two statements: the look-up locks the
+ * rows in ascending id order (`FOR UPDATE`, the order every writer of many tags takes; a report
+ * once locked them in a statement of its own after looking them up outside), and one UPDATE writes
+ * rows and status. A lost deadlock runs the transaction again, `plan` too: it must only compute.
+ */
+export async function lookUpAndStore<T>(
+  db: Db,
+  hardwareIds: readonly string[],
+  plan: (known: readonly ReportedTag[]) => ReportPlan<T>,
+  now: number,
+  th: StatusThresholds,
+): Promise<T> {
+  if (sqliteHandleOf(db)) {
+    const { updates, result } = plan(await tagsByHardwareId(db, hardwareIds));
+    await storeTagReport(db, updates, now, th);
+    return result;
+  }
+  const postgres = dialectOfDb(db) === 'postgres';
+  const wanted = postgres
+    ? sql`t.hardware_id = any(cast(${[...hardwareIds]} as text[]))`
+    : sql`t.hardware_id in (select value from json_each(${JSON.stringify(hardwareIds)}))`;
+  return transact(db, async (trx) => {
+    const known = await sql<ReportedTag>`select t.id, t.tenant_id, t.store_id, t.hardware_id, t.station_id,
+        t.signal, t.desired_hash, t.wake_s, t.status, s.online as station_online, t.model, t.colour
+      from tags t left join stations s on s.id = t.station_id
+      where ${wanted} order by t.id${postgres ? sql` for update of t` : sql``}`.execute(trx);
+    const { updates, result } = plan(known.rows);
+    await applyTagUpdates(trx, updates, { now, th });
+    return result;
+  });
 }
 
 /** Locks these tag rows (PostgreSQL), in ascending id order: the order every writer of many tags takes. */
@@ -476,15 +532,36 @@ export async function thresholdsOfStore(db: Db, storeId: number): Promise<Status
 
 /** status.ts's rules over a `tags` row (SQLite and PostgreSQL); tested against them in ../rules.test.ts. */
 export function tagStatusSql(now: number, th: StatusThresholds): RawBuilder<string> {
+  return tagStatusOf(now, th, TAG_COLUMNS);
+}
+
+/** The columns tagStatusSql reads, as SQL expressions. */
+interface StatusColumns {
+  lastSeen: RawBuilder<unknown>;
+  wakeS: RawBuilder<unknown>;
+  desiredHash: RawBuilder<unknown>;
+  shownVer: RawBuilder<unknown>;
+  stationId: RawBuilder<unknown>;
+}
+const TAG_COLUMNS: StatusColumns = {
+  lastSeen: sql`tags.last_seen`,
+  wakeS: sql`tags.wake_s`,
+  desiredHash: sql`tags.desired_hash`,
+  shownVer: sql`tags.shown_ver`,
+  stationId: sql`tags.station_id`,
+};
+
+/** tagStatusSql over other expressions than the row's columns (the values an UPDATE writes). */
+function tagStatusOf(now: number, th: StatusThresholds, c: StatusColumns): RawBuilder<string> {
   // Casts: PostgreSQL types a bare parameter from its neighbour, and `integer` cannot hold Unix ms.
-  const heardWithin = sql`cast(${now} as bigint) - cast(${th.missedWakes * 1000} as bigint) * coalesce(tags.wake_s, cast(${th.defaultWakeS} as bigint))`;
+  const heardWithin = sql`cast(${now} as bigint) - cast(${th.missedWakes * 1000} as bigint) * coalesce(${c.wakeS}, cast(${th.defaultWakeS} as bigint))`;
   return sql<string>`case
-    when tags.last_seen is null then 'unknown'
-    when tags.last_seen <= ${now - th.lostMs} then 'lost'
-    when tags.last_seen >= ${heardWithin} then
-      case when tags.desired_hash is null or substr(tags.desired_hash, 1, 16) = tags.shown_ver then 'normal' else 'online' end
-    when exists (select 1 from stations s where s.id = tags.station_id and s.online = 0) then 'disconnected'
-    when tags.last_seen <= ${now - th.offlineMs} then 'offline'
+    when ${c.lastSeen} is null then 'unknown'
+    when ${c.lastSeen} <= ${now - th.lostMs} then 'lost'
+    when ${c.lastSeen} >= ${heardWithin} then
+      case when ${c.desiredHash} is null or substr(${c.desiredHash}, 1, 16) = ${c.shownVer} then 'normal' else 'online' end
+    when exists (select 1 from stations s where s.id = ${c.stationId} and s.online = 0) then 'disconnected'
+    when ${c.lastSeen} <= ${now - th.offlineMs} then 'offline'
     else 'interrupted' end`;
 }
 

@@ -23,17 +23,34 @@ export function thresholdsOf(params: StoreParams): StatusThresholds {
   };
 }
 
-/** A store's saved parameters (JSON) as thresholds; missing or damaged → the defaults. */
+/**
+ * A store's saved parameters (JSON) as thresholds; missing or damaged → the defaults. Remembered
+ * by the JSON text (the same text always gives the same thresholds, so a changed store's new text
+ * is simply parsed anew): every tag report reads its store's, and parsing them was a schema
+ * check per report.
+ */
 export function thresholdsFromJson(json: string | undefined | null): StatusThresholds {
+  const key = json ?? '';
+  const known = parsedThresholds.get(key);
+  if (known) return known;
+  const th = parseThresholds(key);
+  if (parsedThresholds.size >= THRESHOLDS_KEPT) parsedThresholds.clear();
+  parsedThresholds.set(key, th);
+  return th;
+}
+const THRESHOLDS_KEPT = 1000;
+const parsedThresholds = new Map<string, Readonly<StatusThresholds>>();
+
+function parseThresholds(json: string): StatusThresholds {
   if (json) {
     try {
       const parsed = StoreParams.safeParse(JSON.parse(json));
-      if (parsed.success) return thresholdsOf(parsed.data);
+      if (parsed.success) return Object.freeze(thresholdsOf(parsed.data));
     } catch {
       // fall through to the defaults
     }
   }
-  return thresholdsOf(StoreParams.parse({}));
+  return Object.freeze(thresholdsOf(StoreParams.parse({})));
 }
 
 export interface TagFacts {
