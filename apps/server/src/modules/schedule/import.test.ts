@@ -8,10 +8,13 @@ import {
   type ScheduledChange,
 } from '@esl/contract';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import type { CallContext } from '../../api/context';
 import { buildProduct, buildShop } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { useApp } from '../../test/harness';
+import { largeFileAdded } from './service';
 
 // The import wizard's times (docs/SCHEDULE.md): a "takes effect at" column and one time for the
 // whole file turn rows into scheduled changes instead of writing the products now.
@@ -206,5 +209,24 @@ describe.each(await testDatabases())('scheduled rows of the import wizard on $na
     });
     expect(opt.code).not.toBe(0);
     expect(await changesOf(app, s.tenant.id)).toEqual([]);
+  });
+});
+
+describe.each((await testDatabases()).filter((d) => d.name === 'postgres'))('a large file on $name', (target) => {
+  const t = useApp(target);
+
+  it('refreshes the statistics the scheduler plans its reads on, once the file is in', async () => {
+    const db = t().app.services.db;
+    const analyzed = async () => {
+      const r = await sql<{ n: string }>`select coalesce(analyze_count, 0) as n from pg_stat_user_tables
+        where relname = 'scheduled_changes' and schemaname = current_schema()`.execute(db);
+      return Number(r.rows[0]?.n ?? 0);
+    };
+    const before = await analyzed();
+    const ctx = { services: t().app.services } as unknown as CallContext;
+    await largeFileAdded(ctx, 4999);
+    expect(await analyzed()).toBe(before);
+    await largeFileAdded(ctx, 5000);
+    expect(await analyzed()).toBe(before + 1);
   });
 });

@@ -9,11 +9,15 @@ export const scheduleHandlers = defineHandlers({
   cancelSchedule: async (ctx, { ids }) => ({ cancelled: await schedule.cancel(ctx, ids) }),
   // The import wizard lives with the products; its timed rows become scheduled changes here
   // (this module builds on the products module, not the reverse).
-  importMapped: (ctx) => {
+  importMapped: async (ctx) => {
+    let added = 0;
     const write: ScheduleRows = async (trx, at, rows, scope, note) => {
       const done = await schedule.addByBarcodes(trx, ctx, at, rows, scope, note);
+      added += done.ids.length;
       return { changes: done.ids.length, missing: done.missing };
     };
-    return importMapped(ctx, write);
+    const answer = await importMapped(ctx, write);
+    await schedule.largeFileAdded(ctx, added);
+    return answer;
   },
 });

@@ -171,6 +171,7 @@ export async function addForBarcodes(
   const done = await ctx.services.db.transaction().execute((trx) => addByBarcodes(trx, ctx, at, items, scope, note));
   const missing = done.missing[0];
   if (missing !== undefined) throw notFound({ kind: 'barcode', value: missing });
+  await largeFileAdded(ctx, done.ids.length);
   tasksChanged();
   return { ids: done.ids, stores: done.stores };
 }
@@ -221,4 +222,12 @@ export async function cancel(ctx: CallContext, ids: readonly number[]) {
   });
   tasksChanged();
   return n;
+}
+
+/** Changes added at once from which PostgreSQL's statistics of the table are refreshed. */
+const LARGE_FILE = 5000;
+
+/** After a large file is committed: the statistics the scheduler's reads are planned on, refreshed (PostgreSQL). */
+export async function largeFileAdded(ctx: CallContext, added: number): Promise<void> {
+  if (added >= LARGE_FILE && ctx.services.dialect === 'postgres') await repo.refreshStatistics(ctx.services.db);
 }
