@@ -9,6 +9,7 @@ import {
 } from '@esl/contract/protocol';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../infra/db/schema';
+import { groupBy } from '../../infra/lib/group';
 import type { Notices } from '../../infra/notice/notices';
 import type { RenderedImage, RenderJob, RenderOutcome } from '../../infra/render';
 import { createPageRunner } from '../../modules/pages/runner';
@@ -103,31 +104,32 @@ export function createScheduleEngine(o: ScheduleEngineOptions): ScheduleEngine {
     };
     let moved = 0;
     // Its time has come (or it has no picture): the change's own relabel (first in line) shows it.
-    const late = rows.filter((r) => Number(r.show_at) <= now + 1000 || !r.hash);
-    moved += await repo.moveMany(
-      o.db,
-      late.map((r) => [r.id, r.rev] as const),
-      ['queued'],
-      { state: 'idle', now },
-    );
+    const late: Array<readonly [number, number]> = [];
     // The others, a station at a time: one statement moves its rows to sent, and what moved goes
     // out in messages of up to the protocol's jobs per message.
-    const byStation = new Map<number, Array<readonly [number, number]>>();
+    const going: typeof rows = [];
     for (const r of rows) {
-      if (Number(r.show_at) <= now + 1000 || !r.hash) continue;
+      if (Number(r.show_at) <= now + 1000 || !r.hash) {
+        late.push([r.id, r.rev]);
+        continue;
+      }
       const c = caps.get(r.station_id);
-      if (!r.online || !c || !stationsById.has(r.station_id) || !c.kinds.includes('timed')) continue;
-      const list = byStation.get(r.station_id);
-      if (list) list.push([r.id, r.rev]);
-      else byStation.set(r.station_id, [[r.id, r.rev]]);
+      if (r.online && c && stationsById.has(r.station_id) && c.kinds.includes('timed')) going.push(r);
     }
+    moved += await repo.moveMany(o.db, late, ['queued'], { state: 'idle', now });
     const tenantOf = new Map(rows.map((r) => [r.id, r.tenant_id]));
     const hardwareOf = new Map(rows.map((r) => [r.id, r.hardware_id]));
-    for (const [stationId, pairs] of byStation) {
+    for (const [stationId, theirs] of groupBy(going, (r) => r.station_id)) {
       const st = stationsById.get(stationId) as LinkStation;
       const c = caps.get(stationId) as StationCaps;
       if (o.claimStation && !(await o.claimStation(stationId))) continue;
-      const sent = await repo.sendMany(o.db, pairs, stationId, now + ACK_MS, now);
+      const sent = await repo.sendMany(
+        o.db,
+        theirs.map((r) => [r.id, r.rev] as const),
+        stationId,
+        now + ACK_MS,
+        now,
+      );
       moved += sent.length;
       counters.sent += sent.length;
       // The pictures inline, each distinct one read once, the reads at once (over the pool's connections).

@@ -2,6 +2,7 @@ import type { ScheduleChanges } from '@esl/contract';
 import type { LabelData } from '@esl/labels';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../infra/db/schema';
+import { groupBy } from '../../infra/lib/group';
 import type { Notices } from '../../infra/notice/notices';
 import type { RenderJob, RenderOutcome } from '../../infra/render';
 import * as products from '../../modules/products/service';
@@ -31,7 +32,7 @@ export interface PlanDeps {
   notices?: Pick<Notices, 'toUser'> | null;
 }
 
-/** Due changes applied in one transaction (a commit each would be most of the cost). */
+/** Due changes read and applied in one transaction (a commit each would be most of the cost). */
 export const APPLY_BATCH = 200;
 
 /**
@@ -44,63 +45,58 @@ export async function applyDue(d: PlanDeps): Promise<number> {
   const records: AppliedRecord[] = [];
   const zones = new Map<number, string>();
   for (;;) {
-    const due = await repo.dueChanges(d.db, d.now(), 200);
+    const due = await repo.dueChanges(d.db, d.now(), APPLY_BATCH);
     if (due.length === 0) break;
     // Read before the transaction (SQLite has one connection: nothing outside it while it runs).
-    const byTenant = new Map<number, number[]>();
-    for (const c of due) {
-      if (zones.has(c.store_id)) continue;
-      const list = byTenant.get(c.tenant_id);
-      if (list) list.push(c.store_id);
-      else byTenant.set(c.tenant_id, [c.store_id]);
-    }
-    for (const [tenantId, storeIds] of byTenant)
-      for (const [storeId, zone] of await timeZones(d.db, tenantId, [...new Set(storeIds)])) zones.set(storeId, zone);
-    for (let i = 0; i < due.length; i += APPLY_BATCH) {
-      const batch = due.slice(i, i + APPLY_BATCH);
-      const done = await d.db.transaction().execute(async (trx) => {
-        const now = d.now();
-        const mine = await repo.markAppliedMany(
+    const unknown = groupBy(
+      due.filter((c) => !zones.has(c.store_id)),
+      (c) => c.tenant_id,
+    );
+    for (const [tenantId, changes] of unknown)
+      for (const [storeId, zone] of await timeZones(
+        d.db,
+        tenantId,
+        changes.map((c) => c.store_id),
+      ))
+        zones.set(storeId, zone);
+    const done = await d.db.transaction().execute(async (trx) => {
+      const now = d.now();
+      const mine = await repo.markAppliedMany(
+        trx,
+        due.map((c) => c.id),
+        now,
+      );
+      // A store's changes together: its products written in order, one relabel push for them.
+      const byStore = groupBy(
+        due.filter((c) => mine.has(c.id)),
+        (c) => `${c.tenant_id}:${c.store_id}`,
+      );
+      const out: AppliedRecord[] = [];
+      for (const list of byStore.values()) {
+        const first = list[0] as (typeof list)[number];
+        const at = { tenantId: first.tenant_id, storeId: first.store_id };
+        const written = await products.applyScheduledMany(
           trx,
-          batch.map((c) => c.id),
+          at,
+          list.map((c) => ({ productId: c.product_id, changes: JSON.parse(c.changes) as ScheduleChanges })),
           now,
         );
-        // A store's changes together: its products written in order, one relabel push for them.
-        const byStore = new Map<string, typeof batch>();
-        for (const c of batch) {
-          if (!mine.has(c.id)) continue;
-          const k = `${c.tenant_id}:${c.store_id}`;
-          const list = byStore.get(k);
-          if (list) list.push(c);
-          else byStore.set(k, [c]);
-        }
-        const out: AppliedRecord[] = [];
-        for (const list of byStore.values()) {
-          const first = list[0] as (typeof list)[number];
-          const at = { tenantId: first.tenant_id, storeId: first.store_id };
-          const written = await products.applyScheduledMany(
+        // A product deleted meanwhile: nothing was written, no tag shows it.
+        out.push(
+          ...(await logAppliedMany(
             trx,
             at,
-            list.map((c) => ({ productId: c.product_id, changes: JSON.parse(c.changes) as ScheduleChanges })),
+            list.filter((c) => written.has(c.product_id)),
+            zones.get(first.store_id) ?? 'UTC',
             now,
-          );
-          // A product deleted meanwhile: nothing was written, no tag shows it.
-          out.push(
-            ...(await logAppliedMany(
-              trx,
-              at,
-              list.filter((c) => written.has(c.product_id)),
-              zones.get(first.store_id) ?? 'UTC',
-              now,
-            )),
-          );
-        }
-        return { out, applied: mine.size };
-      });
-      n += done.applied;
-      records.push(...done.out);
-    }
-    if (due.length < 200) break;
+          )),
+        );
+      }
+      return { out, applied: mine.size };
+    });
+    n += done.applied;
+    records.push(...done.out);
+    if (due.length < APPLY_BATCH) break;
   }
   if (records.length && d.notices) {
     try {
@@ -147,12 +143,7 @@ function plansOf(
   promos: ReadonlyMap<number, promotions.ProductPromotions>,
   now: number,
 ): Map<number, Plan> {
-  const byProduct = new Map<number, typeof rows>();
-  for (const r of rows) {
-    const list = byProduct.get(r.product_id);
-    if (list) list.push(r);
-    else byProduct.set(r.product_id, [r]);
-  }
+  const byProduct = groupBy(rows, (r) => r.product_id);
   const out = new Map<number, Plan>();
   for (const productId of productIds) {
     const list = byProduct.get(productId) ?? [];
@@ -252,25 +243,15 @@ async function renderPlans(
   /** Each picture's key → the tag it is drawn for; the other tags with that key → that tag. */
   const drawn = new Map<string, number>();
   const copies = new Map<number, number>();
-  const byStore = new Map<string, typeof batch>();
-  for (const b of batch) {
-    const k = `${b.tag.tenant_id}:${b.tag.store_id}`;
-    const list = byStore.get(k);
-    if (list) list.push(b);
-    else byStore.set(k, [b]);
-  }
+  const byStore = groupBy(batch, (b) => `${b.tag.tenant_id}:${b.tag.store_id}`);
   for (const group of byStore.values()) {
     const { tenant_id: tenantId, store_id: storeId } = (group[0] as (typeof batch)[number]).tag;
     // The promotion each product shows at its plan's time (docs/PROMOTIONS.md).
     const promos = new Map<number, promotions.PromotionHit>();
-    const byTime = new Map<number, number[]>();
-    for (const { tag, plan } of group) {
-      const ids = byTime.get(plan.showAt);
-      if (ids) ids.push(tag.product_id as number);
-      else byTime.set(plan.showAt, [tag.product_id as number]);
-    }
-    for (const [t, ids] of byTime)
+    for (const [t, at] of groupBy(group, (g) => g.plan.showAt)) {
+      const ids = at.map(({ tag }) => tag.product_id as number);
       for (const [pid, hit] of await promotions.promotionsAt(d.db, { tenantId, storeId }, ids, t)) promos.set(pid, hit);
+    }
     const labels = await templates.resolveTemplates(
       d.db,
       group.map(({ tag }) => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildShop, insertBoundTags } from '../../test/business';
+import { buildProduct, buildShop, insertBoundTags } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { useApp } from '../../test/harness';
 import * as repo from './repository';
@@ -159,27 +159,11 @@ describe.each(await testDatabases())('timed labels moved a batch at a time ($nam
     const products: Array<{ id: number; store: number }> = [];
     for (let i = 0; i < 60; i++)
       for (const store of stores) {
-        const row = await db
-          .insertInto('products')
-          .values({
-            tenant_id: world.tenant.id,
-            store_id: store,
-            barcode: `UNPLANNED${i}`,
-            qrcode: '',
-            name: `P ${i}`,
-            price_cents: 100,
-            original_price_cents: null,
-            unit: '',
-            spec: '',
-            origin: '',
-            grade: '',
-            custom: '{}',
-            price_changes: 0,
-            created_at: 1,
-            updated_at: 1,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
+        const row = await buildProduct(
+          app,
+          { tenantId: world.tenant.id, storeId: store },
+          { barcode: `UNPLANNED${i}` },
+        );
         products.push({ id: row.id, store });
       }
     await db

@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../infra/db/schema';
 
 /*
@@ -19,17 +19,6 @@ export function dueChanges(db: Db, now: number, limit: number) {
     .orderBy('id')
     .limit(limit)
     .execute();
-}
-
-/** pending → applied; false when another process applied or someone cancelled it first. */
-export async function markApplied(db: Db, id: number, now: number): Promise<boolean> {
-  const r = await db
-    .updateTable('scheduled_changes')
-    .set({ status: 'applied', applied_at: now, updated_at: now, planned: 0 })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
 }
 
 /** pending → applied for these changes; answers those that moved (not applied or cancelled first). */
@@ -232,6 +221,16 @@ export function queuedLabels(db: Db, now: number, limit: number) {
   );
 }
 
+/** Rows each at its rev: `(id, rev) IN ((…), …)`, the condition every batch move is made on. */
+function atRevs(rows: ReadonlyArray<readonly [id: number, rev: number]>) {
+  return ({ eb, refTuple, tuple }: ExpressionBuilder<Database, 'timed_labels'>) =>
+    eb(
+      refTuple('id', 'rev'),
+      'in',
+      rows.map(([id, rev]) => tuple(id, rev)),
+    );
+}
+
 /** A row moves from one state to another at its rev (false: it changed meanwhile). */
 export async function move(
   db: Db,
@@ -264,13 +263,7 @@ export async function moveMany(
   let q = db
     .updateTable('timed_labels')
     .set({ ...rest, updated_at: now })
-    .where(({ eb, refTuple, tuple }) =>
-      eb(
-        refTuple('id', 'rev'),
-        'in',
-        rows.map(([id, rev]) => tuple(id, rev)),
-      ),
-    )
+    .where(atRevs(rows))
     .where('state', 'in', [...from]);
   if (station !== undefined) q = q.where('station_id', '=', station);
   const r = await q.executeTakeFirst();
@@ -300,13 +293,7 @@ export function sendMany(
       due_at: dueAt,
       updated_at: now,
     }))
-    .where(({ eb, refTuple, tuple }) =>
-      eb(
-        refTuple('id', 'rev'),
-        'in',
-        rows.map(([id, rev]) => tuple(id, rev)),
-      ),
-    )
+    .where(atRevs(rows))
     .where('state', '=', 'queued')
     .returning(['id', 'rev', 'attempt', 'show_at', 'hash', 'size'])
     .execute();
@@ -323,13 +310,7 @@ export async function ackedMany(
   await db
     .updateTable('timed_labels')
     .set({ due_at: sql<number>`coalesce(show_at, 0) + 60000`, updated_at: now })
-    .where(({ eb, refTuple, tuple }) =>
-      eb(
-        refTuple('id', 'rev'),
-        'in',
-        rows.map(([id, rev]) => tuple(id, rev)),
-      ),
-    )
+    .where(atRevs(rows))
     .where('station_id', '=', stationId)
     .where('state', '=', 'sent')
     .execute();
@@ -352,10 +333,6 @@ export function sentTo(db: Db, stationId: number) {
     .where('station_id', '=', stationId)
     .where('state', '=', 'sent')
     .execute();
-}
-
-export function findLabel(db: Db, id: number) {
-  return db.selectFrom('timed_labels').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** Sent labels whose ack or result is overdue: queued again. */

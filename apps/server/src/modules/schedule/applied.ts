@@ -8,6 +8,7 @@ import {
 } from '@esl/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../infra/db/schema';
+import { groupBy } from '../../infra/lib/group';
 import { appendTagLog, type TagLogEntry } from '../../infra/logs/repository';
 import type { Notices } from '../../infra/notice/notices';
 import { findStore, timeZones } from '../stores/service';
@@ -53,13 +54,7 @@ export async function logAppliedMany(
 ): Promise<AppliedRecord[]> {
   if (changes.length === 0) return [];
   const productIds = [...new Set(changes.map((c) => c.product_id))];
-  const tagsOf = new Map<number, Array<{ id: number; hardware_id: string }>>();
-  for (const t of await repo.tagsShowingAny(db, at, productIds)) {
-    const pid = t.product_id as number;
-    const list = tagsOf.get(pid);
-    if (list) list.push(t);
-    else tagsOf.set(pid, [t]);
-  }
+  const tagsOf = groupBy(await repo.tagsShowingAny(db, at, productIds), (t) => t.product_id as number);
   const names = await repo.productNames(db, at, productIds);
   const rows: TagLogEntry[] = [];
   const out: AppliedRecord[] = [];
@@ -105,15 +100,10 @@ export async function notifyApplied(
   notices: Pick<Notices, 'toUser'>,
   records: readonly AppliedRecord[],
 ): Promise<Array<{ tenantId: number; userId: number; notice: ScheduleAppliedNotice }>> {
-  const groups = new Map<string, AppliedRecord[]>();
-  for (const r of records) {
-    const c = r.change;
-    if (c.created_by === null || c.created_by === 0) continue;
-    const key = `${c.tenant_id}|${c.store_id}|${c.created_by}|${c.batch}`;
-    const list = groups.get(key);
-    if (list) list.push(r);
-    else groups.set(key, [r]);
-  }
+  const groups = groupBy(
+    records.filter((r) => r.change.created_by !== null && r.change.created_by !== 0),
+    ({ change: c }) => `${c.tenant_id}|${c.store_id}|${c.created_by}|${c.batch}`,
+  );
   const out: Array<{ tenantId: number; userId: number; notice: ScheduleAppliedNotice }> = [];
   for (const list of groups.values()) {
     const first = (list[0] as AppliedRecord).change;
