@@ -33,4 +33,4 @@ EXPOSE 8080 1884
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # SIGTERM drains (/readyz 503) and stops within SHUTDOWN_TIMEOUT_MS (default 10 s, below Docker's 10 s kill: set stop_grace_period above it).
-CMD ["node", "apps/server/dist/main.js"]
+CMD ["node", "--max-semi-space-size=32", "apps/server/dist/main.js"]

@@ -11,9 +11,20 @@ export interface Server {
 }
 
 /**
- * Starts `apps/server/src/main.ts` on 127.0.0.1 with a free port and answers once it listens.
- * `nodeArgs` go to the server's node (e.g. --cpu-prof); `env` adds to the process environment;
- * `args` go to main.ts (e.g. --demo).
+ * The flags `npm start` gives the server's node (package.json; the Dockerfile and the systemd unit
+ * give the same, scripts/deploy.test.ts): a bench measures the server as it is run.
+ */
+export function serverNodeFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const m = /^node((?: --[\w-]+(?:=\S+)?)*) apps\/server\/dist\/main\.js$/.exec(pkg.scripts.start);
+  if (!m) throw new Error(`package.json start is not "node [flags] apps/server/dist/main.js": ${pkg.scripts.start}`);
+  return (m[1] ?? '').trim().split(' ').filter(Boolean);
+}
+
+/**
+ * Starts `apps/server/src/main.ts` on 127.0.0.1 with a free port and answers once it listens, its
+ * node given the flags `npm start` gives (serverNodeFlags). `nodeArgs` go to the server's node
+ * too (e.g. --cpu-prof); `env` adds to the process environment; `args` go to main.ts (e.g. --demo).
  */
 export function startServer(
   env: Record<string, string>,
@@ -22,7 +33,7 @@ export function startServer(
 ): Promise<Server> {
   const child = spawn(
     process.execPath,
-    [...nodeArgs, '--import', 'tsx', join(ROOT, 'apps/server/src/main.ts'), ...args],
+    [...serverNodeFlags(), ...nodeArgs, '--import', 'tsx', join(ROOT, 'apps/server/src/main.ts'), ...args],
     {
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
