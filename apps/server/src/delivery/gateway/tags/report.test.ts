@@ -6,6 +6,7 @@ import { migrateToLatest } from '../../../infra/db/migrate';
 import type { Database } from '../../../infra/db/schema';
 import type { Notices } from '../../../infra/notice/notices';
 import { newKeys } from '../../../modules/tenants/service';
+import { testDatabases } from '../../../test/databases';
 import type { SysLogLine } from '../../broker/events';
 import type { StationLink } from '../../link/station-link';
 import { type GatewayConsumer, gatewayCore } from '../core';
@@ -28,7 +29,7 @@ const W = 'fedcba9876543210';
 type Db = Kysely<Database>;
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
+  for (const close of closers.splice(0).reverse()) await close();
 });
 
 /** Tags in every state a report can meet, their hardware ids by name. */
@@ -60,8 +61,8 @@ const hwOf = (name: Name) => `A0000000${String(NAMES.indexOf(name)).padStart(4, 
 const UNREGISTERED = 'FFFFFFFF0001';
 
 /** One database seeded the same way every time (same ids): two tenants, stores A, B, C, stations S1–S3 in A (S3 offline). */
-async function seeded(): Promise<{ db: Db; s1: StationIdentity; ids: Record<Name, number> }> {
-  const database = openDatabase('sqlite::memory:');
+async function seeded(url = 'sqlite::memory:'): Promise<{ db: Db; s1: StationIdentity; ids: Record<Name, number> }> {
+  const database = openDatabase(url);
   closers.push(() => database.close());
   await migrateToLatest(database);
   const { db } = database;
@@ -365,5 +366,111 @@ describe('a tag report on SQLite', () => {
         )[n] ?? 'normal',
       ]),
     );
+  });
+});
+
+describe.each((await testDatabases()).filter((d) => d.name === 'postgres'))('a tag report on PostgreSQL', (target) => {
+  async function fresh() {
+    const { url, drop } = await target.create();
+    closers.push(drop);
+    return seeded(url);
+  }
+
+  it('is stored in place, in one statement, for the tags that stay where and as they are', async () => {
+    const { db, s1, ids } = await fresh();
+    const th = thresholdsFromJson(null);
+    const m = report(T);
+    const heard: repo.HeardTag[] = m.tags.map((e) => ({
+      hardwareId: e.id,
+      rssi: Math.round(e.rssi),
+      battery: 88,
+      temperature: null,
+      hardwareModel: 'x',
+      lastSeen: T - (m.at - e.seenAt),
+      wakeS: e.wakeS ?? null,
+      shownVer: e.ver,
+      shownPage: 1,
+      fw: null,
+      learnedModel: h(e.id),
+    }));
+    function h(hw: string) {
+      return hw === hwOf('here') ? 'K1A2B3C4' : null;
+    }
+    const before = await rows(db);
+    // SQLite's first in-place statement's rule; tags that move here, come back to normal or are
+    // heard for the first time are left to the look-up (on SQLite a second statement stores them).
+    expect(
+      await repo.storeHeardInPlace(db, { id: s1.id, tenantId: s1.tenant_id, storeId: s1.store_id }, heard, T, th),
+    ).toEqual([
+      -ids.here,
+      ids.keptElsewhere,
+      -ids.movesBetter,
+      -ids.movesAtSixDb,
+      ids.staysBelowSixDb,
+      -ids.movesFromOffline,
+      -ids.fresh,
+      ids.showsWanted,
+      -ids.wantsOther,
+      -ids.wantsOtherStale,
+      -ids.wasInterrupted,
+      -ids.heardLate,
+      ids.slowWake,
+      -ids.defaultWake,
+      ids.button,
+      -ids.lost,
+      ids.noVersion,
+      -ids.noVersionWanted,
+      -ids.foreign,
+      -ids.strayed,
+      0,
+    ]);
+    const stored = new Set([
+      ids.keptElsewhere,
+      ids.staysBelowSixDb,
+      ids.showsWanted,
+      ids.slowWake,
+      ids.button,
+      ids.noVersion,
+    ]);
+    const after = await rows(db);
+    expect(after.filter((r) => !stored.has(r.id))).toEqual(before.filter((r) => !stored.has(r.id)));
+    expect(after.find((r) => r.id === ids.keptElsewhere)).toMatchObject({
+      station_id: before.find((r) => r.id === ids.keptElsewhere)?.station_id,
+      signal: -50,
+      battery: 88,
+      temperature: 20,
+      last_seen: T - 1000,
+      next_wake_at: T - 1000 + 40_000,
+      status: 'normal',
+    });
+    expect(after.find((r) => r.id === ids.slowWake)).toMatchObject({ wake_s: 600, last_seen: T - 5 * 60_000 });
+    // A later entry never moves last-seen back.
+    const older = heard.filter((e) => e.hardwareId === hwOf('button')).map((e) => ({ ...e, lastSeen: T - 20_000 }));
+    expect(
+      await repo.storeHeardInPlace(db, { id: s1.id, tenantId: s1.tenant_id, storeId: s1.store_id }, older, T, th),
+    ).toEqual([ids.button]);
+    expect((await rows(db)).find((r) => r.id === ids.button)?.last_seen).toBe(T - 1000);
+  });
+
+  it('leaves every row, counter, log line and notice as the look-up path does, report after report', async () => {
+    const inPlace = await fresh();
+    const lookedUp = await fresh();
+    let at = T;
+    const a = recorder(inPlace.db, () => at);
+    const b = recorder(lookedUp.db, () => at);
+    for (let round = 0; round < 3; round++) {
+      const m = report(at);
+      await onTagReport(a.core, '1.S1', inPlace.s1, m);
+      repo.inPlaceOnPostgres.on = false;
+      try {
+        await onTagReport(b.core, '1.S1', lookedUp.s1, m);
+      } finally {
+        repo.inPlaceOnPostgres.on = true;
+      }
+      expect(await rows(inPlace.db)).toEqual(await rows(lookedUp.db));
+      expect(a.seen()).toEqual(b.seen());
+      at += 30_000;
+    }
+    expect(a.seen().counters.tagEntries).toBe(3 * (NAMES.length - 2));
   });
 });

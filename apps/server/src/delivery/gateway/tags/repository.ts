@@ -1,7 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { dialectOfDb, holdingSqliteWriter, sqliteHandleOf } from '../../../infra/db/database';
-import { transact } from '../../../infra/db/retry';
+import { transact, withRetry } from '../../../infra/db/retry';
 import type { Database } from '../../../infra/db/schema';
 import { type StatusThresholds, thresholdsFromJson } from './status';
 
@@ -390,9 +390,105 @@ export async function storeHeardInPlace(
   th: StatusThresholds,
 ): Promise<number[] | null> {
   const raw = sqliteHandleOf(db);
-  if (!raw) return null;
+  if (!raw) {
+    const pg = dialectOfDb(db) === 'postgres' && !db.isTransaction && inPlaceOnPostgres.on;
+    return pg ? storeInPlacePg(db, station, heard, now, th) : null;
+  }
   if (heard.length === 0) return [];
   return holdingSqliteWriter(db, () => hotStatements(raw).inPlace(station, heard, now, th));
+}
+
+/** Whether PostgreSQL stores reports in place (storeInPlacePg); report.test.ts turns it off to compare with the look-up. */
+export const inPlaceOnPostgres = { on: true };
+
+/**
+ * storeHeardInPlace on PostgreSQL: one statement for the whole report. The entries travel as one
+ * JSON parameter; the reported tags are locked in ascending id order (the order every writer of
+ * many tags takes, so three stations reporting the same tags at once do not deadlock); one UPDATE
+ * stores those that stay as they are, by the conditions of SQLite's first in-place statement (its
+ * WHERE the same rule: the station's tenant and store, the route kept, 'normal', heard within
+ * its allowance and not lost, the picture it should show, the learned model it has); and the
+ * answer is per entry the id stored, −id left alone, or 0 for a hardware id nobody registered.
+ * Tags routed here for the first time, moving, or changing status are left to the look-up
+ * (lookUpAndStore), as every entry was before: in a working store that is nearly none, and the
+ * look-up read 2,000 rows of twelve columns into the server for each report and locked them in a
+ * statement of its own (docs/performance-log.md, "Tag reports on PostgreSQL"). A lost deadlock or
+ * serialisation runs the statement again; the statement is all or nothing.
+ */
+async function storeInPlacePg(
+  db: Db,
+  station: InPlaceStation,
+  heard: readonly HeardTag[],
+  now: number,
+  th: StatusThresholds,
+): Promise<number[]> {
+  if (heard.length === 0) return [];
+  const json = JSON.stringify(
+    heard.map((h, i) => [
+      i,
+      h.hardwareId,
+      h.rssi,
+      h.battery,
+      h.temperature,
+      h.hardwareModel,
+      h.lastSeen,
+      h.wakeS,
+      h.shownVer,
+      h.shownPage,
+      h.fw,
+      h.wakeS === null ? null : h.lastSeen + h.wakeS * 1000,
+      h.learnedModel,
+      now - h.lastSeen,
+    ]),
+  );
+  const me = station.id;
+  const rows = await withRetry(() =>
+    sql<{ i: number; stored: string | number | null; known: string | number | null }>`with v as (select
+        cast(value ->> 0 as integer) as i,
+        cast(value ->> 1 as text) as hw,
+        cast(value ->> 2 as integer) as rssi,
+        cast(value ->> 3 as integer) as battery,
+        cast(value ->> 4 as integer) as temperature,
+        cast(value ->> 5 as text) as hardware_model,
+        cast(value ->> 6 as bigint) as last_seen,
+        cast(value ->> 7 as integer) as wake_s,
+        cast(value ->> 8 as text) as shown_ver,
+        cast(value ->> 9 as integer) as shown_page,
+        cast(value ->> 10 as text) as fw,
+        cast(value ->> 11 as bigint) as next_wake_at,
+        cast(value ->> 12 as text) as learned_model,
+        cast(value ->> 13 as bigint) as age
+      from jsonb_array_elements(cast(${json} as jsonb))),
+    l as materialized (select t.id from tags t where t.hardware_id in (select hw from v) order by t.id for update of t),
+    u as (update tags set
+        signal = case when tags.station_id = ${me} then v.rssi else tags.signal end,
+        battery = v.battery,
+        temperature = coalesce(v.temperature, tags.temperature),
+        hardware_model = v.hardware_model,
+        last_seen = greatest(coalesce(tags.last_seen, 0), v.last_seen),
+        wake_s = coalesce(v.wake_s, tags.wake_s),
+        shown_ver = v.shown_ver,
+        shown_page = v.shown_page,
+        fw = coalesce(v.fw, tags.fw),
+        next_wake_at = coalesce(v.next_wake_at, tags.next_wake_at)
+      from v, l
+      where tags.id = l.id and tags.hardware_id = v.hw
+        and tags.tenant_id = ${station.tenantId} and tags.store_id = ${station.storeId}
+        and (tags.station_id = ${me} or (tags.signal is not null and v.rssi < tags.signal + 6
+          and exists (select 1 from stations s where s.id = tags.station_id and s.online <> 0)))
+        and tags.status = 'normal' and (tags.desired_hash is null or substr(tags.desired_hash, 1, 16) = v.shown_ver)
+        and tags.model = coalesce(v.learned_model, tags.model)
+        and v.last_seen > cast(${now - th.lostMs} as bigint)
+        and cast(coalesce(v.wake_s, tags.wake_s, ${th.defaultWakeS}) as bigint) * cast(${th.missedWakes * 1000} as bigint) >= v.age
+      returning tags.id, tags.hardware_id)
+    select v.i, u.id as stored, t.id as known
+      from v left join u on u.hardware_id = v.hw left join tags t on t.hardware_id = v.hw`.execute(db),
+  );
+  const out: number[] = new Array(heard.length).fill(0);
+  for (const r of rows.rows) {
+    out[Number(r.i)] = r.stored !== null ? Number(r.stored) : r.known !== null ? -Number(r.known) : 0;
+  }
+  return out;
 }
 
 /**

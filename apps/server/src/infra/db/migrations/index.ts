@@ -34,6 +34,7 @@ import { pageSchedules } from './034_page_schedules';
 import { tagLogDetail } from './035_tag_log_detail';
 import { schedulePlan } from './036_schedule_plan';
 import { timedQueued } from './037_timed_queued';
+import { tagsFillfactor } from './038_tags_fillfactor';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -75,5 +76,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '035_tag_log_detail': tagLogDetail(dialect),
     '036_schedule_plan': schedulePlan(dialect),
     '037_timed_queued': timedQueued(dialect),
+    '038_tags_fillfactor': tagsFillfactor(dialect),
   };
 }

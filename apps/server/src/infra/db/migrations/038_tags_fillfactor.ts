@@ -1,0 +1,28 @@
+import { type Kysely, sql } from 'kysely';
+import type { Dialect } from '../database';
+
+/**
+ * PostgreSQL: tag pages keep a fifth of their room free (fillfactor 80), so a tag report's UPDATE
+ * can put the row's new version on the same page as the old one (a HOT update: no entry in any of
+ * the table's eleven indexes, the old version pruned when the page is next read). Tags filled their
+ * pages when written, so 95 % of report updates went to another page and into every index: at
+ * 1,000 stations × 2,000 tags reporting every 30 s the database fell behind, storing half of the
+ * reports of a period (docs/performance-log.md, "Tag reports on PostgreSQL"). The reported columns
+ * are in no index, so a report leaves the row's index entries as they are.
+ *
+ * A table that already has rows takes the setting for the pages written from now on; `VACUUM
+ * FULL tags` (which locks the table while it rewrites it) applies it to every page at once
+ * (docs/DEPLOY.md, "Upgrading the server"). SQLite writes rows in place: nothing to do.
+ */
+export function tagsFillfactor(dialect: Dialect) {
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      if (dialect !== 'postgres') return;
+      await sql`alter table tags set (fillfactor = 50)`.execute(db);
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      if (dialect !== 'postgres') return;
+      await sql`alter table tags reset (fillfactor)`.execute(db);
+    },
+  };
+}
