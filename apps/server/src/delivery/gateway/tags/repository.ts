@@ -408,7 +408,8 @@ export const inPlaceOnPostgres = { on: true };
  * stores those that stay as they are, by the conditions of SQLite's first in-place statement (its
  * WHERE the same rule: the station's tenant and store, the route kept, 'normal', heard within
  * its allowance and not lost, the picture it should show, the learned model it has); and the
- * answer is per entry the id stored, −id left alone, or 0 for a hardware id nobody registered.
+ * answer is per entry the id stored, or −1: left to the look-up (which also counts a hardware id
+ * nobody registered).
  * Tags routed here for the first time, moving, or changing status are left to the look-up
  * (lookUpAndStore), as every entry was before: in a working store that is nearly none, and the
  * look-up read 2,000 rows of twelve columns into the server for each report and locked them in a
@@ -442,8 +443,13 @@ async function storeInPlacePg(
     ]),
   );
   const me = station.id;
+  // The plan must not depend on statistics (a store whose tags all turned 'normal' since the last
+  // ANALYZE had PostgreSQL walk them all, 0.8 s a report): \`l\` finds the reported rows by the
+  // hardware-id index, joined to the entries, and locks them in id order; the UPDATE reaches each
+  // by its primary key alone, and its conditions read the locked row as \`l\` has it (locked, it
+  // cannot change before the UPDATE).
   const rows = await withRetry(() =>
-    sql<{ i: number; stored: string | number | null; known: string | number | null }>`with v as (select
+    sql<{ i: number; id: string | number }>`with v as (select
         cast(value ->> 0 as integer) as i,
         cast(value ->> 1 as text) as hw,
         cast(value ->> 2 as integer) as rssi,
@@ -459,35 +465,34 @@ async function storeInPlacePg(
         cast(value ->> 12 as text) as learned_model,
         cast(value ->> 13 as bigint) as age
       from jsonb_array_elements(cast(${json} as jsonb))),
-    l as materialized (select t.id from tags t where t.hardware_id in (select hw from v) order by t.id for update of t),
-    u as (update tags set
-        signal = case when tags.station_id = ${me} then v.rssi else tags.signal end,
-        battery = v.battery,
-        temperature = coalesce(v.temperature, tags.temperature),
-        hardware_model = v.hardware_model,
-        last_seen = greatest(coalesce(tags.last_seen, 0), v.last_seen),
-        wake_s = coalesce(v.wake_s, tags.wake_s),
-        shown_ver = v.shown_ver,
-        shown_page = v.shown_page,
-        fw = coalesce(v.fw, tags.fw),
-        next_wake_at = coalesce(v.next_wake_at, tags.next_wake_at)
-      from v, l
-      where tags.id = l.id and tags.hardware_id = v.hw
-        and tags.tenant_id = ${station.tenantId} and tags.store_id = ${station.storeId}
-        and (tags.station_id = ${me} or (tags.signal is not null and v.rssi < tags.signal + 6
-          and exists (select 1 from stations s where s.id = tags.station_id and s.online <> 0)))
-        and tags.status = 'normal' and (tags.desired_hash is null or substr(tags.desired_hash, 1, 16) = v.shown_ver)
-        and tags.model = coalesce(v.learned_model, tags.model)
-        and v.last_seen > cast(${now - th.lostMs} as bigint)
-        and cast(coalesce(v.wake_s, tags.wake_s, ${th.defaultWakeS}) as bigint) * cast(${th.missedWakes * 1000} as bigint) >= v.age
-      returning tags.id, tags.hardware_id)
-    select v.i, u.id as stored, t.id as known
-      from v left join u on u.hardware_id = v.hw left join tags t on t.hardware_id = v.hw`.execute(db),
+    l as materialized (select t.id, t.tenant_id, t.store_id, t.station_id, t.signal, t.status, t.desired_hash,
+        t.model, t.wake_s as row_wake_s, v.*
+      from v join tags t on t.hardware_id = v.hw order by t.id for update of t)
+    update tags set
+        signal = case when l.station_id = ${me} then l.rssi else tags.signal end,
+        battery = l.battery,
+        temperature = coalesce(l.temperature, tags.temperature),
+        hardware_model = l.hardware_model,
+        last_seen = greatest(coalesce(tags.last_seen, 0), l.last_seen),
+        wake_s = coalesce(l.wake_s, tags.wake_s),
+        shown_ver = l.shown_ver,
+        shown_page = l.shown_page,
+        fw = coalesce(l.fw, tags.fw),
+        next_wake_at = coalesce(l.next_wake_at, tags.next_wake_at)
+      from l
+      where tags.id = l.id
+        and l.tenant_id = ${station.tenantId} and l.store_id = ${station.storeId}
+        and (l.station_id = ${me} or (l.signal is not null and l.rssi < l.signal + 6
+          and exists (select 1 from stations s where s.id = l.station_id and s.online <> 0)))
+        and l.status = 'normal' and (l.desired_hash is null or substr(l.desired_hash, 1, 16) = l.shown_ver)
+        and l.model = coalesce(l.learned_model, l.model)
+        and l.last_seen > cast(${now - th.lostMs} as bigint)
+        and cast(coalesce(l.wake_s, l.row_wake_s, ${th.defaultWakeS}) as bigint) * cast(${th.missedWakes * 1000} as bigint) >= l.age
+      returning l.i, tags.id`.execute(db),
   );
-  const out: number[] = new Array(heard.length).fill(0);
-  for (const r of rows.rows) {
-    out[Number(r.i)] = r.stored !== null ? Number(r.stored) : r.known !== null ? -Number(r.known) : 0;
-  }
+  // Not stored (or nobody's): −1, left to the look-up, which also counts the unregistered.
+  const out: number[] = new Array(heard.length).fill(-1);
+  for (const r of rows.rows) out[Number(r.i)] = Number(r.id);
   return out;
 }
 
