@@ -2,7 +2,7 @@
  * Stations on the real server (issue 12's figures, docs/PERFORMANCE.md). Not a test.
  *
  *   node --import tsx bench/station-gateway.bench.ts [--stations 1000] [--tags 200] [--report 30]
- *     [--heartbeat 60] [--seconds 60] [--database sqlite|postgres]
+ *     [--heartbeat 60] [--seconds 60] [--database sqlite|postgres] [--heard] [--cpu-prof DIR]
  *
  * Unlike bench/station-load.ts (broker and schema check only), this runs the
  * whole server as its own process (apps/server/src/main.ts: embedded broker, gateway storing
@@ -41,6 +41,10 @@ const { values } = parseArgs({
     database: { type: 'string', default: 'sqlite' },
     // A folder: the server runs with --cpu-prof and writes its profile there when it stops.
     'cpu-prof': { type: 'string' },
+    // Tags seeded as a working store's: each routed to its station, heard 10 s ago, 'normal' (the
+    // steady state, as after a server restart). Without it every tag is heard for the first time
+    // while the stations connect (routed, its status decided: the look-up path).
+    heard: { type: 'boolean', default: false },
   },
 });
 const STATIONS = Number(values.stations);
@@ -111,6 +115,9 @@ async function seed(url: string): Promise<number> {
     }));
     await db.insertInto('stations').values(rows).execute();
   }
+  const stationIds = values.heard
+    ? (await db.selectFrom('stations').select('id').orderBy('id').execute()).map((r) => r.id)
+    : [];
   const model = TAG_MODELS.find((m) => m.code === '05') ?? TAG_MODELS[0];
   for (let i = 0; i < STATIONS; i++) {
     const rows = Array.from({ length: TAGS }, (_, k) => ({
@@ -119,13 +126,13 @@ async function seed(url: string): Promise<number> {
       model: model.code,
       colour: model.colours[0],
       product_id: null,
-      station_id: null,
-      status: 'unknown',
-      signal: null,
+      station_id: values.heard ? (stationIds[i] ?? null) : null,
+      status: values.heard ? 'normal' : 'unknown',
+      signal: values.heard ? -60 : null,
       battery: null,
       temperature: null,
       hardware_model: '',
-      last_seen: null,
+      last_seen: values.heard ? now - 10_000 : null,
       created_at: now,
     }));
     for (let k = 0; k < rows.length; k += 1000) {

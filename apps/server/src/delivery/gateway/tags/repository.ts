@@ -372,11 +372,11 @@ export interface InPlaceStation {
  * whose WHERE checks all that. One transaction, one commit per report. Answers per entry the
  * tag's id when stored, 0 when nobody registered the hardware id, −id when the row was left
  * alone: another tenant's or store's tag, one whose picture, model or status the report may
- * change — the caller looks those up (tagsByHardwareId) and stores them (storeTagReport), as every
- * entry on PostgreSQL. A first report, a tag moving to this station or coming back to normal is a
- * second in-place UPDATE that writes station and status. Answers null, having stored nothing, when
- * `db` is not such a handle (PostgreSQL, a transaction). report.test.ts holds both paths to the
- * same rows.
+ * change — the caller looks those up (tagsByHardwareId) and stores them (storeTagReport). A first
+ * report, a tag moving to this station or coming back to normal is a second in-place UPDATE that
+ * writes station and status. On PostgreSQL the first rule only, as one statement (storeInPlacePg).
+ * Answers null, having stored nothing, inside a transaction. report.test.ts holds both paths to
+ * the same rows, on SQLite and on PostgreSQL.
  *
  * Looking at every row before writing it was nearly half of the database's share of a report,
  * and each looked-at row a JavaScript object: a report cost 4.91 µs of CPU a tag so against 7.04
