@@ -53,7 +53,7 @@ describe('the Dockerfile', () => {
 describe("the server's node flags", () => {
   // A young generation of 32 MB a half (V8's default is 16): at 1,000 stations × 2,000 tags the
   // server spent ~8 % of a core in the collector's threads; with 32 MB its CPU fell from 58–62 % to
-  // ~50 % of a core (docs/performance-log.md, "The young generation"). Every way of starting the
+  // ~50 % of a core (docs/performance-log.md, "The gateway under 50 % of a core"). Every way of starting the
   // server gives the same flags, and the benches start it with them (bench/server-process.ts).
   const FLAGS = '--max-semi-space-size=32';
   it('are the same for npm start, npm run demo, the image, the systemd unit and the benches', async () => {

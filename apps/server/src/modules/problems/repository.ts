@@ -71,8 +71,9 @@ function stationKinds(db: Db, scope: ProblemScope) {
   return [offline, silent] as const;
 }
 
-function tagBase(db: Db, scope: ProblemScope, kind: ProblemKind) {
-  return scoped(db.selectFrom('tags as t').leftJoin('products as p', 'p.id', 't.product_id'), 't', scope).select([
+/** The columns every tag kind answers first (the tag as `t`, its product as `p`). */
+function tagColumns(kind: ProblemKind) {
+  return [
     't.tenant_id',
     't.store_id',
     lit(kind).as('kind'),
@@ -82,7 +83,13 @@ function tagBase(db: Db, scope: ProblemScope, kind: ProblemKind) {
     't.hardware_id as code',
     sql<string>`coalesce(p.name, '')`.as('name'),
     sql<string>`coalesce(p.barcode, '')`.as('barcode'),
-  ]);
+  ] as const;
+}
+
+function tagBase(db: Db, scope: ProblemScope, kind: ProblemKind) {
+  return scoped(db.selectFrom('tags as t').leftJoin('products as p', 'p.id', 't.product_id'), 't', scope).select(
+    tagColumns(kind),
+  );
 }
 
 /** What a tag's label task slot being due means: queued, or held until later (quiet hours, backoff). */
@@ -109,17 +116,7 @@ function tagKinds(db: Db, scope: ProblemScope, now: number) {
     't',
     scope,
   )
-    .select([
-      't.tenant_id',
-      't.store_id',
-      lit('pendingOverdue').as('kind'),
-      rankOf('pendingOverdue').as('rank'),
-      lit('tag').as('subject'),
-      't.id',
-      't.hardware_id as code',
-      sql<string>`coalesce(p.name, '')`.as('name'),
-      sql<string>`coalesce(p.barcode, '')`.as('barcode'),
-    ])
+    .select(tagColumns('pendingOverdue'))
     .whereRef('d.tag_id', '=', 't.id')
     .where('d.kind', '=', 'image')
     .where('d.state', 'in', OPEN_TASK)
@@ -141,9 +138,12 @@ function tagKinds(db: Db, scope: ProblemScope, now: number) {
  * scope's tags (`PROBLEM_TAGS`, a materialised common table expression of problemsNow): these
  * three kinds look at every tag (nothing indexes a battery or a signal), and as three arms of the
  * union each walked the store — at 2,000,000 tags in a store 1.5 s of the sweep's 1.9 s a minute
- * (docs/performance-log.md, "The young generation"). Each kind's arm then reads the few rows found.
+ * (docs/performance-log.md, "The gateway under 50 % of a core"). Each kind's arm then reads the few rows found.
  */
 const PROBLEM_TAGS = 'problem_tags';
+
+/** The kinds problemTagKinds reads from PROBLEM_TAGS. */
+const FROM_PROBLEM_TAGS: readonly ProblemKind[] = ['misused', 'lowBattery', 'badSignal'];
 
 /** The columns of PROBLEM_TAGS. */
 interface ProblemTagRow {
@@ -312,8 +312,7 @@ export function problemsNow(db: Db, scope: ProblemScope, now: number, kind?: Pro
   if (!first) throw new Error('no problem kind');
   let q = first;
   for (const r of rest) q = q.unionAll(r);
-  const fromTags: readonly ProblemKind[] = ['misused', 'lowBattery', 'badSignal'];
-  if (!kinds.some((k) => fromTags.includes(k))) return db.selectFrom(q.as('x')).selectAll();
+  if (!kinds.some((k) => FROM_PROBLEM_TAGS.includes(k))) return db.selectFrom(q.as('x')).selectAll();
   return db
     .with(
       (cte) => cte(PROBLEM_TAGS).materialized(),

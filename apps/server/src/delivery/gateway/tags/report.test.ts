@@ -230,30 +230,45 @@ function recorder(db: Db, at: () => number) {
 
 const rows = (db: Db) => db.selectFrom('tags').selectAll().orderBy('id').execute();
 
+/** S1's report at T as the in-place store takes it; 'here' reports a learned model it does not have yet. */
+function heardAtT(): repo.HeardTag[] {
+  const m = report(T);
+  return m.tags.map((e) => ({
+    hardwareId: e.id,
+    rssi: Math.round(e.rssi),
+    battery: 88,
+    temperature: null,
+    hardwareModel: 'x',
+    lastSeen: T - (m.at - e.seenAt),
+    wakeS: e.wakeS ?? null,
+    shownVer: e.ver,
+    shownPage: 1,
+    fw: null,
+    learnedModel: e.id === hwOf('here') ? 'K1A2B3C4' : null,
+  }));
+}
+
+const placeOf = (s: StationIdentity) => ({ id: s.id, tenantId: s.tenant_id, storeId: s.store_id });
+
+/** What a stored row holds after heardAtT: the entry's values, its route and status kept. */
+const storedAtT = { signal: -50, battery: 88, temperature: 20, last_seen: T - 1000, next_wake_at: T - 1000 + 40_000 };
+
+/** A later entry of 'button' with an older sighting is stored (`id`) and never moves last-seen back. */
+async function expectLastSeenKept(db: Db, s1: StationIdentity, heard: readonly repo.HeardTag[], id: number) {
+  const older = heard.filter((h) => h.hardwareId === hwOf('button')).map((h) => ({ ...h, lastSeen: T - 20_000 }));
+  expect(await repo.storeHeardInPlace(db, placeOf(s1), older, T, thresholdsFromJson(null))).toEqual([id]);
+  expect((await rows(db)).find((r) => r.id === id)?.last_seen).toBe(T - 1000);
+}
+
 describe('a tag report on SQLite', () => {
   it('is stored in place for the tags that stay as they are; the rest is left to the look-up', async () => {
     const { db, s1, ids } = await seeded();
     const th = thresholdsFromJson(null);
     const m = report(T);
-    const heard: repo.HeardTag[] = m.tags.map((e) => ({
-      hardwareId: e.id,
-      rssi: Math.round(e.rssi),
-      battery: 88,
-      temperature: null,
-      hardwareModel: 'x',
-      lastSeen: T - (m.at - e.seenAt),
-      wakeS: e.wakeS ?? null,
-      shownVer: e.ver,
-      shownPage: 1,
-      fw: null,
-      learnedModel: null,
-    }));
-    // A learned model the tag does not have yet: left, so the handler adopts it.
-    const learned = heard.map((h) => (h.hardwareId === hwOf('here') ? { ...h, learnedModel: 'K1A2B3C4' } : h));
+    // A learned model the tag does not have yet ('here'): left, so the handler adopts it.
+    const heard = heardAtT();
     const before = await rows(db);
-    expect(
-      await repo.storeHeardInPlace(db, { id: s1.id, tenantId: s1.tenant_id, storeId: s1.store_id }, learned, T, th),
-    ).toEqual([
+    expect(await repo.storeHeardInPlace(db, placeOf(s1), heard, T, th)).toEqual([
       -ids.here,
       ids.keptElsewhere,
       ids.movesBetter,
@@ -294,11 +309,7 @@ describe('a tag report on SQLite', () => {
     expect(after.filter((r) => !stored.has(r.id))).toEqual(before.filter((r) => !stored.has(r.id)));
     expect(after.find((r) => r.id === ids.keptElsewhere)).toMatchObject({
       station_id: before.find((r) => r.id === ids.keptElsewhere)?.station_id,
-      signal: -50,
-      battery: 88,
-      temperature: 20,
-      last_seen: T - 1000,
-      next_wake_at: T - 1000 + 40_000,
+      ...storedAtT,
       status: 'normal',
     });
     const s2 = before.find((r) => r.id === ids.movesBetter)?.station_id;
@@ -316,12 +327,7 @@ describe('a tag report on SQLite', () => {
       last_seen: T - 5 * 60_000,
       status: 'normal',
     });
-    // A later entry never moves last-seen back.
-    const older = heard.filter((h) => h.hardwareId === hwOf('button')).map((h) => ({ ...h, lastSeen: T - 20_000 }));
-    expect(
-      await repo.storeHeardInPlace(db, { id: s1.id, tenantId: s1.tenant_id, storeId: s1.store_id }, older, T, th),
-    ).toEqual([ids.button]);
-    expect((await rows(db)).find((r) => r.id === ids.button)?.last_seen).toBe(T - 1000);
+    await expectLastSeenKept(db, s1, heard, ids.button);
   });
 
   it('leaves every row, counter, log line and notice as the look-up path does, report after report', async () => {
@@ -379,30 +385,12 @@ describe.each((await testDatabases()).filter((d) => d.name === 'postgres'))('a t
   it('is stored in place, in one statement, for the tags that stay where and as they are', async () => {
     const { db, s1, ids } = await fresh();
     const th = thresholdsFromJson(null);
-    const m = report(T);
-    const heard: repo.HeardTag[] = m.tags.map((e) => ({
-      hardwareId: e.id,
-      rssi: Math.round(e.rssi),
-      battery: 88,
-      temperature: null,
-      hardwareModel: 'x',
-      lastSeen: T - (m.at - e.seenAt),
-      wakeS: e.wakeS ?? null,
-      shownVer: e.ver,
-      shownPage: 1,
-      fw: null,
-      learnedModel: h(e.id),
-    }));
-    function h(hw: string) {
-      return hw === hwOf('here') ? 'K1A2B3C4' : null;
-    }
+    const heard = heardAtT();
     const before = await rows(db);
     // SQLite's first in-place statement's rule; tags that move here, come back to normal or are
     // heard for the first time are left to the look-up (−1; on SQLite a second statement stores
     // them), as are other tenants' and stores' tags and a hardware id nobody registered.
-    expect(
-      await repo.storeHeardInPlace(db, { id: s1.id, tenantId: s1.tenant_id, storeId: s1.store_id }, heard, T, th),
-    ).toEqual([
+    expect(await repo.storeHeardInPlace(db, placeOf(s1), heard, T, th)).toEqual([
       -1,
       ids.keptElsewhere,
       -1,
@@ -437,20 +425,11 @@ describe.each((await testDatabases()).filter((d) => d.name === 'postgres'))('a t
     expect(after.filter((r) => !stored.has(r.id))).toEqual(before.filter((r) => !stored.has(r.id)));
     expect(after.find((r) => r.id === ids.keptElsewhere)).toMatchObject({
       station_id: before.find((r) => r.id === ids.keptElsewhere)?.station_id,
-      signal: -50,
-      battery: 88,
-      temperature: 20,
-      last_seen: T - 1000,
-      next_wake_at: T - 1000 + 40_000,
+      ...storedAtT,
       status: 'normal',
     });
     expect(after.find((r) => r.id === ids.slowWake)).toMatchObject({ wake_s: 600, last_seen: T - 5 * 60_000 });
-    // A later entry never moves last-seen back.
-    const older = heard.filter((e) => e.hardwareId === hwOf('button')).map((e) => ({ ...e, lastSeen: T - 20_000 }));
-    expect(
-      await repo.storeHeardInPlace(db, { id: s1.id, tenantId: s1.tenant_id, storeId: s1.store_id }, older, T, th),
-    ).toEqual([ids.button]);
-    expect((await rows(db)).find((r) => r.id === ids.button)?.last_seen).toBe(T - 1000);
+    await expectLastSeenKept(db, s1, heard, ids.button);
   });
 
   it('leaves every row, counter, log line and notice as the look-up path does, report after report', async () => {

@@ -166,7 +166,7 @@ function hotStatements(raw: SQLite.Database): HotStatements {
           h.shownVer,
           h.shownPage,
           h.fw,
-          h.wakeS === null ? null : h.lastSeen + h.wakeS * 1000,
+          nextWakeOf(h),
           id,
           station.tenantId,
           station.storeId,
@@ -263,6 +263,32 @@ export interface TagUpdate {
   stationChanged: boolean;
 }
 
+type Cast = 'bigint' | 'integer' | 'text';
+
+/**
+ * The select list that unpacks rows sent as one JSON parameter of arrays (`value`, of json_each on
+ * SQLite or jsonb_array_elements on PostgreSQL): element k as the k-th column, cast to its type.
+ * The arrays are built in the same order as the list (applyTagUpdates, storeInPlacePg).
+ */
+function unpacked(columns: ReadonlyArray<readonly [name: string, type: Cast]>): RawBuilder<unknown> {
+  return sql.raw(columns.map(([name, type], k) => `cast(value ->> ${k} as ${type}) as ${name}`).join(', '));
+}
+
+/** applyTagUpdates' rows, in the order of its arrays. */
+const UPDATE_COLUMNS = [
+  ['id', 'bigint'],
+  ['station_id', 'bigint'],
+  ['signal', 'integer'],
+  ['battery', 'integer'],
+  ['temperature', 'integer'],
+  ['hardware_model', 'text'],
+  ['last_seen', 'bigint'],
+  ['wake_s', 'integer'],
+  ['shown_ver', 'text'],
+  ['fw', 'text'],
+  ['shown_page', 'integer'],
+] as const;
+
 /**
  * Stores one report's tags. On SQLite (through the handle `openDatabase` opened) one prepared
  * UPDATE per row in one transaction, holding the writer connection (holdingSqliteWriter). Otherwise (PostgreSQL, or a
@@ -311,18 +337,7 @@ export async function applyTagUpdates(
         stationId: sql`v.station_id`,
       })}`
     : sql``;
-  await sql`with v as (select
-        cast(value ->> 0 as bigint) as id,
-        cast(value ->> 1 as bigint) as station_id,
-        cast(value ->> 2 as integer) as signal,
-        cast(value ->> 3 as integer) as battery,
-        cast(value ->> 4 as integer) as temperature,
-        cast(value ->> 5 as text) as hardware_model,
-        cast(value ->> 6 as bigint) as last_seen,
-        cast(value ->> 7 as integer) as wake_s,
-        cast(value ->> 8 as text) as shown_ver,
-        cast(value ->> 9 as text) as fw,
-        cast(value ->> 10 as integer) as shown_page
+  await sql`with v as (select ${unpacked(UPDATE_COLUMNS)}
       from ${rows})
     update tags set
       station_id = v.station_id,
@@ -357,6 +372,9 @@ export interface HeardTag {
   learnedModel: string | null;
 }
 
+/** When a heard tag wakes next: its last sighting plus its wake interval, or null when it sent none. */
+const nextWakeOf = (h: HeardTag) => (h.wakeS === null ? null : h.lastSeen + h.wakeS * 1000);
+
 /** The reporting station. */
 export interface InPlaceStation {
   id: number;
@@ -370,7 +388,8 @@ export interface InPlaceStation {
  * status ('normal', heard within its allowance) and shows the picture it should — nearly every
  * entry of a working store — is found by the hardware-id index alone and written by one UPDATE
  * whose WHERE checks all that. One transaction, one commit per report. Answers per entry the
- * tag's id when stored, 0 when nobody registered the hardware id, −id when the row was left
+ * tag's id when stored, 0 when nobody registered the hardware id (on PostgreSQL −1 for every entry
+ * not stored), −id when the row was left
  * alone: another tenant's or store's tag, one whose picture, model or status the report may
  * change — the caller looks those up (tagsByHardwareId) and stores them (storeTagReport). A first
  * report, a tag moving to this station or coming back to normal is a second in-place UPDATE that
@@ -401,6 +420,24 @@ export async function storeHeardInPlace(
 /** Whether PostgreSQL stores reports in place (storeInPlacePg); report.test.ts turns it off to compare with the look-up. */
 export const inPlaceOnPostgres = { on: true };
 
+/** storeInPlacePg's entries, in the order of its arrays. */
+const IN_PLACE_COLUMNS = [
+  ['i', 'integer'],
+  ['hw', 'text'],
+  ['rssi', 'integer'],
+  ['battery', 'integer'],
+  ['temperature', 'integer'],
+  ['hardware_model', 'text'],
+  ['last_seen', 'bigint'],
+  ['wake_s', 'integer'],
+  ['shown_ver', 'text'],
+  ['shown_page', 'integer'],
+  ['fw', 'text'],
+  ['next_wake_at', 'bigint'],
+  ['learned_model', 'text'],
+  ['age', 'bigint'],
+] as const;
+
 /**
  * storeHeardInPlace on PostgreSQL: one statement for the whole report. The entries travel as one
  * JSON parameter; the reported tags are locked in ascending id order (the order every writer of
@@ -413,7 +450,7 @@ export const inPlaceOnPostgres = { on: true };
  * Tags routed here for the first time, moving, or changing status are left to the look-up
  * (lookUpAndStore), as every entry was before: in a working store that is nearly none, and the
  * look-up read 2,000 rows of twelve columns into the server for each report and locked them in a
- * statement of its own (docs/performance-log.md, "Tag reports on PostgreSQL"). A lost deadlock or
+ * statement of its own (docs/performance-log.md, "The gateway under 50 % of a core"). A lost deadlock or
  * serialisation runs the statement again; the statement is all or nothing.
  */
 async function storeInPlacePg(
@@ -437,33 +474,19 @@ async function storeInPlacePg(
       h.shownVer,
       h.shownPage,
       h.fw,
-      h.wakeS === null ? null : h.lastSeen + h.wakeS * 1000,
+      nextWakeOf(h),
       h.learnedModel,
       now - h.lastSeen,
     ]),
   );
   const me = station.id;
   // The plan must not depend on statistics (a store whose tags all turned 'normal' since the last
-  // ANALYZE had PostgreSQL walk them all, 0.8 s a report): \`l\` finds the reported rows by the
+  // ANALYZE had PostgreSQL walk them all, 0.8 s a report): `l` finds the reported rows by the
   // hardware-id index, joined to the entries, and locks them in id order; the UPDATE reaches each
-  // by its primary key alone, and its conditions read the locked row as \`l\` has it (locked, it
+  // by its primary key alone, and its conditions read the locked row as `l` has it (locked, it
   // cannot change before the UPDATE).
   const rows = await withRetry(() =>
-    sql<{ i: number; id: string | number }>`with v as (select
-        cast(value ->> 0 as integer) as i,
-        cast(value ->> 1 as text) as hw,
-        cast(value ->> 2 as integer) as rssi,
-        cast(value ->> 3 as integer) as battery,
-        cast(value ->> 4 as integer) as temperature,
-        cast(value ->> 5 as text) as hardware_model,
-        cast(value ->> 6 as bigint) as last_seen,
-        cast(value ->> 7 as integer) as wake_s,
-        cast(value ->> 8 as text) as shown_ver,
-        cast(value ->> 9 as integer) as shown_page,
-        cast(value ->> 10 as text) as fw,
-        cast(value ->> 11 as bigint) as next_wake_at,
-        cast(value ->> 12 as text) as learned_model,
-        cast(value ->> 13 as bigint) as age
+    sql<{ i: number; id: string | number }>`with v as (select ${unpacked(IN_PLACE_COLUMNS)}
       from jsonb_array_elements(cast(${json} as jsonb))),
     l as materialized (select t.id, t.tenant_id, t.store_id, t.station_id, t.signal, t.status, t.desired_hash,
         t.model, t.wake_s as row_wake_s, v.*
