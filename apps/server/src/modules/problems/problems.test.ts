@@ -1,9 +1,11 @@
 import type { Problem, ProblemsChainRow, ProblemsSummary } from '@esl/contract';
 import ExcelJS from 'exceljs';
+import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { buildProduct, buildShop, buildTag } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { useApp } from '../../test/harness';
+import { clearRebound, clearReboundQuery } from './repository';
 import { watchProblems } from './watch';
 
 // Problems to act on (docs/PROBLEMS.md) over rows set up directly: the kinds read from tags, who
@@ -48,6 +50,47 @@ describe.each(await testDatabases())('problems to act on ($name)', (db) => {
     expect(res.code, `${path} ${res.msg}`).toBe(0);
     return res;
   };
+
+  it('finds the tags marked with a deleted product by their own index, not by reading every tag', async () => {
+    const { app } = t();
+    const q = clearReboundQuery(app.services.db).compile();
+    let plan: string;
+    if (db.name === 'sqlite') {
+      const r = await app.services.db.executeQuery<{ detail: string }>(
+        CompiledQuery.raw(`explain query plan ${q.sql}`, [...q.parameters]),
+      );
+      plan = r.rows.map((row) => row.detail).join(' | ');
+    } else {
+      // A test table is small enough for a sequential scan to be cheapest: forbid it, and see
+      // which index the planner takes instead.
+      plan = await app.services.db.transaction().execute(async (trx) => {
+        await sql`set local enable_seqscan = off`.execute(trx);
+        const r = await trx.executeQuery<{ 'QUERY PLAN': string }>(
+          CompiledQuery.raw(`explain ${q.sql}`, [...q.parameters]),
+        );
+        return r.rows.map((row) => row['QUERY PLAN']).join(' | ');
+      });
+    }
+    expect(plan).toMatch(/tags_product_gone/);
+    // And it does its work: a rebound tag loses the mark, an unbound one keeps it.
+    const { gone, low } = await seed();
+    const set = (id: number, values: Record<string, unknown>) =>
+      app.services.db.updateTable('tags').set(values).where('id', '=', id).execute();
+    await set(low.id, { product_gone_at: 5 });
+    await clearRebound(app.services.db);
+    const marks = await app.services.db
+      .selectFrom('tags')
+      .select(['id', 'product_gone_at'])
+      .where('id', 'in', [gone.id, low.id])
+      .orderBy('id')
+      .execute();
+    expect(marks.map((m) => [m.id, m.product_gone_at === null ? null : Number(m.product_gone_at)])).toEqual(
+      [
+        [low.id, null],
+        [gone.id, t().clock.now() - 1000],
+      ].sort((a, b) => Number(a[0]) - Number(b[0])),
+    );
+  });
 
   it('lists the kinds of the current store only, counts them, and the chain per visible store', async () => {
     const { shop, low, weak, gone } = await seed();

@@ -460,14 +460,25 @@ export async function markProductGone(db: Db, tenantId: number, tagIds: readonly
     .execute();
 }
 
-/** A bound tag no longer carries the mark of a product deleted before (the sweep; any binding path). */
+/**
+ * A bound tag no longer carries the mark of a product deleted before (the sweep; any binding path).
+ * The marked tags are found by their own partial index (migration 039), not by reading every tag.
+ */
 export async function clearRebound(db: Db): Promise<void> {
-  await db
-    .updateTable('tags')
-    .set({ product_gone_at: null })
-    .where('product_gone_at', 'is not', null)
-    .where('product_id', 'is not', null)
-    .execute();
+  await clearReboundQuery(db).execute();
+}
+
+/** clearRebound's statement (problems.test.ts reads its plan). */
+export function clearReboundQuery(db: Db) {
+  return (
+    db
+      .updateTable('tags')
+      .set({ product_gone_at: null })
+      .where('product_gone_at', 'is not', null)
+      // `+`: not a term the product index can serve. SQLite without statistics took that index for
+      // `product_id is not null` and read every bound tag (in a working store, every tag).
+      .where(sql`+product_id`, 'is not', null)
+  );
 }
 
 /** Tags unbound on purpose: no longer misused for a product deleted before. */

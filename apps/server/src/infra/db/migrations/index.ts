@@ -35,6 +35,8 @@ import { tagLogDetail } from './035_tag_log_detail';
 import { schedulePlan } from './036_schedule_plan';
 import { timedQueued } from './037_timed_queued';
 import { tagsFillfactor } from './038_tags_fillfactor';
+import { tagsProductGone } from './039_tags_product_gone';
+import { tagsTenantHardware } from './040_tags_tenant_hardware';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -77,5 +79,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '036_schedule_plan': schedulePlan(dialect),
     '037_timed_queued': timedQueued(dialect),
     '038_tags_fillfactor': tagsFillfactor(dialect),
+    '039_tags_product_gone': tagsProductGone(dialect),
+    '040_tags_tenant_hardware': tagsTenantHardware(dialect),
   };
 }
