@@ -1,5 +1,5 @@
 import type { TagsMsg } from '@esl/contract/protocol';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../infra/db/database';
 import { migrateToLatest } from '../../../infra/db/migrate';
@@ -452,23 +452,5 @@ describe.each((await testDatabases()).filter((d) => d.name === 'postgres'))('a t
       at += 30_000;
     }
     expect(a.seen().counters.tagEntries).toBe(3 * (NAMES.length - 2));
-  });
-
-  it('gets back from its array literals every text and number a report can carry', async () => {
-    const { url, drop } = await target.create();
-    closers.push(drop);
-    const d = openDatabase(url);
-    closers.push(() => d.close());
-    const texts = ['', 'NULL', 'null', 'a"b', 'a\\b', '\\"', '{x,y}', ' spaced ', 'a,b', '价签', "it's", '\t\n', null];
-    const got = await sql<{
-      v: string | null;
-    }>`select unnest(cast(${repo.pgArrayLiteral(texts)} as text[])) as v`.execute(d.db);
-    expect(got.rows.map((r) => r.v)).toEqual(texts);
-    const numbers = [0, -65, 1796321613445, null, 42];
-    const big = await sql<{
-      v: string | null;
-    }>`select unnest(cast(${repo.pgArrayLiteral(numbers)} as bigint[])) as v`.execute(d.db);
-    expect(big.rows.map((r) => (r.v === null ? null : Number(r.v)))).toEqual(numbers);
-    expect(repo.pgArrayLiteral([])).toBe('{}');
   });
 });

@@ -268,7 +268,7 @@ type Cast = 'bigint' | 'integer' | 'text';
 /**
  * The select list that unpacks rows sent as one JSON parameter of arrays (`value`, of json_each on
  * SQLite or jsonb_array_elements on PostgreSQL): element k as the k-th column, cast to its type.
- * The arrays are built in the same order as the list (applyTagUpdates).
+ * The arrays are built in the same order as the list (applyTagUpdates, storeInPlacePg).
  */
 function unpacked(columns: ReadonlyArray<readonly [name: string, type: Cast]>): RawBuilder<unknown> {
   return sql.raw(columns.map(([name, type], k) => `cast(value ->> ${k} as ${type}) as ${name}`).join(', '));
@@ -420,43 +420,27 @@ export async function storeHeardInPlace(
 /** Whether PostgreSQL stores reports in place (storeInPlacePg); report.test.ts turns it off to compare with the look-up. */
 export const inPlaceOnPostgres = { on: true };
 
-/**
- * A PostgreSQL array literal of `values` (`{1,NULL,"a\"b"}`), sent as one text parameter and cast
- * to its type by the statement: every text element quoted, `"` and `\` escaped, null as NULL.
- * (node-postgres serialises a JavaScript array to the same text, with more work an element.)
- */
-export function pgArrayLiteral(values: ReadonlyArray<string | number | null>): string {
-  let out = '{';
-  for (let k = 0; k < values.length; k++) {
-    const x = values[k];
-    if (k > 0) out += ',';
-    if (x === null) out += 'NULL';
-    else if (typeof x === 'number') out += Number.isFinite(x) ? String(x) : 'NULL';
-    else out += `"${x.replace(/["\\]/g, '\\$&')}"`;
-  }
-  return `${out}}`;
-}
-
-/** storeInPlacePg's entries: one array per column, element k of each the report's entry k. */
-const IN_PLACE_ARRAYS: ReadonlyArray<readonly [name: string, type: Cast, of: (h: HeardTag) => string | number | null]> =
-  [
-    ['hw', 'text', (h: HeardTag) => h.hardwareId],
-    ['rssi', 'integer', (h: HeardTag) => h.rssi],
-    ['battery', 'integer', (h: HeardTag) => h.battery],
-    ['temperature', 'integer', (h: HeardTag) => h.temperature],
-    ['hardware_model', 'text', (h: HeardTag) => h.hardwareModel],
-    ['last_seen', 'bigint', (h: HeardTag) => h.lastSeen],
-    ['wake_s', 'integer', (h: HeardTag) => h.wakeS],
-    ['shown_ver', 'text', (h: HeardTag) => h.shownVer],
-    ['shown_page', 'integer', (h: HeardTag) => h.shownPage],
-    ['fw', 'text', (h: HeardTag) => h.fw],
-    ['learned_model', 'text', (h: HeardTag) => h.learnedModel],
-  ];
+/** storeInPlacePg's entries, in the order of its arrays. */
+const IN_PLACE_COLUMNS = [
+  ['i', 'integer'],
+  ['hw', 'text'],
+  ['rssi', 'integer'],
+  ['battery', 'integer'],
+  ['temperature', 'integer'],
+  ['hardware_model', 'text'],
+  ['last_seen', 'bigint'],
+  ['wake_s', 'integer'],
+  ['shown_ver', 'text'],
+  ['shown_page', 'integer'],
+  ['fw', 'text'],
+  ['next_wake_at', 'bigint'],
+  ['learned_model', 'text'],
+  ['age', 'bigint'],
+] as const;
 
 /**
  * storeHeardInPlace on PostgreSQL: one statement for the whole report. The entries travel as one
- * array parameter per column, unnested together (`i` is the entry's place, from 1); the reported
- * tags are locked in ascending id order (the order every writer of
+ * JSON parameter; the reported tags are locked in ascending id order (the order every writer of
  * many tags takes, so three stations reporting the same tags at once do not deadlock); one UPDATE
  * stores those that stay as they are, by the conditions of SQLite's first in-place statement (its
  * WHERE the same rule: the station's tenant and store, the route kept, 'normal', heard within
@@ -466,10 +450,8 @@ const IN_PLACE_ARRAYS: ReadonlyArray<readonly [name: string, type: Cast, of: (h:
  * Tags routed here for the first time, moving, or changing status are left to the look-up
  * (lookUpAndStore), as every entry was before: in a working store that is nearly none, and the
  * look-up read 2,000 rows of twelve columns into the server for each report and locked them in a
- * statement of its own (docs/performance-log.md, "The gateway under 50 % of a core"). Arrays, not
- * one JSON parameter: PostgreSQL spent ~40 % less CPU a tag (casting 2,000 entries to jsonb and
- * reading each field with `->>` was most of the statement; performance log, "PostgreSQL keeping
- * up"). A lost deadlock or serialisation runs the statement again; the statement is all or nothing.
+ * statement of its own (docs/performance-log.md, "The gateway under 50 % of a core"). A lost deadlock or
+ * serialisation runs the statement again; the statement is all or nothing.
  */
 async function storeInPlacePg(
   db: Db,
@@ -479,10 +461,24 @@ async function storeInPlacePg(
   th: StatusThresholds,
 ): Promise<number[]> {
   if (heard.length === 0) return [];
-  const arrays = sql.join(
-    IN_PLACE_ARRAYS.map(([, type, of]) => sql`cast(${pgArrayLiteral(heard.map(of))} as ${sql.raw(type)}[])`),
+  const json = JSON.stringify(
+    heard.map((h, i) => [
+      i,
+      h.hardwareId,
+      h.rssi,
+      h.battery,
+      h.temperature,
+      h.hardwareModel,
+      h.lastSeen,
+      h.wakeS,
+      h.shownVer,
+      h.shownPage,
+      h.fw,
+      nextWakeOf(h),
+      h.learnedModel,
+      now - h.lastSeen,
+    ]),
   );
-  const names = sql.raw(IN_PLACE_ARRAYS.map(([name]) => name).join(', '));
   const me = station.id;
   // The plan must not depend on statistics (a store whose tags all turned 'normal' since the last
   // ANALYZE had PostgreSQL walk them all, 0.8 s a report): `l` finds the reported rows by the
@@ -490,9 +486,8 @@ async function storeInPlacePg(
   // by its primary key alone, and its conditions read the locked row as `l` has it (locked, it
   // cannot change before the UPDATE).
   const rows = await withRetry(() =>
-    sql<{ i: number; id: string | number }>`with v as (select *, ${now} - last_seen as age,
-        case when wake_s is null then null else last_seen + cast(wake_s as bigint) * 1000 end as next_wake_at
-      from unnest(${arrays}) with ordinality as u(${names}, i)),
+    sql<{ i: number; id: string | number }>`with v as (select ${unpacked(IN_PLACE_COLUMNS)}
+      from jsonb_array_elements(cast(${json} as jsonb))),
     l as materialized (select t.id, t.tenant_id, t.store_id, t.station_id, t.signal, t.status, t.desired_hash,
         t.model, t.wake_s as row_wake_s, v.*
       from v join tags t on t.hardware_id = v.hw order by t.id for update of t)
@@ -520,7 +515,7 @@ async function storeInPlacePg(
   );
   // Not stored (or nobody's): −1, left to the look-up, which also counts the unregistered.
   const out: number[] = new Array(heard.length).fill(-1);
-  for (const r of rows.rows) out[Number(r.i) - 1] = Number(r.id);
+  for (const r of rows.rows) out[Number(r.i)] = Number(r.id);
   return out;
 }
 
