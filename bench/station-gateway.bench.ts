@@ -45,8 +45,8 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
     // Tags seeded as a working store's: each routed to its station, heard as the server starts
     // with the wake interval the stations report, 'normal' (the steady state, as after a server
-    // restart). Without it every tag is heard for the first time
-    // while the stations connect (routed, its status decided: the look-up path).
+    // restart; heardNow). Without it every tag is heard for the first time while the stations
+    // connect (routed, its status decided: the look-up path).
     heard: { type: 'boolean', default: false },
   },
 });

@@ -22,6 +22,9 @@ async function sweepAll(db: Parameters<typeof watchProblems>[0], now: number) {
 describe.each(await testDatabases())('problems to act on ($name)', (db) => {
   const t = useApp(db);
 
+  const set = (id: number, values: Record<string, unknown>) =>
+    t().app.services.db.updateTable('tags').set(values).where('id', '=', id).execute();
+
   async function seed() {
     const shop = await buildShop(t().app);
     const at = { tenantId: shop.tenant.id, storeId: shop.store.id };
@@ -30,8 +33,6 @@ describe.each(await testDatabases())('problems to act on ($name)', (db) => {
     const low = await buildTag(t().app, at, { model: '05', productId: apple.id });
     const weak = await buildTag(t().app, at, { model: '05', productId: apple.id });
     const gone = await buildTag(t().app, at, { model: '05', productId: null });
-    const set = (id: number, values: Record<string, unknown>) =>
-      t().app.services.db.updateTable('tags').set(values).where('id', '=', id).execute();
     await set(low.id, { battery: 12, status: 'normal', last_seen: now });
     await set(weak.id, { signal: -90, status: 'offline', last_seen: now - 3_600_000 });
     await set(gone.id, { product_gone_at: now - 1000 });
@@ -74,22 +75,16 @@ describe.each(await testDatabases())('problems to act on ($name)', (db) => {
     expect(plan).toMatch(/tags_product_gone/);
     // And it does its work: a rebound tag loses the mark, an unbound one keeps it.
     const { gone, low } = await seed();
-    const set = (id: number, values: Record<string, unknown>) =>
-      app.services.db.updateTable('tags').set(values).where('id', '=', id).execute();
     await set(low.id, { product_gone_at: 5 });
     await clearRebound(app.services.db);
     const marks = await app.services.db
       .selectFrom('tags')
       .select(['id', 'product_gone_at'])
       .where('id', 'in', [gone.id, low.id])
-      .orderBy('id')
       .execute();
-    expect(marks.map((m) => [m.id, m.product_gone_at === null ? null : Number(m.product_gone_at)])).toEqual(
-      [
-        [low.id, null],
-        [gone.id, t().clock.now() - 1000],
-      ].sort((a, b) => Number(a[0]) - Number(b[0])),
-    );
+    expect(
+      Object.fromEntries(marks.map((m) => [m.id, m.product_gone_at === null ? null : Number(m.product_gone_at)])),
+    ).toEqual({ [low.id]: null, [gone.id]: t().clock.now() - 1000 });
   });
 
   it('lists the kinds of the current store only, counts them, and the chain per visible store', async () => {
