@@ -26,6 +26,30 @@ describe.skipIf(!postgres)('PostgreSQL connections', () => {
     }
   });
 
+  it('survive the database closing a connection lent to a transaction between two statements (no crash; the transaction fails, the next one works)', async () => {
+    const created = await postgres!.create();
+    const database = openDatabase(created.url);
+    try {
+      const done = database.db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+        const admin = new pg.Client({ connectionString: created.url });
+        await admin.connect();
+        await admin.query('select pg_terminate_backend($1)', [rows[0].pid]);
+        await admin.end();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await sql`select 1`.execute(trx);
+      });
+      await expect(done).rejects.toThrow();
+      const again = await database.db
+        .transaction()
+        .execute((trx) => sql<{ one: number }>`select 1 as one`.execute(trx));
+      expect(again.rows[0].one).toBe(1);
+    } finally {
+      await database.close();
+      await created.drop();
+    }
+  });
+
   it('run the hot queries as named statements with a generic plan, planned once per connection', async () => {
     const created = await postgres!.create();
     const database = openDatabase(created.url);

@@ -91,6 +91,13 @@ export function openDatabase(url: string): Db {
     // Unnamed statements, everything else, are still planned with their values.
     pool.on('connect', (client) => {
       client.query('set plan_cache_mode = force_generic_plan').catch(() => {});
+      // The pool listens on idle connections only: one closed while lent out (a restart or an
+      // administrator ending it inside a transaction, between two statements) emitted 'error' with
+      // nobody listening and ended the server. Its next statement fails and the caller sees that
+      // (a transaction rolls back, a lost one runs again); the pool drops the broken connection.
+      client.on('error', (err) => {
+        process.stderr.write(`database: a connection in use was closed (${err.message})\n`);
+      });
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparing(pool) }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
