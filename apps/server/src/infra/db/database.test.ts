@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -49,6 +50,29 @@ describe.skipIf(!postgres)('PostgreSQL connections', () => {
       await created.drop();
     }
   });
+
+  // A PostgreSQL on the server's own machine is best reached through its Unix socket (docs/DEPLOY.md
+  // section 3; the gateway figure stored every tag that way, docs/PERFORMANCE.md): the URL form
+  // the documents give must connect by the socket, not fall back to TCP.
+  it.skipIf(!existsSync('/var/run/postgresql/.s.PGSQL.5432'))(
+    'connect through the Unix socket with the URL form docs/DEPLOY.md gives',
+    async () => {
+      const created = await postgres!.create();
+      const name = new URL(created.url).pathname.slice(1);
+      const user = new URL(created.url).username || 'postgres';
+      const database = openDatabase(`postgres://${user}@%2Fvar%2Frun%2Fpostgresql/${name}`);
+      try {
+        const { rows } = await sql<{
+          addr: string | null;
+          db: string;
+        }>`select inet_server_addr()::text as addr, current_database() as db`.execute(database.db);
+        expect(rows[0]).toEqual({ addr: null, db: name });
+      } finally {
+        await database.close();
+        await created.drop();
+      }
+    },
+  );
 
   it('run the hot queries as named statements with a generic plan, planned once per connection', async () => {
     const created = await postgres!.create();
