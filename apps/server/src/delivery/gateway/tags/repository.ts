@@ -420,9 +420,13 @@ export async function storeHeardInPlace(
 /** Whether PostgreSQL stores reports in place (storeInPlacePg); report.test.ts turns it off to compare with the look-up. */
 export const inPlaceOnPostgres = { on: true };
 
-/** storeInPlacePg's entries, in the order of its arrays. */
+/**
+ * storeInPlacePg's entries, in the order of its arrays: what the station said only. The entry's
+ * place (`with ordinality`), its age and its next wake are worked out by the statement: sent,
+ * they were three of fourteen values to write and parse a tag (performance log, "PostgreSQL by its
+ * socket").
+ */
 const IN_PLACE_COLUMNS = [
-  ['i', 'integer'],
   ['hw', 'text'],
   ['rssi', 'integer'],
   ['battery', 'integer'],
@@ -433,9 +437,7 @@ const IN_PLACE_COLUMNS = [
   ['shown_ver', 'text'],
   ['shown_page', 'integer'],
   ['fw', 'text'],
-  ['next_wake_at', 'bigint'],
   ['learned_model', 'text'],
-  ['age', 'bigint'],
 ] as const;
 
 /**
@@ -462,8 +464,7 @@ async function storeInPlacePg(
 ): Promise<number[]> {
   if (heard.length === 0) return [];
   const json = JSON.stringify(
-    heard.map((h, i) => [
-      i,
+    heard.map((h) => [
       h.hardwareId,
       h.rssi,
       h.battery,
@@ -474,9 +475,7 @@ async function storeInPlacePg(
       h.shownVer,
       h.shownPage,
       h.fw,
-      nextWakeOf(h),
       h.learnedModel,
-      now - h.lastSeen,
     ]),
   );
   const me = station.id;
@@ -486,8 +485,11 @@ async function storeInPlacePg(
   // by its primary key alone, and its conditions read the locked row as `l` has it (locked, it
   // cannot change before the UPDATE).
   const rows = await withRetry(() =>
-    sql<{ i: number; id: string | number }>`with v as (select ${unpacked(IN_PLACE_COLUMNS)}
-      from jsonb_array_elements(cast(${json} as jsonb))),
+    sql<{ i: number; id: string | number }>`with e as (select ${unpacked(IN_PLACE_COLUMNS)}, i
+      from jsonb_array_elements(cast(${json} as jsonb)) with ordinality as a(value, i)),
+    v as (select e.*, cast(${now} as bigint) - last_seen as age,
+        case when wake_s is null then null else last_seen + cast(wake_s as bigint) * 1000 end as next_wake_at
+      from e),
     l as materialized (select t.id, t.tenant_id, t.store_id, t.station_id, t.signal, t.status, t.desired_hash,
         t.model, t.wake_s as row_wake_s, v.*
       from v join tags t on t.hardware_id = v.hw order by t.id for update of t)
@@ -515,7 +517,7 @@ async function storeInPlacePg(
   );
   // Not stored (or nobody's): −1, left to the look-up, which also counts the unregistered.
   const out: number[] = new Array(heard.length).fill(-1);
-  for (const r of rows.rows) out[Number(r.i)] = Number(r.id);
+  for (const r of rows.rows) out[Number(r.i) - 1] = Number(r.id);
   return out;
 }
 
