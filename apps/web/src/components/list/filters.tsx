@@ -1,9 +1,6 @@
-import { Checkbox, DatePicker, type GetProps, Input, Select, type SelectProps } from 'antd';
+import { Checkbox, Input, Select, type SelectProps } from 'antd';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
-
-/** A date range as the filter form holds it. */
-export type DateRange = GetProps<typeof DatePicker.RangePicker>['value'];
 
 interface FieldBase {
   /** The form field (its input's id is `<form name>_<name>`). */
@@ -24,8 +21,8 @@ export type FilterField = FieldBase &
         search?: boolean;
         loading?: boolean;
       }
-    /** From one day to another; either end may stay open. */
-    | { kind: 'dates' }
+    /** From one day to another; either end may stay open (`datesFilter` in datesFilter.tsx makes it). */
+    | { kind: 'dates'; input: ReactNode }
     /** On or off, said by the box's own text (its label stays empty). */
     | { kind: 'check'; text: string }
   );
@@ -71,13 +68,8 @@ export function filterInput(field: FilterField): ReactNode {
         />
       );
     case 'dates':
-      return <DatePicker.RangePicker allowEmpty={[true, true]} />;
+      return field.input;
     case 'check':
       return <Checkbox>{field.text}</Checkbox>;
   }
-}
-
-/** The start of the first day and the end of the last one, in milliseconds (unset ends: undefined). */
-export function rangeBounds(range: DateRange | undefined): { from?: number; to?: number } {
-  return { from: range?.[0]?.startOf('day').valueOf(), to: range?.[1]?.endOf('day').valueOf() };
 }

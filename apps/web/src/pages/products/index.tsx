@@ -2,7 +2,7 @@ import { ClockCircleOutlined, ExportOutlined, ImportOutlined, SwapOutlined } fro
 import { PRODUCT_EXPORT_PATH, type Product } from '@esl/contract';
 import { useMutation } from '@tanstack/react-query';
 import { App, Badge, Tag, Tooltip, Typography } from 'antd';
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useEditDialog } from '../../components/FormModal';
 import { dash, orDash } from '../../components/list/cells';
@@ -10,16 +10,19 @@ import { addAction, deleteAction, editAction, useRowsCall } from '../../componen
 import { selectFilter, textFilter } from '../../components/list/filters';
 import { ListPage } from '../../components/list/ListPage';
 import { useListQuery } from '../../components/list/useListQuery';
+import { OnceOpened } from '../../components/OnceOpened';
 import { download } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 import { saveBlob } from '../../utils/download';
 import { parseTime } from '../../utils/time';
-import { ScheduleModal } from '../schedule/ScheduleModal';
 import { storeScreen } from '../shared/StoreRequired';
 import { productFilter } from './body';
-import { FieldMapModal } from './FieldMapModal';
-import { ImportWizard } from './ImportWizard';
-import { ProductFormModal } from './ProductFormModal';
+
+// The dialogs load when they first open, not with the list.
+const FieldMapModal = lazy(() => import('./FieldMapModal').then((m) => ({ default: m.FieldMapModal })));
+const ImportWizard = lazy(() => import('./ImportWizard').then((m) => ({ default: m.ImportWizard })));
+const ProductFormModal = lazy(() => import('./ProductFormModal').then((m) => ({ default: m.ProductFormModal })));
+const ScheduleModal = lazy(() => import('../schedule/ScheduleModal').then((m) => ({ default: m.ScheduleModal })));
 
 const PAGE_SIZES = [20, 50, 100, 200, 500];
 /** An export of a whole store takes longer than an ordinary call. */
@@ -203,24 +206,32 @@ function Products({ storeId }: { storeId: number }) {
           : undefined
       }
     >
-      <ProductFormModal
-        open={dialog.open}
-        product={dialog.record}
-        onClose={dialog.close}
-        onSaved={() => {
-          dialog.close();
-          list.changed();
-        }}
-      />
-      <ImportWizard open={importOpen} onClose={() => setImportOpen(false)} onImported={() => list.changed()} />
-      <FieldMapModal open={mapOpen} editable={canImport} onClose={() => setMapOpen(false)} />
-      <ScheduleModal
-        open={scheduling !== null}
-        target={scheduling ? { kind: 'add', productId: scheduling.id, name: scheduling.name } : null}
-        chain
-        onClose={() => setScheduling(null)}
-        onSaved={() => setScheduling(null)}
-      />
+      <OnceOpened open={dialog.open}>
+        <ProductFormModal
+          open={dialog.open}
+          product={dialog.record}
+          onClose={dialog.close}
+          onSaved={() => {
+            dialog.close();
+            list.changed();
+          }}
+        />
+      </OnceOpened>
+      <OnceOpened open={importOpen}>
+        <ImportWizard open={importOpen} onClose={() => setImportOpen(false)} onImported={() => list.changed()} />
+      </OnceOpened>
+      <OnceOpened open={mapOpen}>
+        <FieldMapModal open={mapOpen} editable={canImport} onClose={() => setMapOpen(false)} />
+      </OnceOpened>
+      <OnceOpened open={scheduling !== null}>
+        <ScheduleModal
+          open={scheduling !== null}
+          target={scheduling ? { kind: 'add', productId: scheduling.id, name: scheduling.name } : null}
+          chain
+          onClose={() => setScheduling(null)}
+          onSaved={() => setScheduling(null)}
+        />
+      </OnceOpened>
     </ListPage>
   );
 }

@@ -12,31 +12,34 @@ import {
 import { type LedPatternBody, TAG_STATUSES, type Tag } from '@esl/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Flex, Space, Tooltip, Typography } from 'antd';
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addAction, deleteAction, useRowsCall } from '../../components/list/commonActions';
 import { ListPage } from '../../components/list/ListPage';
 import { useListQuery } from '../../components/list/useListQuery';
+import { OnceOpened } from '../../components/OnceOpened';
 import { queryKeys } from '../../platform/queryKeys';
 import { request } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 import { formatTime, parseTime } from '../../utils/time';
 import { StoreRequired } from '../shared/StoreRequired';
-import { RulesModal } from '../templates/list/RulesModal';
-import { AddTagsModal } from './AddTagsModal';
-import { BindModal } from './BindModal';
 import { tagFilter } from './body';
 import { Battery, ColourType, HardwareModel, ModelName, Signal, StatusTag, Temperature } from './display';
 import { LabelCell } from './LabelCell';
-import { LedModal } from './LedModal';
 import { filterModelOptions } from './modelOptions';
-import { PageModal } from './PageModal';
-import { PageSchedulesModal } from './PageSchedulesModal';
 import { RequestPanel, type SentRequest, type TagOperation } from './RequestPanel';
 import { ScreenCell } from './Screen';
-import { SetTemplateModal } from './SetTemplateModal';
-import { TagDetail } from './TagDetail';
 import { useTagNotices } from './useTagNotices';
+
+// The dialogs and the detail drawer load when they first open, not with the list.
+const RulesModal = lazy(() => import('../templates/list/RulesModal').then((m) => ({ default: m.RulesModal })));
+const AddTagsModal = lazy(() => import('./AddTagsModal').then((m) => ({ default: m.AddTagsModal })));
+const BindModal = lazy(() => import('./BindModal').then((m) => ({ default: m.BindModal })));
+const LedModal = lazy(() => import('./LedModal').then((m) => ({ default: m.LedModal })));
+const PageModal = lazy(() => import('./PageModal').then((m) => ({ default: m.PageModal })));
+const PageSchedulesModal = lazy(() => import('./PageSchedulesModal').then((m) => ({ default: m.PageSchedulesModal })));
+const SetTemplateModal = lazy(() => import('./SetTemplateModal').then((m) => ({ default: m.SetTemplateModal })));
+const TagDetail = lazy(() => import('./TagDetail').then((m) => ({ default: m.TagDetail })));
 
 const PAGE_SIZES = [20, 50, 100, 200, 500, 1000];
 
@@ -468,50 +471,68 @@ function Tags({ storeId }: { storeId: number }) {
             deleteAction(t, t('deleteManyConfirm', { count: selected.length }), () => remove.mutateAsync(selected)),
         ]}
       >
-        <AddTagsModal
-          open={adding}
-          onClose={() => setAdding(false)}
-          onAdded={() => {
-            setAdding(false);
-            list.changed();
-          }}
-        />
-        <BindModal
-          open={binding !== null}
-          hardwareId={binding?.hardwareId}
-          onClose={() => setBinding(null)}
-          onBound={() => list.changed()}
-        />
-        <LedModal
-          count={flashing?.ids.length ?? 0}
-          loading={operate.isPending && operate.variables.op === 'ledTag'}
-          onClose={() => setFlashing(null)}
-          onFlash={(led) =>
-            operate.mutateAsync({ op: 'ledTag', ids: flashing?.ids ?? [], from: flashing?.from ?? '', led })
-          }
-        />
-        <PageModal
-          count={paging?.ids.length ?? 0}
-          loading={operate.isPending && operate.variables.op === 'showPage'}
-          onClose={() => setPaging(null)}
-          onShow={(page) =>
-            operate.mutateAsync({ op: 'showPage', ids: paging?.ids ?? [], from: paging?.from ?? '', page })
-          }
-        />
-        <SetTemplateModal tags={templating} onClose={() => setTemplating([])} onSaved={() => list.changed()} />
-        <PageSchedulesModal
-          open={schedulesOpen}
-          storeId={storeId}
-          canWrite={canWrite}
-          onClose={() => setSchedulesOpen(false)}
-        />
-        {canReadRules && <RulesModal open={rulesOpen} canWrite={canSetTemplate} onClose={() => setRulesOpen(false)} />}
-        <TagDetail
-          storeId={storeId}
-          tag={detail}
-          onClose={() => setDetailId(null)}
-          resend={canOperate && detail ? resendOperation([detail.id], `detail:${detail.id}`) : undefined}
-        />
+        <OnceOpened open={adding}>
+          <AddTagsModal
+            open={adding}
+            onClose={() => setAdding(false)}
+            onAdded={() => {
+              setAdding(false);
+              list.changed();
+            }}
+          />
+        </OnceOpened>
+        <OnceOpened open={binding !== null}>
+          <BindModal
+            open={binding !== null}
+            hardwareId={binding?.hardwareId}
+            onClose={() => setBinding(null)}
+            onBound={() => list.changed()}
+          />
+        </OnceOpened>
+        <OnceOpened open={flashing !== null}>
+          <LedModal
+            count={flashing?.ids.length ?? 0}
+            loading={operate.isPending && operate.variables.op === 'ledTag'}
+            onClose={() => setFlashing(null)}
+            onFlash={(led) =>
+              operate.mutateAsync({ op: 'ledTag', ids: flashing?.ids ?? [], from: flashing?.from ?? '', led })
+            }
+          />
+        </OnceOpened>
+        <OnceOpened open={paging !== null}>
+          <PageModal
+            count={paging?.ids.length ?? 0}
+            loading={operate.isPending && operate.variables.op === 'showPage'}
+            onClose={() => setPaging(null)}
+            onShow={(page) =>
+              operate.mutateAsync({ op: 'showPage', ids: paging?.ids ?? [], from: paging?.from ?? '', page })
+            }
+          />
+        </OnceOpened>
+        <OnceOpened open={templating.length > 0}>
+          <SetTemplateModal tags={templating} onClose={() => setTemplating([])} onSaved={() => list.changed()} />
+        </OnceOpened>
+        <OnceOpened open={schedulesOpen}>
+          <PageSchedulesModal
+            open={schedulesOpen}
+            storeId={storeId}
+            canWrite={canWrite}
+            onClose={() => setSchedulesOpen(false)}
+          />
+        </OnceOpened>
+        {canReadRules && (
+          <OnceOpened open={rulesOpen}>
+            <RulesModal open={rulesOpen} canWrite={canSetTemplate} onClose={() => setRulesOpen(false)} />
+          </OnceOpened>
+        )}
+        <OnceOpened open={detail !== undefined}>
+          <TagDetail
+            storeId={storeId}
+            tag={detail}
+            onClose={() => setDetailId(null)}
+            resend={canOperate && detail ? resendOperation([detail.id], `detail:${detail.id}`) : undefined}
+          />
+        </OnceOpened>
       </ListPage>
     </Flex>
   );

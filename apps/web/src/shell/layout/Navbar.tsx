@@ -7,10 +7,11 @@ import {
   UserOutlined,
 } from '@ant-design/icons';
 import { Avatar, Dropdown, type MenuProps, Tooltip } from 'antd';
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { LangSelect } from '../../components/LangSelect';
+import { OnceOpened } from '../../components/OnceOpened';
 import { chainAllows, findChain, isPlatformOperator } from '../../platform/permission';
 import { queryClient } from '../../platform/query';
 import { useAppStore } from '../../store/app';
@@ -21,13 +22,15 @@ import { routes } from '../routes';
 import { Breadcrumb } from './Breadcrumb';
 import { ErrorLog } from './ErrorLog';
 import { HeaderSearch } from './HeaderSearch';
-import { PdaDialog } from './PdaDialog';
-import { RoleSwitcher } from './RoleSwitcher';
 import { roleChoices, roleLabelKey } from './roleSwitch';
 import { Screenfull } from './Screenfull';
 import { SettingsDrawer } from './SettingsDrawer';
 import { SizeSelect } from './SizeSelect';
 import { StoreSwitcher } from './StoreSwitcher';
+
+// The dialogs load when they first open, not with the layout every screen needs.
+const PdaDialog = lazy(() => import('./PdaDialog').then((m) => ({ default: m.PdaDialog })));
+const RoleSwitcher = lazy(() => import('./RoleSwitcher').then((m) => ({ default: m.RoleSwitcher })));
 
 const ACCOUNT_SETTINGS = '/system/setme';
 
@@ -132,8 +135,16 @@ export function Navbar() {
           </button>
         </Dropdown>
       </div>
-      {tenantUser && <PdaDialog open={pdaOpen} onClose={() => setPdaOpen(false)} />}
-      {maySwitch && <RoleSwitcher open={roleOpen} onClose={() => setRoleOpen(false)} />}
+      {tenantUser && (
+        <OnceOpened open={pdaOpen}>
+          <PdaDialog open={pdaOpen} onClose={() => setPdaOpen(false)} />
+        </OnceOpened>
+      )}
+      {maySwitch && (
+        <OnceOpened open={roleOpen}>
+          <RoleSwitcher open={roleOpen} onClose={() => setRoleOpen(false)} />
+        </OnceOpened>
+      )}
     </div>
   );
 }

@@ -1,14 +1,18 @@
 import { ShopOutlined } from '@ant-design/icons';
 import { SHOP_LIST_LIMIT } from '@esl/contract';
 import { useQuery } from '@tanstack/react-query';
-import { App, Modal, Select, Tooltip } from 'antd';
-import { useState } from 'react';
+import { App, Tooltip } from 'antd';
+import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { OnceOpened } from '../../components/OnceOpened';
 import { queryKeys } from '../../platform/queryKeys';
 import { useRefreshView } from '../../platform/refreshView';
 import { requestList } from '../../platform/request';
 import { useUserStore } from '../../store/user';
 import { currentStoreName } from './storeName';
+
+// The dialog's select loads when it first opens, not with the layout every screen needs.
+const StoreSwitcherDialog = lazy(() => import('./StoreSwitcherDialog'));
 
 /** The current store's name; a click opens the store switcher (shops: page 1, limit 2000). */
 export function StoreSwitcher() {
@@ -64,27 +68,18 @@ export function StoreSwitcher() {
           <span className="nav-store-name">{name ?? t('storeNotSet')}</span>
         </button>
       </Tooltip>
-      <Modal
-        open={open}
-        title={t('switchStore')}
-        onCancel={() => setOpen(false)}
-        onOk={submit}
-        confirmLoading={saving}
-        okButtonProps={{ disabled: choice === undefined }}
-        destroyOnHidden
-      >
-        <Select<number>
-          style={{ width: '100%' }}
-          showSearch={{ optionFilterProp: 'label' }}
+      <OnceOpened open={open}>
+        <StoreSwitcherDialog
+          open={open}
+          stores={list}
           loading={stores.isFetching}
-          value={choice}
-          placeholder={t('store')}
-          onChange={setChoice}
-          notFoundContent={t('noStores')}
-          options={list.map((s) => ({ value: s.id, label: s.name, key: s.key }))}
-          data-testid="store-select"
+          choice={choice}
+          onChoice={setChoice}
+          saving={saving}
+          onOk={() => void submit()}
+          onCancel={() => setOpen(false)}
         />
-      </Modal>
+      </OnceOpened>
     </>
   );
 }

@@ -1,7 +1,8 @@
 import { CALL_NAMES, CALLS, type CallName } from '@esl/contract';
 import { Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type DateRange, rangeBounds, selectFilter, textFilter } from '../../../components/list/filters';
+import { type DateRange, datesFilter, rangeBounds } from '../../../components/list/datesFilter';
+import { selectFilter, textFilter } from '../../../components/list/filters';
 import { ListPage } from '../../../components/list/ListPage';
 import { useListQuery } from '../../../components/list/useListQuery';
 import { language } from '../../../platform/i18n';
@@ -48,7 +49,7 @@ export default function OpLogPage() {
           { all: 'filter.allCalls', search: true },
         ),
         storeFilter,
-        { kind: 'dates', name: 'range', label: t('filter.time') },
+        datesFilter('range', t('filter.time')),
       ]}
       columns={[
         { title: t('col.time'), dataIndex: 'time', width: 170, render: (v: number) => parseTime(v) },

@@ -1,7 +1,8 @@
 import { PUSH_SOURCE_LABELS, PUSH_SOURCES, type PushLog, type PushSource } from '@esl/contract';
 import { Popover, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type DateRange, rangeBounds, selectFilter } from '../../../components/list/filters';
+import { type DateRange, datesFilter, rangeBounds } from '../../../components/list/datesFilter';
+import { selectFilter } from '../../../components/list/filters';
 import { ListPage } from '../../../components/list/ListPage';
 import { useListQuery } from '../../../components/list/useListQuery';
 import { language } from '../../../platform/i18n';
@@ -91,7 +92,7 @@ function PushLogList({ storeId }: { storeId: number }) {
           ],
           { all: 'filter.allSources' },
         ),
-        { kind: 'dates', name: 'range', label: t('filter.started') },
+        datesFilter('range', t('filter.started')),
       ]}
       columns={[
         { title: t('col.started'), dataIndex: 'startedAt', width: 160, render: (v: number) => parseTime(v) },

@@ -1,7 +1,8 @@
 import { SYS_EVENT_LABELS, type SysLog } from '@esl/contract';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type DateRange, rangeBounds, selectFilter } from '../../../components/list/filters';
+import { type DateRange, datesFilter, rangeBounds } from '../../../components/list/datesFilter';
+import { selectFilter } from '../../../components/list/filters';
 import { ListPage } from '../../../components/list/ListPage';
 import { useListQuery } from '../../../components/list/useListQuery';
 import { language } from '../../../platform/i18n';
@@ -51,7 +52,7 @@ export default function SysLogPage() {
         ),
         selectFilter(t, 'event', 200, EVENTS, { all: 'filter.allEvents', search: true }),
         storeFilter,
-        { kind: 'dates', name: 'range', label: t('filter.time') },
+        datesFilter('range', t('filter.time')),
       ]}
       columns={[
         { title: t('col.time'), dataIndex: 'time', width: 170, render: (v: number) => parseTime(v) },

@@ -2,7 +2,8 @@ import { TAG_LOG_RESULT_LABELS, TAG_LOG_RESULTS, type TagLog, type TagLogResult 
 import { useQuery } from '@tanstack/react-query';
 import { Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type DateRange, rangeBounds, selectFilter, textFilter } from '../../../components/list/filters';
+import { type DateRange, datesFilter, rangeBounds } from '../../../components/list/datesFilter';
+import { selectFilter, textFilter } from '../../../components/list/filters';
 import { ListPage } from '../../../components/list/ListPage';
 import { useListQuery } from '../../../components/list/useListQuery';
 import { language } from '../../../platform/i18n';
@@ -99,7 +100,7 @@ function TagLogList({ storeId }: { storeId: number }) {
               loading: stations.isFetching,
             }
           : { kind: 'text', name: 'stationSn', label: t('filter.station'), width: 160 },
-        { kind: 'dates', name: 'range', label: t('filter.finished') },
+        datesFilter('range', t('filter.finished')),
       ]}
       columns={[
         { title: t('col.finished'), dataIndex: 'finishedAt', width: 165, render: (v: number) => parseTime(v) },

@@ -15,8 +15,8 @@ import { setColourType, setDocument } from '../../../editor/commands';
 import type { DataKeyOption } from '../../../editor/data';
 import { change, type EditorState } from '../../../editor/state';
 import type { EditorStore } from '../../../editor/store';
-import { MODEL_OPTIONS } from '../list/AddTemplateModal';
 import { ColourType } from '../list/ColourType';
+import { MODEL_OPTIONS } from '../list/modelOptions';
 import { InkSelect } from './properties/fields';
 
 interface Props {

@@ -1,4 +1,4 @@
-import { findTagModel, TAG_MODELS, TagColourType, type Template } from '@esl/contract';
+import { findTagModel, TagColourType, type Template } from '@esl/contract';
 import { useQuery } from '@tanstack/react-query';
 import { App, Form, Radio, Select, type SelectProps } from 'antd';
 import { useEffect } from 'react';
@@ -10,6 +10,7 @@ import { request } from '../../../platform/request';
 import { TemplateSize, templateName } from '../fields';
 import { type AddTemplateValues, addTemplateBody, colourTypesFor } from './body';
 import { ColourType } from './ColourType';
+import { MODEL_OPTIONS } from './modelOptions';
 
 interface Props {
   open: boolean;
@@ -20,12 +21,6 @@ interface Props {
 const ROTATIONS = [0, 90, 180, 270] as const;
 /** Select values of learned models (never a catalogue code). */
 const LEARNED = 'learned:';
-
-/** Catalogue models as select options: name and pixel size, searchable by either. */
-export const MODEL_OPTIONS = TAG_MODELS.map((m) => ({
-  value: m.code,
-  label: `${m.name} · ${m.w}×${m.h}`,
-}));
 
 export function AddTemplateModal({ open, onClose, onAdded }: Props) {
   const { t } = useTranslation('templates');

@@ -31,8 +31,8 @@ import { maxLengthOf } from '../../../components/form/spec';
 import { queryKeys } from '../../../platform/queryKeys';
 import { request, requestList } from '../../../platform/request';
 import { misfit } from '../../tags/fit';
-import { MODEL_OPTIONS } from './AddTemplateModal';
 import { ColourType } from './ColourType';
+import { MODEL_OPTIONS } from './modelOptions';
 
 interface Props {
   open: boolean;

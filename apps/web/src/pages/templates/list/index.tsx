@@ -2,22 +2,26 @@ import { CopyOutlined } from '@ant-design/icons';
 import { type TagColourType, TagColourType as TagColourTypes, type Template } from '@esl/contract';
 import { useMutation } from '@tanstack/react-query';
 import { App, Typography } from 'antd';
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { addAction, deleteAction, editAction, useRowsCall } from '../../../components/list/commonActions';
 import { selectFilter, textFilter } from '../../../components/list/filters';
 import { ListPage } from '../../../components/list/ListPage';
 import { useListQuery } from '../../../components/list/useListQuery';
+import { OnceOpened } from '../../../components/OnceOpened';
 import { request } from '../../../platform/request';
 import { useUserStore } from '../../../store/user';
 import { parseTime } from '../../../utils/time';
 import { trimmedOrUndefined } from '../../shared/rules';
-import { AddTemplateModal, MODEL_OPTIONS } from './AddTemplateModal';
 import { ColourType } from './ColourType';
-import { FontsModal } from './FontsModal';
-import { RulesModal } from './RulesModal';
+import { MODEL_OPTIONS } from './modelOptions';
 import './templates.css';
+
+// The dialogs load when they first open, not with the list.
+const AddTemplateModal = lazy(() => import('./AddTemplateModal').then((m) => ({ default: m.AddTemplateModal })));
+const FontsModal = lazy(() => import('./FontsModal').then((m) => ({ default: m.FontsModal })));
+const RulesModal = lazy(() => import('./RulesModal').then((m) => ({ default: m.RulesModal })));
 
 interface FilterValues {
   name?: string;
@@ -135,17 +139,23 @@ export default function TemplatesPage() {
       ]}
       scrollX={1080}
     >
-      <RulesModal open={rulesOpen} canWrite={canWrite} onClose={() => setRulesOpen(false)} />
-      <FontsModal open={fontsOpen} canWrite={canWrite} onClose={() => setFontsOpen(false)} />
-      <AddTemplateModal
-        open={adding}
-        onClose={() => setAdding(false)}
-        onAdded={(template) => {
-          setAdding(false);
-          list.changed();
-          navigate(editorPath(template.id));
-        }}
-      />
+      <OnceOpened open={rulesOpen}>
+        <RulesModal open={rulesOpen} canWrite={canWrite} onClose={() => setRulesOpen(false)} />
+      </OnceOpened>
+      <OnceOpened open={fontsOpen}>
+        <FontsModal open={fontsOpen} canWrite={canWrite} onClose={() => setFontsOpen(false)} />
+      </OnceOpened>
+      <OnceOpened open={adding}>
+        <AddTemplateModal
+          open={adding}
+          onClose={() => setAdding(false)}
+          onAdded={(template) => {
+            setAdding(false);
+            list.changed();
+            navigate(editorPath(template.id));
+          }}
+        />
+      </OnceOpened>
     </ListPage>
   );
 }
