@@ -203,4 +203,50 @@ describeBrowser('form dialogs and settings cards', () => {
       });
     }
   }
+
+  // A form dialog rendered while closed counted as open for the Escape key (antd's forceRender):
+  // Escape went to the hidden one mounted last, and the add-tags and page-schedules dialogs
+  // stayed open. Escape closes the dialog shown, the inner one first.
+  it('closes the dialog shown on Escape, the inner one first', async () => {
+    const { context, page } = await newPage(browser(), { lang: 'zh-CN' });
+    const shown = page.locator('.ant-modal-container:visible');
+    const pressEscape = async (left: number) => {
+      await settled(page);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => shown.count()).toBe(left);
+    };
+    const open = async (name: string) => {
+      await page.getByRole('button', { name }).first().click();
+      await shown.first().waitFor();
+    };
+    try {
+      await login(page, 'manager', { path: '/basemgr/esl' });
+      await waitForShell(page);
+      for (const name of [
+        word('zh-CN', 'tags', 'add'),
+        word('zh-CN', 'tags', 'bind.action'),
+        word('zh-CN', 'tags', 'schedule.action'),
+      ]) {
+        await open(name);
+        await pressEscape(0);
+      }
+      await open(word('zh-CN', 'tags', 'schedule.action'));
+      await page.getByTestId('add-page-schedule').click();
+      await expect.poll(() => shown.count()).toBe(2);
+      await pressEscape(1);
+      await pressEscape(0);
+
+      await page.goto('/basemgr/station');
+      await waitForShell(page);
+      await page
+        .locator('.ant-table-row')
+        .first()
+        .getByRole('button', { name: word('zh-CN', 'stores', 'params') })
+        .click();
+      await page.locator('#storeParams_heartbeatSeconds').waitFor();
+      await pressEscape(0);
+    } finally {
+      await context.close();
+    }
+  });
 });

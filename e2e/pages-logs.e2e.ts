@@ -2,6 +2,7 @@ import { beforeAll, it } from 'vitest';
 import {
   api,
   apiLogin,
+  chineseWithoutFont,
   describeBrowser,
   expect,
   type Lang,
@@ -112,6 +113,8 @@ describeBrowser('log pages (/logmgr/op, /logmgr/sys)', () => {
       expect(header).toMatch(/\d{4}年/);
       expect(weekdays).toContain('一');
       expect(weekdays).not.toMatch(/Mo|Tu|We/);
+      // The panel's year and month are buttons: they drew boxes in the browser's own button font.
+      expect(await chineseWithoutFont(page)).toEqual([]);
     } finally {
       await context.close();
     }

@@ -197,6 +197,28 @@ export async function chineseFontLoaded(page: Page): Promise<boolean> {
   });
 }
 
+/**
+ * Elements drawing Chinese text of their own in a font list without the shipped Noto Sans SC: on a
+ * machine without a Chinese system font that text shows as boxes (a bare <button> takes the
+ * browser's Arial, for one). Each as "tag.class: text (font-family)".
+ */
+export async function chineseWithoutFont(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    for (const el of document.body.querySelectorAll<HTMLElement>('*')) {
+      const own = [...el.childNodes]
+        .filter((n) => n.nodeType === Node.TEXT_NODE)
+        .map((n) => n.textContent ?? '')
+        .join('');
+      if (!/[\u4e00-\u9fff]/.test(own)) continue;
+      const family = getComputedStyle(el).fontFamily;
+      if (!family.includes('Noto Sans SC'))
+        found.push(`${el.tagName.toLowerCase()}.${el.className}: ${own.trim().slice(0, 20)} (${family})`);
+    }
+    return found;
+  });
+}
+
 /** Waits until finite animations are over (a dropdown closing, a modal opening, a table's loading veil fading). */
 export async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() =>

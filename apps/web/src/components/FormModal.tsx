@@ -29,9 +29,11 @@ interface Props<V> {
 }
 
 /**
- * A dialog holding one form (add or edit a record): OK submits it, Cancel closes; the form is
- * rendered while closed too, so a page may fill it before it opens. `useFormDialog` gives it its
- * form, its save and its opening.
+ * A dialog holding one form (add or edit a record): OK submits it, Cancel closes. The form is
+ * rendered from its first opening on (fill it as it opens, as `useFormDialog` does), not before:
+ * a dialog rendered while closed (antd's `forceRender`) counts as open for the Escape key, and
+ * when it came later than the dialog shown, Escape went to it and the shown one stayed open.
+ * `useFormDialog` gives it its form, its save and its opening.
  */
 export function FormModal<V>(props: Props<V>) {
   const { t } = useTranslation('common');
@@ -45,7 +47,6 @@ export function FormModal<V>(props: Props<V>) {
       confirmLoading={props.saving}
       onOk={() => form.submit()}
       onCancel={onClose}
-      forceRender
       width={props.width}
     >
       {props.intro}

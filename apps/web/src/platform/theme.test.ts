@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { THEME_PRESETS } from '../store/settings';
-import { contrast, readable, SIDEBAR_BACKGROUNDS, STATUS_TOKENS, themeColours, themeFor } from './theme';
+import { contrast, MONO_FAMILY, readable, SIDEBAR_BACKGROUNDS, STATUS_TOKENS, themeColours, themeFor } from './theme';
 
 describe('theme colours read at WCAG 2.1 AA', () => {
   it('measures contrast as WCAG does', () => {
@@ -54,5 +55,24 @@ describe('theme colours read at WCAG 2.1 AA', () => {
     expect(contrast(tokens.green7 ?? '', '#f6ffed')).toBeGreaterThanOrEqual(4.5);
     expect(tokens['green-7']).toBe(tokens.green7);
     expect(contrast(tokens.volcano7 ?? '', '#fff2e8')).toBeGreaterThanOrEqual(4.5);
+  });
+});
+
+describe('fonts', () => {
+  // A bare machine's generic monospace has no Chinese: the add-tags box's placeholder showed boxes.
+  it('every monospace font stack of the console ends with a Chinese font that ships with it', () => {
+    expect(MONO_FAMILY.split(', ').at(-1)).toBe("'Noto Sans SC'");
+    const src = new URL('..', import.meta.url).pathname;
+    const files = (readdirSync(src, { recursive: true }) as string[]).filter(
+      // MONO_FAMILY's own definition aside
+      (f) => /\.(tsx?|css)$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.endsWith(join('platform', 'theme.ts')),
+    );
+    const offenders = files.flatMap((f) =>
+      readFileSync(join(src, f), 'utf8')
+        .split('\n')
+        .filter((line) => /monospace/.test(line) && !/Noto Sans SC|MONO_FAMILY|^\s*(\/\/|\*|\/\*)/.test(line))
+        .map((line) => `${f}: ${line.trim()}`),
+    );
+    expect(offenders).toEqual([]);
   });
 });

@@ -35,6 +35,23 @@ export const FONT_FAMILY = [
   "'Segoe UI Emoji'",
 ].join(', ');
 
+/**
+ * Codes and ids (hardware ids, barcodes, a station's terminal): a monospace font, and for the
+ * Chinese of a placeholder or a message in the same field the fonts of FONT_FAMILY, ending with the
+ * shipped Noto Sans SC (the browser's generic monospace has no Chinese on a bare machine).
+ */
+export const MONO_FAMILY = [
+  'ui-monospace',
+  'SFMono-Regular',
+  'Menlo',
+  'Consolas',
+  "'Liberation Mono'",
+  'monospace',
+  "'PingFang SC'",
+  "'Microsoft YaHei'",
+  "'Noto Sans SC'",
+].join(', ');
+
 /** WCAG 2.1 relative luminance of a #rrggbb colour. */
 function luminance(hex: string): number {
   const channel = (i: number) => {

@@ -15,6 +15,7 @@ import { Link } from 'react-router';
 import { type Notice, subscribeNotices } from '../../platform/notice';
 import { queryKeys } from '../../platform/queryKeys';
 import { download, request, requestList } from '../../platform/request';
+import { MONO_FAMILY } from '../../platform/theme';
 import { useUserStore } from '../../store/user';
 import { saveBlob } from '../../utils/download';
 import { formatTime, parseTime } from '../../utils/time';
@@ -123,7 +124,7 @@ function ProblemsPage({ storeId }: { storeId: number }) {
       width: 130,
       render: (v: string, p) => (
         <Space orientation="vertical" size={0}>
-          <Typography.Text style={{ fontFamily: 'monospace' }}>{v}</Typography.Text>
+          <Typography.Text style={{ fontFamily: MONO_FAMILY }}>{v}</Typography.Text>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
             {t(`subject.${p.subject}`)}
           </Typography.Text>
@@ -139,7 +140,7 @@ function ProblemsPage({ storeId }: { storeId: number }) {
         <Space orientation="vertical" size={0}>
           <Typography.Text>{v || '–'}</Typography.Text>
           {p.barcode && (
-            <Typography.Text type="secondary" style={{ fontSize: 12, fontFamily: 'monospace' }}>
+            <Typography.Text type="secondary" style={{ fontSize: 12, fontFamily: MONO_FAMILY }}>
               {p.barcode}
             </Typography.Text>
           )}

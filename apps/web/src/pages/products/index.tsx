@@ -12,6 +12,7 @@ import { ListPage } from '../../components/list/ListPage';
 import { useListQuery } from '../../components/list/useListQuery';
 import { OnceOpened } from '../../components/OnceOpened';
 import { download } from '../../platform/request';
+import { MONO_FAMILY } from '../../platform/theme';
 import { useUserStore } from '../../store/user';
 import { saveBlob } from '../../utils/download';
 import { parseTime } from '../../utils/time';
@@ -76,7 +77,7 @@ function Products({ storeId }: { storeId: number }) {
           width: 160,
           fixed: 'left',
           sort: 'barcode',
-          render: (v: string) => <Typography.Text style={{ fontFamily: 'monospace' }}>{v}</Typography.Text>,
+          render: (v: string) => <Typography.Text style={{ fontFamily: MONO_FAMILY }}>{v}</Typography.Text>,
         },
         { title: t('col.name'), dataIndex: 'name', width: 200, ellipsis: true, sort: 'name' },
         {

@@ -10,6 +10,7 @@ import { type ListColumn, ListPage } from '../../components/list/ListPage';
 import { useListQuery } from '../../components/list/useListQuery';
 import { queryKeys } from '../../platform/queryKeys';
 import { download, request } from '../../platform/request';
+import { MONO_FAMILY } from '../../platform/theme';
 import { saveBlob } from '../../utils/download';
 import { formatTime, parseTime } from '../../utils/time';
 import { storeScreen } from '../shared/StoreRequired';
@@ -63,7 +64,7 @@ function PriceCheck({ storeId }: { storeId: number }) {
       dataIndex: 'hardwareId',
       width: 130,
       fixed: 'left',
-      render: (v: string) => <Typography.Text style={{ fontFamily: 'monospace' }}>{v}</Typography.Text>,
+      render: (v: string) => <Typography.Text style={{ fontFamily: MONO_FAMILY }}>{v}</Typography.Text>,
     },
     {
       title: t('col.product'),
@@ -152,7 +153,7 @@ function proofCells(t: TFunction, lang: 'en' | 'zh-CN', alertMinutes: number | n
   const product = (row: PriceProof) => (
     <Space orientation="vertical" size={0}>
       <Typography.Text>{row.productName}</Typography.Text>
-      <Typography.Text type="secondary" style={{ fontSize: 12, fontFamily: 'monospace' }}>
+      <Typography.Text type="secondary" style={{ fontSize: 12, fontFamily: MONO_FAMILY }}>
         {row.barcode}
       </Typography.Text>
     </Space>
@@ -209,7 +210,7 @@ function proofCells(t: TFunction, lang: 'en' | 'zh-CN', alertMinutes: number | n
     return (
       <Flex vertical gap={4}>
         <Flex justify="space-between" align="center" gap={8} wrap>
-          <Typography.Text style={{ fontFamily: 'monospace' }}>{row.hardwareId}</Typography.Text>
+          <Typography.Text style={{ fontFamily: MONO_FAMILY }}>{row.hardwareId}</Typography.Text>
           {state(row)}
         </Flex>
         {product(row)}

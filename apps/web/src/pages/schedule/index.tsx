@@ -9,6 +9,7 @@ import { editAction, useRowsCall } from '../../components/list/commonActions';
 import { selectFilter } from '../../components/list/filters';
 import { ListPage } from '../../components/list/ListPage';
 import { useListQuery } from '../../components/list/useListQuery';
+import { MONO_FAMILY } from '../../platform/theme';
 import { useUserStore } from '../../store/user';
 import { parseTime } from '../../utils/time';
 import { storeScreen } from '../shared/StoreRequired';
@@ -90,7 +91,7 @@ function Schedule({ storeId }: { storeId: number }) {
           title: t('col.barcode'),
           dataIndex: 'barcode',
           width: 150,
-          render: (v: string) => <Typography.Text style={{ fontFamily: 'monospace' }}>{v}</Typography.Text>,
+          render: (v: string) => <Typography.Text style={{ fontFamily: MONO_FAMILY }}>{v}</Typography.Text>,
         },
         { title: t('col.product'), dataIndex: 'productName', width: 180, ellipsis: true },
         {

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { maxLengthOf } from '../../components/form/spec';
 import { type Notice, subscribeNotices } from '../../platform/notice';
 import { ApiError, request } from '../../platform/request';
+import { MONO_FAMILY } from '../../platform/theme';
 
 interface Line {
   kind: 'in' | 'out' | 'err' | 'info';
@@ -132,7 +133,7 @@ export function CmdTerminal({ station, onClose }: { station: Station | null; onC
             style={{
               background: '#1e1e1e',
               color: '#d4d4d4',
-              fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+              fontFamily: MONO_FAMILY,
               fontSize: 13,
               lineHeight: 1.5,
               height: 320,
@@ -156,14 +157,14 @@ export function CmdTerminal({ station, onClose }: { station: Station | null; onC
             data-testid="cmd-input"
             value={input}
             disabled={!session}
-            prefix={<span style={{ fontFamily: 'monospace' }}>{session ? `${session.sn}>` : '>'}</span>}
+            prefix={<span style={{ fontFamily: MONO_FAMILY }}>{session ? `${session.sn}>` : '>'}</span>}
             placeholder={t('cmd.placeholder')}
             onChange={(e) => setInput(e.target.value)}
             onPressEnter={() => void send()}
             onKeyDown={onKeyDown}
             maxLength={LINE_CHARS}
             autoFocus
-            style={{ fontFamily: 'monospace' }}
+            style={{ fontFamily: MONO_FAMILY }}
           />
         </Space>
       )}

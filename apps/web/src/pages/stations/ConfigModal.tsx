@@ -191,7 +191,6 @@ export function ConfigModal({ station, onClose, onSaved }: Props) {
       confirmLoading={save.isPending}
       onOk={() => form.submit()}
       onCancel={onClose}
-      forceRender
       width={680}
     >
       <Form<Values> form={form} name="stationConfig" layout="vertical" onFinish={(v) => save.mutate(v)}>

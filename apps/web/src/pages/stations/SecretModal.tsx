@@ -2,6 +2,7 @@ import { CopyOutlined } from '@ant-design/icons';
 import type { StationLogin } from '@esl/contract';
 import { Alert, App, Button, Descriptions, Grid, Input, Modal, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { MONO_FAMILY } from '../../platform/theme';
 import { copyText } from '../shared/clipboard';
 
 interface Props {
@@ -34,7 +35,7 @@ function CopyField({ value, label, id, onCopy, narrow }: CopyFieldProps) {
       {t('secret.copy')}
     </Button>
   );
-  const mono = { fontFamily: 'monospace', wordBreak: 'break-all' } as const;
+  const mono = { fontFamily: MONO_FAMILY, wordBreak: 'break-all' } as const;
   if (narrow) {
     return (
       <Space orientation="vertical" size={8} style={{ display: 'flex' }}>

@@ -17,6 +17,7 @@ import { selectFilter, textFilter } from '../../components/list/filters';
 import { ListPage } from '../../components/list/ListPage';
 import { useListQuery } from '../../components/list/useListQuery';
 import { request } from '../../platform/request';
+import { MONO_FAMILY } from '../../platform/theme';
 import { useUserStore } from '../../store/user';
 import { formatTime, parseTime } from '../../utils/time';
 import { trimmedOrUndefined } from '../shared/rules';
@@ -188,7 +189,7 @@ function BaseStations({ storeId }: { storeId: number }) {
           width: 180,
           render: (v: string) =>
             v ? (
-              <Typography.Text className="nowrap" style={{ fontFamily: 'monospace' }}>
+              <Typography.Text className="nowrap" style={{ fontFamily: MONO_FAMILY }}>
                 {v}
               </Typography.Text>
             ) : (

@@ -120,7 +120,6 @@ export function StoreParamsModal({ store, editable, onClose }: Props) {
       confirmLoading={save.isPending}
       onOk={() => form.submit()}
       onCancel={onClose}
-      forceRender
       width={600}
     >
       {params.isPending && store !== null && <Skeleton active paragraph={{ rows: 6 }} />}

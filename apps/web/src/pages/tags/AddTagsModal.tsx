@@ -5,6 +5,7 @@ import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../components/FormModal';
 import { request } from '../../platform/request';
+import { MONO_FAMILY } from '../../platform/theme';
 import { parseHardwareIds } from './body';
 import { MODEL_OPTIONS } from './modelOptions';
 
@@ -109,7 +110,7 @@ export function AddTagsModal({ open, onClose, onAdded }: Props) {
         <Input.TextArea
           autoSize={{ minRows: 3, maxRows: 10 }}
           placeholder={t('field.idsPlaceholder')}
-          style={{ fontFamily: 'monospace' }}
+          style={{ fontFamily: MONO_FAMILY }}
         />
       </Form.Item>
     </FormModal>

@@ -5,6 +5,7 @@ import { Alert, Form, Input, type InputRef, List, Modal, Typography } from 'antd
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request } from '../../platform/request';
+import { MONO_FAMILY } from '../../platform/theme';
 import { isHardwareId } from './body';
 
 interface Values {
@@ -84,7 +85,6 @@ export function BindModal({ open, hardwareId, onClose, onBound }: Props) {
       confirmLoading={bind.isPending}
       onOk={() => void submit()}
       onCancel={onClose}
-      forceRender
       width={520}
     >
       <Alert type="info" showIcon title={t('bind.hint')} style={{ marginBottom: 16 }} />
@@ -103,7 +103,7 @@ export function BindModal({ open, hardwareId, onClose, onBound }: Props) {
           <Input
             ref={tagInput}
             placeholder={t('bind.tagPlaceholder')}
-            style={{ fontFamily: 'monospace' }}
+            style={{ fontFamily: MONO_FAMILY }}
             onPressEnter={(e) => {
               e.preventDefault();
               void toBarcode();

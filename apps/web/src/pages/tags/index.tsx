@@ -20,6 +20,7 @@ import { useListQuery } from '../../components/list/useListQuery';
 import { OnceOpened } from '../../components/OnceOpened';
 import { queryKeys } from '../../platform/queryKeys';
 import { request } from '../../platform/request';
+import { MONO_FAMILY } from '../../platform/theme';
 import { useUserStore } from '../../store/user';
 import { formatTime, parseTime } from '../../utils/time';
 import { StoreRequired } from '../shared/StoreRequired';
@@ -261,7 +262,7 @@ function Tags({ storeId }: { storeId: number }) {
               <Button
                 type="link"
                 size="small"
-                style={{ fontFamily: 'monospace', padding: 0 }}
+                style={{ fontFamily: MONO_FAMILY, padding: 0 }}
                 aria-label={t('detail.open', { id: v })}
                 onClick={() => setDetailId(row.id)}
               >

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { type Notice, subscribeNotices } from '../../platform/notice';
 import { queryKeys } from '../../platform/queryKeys';
 import { request } from '../../platform/request';
+import { MONO_FAMILY } from '../../platform/theme';
 import { useUserStore } from '../../store/user';
 import { KIND_COLOUR } from '../problems/kinds';
 import { storeScreen } from '../shared/StoreRequired';
@@ -54,7 +55,7 @@ function WallPage({ storeId }: { storeId: number }) {
     <Popover
       key={tag.id}
       trigger="click"
-      title={<span style={{ fontFamily: 'monospace' }}>{tag.hardwareId}</span>}
+      title={<span style={{ fontFamily: MONO_FAMILY }}>{tag.hardwareId}</span>}
       content={
         <Space orientation="vertical" size={4} data-testid="wall-popover">
           <Typography.Text>{tag.productName ?? t('unbound')}</Typography.Text>
@@ -232,7 +233,7 @@ function ImportModal({ open, onClose, onDone }: { open: boolean; onClose: () => 
         onChange={(e) => setText(e.target.value)}
         placeholder="AB000001,A1,2,3,1"
         data-testid="wall-import-text"
-        style={{ fontFamily: 'monospace' }}
+        style={{ fontFamily: MONO_FAMILY }}
       />
       <Typography.Text type={parsed.bad.length ? 'danger' : 'secondary'}>
         {parsed.bad.length

@@ -1,23 +1,25 @@
 import { SearchOutlined } from '@ant-design/icons';
-import { Input, Tooltip } from 'antd';
-import { lazy, Suspense, useState } from 'react';
+import { Select, Tooltip } from 'antd';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-
-// The finder (Fuse and antd's select) loads when the pointer or the focus reaches the search
-// button, not with the layout every screen needs.
-const loadFinder = () => import('./HeaderSearchSelect');
-const HeaderSearchSelect = lazy(loadFinder);
+import { useNavigate } from 'react-router';
+import { createSearch, type SearchEntry, searchPool } from './searchPool';
+import { usePermittedRoutes } from './usePermittedRoutes';
 
 /** The header route search: an icon that opens a fuzzy page finder. */
 export function HeaderSearch() {
-  const { t } = useTranslation('navbar');
+  const { t } = useTranslation(['navbar', 'route']);
+  const navigate = useNavigate();
+  const { permitted } = usePermittedRoutes();
   const [show, setShow] = useState(false);
-  // What is typed before the finder's code is in (a first search on a slow line): handed to it.
-  const [typed, setTyped] = useState('');
+  const [results, setResults] = useState<SearchEntry[]>([]);
+  const search = useMemo(() => createSearch(searchPool(permitted, (key) => t(`route:${key}`))), [permitted, t]);
+
   const close = () => {
     setShow(false);
-    setTyped('');
+    setResults([]);
   };
+
   return (
     <span className={`header-search${show ? ' show' : ''}`}>
       <Tooltip title={t('search')} placement="bottom">
@@ -26,27 +28,28 @@ export function HeaderSearch() {
           className="nav-item-icon"
           aria-label={t('search')}
           data-testid="header-search"
-          onPointerEnter={() => void loadFinder()}
-          onFocus={() => void loadFinder()}
-          onClick={() => (show ? close() : setShow(true))}
+          onClick={() => setShow((s) => !s)}
         >
           <SearchOutlined />
         </button>
       </Tooltip>
       {show && (
-        <Suspense
-          fallback={
-            <Input
-              className="header-search-select"
-              autoFocus
-              placeholder={t('searchPlaceholder')}
-              value={typed}
-              onChange={(e) => setTyped(e.target.value)}
-            />
-          }
-        >
-          <HeaderSearchSelect typed={typed} onClose={close} />
-        </Suspense>
+        <Select<string>
+          className="header-search-select"
+          showSearch={{ filterOption: false, onSearch: (q) => setResults(search(q)) }}
+          autoFocus
+          defaultOpen
+          placeholder={t('searchPlaceholder')}
+          value={null}
+          options={results.map((r) => ({ value: r.path, label: r.title.join(' > ') }))}
+          notFoundContent={null}
+          onSelect={(path) => {
+            navigate(path);
+            close();
+          }}
+          onBlur={close}
+          data-testid="header-search-select"
+        />
       )}
     </span>
   );
