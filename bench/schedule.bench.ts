@@ -480,6 +480,23 @@ async function main(): Promise<void> {
         }
         await sleep(200);
       }
+      // The change's relabels (first in line, through the task engine): how long until none waits.
+      // These stations have no tags, so a relabel the tag would skip (it shows the held label) is
+      // sent to them: the figure is the server's work after T, an upper bound of the shelf's.
+      let relabelledS: number | null = null;
+      const cpuT = cpuSeconds(pid);
+      while (appliedS !== null && Date.now() < limit) {
+        const [{ n } = { n: '0' }] = await q<{ n: string }>(
+          `select count(*) as n from device_tasks where tenant_id = $1 and kind = 'image' and state in ('render', 'queued', 'sent', 'accepted')`,
+          [tenant.id],
+        );
+        if (Number(n) === 0) {
+          relabelledS = (Date.now() - T) / 1000;
+          break;
+        }
+        await sleep(200);
+      }
+      const cpuAfterT = cpuSeconds(pid) - cpuT;
       rssMax = Math.max(rssMax, memoryOf(pid).rss);
       const lines = [
         '',
@@ -503,6 +520,9 @@ async function main(): Promise<void> {
           (appliedS === null
             ? `changes still pending ${values.after} s after T`
             : `every change applied ${round(appliedS, 2)} s after T`),
+        relabelledS === null
+          ? `after T: relabels still waiting ${values.after} s after T`
+          : `after T: every relabel settled ${round(relabelledS, 2)} s after T; server CPU ${round(cpuAfterT)} s from the last change applied`,
       ];
       console.log(lines.join('\n'));
     } finally {

@@ -2,7 +2,7 @@
 // Refresh with `node --import tsx scripts/generate-client.ts` (scripts/client.test.ts fails when this file is stale).
 
 /** The product version the document describes (electronic price tag system API). */
-export const API_VERSION = '0.4.1';
+export const API_VERSION = '0.4.2';
 
 /** The headers of a signed call (security schemes openKey, openTimestamp, openNonce, openSignature). */
 export const SIGNING_HEADERS = {

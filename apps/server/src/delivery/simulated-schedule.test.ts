@@ -1,6 +1,11 @@
-import { type ScheduleAppliedNotice, scheduleAppliedMessage, toLocalTime } from '@esl/contract';
+import { type BrandFont, type ScheduleAppliedNotice, scheduleAppliedMessage, toLocalTime } from '@esl/contract';
+import { TEMPLATE_VERSION, TemplateDocument } from '@esl/labels';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { renderJobs } from '../infra/render';
+import * as fonts from '../modules/fonts/service';
+import { multipartFile } from '../test/business';
 import { testDatabases } from '../test/databases';
+import { OCRB } from '../test/fonts';
 import { useApp } from '../test/harness';
 import { type Shop, simulatedShops } from '../test/simulated-shop';
 
@@ -192,5 +197,91 @@ describe.each(await testDatabases())('prices on a schedule reach simulated tags 
     ]);
     expect(others).toEqual([]);
     for (const off of offs) off();
+  }, 600_000);
+
+  it("holds the label drawn in the tenant's font, and takes that picture after T without drawing it again", async () => {
+    const s = await shop({ tags: 2, sn: 'SCH-F' });
+    const [first, second] = s.tags;
+    if (!first || !second) throw new Error('tags');
+    const db = t().app.services.db;
+    // The tenant's brand font, and a template whose price is drawn in it.
+    const { payload, headers } = multipartFile('brand.ttf', OCRB);
+    const boundary = headers['content-type'].split('boundary=')[1];
+    const uploaded = await t().app.inject({
+      method: 'POST',
+      url: '/api/mgr/templ/fontupload',
+      headers: { ...headers, token: s.token },
+      payload: Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="family"\r\n\r\nAcme OCR\r\n`),
+        payload,
+      ]),
+    });
+    expect((uploaded.json() as { code: number; data: BrandFont }).code).toBe(0);
+    const doc = TemplateDocument.parse({
+      version: TEMPLATE_VERSION,
+      size: { model: '05', w: 250, h: 122 },
+      colourType: 'bwr',
+      elements: [
+        { type: 'text', id: 'name', x: 4, y: 4, w: 240, h: 40, text: 'Name', binding: { key: 'name' } },
+        {
+          type: 'text',
+          id: 'price',
+          x: 4,
+          y: 50,
+          w: 240,
+          h: 60,
+          text: '0.00',
+          font: { family: 'Acme OCR', size: 40 },
+          binding: { key: 'price' },
+        },
+      ],
+    });
+    await call('/mgr/templ/alerttempData', { id: s.templateId, doc }, s.token);
+    const drawn = async (values: Record<string, string>) => {
+      const faces = await fonts.facesFor(db, s.tenantId, [doc]);
+      expect(faces.map((f) => f.family)).toEqual(['Acme OCR']);
+      const [out] = await renderJobs([
+        { tenantId: s.tenantId, tagId: 0, doc, data: values, model: '05', colour: 'bwr', fonts: faces },
+      ]);
+      if (!out || !('hash' in out)) throw new Error('render failed');
+      expect(out.unknownFonts ?? []).toEqual([]);
+      return out.hash;
+    };
+    await call('/mgr/tag/bindesl', { hardwareId: second.hw, barcode: first.barcode }, s.token);
+    await call('/mgr/tag/flashallesl', {}, s.token);
+    const before = await drawn({ name: 'Apple 0', price: '1.00' });
+    const screens = () => s.tags.map((x) => s.sim.tag(x.hw).screen()?.hash);
+    await until(s, 'the brand label everywhere', () => screens().every((h) => h === before));
+
+    const T = Math.ceil((t().clock.now() + 20 * 60_000) / 60_000) * 60_000;
+    await call(
+      '/mgr/schedule/add',
+      { productId: first.productId, at: toLocalTime(T, 'Asia/Shanghai'), changes: { price: '2.00' } },
+      s.token,
+    );
+    const after = await drawn({ name: 'Apple 0', price: '2.00' });
+    await goTo(s, T - 10 * 60_000, () => {}, 10_000);
+    // The tags hold the label drawn in the brand font (the planner drew in the base font before).
+    const rows = await db.selectFrom('timed_labels').selectAll().where('store_id', '=', s.storeId).execute();
+    expect(rows.map((r) => [r.state, r.hash])).toEqual(s.tags.map(() => ['held', after]));
+    for (const x of s.tags) expect(s.sim.tag(x.hw).held()?.screen.hash).toBe(after);
+    const transfers = s.tags.map((x) => s.sim.tag(x.hw).transfers);
+    const { renders, renderReused } = s.delivery.tasks.counters;
+
+    // At T the tags switch to it; the change's relabel takes the held picture: nothing drawn, nothing sent.
+    await goTo(s, T - 2000, () => {}, 10_000);
+    await goTo(s, T + 2000, () => {}, 1000);
+    await goTo(s, T + 60_000, () => {}, 10_000);
+    expect(screens()).toEqual(s.tags.map(() => after));
+    expect(s.tags.map((x) => s.sim.tag(x.hw).transfers)).toEqual(transfers);
+    expect(s.delivery.tasks.counters.renders).toBe(renders);
+    expect(s.delivery.tasks.counters.renderReused).toBe(renderReused + 2);
+    const tags = await db
+      .selectFrom('tags')
+      .select(['desired_hash', 'render_key'])
+      .where('store_id', '=', s.storeId)
+      .execute();
+    expect(tags.map((r) => [r.desired_hash, r.render_key])).toEqual(s.tags.map(() => [after, rows[0]?.render_key]));
+    expect(rows[0]?.render_key).toMatch(/^[0-9a-f]{32}$/);
   }, 600_000);
 });

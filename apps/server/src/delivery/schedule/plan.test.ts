@@ -1,6 +1,7 @@
 import { priceLabel } from '@esl/labels/testing';
 import { describe, expect, it } from 'vitest';
 import type { RenderJob, RenderOutcome } from '../../infra/render';
+import { upsertLearned } from '../../modules/models/repository';
 import { buildShop, buildTag, insertBoundTags } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { useApp } from '../../test/harness';
@@ -96,6 +97,63 @@ describe.each(await testDatabases())('the schedule planner in batches ($name)', 
       .where('store_id', '=', storeId)
       .orderBy('tag_id')
       .execute();
+
+  it('draws a timed label as the render stage will: a learned model at its panel, with the key it will have', async () => {
+    const { at, tags, token } = await setup(1);
+    const productId = tags[0]?.productId as number;
+    const db = t().app.services.db;
+    const station = await t().call<{ sn: string }>('/mgr/ap/add', { sn: 'PLAN-LEARN' }, { token });
+    const { id: stationId } = await db
+      .selectFrom('stations')
+      .select('id')
+      .where('sn', '=', station.data?.sn as string)
+      .executeTakeFirstOrThrow();
+    const model = {
+      key: 'oepl-35',
+      name: 'Lite 2.2',
+      w: 232,
+      h: 104,
+      colours: ['white', 'black', 'red'],
+      colourType: 'bwr' as const,
+      rotate: 1,
+      led: true,
+      button: true,
+      nfc: false,
+      source: 'shop AP, tag type 35 v2',
+    };
+    await upsertLearned(db, at.tenantId, stationId, [model], t().clock.now());
+    const learned = await buildTag(t().app, at, { model: 'oepl-35', productId });
+    const lite = await t().call<{ id: number }>(
+      '/mgr/templ/addtemple',
+      { name: 'lite', width: 232, length: 104, colourType: 'bwr' },
+      { token },
+    );
+    const set = await t().call('/mgr/tag/settemplate', { ids: [learned.id], templateId: lite.data?.id }, { token });
+    expect(set.code, set.msg).toBe(0);
+    const jobs: RenderJob[] = [];
+    const d = deps(new Map());
+    const render = d.render;
+    d.render = (list) => {
+      jobs.push(...list);
+      return render(list);
+    };
+    while (await planTags(d, { product: 0, label: 0 }));
+    // The catalogue tag and the learned one: two pictures, the learned one with its panel.
+    expect(jobs.map((j) => [j.model, j.panel ?? null])).toEqual([
+      ['05', null],
+      ['oepl-35', { w: 232, h: 104, wext: expect.any(Number), hexit: expect.any(Number) }],
+    ]);
+    const rows = await db
+      .selectFrom('timed_labels')
+      .select(['tag_id', 'state', 'render_key'])
+      .where('store_id', '=', at.storeId)
+      .orderBy('tag_id')
+      .execute();
+    expect(rows.map((r) => r.state)).toEqual(['queued', 'queued']);
+    // Each with the render key its label will have after the change: two models, two keys.
+    expect(rows.every((r) => /^[0-9a-f]{32}$/.test(r.render_key ?? ''))).toBe(true);
+    expect(new Set(rows.map((r) => r.render_key)).size).toBe(2);
+  });
 
   it('draws a product’s picture once for all its tags of one model', async () => {
     const { at, tags } = await setup(3);

@@ -1,16 +1,18 @@
 import type { ScheduleChanges } from '@esl/contract';
-import type { LabelData } from '@esl/labels';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../infra/db/schema';
 import { groupBy } from '../../infra/lib/group';
 import type { Notices } from '../../infra/notice/notices';
 import type { RenderJob, RenderOutcome } from '../../infra/render';
+import * as fonts from '../../modules/fonts/service';
+import * as models from '../../modules/models/service';
 import * as products from '../../modules/products/service';
 import * as promotions from '../../modules/promotions/service';
 import { type AppliedRecord, logAppliedMany, notifyApplied } from '../../modules/schedule/applied';
 import { timeZones } from '../../modules/stores/service';
 import * as templates from '../../modules/templates/service';
 import { tasksChanged } from '../../outbox/slots/enqueue';
+import { drawingOf, undrawableWhy } from '../tasks/render-stage';
 import * as repo from './repository';
 
 /*
@@ -243,6 +245,8 @@ async function renderPlans(
   /** Each picture's key → the tag it is drawn for; the other tags with that key → that tag. */
   const drawn = new Map<string, number>();
   const copies = new Map<number, number>();
+  /** Each tag's render key once the change has taken effect. */
+  const keys = new Map<number, string>();
   const byStore = groupBy(batch, (b) => `${b.tag.tenant_id}:${b.tag.store_id}`);
   for (const group of byStore.values()) {
     const { tenant_id: tenantId, store_id: storeId } = (group[0] as (typeof batch)[number]).tag;
@@ -274,28 +278,46 @@ async function renderPlans(
       { tenantId, storeId },
       new Map(group.map(({ tag, plan }) => [tag.product_id as number, plan.changes])),
     );
+    // Drawn as the render stage draws the tag's label once the change has taken effect: the
+    // tenant's brand faces, a learned model's panel (render-stage.ts drawingOf).
+    const learned = await models.learnedAmong(
+      d.db,
+      tenantId,
+      group.map(({ tag }) => tag.model),
+    );
+    const brand = await fonts.facesFor(
+      d.db,
+      tenantId,
+      [...docs.values()].map((x) => x.doc),
+    );
     for (const { tag } of group) {
       const templateId = labels.get(tag.id)?.templateId;
       const doc = templateId == null ? undefined : docs.get(templateId);
       const own = data.get(tag.product_id as number);
       const values = own && promotions.overlay(own, promos.get(tag.product_id as number));
-      if (!doc || !values) continue;
+      const panel = models.panelOf(tag.model, learned);
+      if (!doc || !values || templateId == null || undrawableWhy(tag.model, panel)) continue;
+      const { job, key } = drawingOf({
+        tenantId,
+        tagId: tag.id,
+        model: tag.model,
+        colour: tag.colour,
+        templateId,
+        doc,
+        values,
+        brand,
+        panel,
+      });
+      keys.set(tag.id, key);
       // A product's tags of one model share their picture: drawn once (the job has nothing of the tag).
-      const same = `${tenantId}|${templateId}|${tag.model}|${tag.colour}|${JSON.stringify(values)}`;
+      const same = `${tenantId}|${key}`;
       const first = drawn.get(same);
       if (first !== undefined) {
         copies.set(tag.id, first);
         continue;
       }
       drawn.set(same, tag.id);
-      jobs.push({
-        tenantId,
-        tagId: tag.id,
-        doc: doc.doc,
-        data: values as LabelData,
-        model: tag.model,
-        colour: tag.colour,
-      });
+      jobs.push(job);
     }
   }
   const outcomes = new Map((jobs.length ? await d.render(jobs) : []).map((o) => [o.tagId, o]));
@@ -317,6 +339,9 @@ async function renderPlans(
   const labels: repo.PlannedLabel[] = batch.map(({ tag, plan, key }) => {
     const o = outcomes.get(tag.id);
     const ok = o !== undefined && 'hash' in o;
+    // A picture that lacks characters or a font is drawn again after T, so the render stage
+    // reports what it lacks in the tag's log; any other is taken as it is (its key).
+    const whole = ok && !o.missingGlyphs?.length && !o.unknownFonts?.length;
     return {
       tag: { id: tag.id, tenantId: tag.tenant_id, storeId: tag.store_id },
       planKey: key,
@@ -324,6 +349,7 @@ async function renderPlans(
       hash: ok ? o.hash : '',
       size: ok ? o.size : 0,
       state: ok ? 'queued' : 'failed',
+      renderKey: whole ? (keys.get(tag.id) ?? null) : null,
     };
   });
   await repo.plannedMany(d.db, labels, d.now());

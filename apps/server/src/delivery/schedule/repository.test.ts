@@ -38,6 +38,7 @@ describe.each(await testDatabases())('timed labels moved a batch at a time ($nam
       hash: state === 'queued' ? `h${i}` : '',
       size: state === 'queued' ? 8 : 0,
       state,
+      renderKey: state === 'queued' ? `r${i}` : null,
     });
     return { db, ids: rows.map((r) => r.id), label };
   }

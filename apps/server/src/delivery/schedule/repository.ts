@@ -137,6 +137,8 @@ export interface PlannedLabel {
   hash: string;
   size: number;
   state: 'queued' | 'failed';
+  /** The tag's render key once the change has taken effect (migration 041); null: drawn again then. */
+  renderKey: string | null;
 }
 
 /**
@@ -162,10 +164,12 @@ export async function plannedMany(db: Db, labels: readonly PlannedLabel[], now: 
         attempt: 0,
         due_at: 0,
         updated_at: now,
+        render_key: l.renderKey,
       })),
     )
     .onConflict((oc) =>
       oc.column('tag_id').doUpdateSet((eb) => ({
+        render_key: eb.ref('excluded.render_key'),
         state: eb.ref('excluded.state'),
         plan_key: eb.ref('excluded.plan_key'),
         show_at: eb.ref('excluded.show_at'),

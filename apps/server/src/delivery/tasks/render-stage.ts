@@ -59,12 +59,54 @@ const UNDRAWABLE = /^tag model \S+ /;
  * Why no label can be drawn for a tag of this model, or null: a learned model whose colours are
  * none of our colour types (docs/PROTOCOL.md §5.13), or a key no station of the tenant taught.
  */
-function undrawableWhy(code: string, panel: models.Panel | undefined): string | null {
+export function undrawableWhy(code: string, panel: models.Panel | undefined): string | null {
   if (!panel) return models.isLearnedKey(code) ? `tag model ${code} is unknown: no station described it` : null;
   if (panel.learned && panel.colours.length === 0) {
     return `tag model ${code} (${panel.name}) has colours no label can be drawn in: ${panel.learned.colours.join(', ')}`;
   }
   return null;
+}
+
+/**
+ * What a tag's label is drawn from, and its render key: the job for the pool with the brand faces
+ * the document names and a learned model's panel. The render stage and the scheduler's planner
+ * (a timed label, docs/SCHEDULE.md) both draw through it, so the picture a tag holds for a time is
+ * the one the render stage draws once the change has taken effect, and has the same key.
+ */
+export function drawingOf(o: {
+  tenantId: number;
+  tagId: number;
+  model: string;
+  colour: string;
+  templateId: number;
+  doc: { doc: TemplateDocument; revision: number };
+  values: Readonly<Record<string, unknown>>;
+  brand: readonly BrandFace[];
+  panel: models.Panel | undefined;
+}): { job: RenderJob; key: string } {
+  const faces = brandFacesOf(o.doc.doc, o.brand);
+  const key = renderKey(
+    o.templateId,
+    o.doc.revision,
+    o.values,
+    o.model,
+    o.colour,
+    faces.map((f) => f.hash),
+  );
+  const panel = o.panel;
+  return {
+    key,
+    job: {
+      tenantId: o.tenantId,
+      tagId: o.tagId,
+      doc: o.doc.doc,
+      data: o.values as LabelData,
+      model: o.model,
+      colour: o.colour,
+      ...(faces.length ? { fonts: faces } : {}),
+      ...(panel?.learned ? { panel: { w: panel.w, h: panel.h, wext: panel.wext, hexit: panel.hexit } } : {}),
+    },
+  };
 }
 
 /** A claimed batch: what each tag needs, and its renders under way in the pool. */
@@ -105,6 +147,8 @@ export async function claimBatch(state: EngineState, size: number): Promise<Clai
   const reused = new Map<number, { tagId: number; hash: string; size: number }>();
   const sources = new Map<number, renderRepo.LabelSource>();
   const nfc = new Map<number, string>();
+  /** Jobs of tags whose last picture does not do: drawn unless a timed label has their key. */
+  const maybeTimed = new Map<number, RenderJob>();
   const byStore = new Map<string, renderRepo.RenderSlot[]>();
   for (const s of slots)
     byStore.set(`${s.tenant_id}:${s.store_id}`, [...(byStore.get(`${s.tenant_id}:${s.store_id}`) ?? []), s]);
@@ -167,39 +211,40 @@ export async function claimBatch(state: EngineState, size: number): Promise<Clai
       const content = panel?.nfc ? nfcContent(doc.doc, values as LabelData) : null;
       if (content) nfc.set(r.id, content);
       // What the picture depends on; unchanged since the last render → the render is skipped too.
-      const faces = brandFacesOf(doc.doc, brand);
-      const key = renderKey(
-        label?.templateId ?? 0,
-        doc.revision,
+      const { job, key } = drawingOf({
+        tenantId,
+        tagId: r.id,
+        model: r.model,
+        colour: r.colour,
+        templateId: label?.templateId ?? 0,
+        doc,
         values,
-        r.model,
-        r.colour,
-        faces.map((f) => f.hash),
-      );
+        brand,
+        panel,
+      });
       keys.set(r.id, key);
       const slot = group.find((x) => x.tag_id === r.id);
-      if (
-        slot &&
-        !Number(slot.force) &&
-        r.render_key === key &&
-        r.desired_hash &&
-        slot.hash === r.desired_hash &&
-        slot.size
-      ) {
+      if (!slot || Number(slot.force)) {
+        jobs.push(job);
+        continue;
+      }
+      if (r.render_key === key && r.desired_hash && slot.hash === r.desired_hash && slot.size) {
         reused.set(r.id, { tagId: r.id, hash: r.desired_hash, size: Number(slot.size) });
         continue;
       }
-      jobs.push({
-        tenantId,
-        tagId: r.id,
-        doc: doc.doc,
-        data: values as LabelData,
-        model: r.model,
-        colour: r.colour,
-        ...(faces.length ? { fonts: faces } : {}),
-        ...(panel?.learned ? { panel: { w: panel.w, h: panel.h, wext: panel.wext, hexit: panel.hexit } } : {}),
-      });
+      maybeTimed.set(r.id, job);
     }
+  }
+  // A scheduled change that took effect: the timed label its tags hold was drawn from the same
+  // inputs (the same key), so that picture is taken, not drawn again (docs/SCHEDULE.md "After T").
+  if (maybeTimed.size) {
+    const timed = await renderRepo.timedPictures(state.db, [...maybeTimed.keys()]);
+    for (const p of timed) {
+      if (p.render_key !== keys.get(p.tag_id) || !p.hash || !p.size) continue;
+      reused.set(p.tag_id, { tagId: p.tag_id, hash: p.hash, size: Number(p.size) });
+      maybeTimed.delete(p.tag_id);
+    }
+    jobs.push(...maybeTimed.values());
   }
   state.counters.renders += jobs.length;
   const outcomes = jobs.length ? state.o.render.render(jobs) : Promise.resolve([]);

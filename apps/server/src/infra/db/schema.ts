@@ -794,6 +794,8 @@ export interface TimedLabelTable {
   /** sent: the ack/result deadline; queued: not before. */
   due_at: number;
   updated_at: number;
+  /** The tag's render key once the planned changes have taken effect (migration 041); null: unknown. */
+  render_key: string | null;
 }
 
 /** A problem the last sweep found (migration 030, docs/PROBLEMS.md): its start was told, its end will be. */

@@ -73,7 +73,8 @@ describe.each(await testDatabases())('tag_images on $name', (db) => {
     const now = 100 * DAY;
     await collectImages(db, now - 30 * DAY); // what the tests before left (the collector is global)
     const [desired, shown, orphan, recent, otherTenants] = [image(), image(), image(), image(), image()];
-    await storeImages(db, at.tenantId, [desired, shown, orphan], now - 8 * DAY);
+    const [timed, timedIdle] = [image(), image()];
+    await storeImages(db, at.tenantId, [desired, shown, orphan, timed, timedIdle], now - 8 * DAY);
     await storeImages(db, at.tenantId, [recent], now - 6 * DAY);
     const tag = await buildTag(app, at);
     await buildTag(app, at); // a tag with nothing desired or shown: nulls must not protect all or none
@@ -82,16 +83,48 @@ describe.each(await testDatabases())('tag_images on $name', (db) => {
       .set({ desired_hash: desired.hash, shown_ver: shown.hash.slice(0, 16) })
       .where('id', '=', tag.id)
       .execute();
+    // A timed label planned more than a week ahead of its time keeps its picture until it is idle.
+    const timedTag = await buildTag(app, at);
+    const idleTag = await buildTag(app, at);
+    await db
+      .insertInto('timed_labels')
+      .values(
+        [
+          [timedTag.id, 'held', timed.hash],
+          [idleTag.id, 'idle', timedIdle.hash],
+        ].map(([tagId, state, hash]) => ({
+          tenant_id: at.tenantId,
+          store_id: at.storeId,
+          tag_id: tagId as number,
+          rev: 1,
+          state: state as string,
+          plan_key: '',
+          show_at: now + DAY,
+          hash: hash as string,
+          size: 40,
+          attempt: 0,
+          due_at: 0,
+          updated_at: now - 8 * DAY,
+        })),
+      )
+      .execute();
     // Another tenant desires the orphan's hash: that protects only the other tenant's row.
     const other = await shop();
     await storeImages(db, other.at.tenantId, [{ ...orphan }, otherTenants], now - 8 * DAY);
     const otherTag = await buildTag(app, other.at);
     await db.updateTable('tags').set({ desired_hash: orphan.hash }).where('id', '=', otherTag.id).execute();
 
-    expect(await collectImages(db, now)).toBe(2);
+    expect(await collectImages(db, now)).toBe(3);
     const left = async (tenantId: number, images: ImageToStore[]) =>
       (await Promise.all(images.map((i) => loadImage(db, tenantId, i.hash)))).map((i) => i !== undefined);
-    expect(await left(at.tenantId, [desired, shown, orphan, recent])).toEqual([true, true, false, true]);
+    expect(await left(at.tenantId, [desired, shown, orphan, recent, timed, timedIdle])).toEqual([
+      true,
+      true,
+      false,
+      true,
+      true,
+      false,
+    ]);
     expect(await left(other.at.tenantId, [orphan, otherTenants])).toEqual([true, false]);
     expect(await collectImages(db, now + IMAGE_KEEP_MS)).toBe(1); // `recent` is now a week old too
     expect(await collectImages(db, now + IMAGE_KEEP_MS)).toBe(0);

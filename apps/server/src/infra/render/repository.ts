@@ -114,9 +114,10 @@ export async function loadImageByVer(db: Db, tenantId: number, ver: string): Pro
 }
 
 /**
- * Deletes images that no tag wants (`tags.desired_hash`) or shows, unused since `now − keepMs`;
+ * Deletes images that no tag wants (`tags.desired_hash`), shows, or is to hold for a time (a timed
+ * label that is not idle, planned perhaps more than `keepMs` ahead), unused since `now − keepMs`;
  * answers how many. A shown image is recognised by the version the tag reports (`tags.shown_ver`,
- * the first 16 digits of the hash). Both are set-based anti-joins (NOT IN over row values, nulls
+ * the first 16 digits of the hash). All are set-based anti-joins (NOT IN over row values, nulls
  * left out of the subqueries so NOT IN stays true), the same SQL on SQLite and PostgreSQL.
  */
 export async function collectImages(db: Db, now: number, keepMs = IMAGE_KEEP_MS): Promise<number> {
@@ -126,6 +127,8 @@ export async function collectImages(db: Db, now: number, keepMs = IMAGE_KEEP_MS)
       and (tenant_id, hash) not in (
         select tenant_id, desired_hash from tags where desired_hash is not null)
       and (tenant_id, substr(hash, 1, 16)) not in (
-        select tenant_id, shown_ver from tags where shown_ver is not null)`.execute(db);
+        select tenant_id, shown_ver from tags where shown_ver is not null)
+      and (tenant_id, hash) not in (
+        select tenant_id, hash from timed_labels where state <> 'idle' and hash is not null)`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }

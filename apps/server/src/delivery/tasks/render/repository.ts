@@ -41,6 +41,21 @@ export function tagsForRender(db: Db, ids: readonly number[]) {
 }
 
 /**
+ * The timed labels of these tags whose picture is stored, with the render key it was drawn for
+ * (docs/SCHEDULE.md "After T"): a relabel whose key is the same takes that picture.
+ */
+export function timedPictures(db: Db, tagIds: readonly number[]) {
+  if (tagIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('timed_labels as l')
+    .innerJoin('tag_images as i', (j) => j.onRef('i.tenant_id', '=', 'l.tenant_id').onRef('i.hash', '=', 'l.hash'))
+    .select(['l.tag_id', 'l.hash', 'l.size', 'l.render_key'])
+    .where('l.tag_id', 'in', tagIds)
+    .where('l.render_key', 'is not', null)
+    .execute();
+}
+
+/**
  * NFC content a rendered label's data gives the tag (docs/SHELF.md), as JSON `{type, value}`: when
  * it is not what was last queued for the tag, the tag remembers it and its `nfc` slot gets a new
  * revision (background priority; a station without `nfc` in its kinds fails it as unsupported).

@@ -37,6 +37,7 @@ import { timedQueued } from './037_timed_queued';
 import { tagsFillfactor } from './038_tags_fillfactor';
 import { tagsProductGone } from './039_tags_product_gone';
 import { tagsTenantHardware } from './040_tags_tenant_hardware';
+import { timedRenderKey } from './041_timed_render_key';
 
 /**
  * Numbered migrations, applied in order at start. Add a file `NNN_name.ts` exporting a factory
@@ -81,5 +82,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '038_tags_fillfactor': tagsFillfactor(dialect),
     '039_tags_product_gone': tagsProductGone(dialect),
     '040_tags_tenant_hardware': tagsTenantHardware(dialect),
+    '041_timed_render_key': timedRenderKey(dialect),
   };
 }
