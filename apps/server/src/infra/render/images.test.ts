@@ -1,10 +1,19 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { buildTag } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { buildStore, buildTenant } from '../../test/factories';
 import { useApp } from '../../test/harness';
-import { collectImages, IMAGE_KEEP_MS, type ImageToStore, loadImage, loadImageByVer, storeImages } from './repository';
+import {
+  collectImages,
+  collectStatementPg,
+  IMAGE_KEEP_MS,
+  type ImageToStore,
+  loadImage,
+  loadImageByVer,
+  storeImages,
+} from './repository';
 
 const DAY = 24 * 3600_000;
 
@@ -129,4 +138,33 @@ describe.each(await testDatabases())('tag_images on $name', (db) => {
     expect(await collectImages(db, now + IMAGE_KEEP_MS)).toBe(1); // `recent` is now a week old too
     expect(await collectImages(db, now + IMAGE_KEEP_MS)).toBe(0);
   });
+
+  it.runIf(db.name === 'postgres')(
+    'PostgreSQL: compares images and tags by hashing whatever their number, never each with each',
+    async () => {
+      // With the tags' hashes beyond work_mem, NOT IN compared every old image with every tag
+      // (quadratic: over a minute at 1,000,000 tags) and NOT EXISTS was planned as nested loops.
+      const { app, at } = await shop();
+      const { db } = app.services;
+      await sql`insert into tags (tenant_id, store_id, hardware_id, model, colour, status, signal, battery,
+          temperature, hardware_model, created_at, desired_hash, shown_ver)
+        select ${at.tenantId}, ${at.storeId}, 'GC' || i, '05', 'bwr', 'online', -60, 90, 22, '', 0,
+          md5(i::text) || md5((i + 1)::text), substr(md5((i + 2)::text), 1, 16)
+        from generate_series(1, 3000) i`.execute(db);
+      await sql`insert into tag_images (tenant_id, hash, bytes, size, width, height, colour, created_at, last_used_at)
+        select ${at.tenantId}, md5(i::text) || 'old', '\\x00', 1, 250, 122, 'bwr', 0, 0
+        from generate_series(1, 3000) i`.execute(db);
+      await sql`analyze tags`.execute(db);
+      await sql`analyze tag_images`.execute(db);
+      const plan = await db.transaction().execute(async (trx) => {
+        await sql`set local work_mem = '64kB'`.execute(trx);
+        await sql`set local enable_nestloop = off`.execute(trx);
+        const statement = collectStatementPg(1);
+        const rows = await sql<{ 'QUERY PLAN': string }>`explain ${statement}`.execute(trx);
+        return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
+      expect(plan).toContain('Hash Anti Join');
+      expect(plan).not.toMatch(/Nested Loop|SubPlan/);
+    },
+  );
 });

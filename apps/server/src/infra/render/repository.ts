@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { dialectOfDb } from '../db/database';
 import type { Database } from '../db/schema';
 import type { RenderedImage } from './types';
 
@@ -113,17 +114,41 @@ export async function loadImageByVer(db: Db, tenantId: number, ver: string): Pro
   return row && present(row);
 }
 
+/** The collector's statement on PostgreSQL (run with nested loops off; exported for its plan's test). */
+export const collectStatementPg = (before: number) => sql`
+  delete from tag_images i
+  where i.last_used_at < ${before}
+    and not exists (select 1 from tags t where t.tenant_id = i.tenant_id and t.desired_hash = i.hash)
+    and not exists (select 1 from tags t where t.tenant_id = i.tenant_id and t.shown_ver = substr(i.hash, 1, 16))
+    and not exists (
+      select 1 from timed_labels l where l.tenant_id = i.tenant_id and l.hash = i.hash and l.state <> 'idle')`;
+
 /**
  * Deletes images that no tag wants (`tags.desired_hash`), shows, or is to hold for a time (a timed
  * label that is not idle, planned perhaps more than `keepMs` ahead), unused since `now − keepMs`;
  * answers how many. A shown image is recognised by the version the tag reports (`tags.shown_ver`,
- * the first 16 digits of the hash). All are set-based anti-joins (NOT IN over row values, nulls
- * left out of the subqueries so NOT IN stays true), the same SQL on SQLite and PostgreSQL.
+ * the first 16 digits of the hash). Set-based anti-joins on both databases, in their own forms:
+ * - SQLite: NOT IN over row values (nulls left out of the subqueries so NOT IN stays true); it
+ *   builds a temporary index of each subquery once.
+ * - PostgreSQL: NOT EXISTS, with nested loops off for the statement. Its NOT IN is a hashed subplan
+ *   only while the set fits in `work_mem` (4 MB by default: some 50,000 tags), beyond that it
+ *   compares every candidate image with every tag (1,000,000 tags and 200,000 old images: over a
+ *   minute, cancelled; planned cost 8·10⁹), and NOT EXISTS alone was planned as nested loops on a
+ *   one-row estimate (7.5 minutes); as hash anti-joins it took 1.0 s (docs/performance-log.md, "The
+ *   image collector at 1,000,000 tags").
  */
 export async function collectImages(db: Db, now: number, keepMs = IMAGE_KEEP_MS): Promise<number> {
+  const before = now - keepMs;
+  if (dialectOfDb(db) === 'postgres') {
+    return db.transaction().execute(async (trx) => {
+      await sql`set local enable_nestloop = off`.execute(trx);
+      const result = await collectStatementPg(before).execute(trx);
+      return Number(result.numAffectedRows ?? 0);
+    });
+  }
   const result = await sql`
     delete from tag_images
-    where last_used_at < ${now - keepMs}
+    where last_used_at < ${before}
       and (tenant_id, hash) not in (
         select tenant_id, desired_hash from tags where desired_hash is not null)
       and (tenant_id, substr(hash, 1, 16)) not in (
