@@ -80,6 +80,16 @@ function Schedule({ storeId }: { storeId: number }) {
           width: 100,
           render: (s: ScheduleStatus) => <Tag color={STATUS_COLOUR[s]}>{t(`status.${s}`)}</Tag>,
         },
+        // What changes comes first after the time and status: it stays in view on a laptop
+        // screen beside the sidebar and the actions (the columns after it scroll).
+        { title: t('col.product'), dataIndex: 'productName', width: 180, ellipsis: true },
+        {
+          title: t('col.changes'),
+          dataIndex: 'changes',
+          width: 240,
+          ellipsis: true,
+          render: (_: unknown, row: ScheduledChange) => describeChanges(row, (key, vars) => t(key, vars)),
+        },
         {
           // Tags holding the label for the change's time, of the tags showing the product (pending only).
           title: t('col.progress'),
@@ -92,14 +102,6 @@ function Schedule({ storeId }: { storeId: number }) {
           dataIndex: 'barcode',
           width: 150,
           render: (v: string) => <Typography.Text style={{ fontFamily: MONO_FAMILY }}>{v}</Typography.Text>,
-        },
-        { title: t('col.product'), dataIndex: 'productName', width: 180, ellipsis: true },
-        {
-          title: t('col.changes'),
-          dataIndex: 'changes',
-          width: 240,
-          ellipsis: true,
-          render: (_: unknown, row: ScheduledChange) => describeChanges(row, (key, vars) => t(key, vars)),
         },
         { title: t('col.note'), dataIndex: 'note', width: 160, ellipsis: true, render: orDash },
         { title: t('col.created'), dataIndex: 'createdAt', width: 170, render: (v: number) => parseTime(v) },
