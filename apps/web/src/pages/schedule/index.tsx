@@ -80,13 +80,13 @@ function Schedule({ storeId }: { storeId: number }) {
           width: 100,
           render: (s: ScheduleStatus) => <Tag color={STATUS_COLOUR[s]}>{t(`status.${s}`)}</Tag>,
         },
-        // What changes comes first after the time and status: it stays in view on a laptop
-        // screen beside the sidebar and the actions (the columns after it scroll).
-        { title: t('col.product'), dataIndex: 'productName', width: 180, ellipsis: true },
+        // What changes comes first after the time and status: with how many tags hold it, in view
+        // at 1280 px beside the sidebar and the actions (the columns after them scroll).
+        { title: t('col.product'), dataIndex: 'productName', width: 160, ellipsis: true },
         {
           title: t('col.changes'),
           dataIndex: 'changes',
-          width: 240,
+          width: 200,
           ellipsis: true,
           render: (_: unknown, row: ScheduledChange) => describeChanges(row, (key, vars) => t(key, vars)),
         },
