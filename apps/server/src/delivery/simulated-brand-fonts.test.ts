@@ -1,12 +1,12 @@
-import type { AddStationData, BrandFont, Template } from '@esl/contract';
+import type { AddStationData, Template } from '@esl/contract';
 import { TemplateDocument } from '@esl/labels';
 import { type Simulator, startSimulator } from '@esl/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderJobs } from '../infra/render';
 import * as fonts from '../modules/fonts/service';
-import { buildProduct, buildShop, buildTag, multipartFile } from '../test/business';
+import { buildProduct, buildShop, buildTag } from '../test/business';
 import { testDatabases } from '../test/databases';
-import { brandDoc, OCRB } from '../test/fonts';
+import { brandDoc, OCRB, uploadFont } from '../test/fonts';
 import { type TestApp, useApp } from '../test/harness';
 import type { Delivery } from './wiring';
 
@@ -108,18 +108,8 @@ describe.each(await testDatabases())('a brand font on a simulated tag ($name)', 
     expect((await codes()).filter((c) => c === 'unknownFont')).toHaveLength(1);
 
     // The upload alone redraws the tag with the brand font: nobody sends anything.
-    const { payload, headers } = multipartFile('brand.ttf', OCRB);
-    const boundary = headers['content-type'].split('boundary=')[1];
-    const uploaded = await app.app.inject({
-      method: 'POST',
-      url: '/api/mgr/templ/fontupload',
-      headers: { ...headers, token },
-      payload: Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="family"\r\n\r\nAcme OCR\r\n`),
-        payload,
-      ]),
-    });
-    expect((uploaded.json() as { code: number; data: BrandFont }).code).toBe(0);
+    const uploaded = await uploadFont(app.app, token, { name: 'brand.ttf', bytes: OCRB, family: 'Acme OCR' });
+    expect(uploaded.code, uploaded.msg).toBe(0);
     const mine = await render(at.tenantId);
     const theirs = await render(other.tenant.id);
     expect(mine.unknownFonts).toEqual([]);

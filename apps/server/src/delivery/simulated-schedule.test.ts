@@ -1,11 +1,10 @@
-import { type BrandFont, type ScheduleAppliedNotice, scheduleAppliedMessage, toLocalTime } from '@esl/contract';
+import { type ScheduleAppliedNotice, scheduleAppliedMessage, toLocalTime } from '@esl/contract';
 import { TEMPLATE_VERSION, TemplateDocument } from '@esl/labels';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { renderJobs } from '../infra/render';
 import * as fonts from '../modules/fonts/service';
-import { multipartFile } from '../test/business';
 import { testDatabases } from '../test/databases';
-import { OCRB } from '../test/fonts';
+import { OCRB, uploadFont } from '../test/fonts';
 import { useApp } from '../test/harness';
 import { type Shop, simulatedShops } from '../test/simulated-shop';
 
@@ -205,18 +204,8 @@ describe.each(await testDatabases())('prices on a schedule reach simulated tags 
     if (!first || !second) throw new Error('tags');
     const db = t().app.services.db;
     // The tenant's brand font, and a template whose price is drawn in it.
-    const { payload, headers } = multipartFile('brand.ttf', OCRB);
-    const boundary = headers['content-type'].split('boundary=')[1];
-    const uploaded = await t().app.inject({
-      method: 'POST',
-      url: '/api/mgr/templ/fontupload',
-      headers: { ...headers, token: s.token },
-      payload: Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="family"\r\n\r\nAcme OCR\r\n`),
-        payload,
-      ]),
-    });
-    expect((uploaded.json() as { code: number; data: BrandFont }).code).toBe(0);
+    const uploaded = await uploadFont(t().app, s.token, { name: 'brand.ttf', bytes: OCRB, family: 'Acme OCR' });
+    expect(uploaded.code, uploaded.msg).toBe(0);
     const doc = TemplateDocument.parse({
       version: TEMPLATE_VERSION,
       size: { model: '05', w: 250, h: 122 },

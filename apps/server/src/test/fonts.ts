@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { BrandFont } from '@esl/contract';
 import { TEMPLATE_VERSION, type TemplateDocumentInput } from '@esl/labels';
+import type { FastifyInstance } from 'fastify';
+import { multipartFile } from './business';
 
 // Brand font fixtures of the server tests (issue 28 item 3): font files from bwip-js (a
 // devDependency of @esl/labels' tests) and a document naming a family.
@@ -26,3 +29,30 @@ export const brandDoc = (family: string): TemplateDocumentInput => ({
     { type: 'text', id: 'name', x: 4, y: 60, w: 240, h: 50, text: 'Pear', binding: { key: 'name' } },
   ],
 });
+
+/**
+ * `/api/mgr/templ/fontupload` as the console sends it: the file, and the family field when given
+ * (before the file, as the form puts it); answers the envelope.
+ */
+export async function uploadFont(
+  app: FastifyInstance,
+  token: string,
+  file: { name: string; bytes: Buffer; family?: string; lang?: string },
+) {
+  const { payload, headers } = multipartFile(file.name, file.bytes);
+  let body = payload;
+  if (file.family !== undefined) {
+    const boundary = headers['content-type'].split('boundary=')[1];
+    body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="family"\r\n\r\n${file.family}\r\n`),
+      payload,
+    ]);
+  }
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/mgr/templ/fontupload',
+    headers: { ...headers, token, 'accept-language': file.lang ?? 'en' },
+    payload: body,
+  });
+  return res.json() as { code: number; msg: string; data: BrandFont };
+}

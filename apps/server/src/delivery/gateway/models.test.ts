@@ -1,7 +1,6 @@
 import type { AddStationData, LearnedTagModel, Station, Tag, Template, TemplateRule } from '@esl/contract';
 import {
   encodeMessage,
-  type LearnedModel,
   MESSAGES,
   type MessageInput,
   type MessageName,
@@ -13,7 +12,7 @@ import {
 import { decodeTagImage } from '@esl/labels';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildProduct, buildShop, buildTag } from '../../test/business';
+import { buildProduct, buildShop, buildTag, LEARNED_MODEL } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { useApp } from '../../test/harness';
 
@@ -53,20 +52,6 @@ async function connect(url: string, key: StationKey, secret: string) {
     client.publishAsync(`${stationRoot(key)}/${path}`, JSON.stringify(value), { qos: 1 });
   return { key, client, connId, down, send, raw };
 }
-
-const MODEL: LearnedModel = {
-  key: 'oepl-35',
-  name: 'Lite 2.2',
-  w: 232,
-  h: 104,
-  colours: ['white', 'black', 'red'],
-  colourType: 'bwr',
-  rotate: 1,
-  led: true,
-  button: true,
-  nfc: false,
-  source: 'shop AP, tag type 35 v2',
-};
 
 describe.each(await testDatabases())('learned tag models on $name', (db) => {
   const t = useApp(db, { mqtt: { mode: 'embedded', host: '127.0.0.1', port: 0 } });
@@ -125,7 +110,7 @@ describe.each(await testDatabases())('learned tag models on $name', (db) => {
 
   it('registers a model from up/models; a tag reported with its key is drawn at its size and delivered', async () => {
     const { s, at, token } = await stationOf('OEPL-LEARN');
-    await s.send('models', { v: 1, models: [MODEL] });
+    await s.send('models', { v: 1, models: [LEARNED_MODEL] });
     await settle();
     const learned = await call<{ rows: LearnedTagModel[] }>('/mgr/tag/learnedmodels', {}, token);
     expect(learned.rows).toEqual([
@@ -183,7 +168,7 @@ describe.each(await testDatabases())('learned tag models on $name', (db) => {
 
   it('a learned model’s key filters the tag list and keys a template rule; a key the tenant never learned is refused', async () => {
     const { s, at, token } = await stationOf(`OEPL-RULES-${++seq}`);
-    await s.send('models', { v: 1, models: [MODEL] });
+    await s.send('models', { v: 1, models: [LEARNED_MODEL] });
     await settle();
     const lite = await buildTag(t().app, at, { model: '05' });
     const plain = await buildTag(t().app, at, { model: '05' });
@@ -240,7 +225,7 @@ describe.each(await testDatabases())('learned tag models on $name', (db) => {
     const a = await stationOf('OEPL-A');
     const b = await stationOf('OEPL-B');
     expect(a.at.tenantId).not.toBe(b.at.tenantId);
-    await a.s.send('models', { v: 1, models: [MODEL] });
+    await a.s.send('models', { v: 1, models: [LEARNED_MODEL] });
     await settle();
     const tagB = await buildTag(t().app, b.at, { model: '05' });
     const unknownBefore = delivery().gateway.counters.unknownModels;
@@ -254,7 +239,7 @@ describe.each(await testDatabases())('learned tag models on $name', (db) => {
     expect((await call<{ rows: LearnedTagModel[] }>('/mgr/tag/learnedmodels', {}, b.token)).rows).toEqual([]);
 
     // B teaches its own model of the same key: each tenant keeps its own description.
-    await b.s.send('models', { v: 1, models: [{ ...MODEL, name: 'B’s own', w: 200, h: 200 }] });
+    await b.s.send('models', { v: 1, models: [{ ...LEARNED_MODEL, name: 'B’s own', w: 200, h: 200 }] });
     await settle();
     expect(await tagOf(b.token, tagB.hardware_id)).toMatchObject({ model: 'oepl-35', modelName: 'B’s own' });
     const rowsA = (await call<{ rows: LearnedTagModel[] }>('/mgr/tag/learnedmodels', {}, a.token)).rows;
@@ -266,11 +251,11 @@ describe.each(await testDatabases())('learned tag models on $name', (db) => {
     const invalid = () => delivery().gateway.counters.dropped.invalid;
     const before = invalid();
     const bad: unknown[] = [
-      { v: 1, models: [{ ...MODEL, key: 'OEPL 35' }] },
-      { v: 1, models: [MODEL, { ...MODEL, key: 'oepl-36', w: 0 }] },
-      { v: 1, models: [MODEL, MODEL] },
-      { v: 1, models: [{ ...MODEL, colours: ['white', 'black'] }] },
-      { v: 1, models: Array.from({ length: 65 }, (_, i) => ({ ...MODEL, key: `oepl-${i}` })) },
+      { v: 1, models: [{ ...LEARNED_MODEL, key: 'OEPL 35' }] },
+      { v: 1, models: [LEARNED_MODEL, { ...LEARNED_MODEL, key: 'oepl-36', w: 0 }] },
+      { v: 1, models: [LEARNED_MODEL, LEARNED_MODEL] },
+      { v: 1, models: [{ ...LEARNED_MODEL, colours: ['white', 'black'] }] },
+      { v: 1, models: Array.from({ length: 65 }, (_, i) => ({ ...LEARNED_MODEL, key: `oepl-${i}` })) },
     ];
     for (const value of bad) await s.raw('up/models', value);
     await settle();
@@ -280,7 +265,12 @@ describe.each(await testDatabases())('learned tag models on $name', (db) => {
 
   it('refuses the labels of a model with no colour type we draw, saying why', async () => {
     const { s, at, token } = await stationOf('OEPL-ODD');
-    const odd = { ...MODEL, key: 'oepl-4a', colours: ['white', 'black', 'red', 'yellow', 'green'], colourType: null };
+    const odd = {
+      ...LEARNED_MODEL,
+      key: 'oepl-4a',
+      colours: ['white', 'black', 'red', 'yellow', 'green'],
+      colourType: null,
+    };
     await s.send('models', { v: 1, models: [odd] });
     const tag = await buildTag(t().app, at, { model: '05' });
     await s.send('tags', report('oepl-4a', tag.hardware_id));
@@ -303,7 +293,10 @@ describe.each(await testDatabases())('learned tag models on $name', (db) => {
   it('writes a template’s NFC content only to tags whose model has NFC: the catalogue’s flag, a learned model’s', async () => {
     const { s, at, token } = await stationOf('OEPL-NFC');
     // Two learned models of one size, with and without NFC (the bridge's capability bit 0x40).
-    await s.send('models', { v: 1, models: [MODEL, { ...MODEL, key: 'oepl-36', name: 'Lite 2.2 NFC', nfc: true }] });
+    await s.send('models', {
+      v: 1,
+      models: [LEARNED_MODEL, { ...LEARNED_MODEL, key: 'oepl-36', name: 'Lite 2.2 NFC', nfc: true }],
+    });
     await settle();
     const product = await buildProduct(t().app, at, { name: 'Apple' });
     // 05 (2.13″) has NFC in the catalogue, 2C (10.2″) has not.

@@ -2,7 +2,7 @@ import { priceLabel } from '@esl/labels/testing';
 import { describe, expect, it } from 'vitest';
 import type { RenderJob, RenderOutcome } from '../../infra/render';
 import { upsertLearned } from '../../modules/models/repository';
-import { buildShop, buildTag, insertBoundTags } from '../../test/business';
+import { buildShop, buildTag, insertBoundTags, LEARNED_MODEL } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { useApp } from '../../test/harness';
 import type { StationLink } from '../link/station-link';
@@ -108,21 +108,8 @@ describe.each(await testDatabases())('the schedule planner in batches ($name)', 
       .select('id')
       .where('sn', '=', station.data?.sn as string)
       .executeTakeFirstOrThrow();
-    const model = {
-      key: 'oepl-35',
-      name: 'Lite 2.2',
-      w: 232,
-      h: 104,
-      colours: ['white', 'black', 'red'],
-      colourType: 'bwr' as const,
-      rotate: 1,
-      led: true,
-      button: true,
-      nfc: false,
-      source: 'shop AP, tag type 35 v2',
-    };
-    await upsertLearned(db, at.tenantId, stationId, [model], t().clock.now());
-    const learned = await buildTag(t().app, at, { model: 'oepl-35', productId });
+    await upsertLearned(db, at.tenantId, stationId, [LEARNED_MODEL], t().clock.now());
+    const learned = await buildTag(t().app, at, { model: LEARNED_MODEL.key, productId });
     const lite = await t().call<{ id: number }>(
       '/mgr/templ/addtemple',
       { name: 'lite', width: 232, length: 104, colourType: 'bwr' },

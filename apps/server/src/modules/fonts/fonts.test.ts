@@ -1,10 +1,9 @@
 import { type BrandFont, FONT_UPLOAD_MAX_BYTES, type PreviewData, type Template } from '@esl/contract';
 import { fontFormat } from '@esl/labels';
 import { describe, expect, it } from 'vitest';
-import { multipartFile } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { buildWorld } from '../../test/factories';
-import { brandDoc, OCRB, OTF, WOFF2 } from '../../test/fonts';
+import { brandDoc, OCRB, OTF, uploadFont, WOFF2 } from '../../test/fonts';
 import { useApp } from '../../test/harness';
 
 // A tenant's brand fonts (issue 28 item 3): upload checked by content and size, listed, served to
@@ -13,24 +12,8 @@ import { useApp } from '../../test/harness';
 describe.each(await testDatabases())('brand fonts ($name)', (db) => {
   const t = useApp(db);
 
-  async function upload(token: string, name: string, bytes: Buffer, family?: string, lang = 'en') {
-    const { payload, headers } = multipartFile(name, bytes);
-    let body = payload;
-    if (family !== undefined) {
-      const boundary = headers['content-type'].split('boundary=')[1];
-      body = Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="family"\r\n\r\n${family}\r\n`),
-        payload,
-      ]);
-    }
-    const res = await t().app.inject({
-      method: 'POST',
-      url: '/api/mgr/templ/fontupload',
-      headers: { ...headers, token, 'accept-language': lang },
-      payload: body,
-    });
-    return res.json() as { code: number; msg: string; data: BrandFont };
-  }
+  const upload = (token: string, name: string, bytes: Buffer, family?: string, lang = 'en') =>
+    uploadFont(t().app, token, { name, bytes, lang, ...(family === undefined ? {} : { family }) });
 
   const ok = async <T>(path: string, body: object, token: string) => {
     const res = await t().call<T>(path, body, { token });
