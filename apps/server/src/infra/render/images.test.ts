@@ -13,6 +13,7 @@ import {
   loadImage,
   loadImageByVer,
   storeImages,
+  withoutNestedLoops,
 } from './repository';
 
 const DAY = 24 * 3600_000;
@@ -165,9 +166,8 @@ describe.each((await testDatabases()).filter((d) => d.name === 'postgres'))(
         from generate_series(1, 3000) i`.execute(db);
       await sql`analyze tags`.execute(db);
       await sql`analyze tag_images`.execute(db);
-      const plan = await db.transaction().execute(async (trx) => {
+      const plan = await withoutNestedLoops(db, async (trx) => {
         await sql`set local work_mem = '64kB'`.execute(trx);
-        await sql`set local enable_nestloop = off`.execute(trx);
         const statement = collectStatementPg(1);
         const rows = await sql<{ 'QUERY PLAN': string }>`explain ${statement}`.execute(trx);
         return rows.rows.map((r) => r['QUERY PLAN']).join('\n');

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { dialectOfDb } from '../db/database';
 import type { Database } from '../db/schema';
 import type { RenderedImage } from './types';
@@ -114,7 +114,15 @@ export async function loadImageByVer(db: Db, tenantId: number, ver: string): Pro
   return row && present(row);
 }
 
-/** The collector's statement on PostgreSQL (run with nested loops off; exported for its plan's test). */
+/** PostgreSQL: `work` in a transaction whose statements join by hashing, never by nested loops. */
+export function withoutNestedLoops<T>(db: Db, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await sql`set local enable_nestloop = off`.execute(trx);
+    return work(trx);
+  });
+}
+
+/** The collector's statement on PostgreSQL (run `withoutNestedLoops`; exported for its plan's test). */
 export const collectStatementPg = (before: number) => sql`
   delete from tag_images i
   where i.last_used_at < ${before}
@@ -140,11 +148,8 @@ export const collectStatementPg = (before: number) => sql`
 export async function collectImages(db: Db, now: number, keepMs = IMAGE_KEEP_MS): Promise<number> {
   const before = now - keepMs;
   if (dialectOfDb(db) === 'postgres') {
-    return db.transaction().execute(async (trx) => {
-      await sql`set local enable_nestloop = off`.execute(trx);
-      const result = await collectStatementPg(before).execute(trx);
-      return Number(result.numAffectedRows ?? 0);
-    });
+    const result = await withoutNestedLoops(db, (trx) => collectStatementPg(before).execute(trx));
+    return Number(result.numAffectedRows ?? 0);
   }
   const result = await sql`
     delete from tag_images
