@@ -15,6 +15,9 @@ const DENSITY: Record<Size, { controlHeight: number; fontSize: number; cellBlock
   mini: { controlHeight: 28, fontSize: 12, cellBlock: 4, cellInline: 6 },
 };
 
+/** Chinese: a system CJK font when there is one, else the shipped Noto Sans SC (always last). */
+const CHINESE_FAMILIES = ["'PingFang SC'", "'Hiragino Sans GB'", "'Microsoft YaHei'", "'Noto Sans SC'"];
+
 /**
  * Latin text uses the system fonts; Chinese uses a system CJK font when there is one, else the
  * shipped Noto Sans SC (so screenshots on a machine without CJK fonts still show Chinese).
@@ -26,10 +29,7 @@ export const FONT_FAMILY = [
   'Roboto',
   "'Helvetica Neue'",
   'Arial',
-  "'PingFang SC'",
-  "'Hiragino Sans GB'",
-  "'Microsoft YaHei'",
-  "'Noto Sans SC'",
+  ...CHINESE_FAMILIES,
   'sans-serif',
   "'Apple Color Emoji'",
   "'Segoe UI Emoji'",
@@ -37,8 +37,9 @@ export const FONT_FAMILY = [
 
 /**
  * Codes and ids (hardware ids, barcodes, a station's terminal): a monospace font, and for the
- * Chinese of a placeholder or a message in the same field the fonts of FONT_FAMILY, ending with the
- * shipped Noto Sans SC (the browser's generic monospace has no Chinese on a bare machine).
+ * Chinese of a placeholder or a message in the same field the Chinese fonts of FONT_FAMILY,
+ * ending with the shipped Noto Sans SC (the browser's generic monospace has no Chinese on a bare
+ * machine).
  */
 export const MONO_FAMILY = [
   'ui-monospace',
@@ -47,9 +48,7 @@ export const MONO_FAMILY = [
   'Consolas',
   "'Liberation Mono'",
   'monospace',
-  "'PingFang SC'",
-  "'Microsoft YaHei'",
-  "'Noto Sans SC'",
+  ...CHINESE_FAMILIES,
 ].join(', ');
 
 /** WCAG 2.1 relative luminance of a #rrggbb colour. */
