@@ -61,8 +61,10 @@ describe('simulated stations on the embedded broker', () => {
     for (const key of [A, B]) await h.welcome(key);
     await sim.waitFor(() => sim.station('AP1', 1).isWelcomed && sim.station('AP1', 2).isWelcomed, { what: 'welcome' });
     await sim.clock.advance(60_000);
-    await sim.waitFor(() => h.of(A, 'heartbeat').length === 1 && h.of(B, 'heartbeat').length === 1, {
-      what: 'heartbeats',
+    // A heartbeat and the report due at the same instant travel apart (QoS 0 and 1): wait for both.
+    const reportedIds = (key: StationKey) => new Set(h.of(key, 'tags').flatMap((r) => r.tags.map((t) => t.id)));
+    await sim.waitFor(() => [A, B].every((key) => h.of(key, 'heartbeat').length === 1 && reportedIds(key).size >= 3), {
+      what: 'heartbeats and every tag reported',
     });
     for (const key of [A, B]) {
       const [hb] = h.of(key, 'heartbeat');
