@@ -19,7 +19,7 @@ import {
 
 // Prices on a schedule (issue 29 item 1, docs/SCHEDULE.md): the schedule dialog on the product
 // list and the pending-changes list (edit, cancel), as the administrator, in both languages,
-// with screenshots of the dialog and the list.
+// with screenshots of the dialog and the list; and the list on a 390 px phone, one card a row.
 
 interface Change {
   id: number;
@@ -45,6 +45,7 @@ const WORDS = {
     added: 'Change scheduled',
     saved: 'Scheduled change saved',
     heading: 'Scheduled changes',
+    price: 'price 2.75',
   },
   'zh-CN': {
     search: '查询',
@@ -56,6 +57,7 @@ const WORDS = {
     added: '已添加定时变更',
     saved: '定时变更已保存',
     heading: '定时变更',
+    price: '价格 2.75',
   },
 } as const;
 
@@ -63,6 +65,7 @@ describeBrowser('scheduled changes (product list, /basemgr/schedule)', () => {
   const browser = useBrowser();
   let token = '';
   const products: Record<Lang, number> = { en: 0, 'zh-CN': 0 };
+  const phoneProducts: Record<Lang, number> = { en: 0, 'zh-CN': 0 };
 
   beforeAll(async () => {
     token = await apiLogin('admin');
@@ -74,15 +77,23 @@ describeBrowser('scheduled changes (product list, /basemgr/schedule)', () => {
       );
       expect(added.code).toBe(0);
       products[lang] = added.data.id;
+      const phone = await api<{ id: number }>(
+        '/mgr/product/add',
+        { barcode: `${prefix}-P-${lang}`, name: `${prefix} Pear ${lang}`, price: '3.00' },
+        token,
+      );
+      expect(phone.code).toBe(0);
+      phoneProducts[lang] = phone.data.id;
     }
   });
 
   afterAll(async () => {
-    await api('/mgr/product/delete', { ids: Object.values(products).filter(Boolean) }, token);
+    const ids = [...Object.values(products), ...Object.values(phoneProducts)].filter(Boolean);
+    await api('/mgr/product/delete', { ids }, token);
   });
 
-  const changesOf = async (lang: Lang) => {
-    const list = await api<Change[]>('/mgr/schedule/list', { productId: products[lang] }, token);
+  const changesOf = async (lang: Lang, productId = products[lang]) => {
+    const list = await api<Change[]>('/mgr/schedule/list', { productId }, token);
     expect(list.code).toBe(0);
     return list.data;
   };
@@ -145,6 +156,49 @@ describeBrowser('scheduled changes (product list, /basemgr/schedule)', () => {
         await screenshot(page, `schedule-cancelled-${lang}`);
       } catch (err) {
         await screenshot(page, `schedule-failed-${lang}`);
+        throw err;
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
+
+    it('shows each change as a card on a 390 px phone, and cancels it from there', async () => {
+      const at = new Date(Date.now() + 3 * 86_400_000);
+      const pad = (n: number) => String(n).padStart(2, '0');
+      const local = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T08:15`;
+      const added = await api(
+        '/mgr/schedule/add',
+        { productId: phoneProducts[lang], at: local, changes: { price: '2.75' }, note: 'pear week' },
+        token,
+      );
+      expect(added.code).toBe(0);
+      const { context, page } = await newPage(browser(), { lang, viewport: { width: 390, height: 844 } });
+      try {
+        await login(page, 'admin', { path: '/basemgr/schedule' });
+        await waitForShell(page);
+        await page.locator('.ant-card-head-title', { hasText: w.heading }).waitFor();
+        const row = scheduleRows(page).filter({ hasText: `${prefix}-P-${lang}` });
+        await row.waitFor();
+        // What the change is, its time and status, and its buttons, all in view without scrolling.
+        for (const text of [local.replace('T', ' '), w.pending, w.price, `${prefix} Pear ${lang}`]) {
+          const box = await row.getByText(text).first().boundingBox();
+          expect(box, text).not.toBeNull();
+          expect((box?.x ?? 0) + (box?.width ?? 0), text).toBeLessThanOrEqual(390);
+        }
+        for (const name of [w.edit, w.cancel]) {
+          const box = await row.getByRole('button', { name }).boundingBox();
+          expect((box?.x ?? 0) + (box?.width ?? 0), name).toBeLessThanOrEqual(390);
+        }
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        await settled(page);
+        await screenshot(page, `schedule-list-${lang}-390`);
+
+        await row.getByRole('button', { name: w.cancel }).click();
+        await page.locator('.ant-popconfirm:visible .ant-btn-primary').click();
+        await eventually(async () => (await changesOf(lang, phoneProducts[lang]))[0]?.status).toBe('cancelled');
+        await row.getByText(w.cancelled).waitFor();
+      } catch (err) {
+        await screenshot(page, `schedule-failed-390-${lang}`);
         throw err;
       } finally {
         await context.close();

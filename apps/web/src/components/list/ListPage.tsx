@@ -1,4 +1,4 @@
-import { Card, Flex, Form, Space, Table, type TableProps, Typography } from 'antd';
+import { Card, Flex, Form, Grid, Space, Table, type TableProps, Typography } from 'antd';
 import type { ColumnType } from 'antd/es/table';
 import { type Key, type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -48,6 +48,11 @@ export interface ListPageProps<Row extends { id: number }, S extends string, V> 
    */
   scrollX?: number;
   expandable?: TableProps<Row>['expandable'];
+  /**
+   * What a row says on a phone (below antd's `sm`, 576 px): one column holding it, with the row's
+   * actions under it, instead of columns that scroll sideways out of view.
+   */
+  phone?: (row: Row) => ReactNode;
   testId?: string;
   /** The screen's dialogs. */
   children?: ReactNode;
@@ -115,7 +120,10 @@ export function ListPage<Row extends { id: number }, S extends string, V>(props:
   };
 
   const selectable = bulk !== null;
-  const columns = pinnedWhileTheyFit(declared, boxWidth, selectable ? SELECTION_WIDTH : 0);
+  const onPhone = Grid.useBreakpoint().sm === false && props.phone !== undefined;
+  const columns = onPhone
+    ? [phoneColumn(props.phone as (row: Row) => ReactNode, actions?.items)]
+    : pinnedWhileTheyFit(declared, boxWidth, selectable ? SELECTION_WIDTH : 0);
   const width = props.scrollX ?? tableWidth(columns, selectable ? SELECTION_WIDTH : 0);
   const virtual = props.scrollX === undefined && list.rows.length > VIRTUAL_FROM;
   const count = list.selected.length;
@@ -176,6 +184,7 @@ export function ListPage<Row extends { id: number }, S extends string, V>(props:
             rowKey="id"
             size="middle"
             columns={columns}
+            showHeader={!onPhone || selectable}
             dataSource={list.rows}
             loading={list.loading}
             virtual={virtual}
@@ -217,6 +226,35 @@ export function ListPage<Row extends { id: number }, S extends string, V>(props:
     </Space>
   );
 }
+
+/** A phone's one column: what the row says, then its actions (wrapping when they do not fit). */
+function phoneColumn<Row>(
+  card: (row: Row) => ReactNode,
+  items: ((row: Row) => readonly Maybe<ListAction>[]) | undefined,
+): ColumnType<Row> {
+  return {
+    key: 'phone',
+    width: PHONE_COLUMN_WIDTH,
+    render: (_, row) => {
+      const buttons = items ? allowed(items(row)) : [];
+      return (
+        <Flex vertical gap={4} data-phone-row>
+          {card(row)}
+          {buttons.length > 0 && (
+            <Flex wrap style={{ marginInlineStart: -8 }} data-phone-actions>
+              {buttons.map((a) => (
+                <ActionButton key={a.key} action={a} place="row" />
+              ))}
+            </Flex>
+          )}
+        </Flex>
+      );
+    },
+  };
+}
+
+/** The phone column's width: a 360 px screen's list card, less its padding. */
+const PHONE_COLUMN_WIDTH = 280;
 
 /**
  * The actions column's width: the page's figure, or wider when a row's buttons need more in the

@@ -1,7 +1,7 @@
 import { ExportOutlined, WarningOutlined } from '@ant-design/icons';
 import { PROOF_EXPORT_PATH, type PriceProof, type ProofState, type ProofSummary } from '@esl/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { App, Card, Flex, Grid, Space, Statistic, Tag, Tooltip, Typography } from 'antd';
+import { App, Card, Flex, Space, Statistic, Tag, Tooltip, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { dash } from '../../components/list/cells';
@@ -55,7 +55,6 @@ function PriceCheck({ storeId }: { storeId: number }) {
       message.success(t('exported'));
     },
   });
-  const phone = Grid.useBreakpoint().sm === false;
 
   const cells = proofCells(t, lang, alertMinutes);
   const columns: ListColumn<PriceProof>[] = [
@@ -106,16 +105,6 @@ function PriceCheck({ storeId }: { storeId: number }) {
       render: (v: number | null) => cells.time(v),
     },
   ];
-  // A phone gets one column holding what a row says, so the result is seen without scrolling.
-  const phoneColumns: ListColumn<PriceProof>[] = [
-    {
-      title: t('col.tag'),
-      dataIndex: 'hardwareId',
-      width: 300,
-      render: (_: string, row: PriceProof) => cells.phone(row),
-    },
-  ];
-
   return (
     <Space orientation="vertical" size="middle" style={{ display: 'flex' }}>
       <SummaryCard summary={summary.data} />
@@ -125,7 +114,8 @@ function PriceCheck({ storeId }: { storeId: number }) {
         formName="proofFilter"
         testId="proof-table"
         filters={[checkFilter(t, 'wrongOnly')]}
-        columns={phone ? phoneColumns : columns}
+        columns={columns}
+        phone={cells.phone}
         toolbar={[
           {
             key: 'export',

@@ -1,6 +1,6 @@
 import { StopOutlined } from '@ant-design/icons';
 import type { ScheduledChange, ScheduleStatus } from '@esl/contract';
-import { Tag, Typography } from 'antd';
+import { Flex, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useEditDialog } from '../../components/FormModal';
 import type { ListAction } from '../../components/list/ActionButton';
@@ -44,6 +44,40 @@ function Schedule({ storeId }: { storeId: number }) {
     onClick,
   });
   const at = (row: ScheduledChange) => row.localAt.replace('T', ' ');
+  const when = (row: ScheduledChange) => (
+    <span>
+      <Typography.Text strong>{at(row)}</Typography.Text>{' '}
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {row.timeZone}
+      </Typography.Text>
+    </span>
+  );
+  const status = (s: ScheduleStatus) => <Tag color={STATUS_COLOUR[s]}>{t(`status.${s}`)}</Tag>;
+  const changes = (row: ScheduledChange) => describeChanges(row, (key, vars) => t(key, vars));
+  const progress = (p: ScheduledChange['progress']) => (p ? `${p.held} / ${p.tags}` : '—');
+  // A phone shows a row as a card: when and its status, the product, the change, how far ahead.
+  const phone = (row: ScheduledChange) => (
+    <>
+      <Flex justify="space-between" align="center" gap={8} wrap>
+        {when(row)}
+        {status(row.status)}
+      </Flex>
+      <span>
+        <Typography.Text>{row.productName}</Typography.Text>{' '}
+        <Typography.Text type="secondary" style={{ fontSize: 12, fontFamily: MONO_FAMILY }}>
+          {row.barcode}
+        </Typography.Text>
+      </span>
+      <Typography.Text strong>{changes(row)}</Typography.Text>
+      {row.progress && (
+        <span>
+          <Typography.Text type="secondary">{t('col.progress')} </Typography.Text>
+          {progress(row.progress)}
+        </span>
+      )}
+      {row.note && <Typography.Text type="secondary">{row.note}</Typography.Text>}
+    </>
+  );
 
   return (
     <ListPage
@@ -51,6 +85,7 @@ function Schedule({ storeId }: { storeId: number }) {
       ns="schedule"
       formName="scheduleFilter"
       testId="schedule-table"
+      phone={phone}
       filters={[
         selectFilter(
           t,
@@ -65,20 +100,13 @@ function Schedule({ storeId }: { storeId: number }) {
           dataIndex: 'localAt',
           width: 190,
           fixed: 'left',
-          render: (_: string, row: ScheduledChange) => (
-            <span>
-              <Typography.Text strong>{at(row)}</Typography.Text>{' '}
-              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                {row.timeZone}
-              </Typography.Text>
-            </span>
-          ),
+          render: (_: string, row: ScheduledChange) => when(row),
         },
         {
           title: t('col.status'),
           dataIndex: 'status',
           width: 100,
-          render: (s: ScheduleStatus) => <Tag color={STATUS_COLOUR[s]}>{t(`status.${s}`)}</Tag>,
+          render: status,
         },
         // What changes comes first after the time and status: with how many tags hold it, in view
         // at 1280 px beside the sidebar and the actions (the columns after them scroll).
@@ -88,14 +116,14 @@ function Schedule({ storeId }: { storeId: number }) {
           dataIndex: 'changes',
           width: 200,
           ellipsis: true,
-          render: (_: unknown, row: ScheduledChange) => describeChanges(row, (key, vars) => t(key, vars)),
+          render: (_: unknown, row: ScheduledChange) => changes(row),
         },
         {
           // Tags holding the label for the change's time, of the tags showing the product (pending only).
           title: t('col.progress'),
           dataIndex: 'progress',
           width: 110,
-          render: (p: ScheduledChange['progress']) => (p ? `${p.held} / ${p.tags}` : '—'),
+          render: progress,
         },
         {
           title: t('col.barcode'),
