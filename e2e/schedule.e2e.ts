@@ -34,6 +34,13 @@ const dialog = (page: Page) => page.locator('.ant-modal-container:visible').last
 const productRows = (page: Page) => page.getByTestId('product-table').locator('.ant-table-tbody .ant-table-row');
 const scheduleRows = (page: Page) => page.getByTestId('schedule-table').locator('.ant-table-tbody .ant-table-row');
 
+/** The date `days` from now on this machine's clock, `YYYY-MM-DD`. */
+const dayAhead = (days: number) => {
+  const at = new Date(Date.now() + days * 86_400_000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+};
+
 const WORDS = {
   en: {
     search: 'Search',
@@ -115,9 +122,7 @@ describeBrowser('scheduled changes (product list, /basemgr/schedule)', () => {
         // Nothing filled in: the form says what is missing, in the page's language.
         await dialog(page).getByRole('button', { name: w.save }).click();
         await dialog(page).locator('.ant-form-item-explain-error').first().waitFor();
-        const at = new Date(Date.now() + 2 * 86_400_000);
-        const pad = (n: number) => String(n).padStart(2, '0');
-        const typed = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} 09:30`;
+        const typed = `${dayAhead(2)} 09:30`;
         await page.locator('#schedule_at').fill(typed);
         await page.locator('#schedule_at').press('Enter');
         await page.fill('#schedule_price', '2.50');
@@ -163,9 +168,7 @@ describeBrowser('scheduled changes (product list, /basemgr/schedule)', () => {
     }, 120_000);
 
     it('shows each change as a card on a 390 px phone, and cancels it from there', async () => {
-      const at = new Date(Date.now() + 3 * 86_400_000);
-      const pad = (n: number) => String(n).padStart(2, '0');
-      const local = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T08:15`;
+      const local = `${dayAhead(3)}T08:15`;
       const added = await api(
         '/mgr/schedule/add',
         { productId: phoneProducts[lang], at: local, changes: { price: '2.75' }, note: 'pear week' },
