@@ -11,6 +11,7 @@ import {
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, inject, it } from 'vitest';
+import { LEARNED_MODEL } from '../apps/server/src/test/models';
 import {
   api,
   apiLogin,
@@ -128,21 +129,7 @@ describeBrowser('learned tag models and the access point’s state', () => {
       const send = await bridge(station.data.sn, station.data.secret);
       await send('models', {
         v: 1,
-        models: [
-          {
-            key: 'oepl-35',
-            name: 'Lite 2.2',
-            w: 232,
-            h: 104,
-            colours: ['white', 'black', 'red'],
-            colourType: 'bwr',
-            rotate: 1,
-            led: true,
-            button: true,
-            nfc: false,
-            source: 'shop AP, tag type 35 v2',
-          },
-        ],
+        models: [LEARNED_MODEL],
       });
       const now = Date.now();
       await send('tags', {

@@ -1,4 +1,3 @@
-import type { LearnedModel } from '@esl/contract/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
@@ -229,18 +228,3 @@ export async function insertBoundTags(
   }
   return out;
 }
-
-/** A tag model a station taught (docs/PROTOCOL.md §5.13): an OpenEPaperLink 2.2" black/white/red. */
-export const LEARNED_MODEL: LearnedModel = {
-  key: 'oepl-35',
-  name: 'Lite 2.2',
-  w: 232,
-  h: 104,
-  colours: ['white', 'black', 'red'],
-  colourType: 'bwr',
-  rotate: 1,
-  led: true,
-  button: true,
-  nfc: false,
-  source: 'shop AP, tag type 35 v2',
-};

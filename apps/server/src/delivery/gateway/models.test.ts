@@ -12,9 +12,10 @@ import {
 import { decodeTagImage } from '@esl/labels';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildProduct, buildShop, buildTag, LEARNED_MODEL } from '../../test/business';
+import { buildProduct, buildShop, buildTag } from '../../test/business';
 import { testDatabases } from '../../test/databases';
 import { useApp } from '../../test/harness';
+import { LEARNED_MODEL } from '../../test/models';
 
 // Learned tag models (docs/PROTOCOL.md §5.13) on the server `npm start` runs: a station (a raw
 // MQTT client playing a bridge) teaches a model, reports a tag of it, receives the label drawn at
