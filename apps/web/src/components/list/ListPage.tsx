@@ -120,9 +120,9 @@ export function ListPage<Row extends { id: number }, S extends string, V>(props:
   };
 
   const selectable = bulk !== null;
-  const onPhone = Grid.useBreakpoint().sm === false && props.phone !== undefined;
-  const columns = onPhone
-    ? [phoneColumn(props.phone as (row: Row) => ReactNode, actions?.items)]
+  const phone = Grid.useBreakpoint().sm === false ? props.phone : undefined;
+  const columns = phone
+    ? [phoneColumn(phone, actions?.items)]
     : pinnedWhileTheyFit(declared, boxWidth, selectable ? SELECTION_WIDTH : 0);
   const width = props.scrollX ?? tableWidth(columns, selectable ? SELECTION_WIDTH : 0);
   const virtual = props.scrollX === undefined && list.rows.length > VIRTUAL_FROM;
@@ -184,7 +184,7 @@ export function ListPage<Row extends { id: number }, S extends string, V>(props:
             rowKey="id"
             size="middle"
             columns={columns}
-            showHeader={!onPhone || selectable}
+            showHeader={!phone || selectable}
             dataSource={list.rows}
             loading={list.loading}
             virtual={virtual}
@@ -238,10 +238,10 @@ function phoneColumn<Row>(
     render: (_, row) => {
       const buttons = items ? allowed(items(row)) : [];
       return (
-        <Flex vertical gap={4} data-phone-row>
+        <Flex vertical gap={4}>
           {card(row)}
           {buttons.length > 0 && (
-            <Flex wrap style={{ marginInlineStart: -8 }} data-phone-actions>
+            <Flex wrap style={{ marginInlineStart: -8 }}>
               {buttons.map((a) => (
                 <ActionButton key={a.key} action={a} place="row" />
               ))}
